@@ -1,0 +1,278 @@
+// Package scripttest is the testscript harness every binary's script tests
+// share. Commands registers all six binaries in-process, so a script can run
+// a stage alone or the zap front end composing them; Params pins HOME under
+// the script's work directory, strips the real environment, and adds the
+// custom commands below.
+//
+// Custom commands:
+//
+//	run [-code N] [-stdin FILE] CMD [ARGS...]
+//	    runs CMD (a registered binary or one on PATH) as the test's own user
+//	    and asserts its exit status is N (default 0). Its stdout and stderr
+//	    are what the next stdout and stderr commands match.
+//	runas [-code N] [-stdin FILE] CMD [ARGS...]
+//	    the same, as an unprivileged account: when the test runs as root, the
+//	    account "zaptest" (created on first use) after $WORK is handed to it;
+//	    otherwise as the test's own user, which is already unprivileged.
+//	chmod MODE FILE...
+//	    sets an octal mode (the built-in chmod of testscript is not in every
+//	    version).
+//	symlink TARGET LINK
+//	    makes a symbolic link.
+//
+// Conditions: [root] is true when the test runs as root.
+//
+// Setting ZAP_UPDATE=1 rewrites the golden files inside the archives.
+package scripttest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/zap-go/zap/internal/zapcli"
+	"github.com/zap-go/zap/internal/zapdeploy"
+	"github.com/zap-go/zap/internal/zapdetect"
+	"github.com/zap-go/zap/internal/zapeval"
+	"github.com/zap-go/zap/internal/zapexec"
+	"github.com/zap-go/zap/internal/zapplan"
+)
+
+// Commands returns the binaries a script can exec, for testscript.Main.
+func Commands() map[string]func() {
+	bg := context.Background()
+	return map[string]func(){
+		"zap":        func() { os.Exit(zapcli.Main(bg, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"zap-eval":   func() { os.Exit(zapeval.Main(bg, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"zap-detect": func() { os.Exit(zapdetect.Main(bg, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"zap-plan":   func() { os.Exit(zapplan.Main(bg, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"zap-exec":   func() { os.Exit(zapexec.Main(bg, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"zap-deploy": func() { os.Exit(zapdeploy.Main(bg, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	}
+}
+
+// TestAccount is the unprivileged account runas uses when tests run as root.
+const TestAccount = "zaptest"
+
+// Params returns the testscript parameters for the scripts in dir.
+func Params(dir string) testscript.Params {
+	return testscript.Params{
+		Dir:                 dir,
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		UpdateScripts:       os.Getenv("ZAP_UPDATE") != "",
+		Setup:               setup,
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "root":
+				return os.Geteuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"run":     func(ts *testscript.TestScript, neg bool, args []string) { run(ts, neg, args, false) },
+			"runas":   func(ts *testscript.TestScript, neg bool, args []string) { run(ts, neg, args, true) },
+			"chmod":   cmdChmod,
+			"symlink": cmdSymlink,
+		},
+	}
+}
+
+func setup(env *testscript.Env) error {
+	home := filepath.Join(env.WorkDir, "home")
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return err
+	}
+	env.Setenv("HOME", home)
+	env.Setenv("TZ", "UTC")
+	env.Setenv("LC_ALL", "C")
+	if u, err := user.Current(); err == nil {
+		env.Setenv("USER", u.Username)
+		env.Setenv("LOGNAME", u.Username)
+	}
+	if d := os.Getenv("GOCOVERDIR"); d != "" {
+		env.Setenv("GOCOVERDIR", d)
+	}
+	return nil
+}
+
+func run(ts *testscript.TestScript, neg bool, args []string, unprivileged bool) {
+	if neg {
+		ts.Fatalf("use -code N rather than !")
+	}
+	code := 0
+	stdinFile := ""
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		switch {
+		case args[0] == "-code" && len(args) > 1:
+			n, err := strconv.Atoi(args[1])
+			if err != nil {
+				ts.Fatalf("run: -code wants a number, not %q", args[1])
+			}
+			code = n
+			args = args[2:]
+		case args[0] == "-stdin" && len(args) > 1:
+			stdinFile = ts.MkAbs(args[1])
+			args = args[2:]
+		default:
+			ts.Fatalf("run: unknown flag %q", args[0])
+		}
+	}
+	if len(args) == 0 {
+		ts.Fatalf("usage: run [-code N] [-stdin FILE] CMD [ARGS...]")
+	}
+	path, err := exec.LookPath(args[0])
+	if err != nil {
+		// Look the command up on the script's own PATH.
+		for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {
+			if p := filepath.Join(dir, args[0]); isExec(p) {
+				path = p
+				break
+			}
+		}
+		if path == "" {
+			ts.Fatalf("run: %v", err)
+		}
+	}
+	cmd := exec.Command(path, args[1:]...)
+	cmd.Args[0] = args[0]
+	cmd.Env = scriptEnv(ts)
+	cmd.Dir = ts.Getenv("PWD")
+	if stdinFile != "" {
+		f, err := os.Open(stdinFile)
+		ts.Check(err)
+		defer f.Close()
+		cmd.Stdin = f
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if unprivileged && os.Geteuid() == 0 {
+		cred, err := handOver(ts)
+		ts.Check(err)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	}
+	err = cmd.Run()
+	ts.Stdout().Write(stdout.Bytes())
+	ts.Stderr().Write(stderr.Bytes())
+	got := 0
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("run %s: %v", args[0], err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != code {
+		ts.Logf("stdout:\n%s", stdout.String())
+		ts.Logf("stderr:\n%s", stderr.String())
+		ts.Fatalf("%s exited %d, want %d", args[0], got, code)
+	}
+}
+
+func isExec(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
+}
+
+// scriptEnv is the environment the script has set, as exec would pass it.
+// testscript keeps its environment private, so it is read back through env.
+func scriptEnv(ts *testscript.TestScript) []string {
+	ts.Check(ts.Exec("env", "-0"))
+	var env []string
+	for _, kv := range strings.Split(ts.ReadFile("stdout"), "\x00") {
+		if kv != "" {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+var accountOnce sync.Once
+var accountErr error
+
+// handOver makes sure the test account exists, gives it $WORK, and returns
+// its credential.
+func handOver(ts *testscript.TestScript) (*syscall.Credential, error) {
+	accountOnce.Do(func() {
+		if _, err := user.Lookup(TestAccount); err != nil {
+			out, err := exec.Command("useradd", "--system", "--no-create-home", "--shell", "/bin/sh", TestAccount).CombinedOutput()
+			if err != nil {
+				if _, lerr := user.Lookup(TestAccount); lerr != nil {
+					accountErr = fmt.Errorf("useradd %s: %v: %s", TestAccount, err, out)
+				}
+			}
+		}
+	})
+	if accountErr != nil {
+		return nil, accountErr
+	}
+	u, err := user.Lookup(TestAccount)
+	if err != nil {
+		return nil, err
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	work := ts.Getenv("WORK")
+	if err := filepath.Walk(work, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, uid, gid)
+	}); err != nil {
+		return nil, err
+	}
+	// Let the account reach $WORK and the binaries: every directory above
+	// them gets search permission for others.
+	for _, start := range []string{work, filepath.Dir(firstPathEntry(ts))} {
+		for d := filepath.Dir(start); d != "/" && d != "."; d = filepath.Dir(d) {
+			fi, err := os.Stat(d)
+			if err != nil {
+				return nil, err
+			}
+			if fi.Mode().Perm()&0o001 == 0 {
+				if err := os.Chmod(d, fi.Mode().Perm()|0o011); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if fi, err := os.Stat(start); err == nil && fi.Mode().Perm()&0o001 == 0 {
+			os.Chmod(start, fi.Mode().Perm()|0o011)
+		}
+	}
+	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
+}
+
+func firstPathEntry(ts *testscript.TestScript) string {
+	return filepath.SplitList(ts.Getenv("PATH"))[0] + "/x"
+}
+
+func cmdChmod(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: chmod MODE FILE...")
+	}
+	mode, err := strconv.ParseUint(args[0], 8, 32)
+	if err != nil {
+		ts.Fatalf("chmod: bad mode %q", args[0])
+	}
+	for _, f := range args[1:] {
+		ts.Check(os.Chmod(ts.MkAbs(f), os.FileMode(mode)))
+	}
+}
+
+func cmdSymlink(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: symlink TARGET LINK")
+	}
+	ts.Check(os.Symlink(args[0], ts.MkAbs(args[1])))
+}

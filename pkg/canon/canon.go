@@ -1,0 +1,221 @@
+// Package canon is the canonical JSON encoding of Zap's documents: the bytes
+// that feed a hash (plan_hash, a resource's hash, a declaration's hash).
+//
+// The canonical form of a JSON value is its compact encoding with object keys
+// sorted bytewise by their UTF-8 encoding (except that a "format" key comes
+// first, so every document opens with its format name and version), no insignificant whitespace, strings escaped the way
+// encoding/json escapes them with HTML escaping off, and numbers written as
+// they were read. Two documents that decode to the same value have the same
+// canonical bytes, and canonical bytes decode and encode back to themselves.
+//
+// Check is the strict reading every document reader runs first: it refuses
+// duplicate object keys and (unless the caller allows them at a path) null,
+// naming the path of the offending value.
+package canon
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Marshal encodes v with encoding/json and rewrites the result in canonical
+// form.
+func Marshal(v any) ([]byte, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return Transform(raw)
+}
+
+// Transform rewrites one JSON value in canonical form. Input that is not a
+// single JSON value is an error.
+func Transform(data []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("canon: data after the JSON value")
+	}
+	var buf bytes.Buffer
+	if err := write(&buf, v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func write(buf *bytes.Buffer, v any) error {
+	switch v := v.(type) {
+	case nil:
+		buf.WriteString("null")
+	case bool:
+		if v {
+			buf.WriteString("true")
+		} else {
+			buf.WriteString("false")
+		}
+	case json.Number:
+		s, err := number(v)
+		if err != nil {
+			return err
+		}
+		buf.WriteString(s)
+	case string:
+		writeString(buf, v)
+	case []any:
+		buf.WriteByte('[')
+		for i, e := range v {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			if err := write(buf, e); err != nil {
+				return err
+			}
+		}
+		buf.WriteByte(']')
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool { return keyLess(keys[i], keys[j]) })
+		buf.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			writeString(buf, k)
+			buf.WriteByte(':')
+			if err := write(buf, v[k]); err != nil {
+				return err
+			}
+		}
+		buf.WriteByte('}')
+	default:
+		return fmt.Errorf("canon: unexpected %T", v)
+	}
+	return nil
+}
+
+// keyLess orders object keys: "format" first, so every document opens with
+// its format name and version, then the rest bytewise.
+func keyLess(a, b string) bool {
+	if a == "format" || b == "format" {
+		return a == "format" && b != "format"
+	}
+	return a < b
+}
+
+// number writes an integer in its shortest decimal form. Zap's documents
+// hold only integers, so a fraction or an exponent is refused rather than
+// given a second spelling.
+func number(n json.Number) (string, error) {
+	i, err := strconv.ParseInt(string(n), 10, 64)
+	if err != nil {
+		return "", fmt.Errorf("canon: number %s is not an integer Zap reads", n)
+	}
+	return strconv.FormatInt(i, 10), nil
+}
+
+func writeString(buf *bytes.Buffer, s string) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	buf.WriteString(strings.TrimSuffix(b.String(), "\n"))
+}
+
+// Check reads data as one JSON value and refuses duplicate object keys and,
+// unless allowNull reports true for its path, null. Paths are written as
+// field.sub[2].name. allowNull may be nil.
+func Check(data []byte, allowNull func(path string) bool) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := checkValue(dec, "", allowNull); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		if err != nil {
+			return err
+		}
+		return errors.New("data after the JSON value")
+	}
+	return nil
+}
+
+// PathError names where in a document a value is wrong.
+type PathError struct {
+	Path string
+	Msg  string
+}
+
+func (e *PathError) Error() string {
+	if e.Path == "" {
+		return e.Msg
+	}
+	return e.Path + ": " + e.Msg
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func checkValue(dec *json.Decoder, path string, allowNull func(string) bool) error {
+	tok, err := dec.Token()
+	if err != nil {
+		if path != "" {
+			return &PathError{Path: path, Msg: err.Error()}
+		}
+		return err
+	}
+	switch t := tok.(type) {
+	case nil:
+		if allowNull == nil || !allowNull(path) {
+			return &PathError{Path: path, Msg: "null is not a value here; leave the field out instead"}
+		}
+	case json.Delim:
+		switch t {
+		case '{':
+			seen := map[string]bool{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return &PathError{Path: path, Msg: err.Error()}
+				}
+				key := kt.(string)
+				if seen[key] {
+					return &PathError{Path: join(path, key), Msg: "field given twice"}
+				}
+				seen[key] = true
+				if err := checkValue(dec, join(path, key), allowNull); err != nil {
+					return err
+				}
+			}
+			if _, err := dec.Token(); err != nil {
+				return &PathError{Path: path, Msg: err.Error()}
+			}
+		case '[':
+			for i := 0; dec.More(); i++ {
+				if err := checkValue(dec, fmt.Sprintf("%s[%d]", path, i), allowNull); err != nil {
+					return err
+				}
+			}
+			if _, err := dec.Token(); err != nil {
+				return &PathError{Path: path, Msg: err.Error()}
+			}
+		}
+	}
+	return nil
+}

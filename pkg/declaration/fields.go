@@ -1,0 +1,310 @@
+package declaration
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/zap-go/zap/pkg/canon"
+)
+
+// Fields decodes a JSON object one named field at a time, so every error
+// names the field's full path, a required field can't be left out, and a
+// field nobody asked for is an error. Other document packages use it too.
+type Fields struct {
+	path string
+	m    map[string]json.RawMessage
+	used map[string]bool
+	err  error
+}
+
+// NewFields reads data as a JSON object at path.
+func NewFields(path string, data []byte) *Fields {
+	f := &Fields{path: path, used: map[string]bool{}}
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || data[0] != '{' {
+		f.err = &canon.PathError{Path: path, Msg: "want an object"}
+		return f
+	}
+	if err := json.Unmarshal(data, &f.m); err != nil {
+		f.err = &canon.PathError{Path: path, Msg: err.Error()}
+	}
+	return f
+}
+
+// Path joins the object's path and key.
+func (f *Fields) Path(key string) string {
+	if f.path == "" {
+		return key
+	}
+	return f.path + "." + key
+}
+
+// Has reports whether key is present.
+func (f *Fields) Has(key string) bool { _, ok := f.m[key]; return ok }
+
+// Raw returns key's raw value, marking it read.
+func (f *Fields) Raw(key string) (json.RawMessage, bool) {
+	f.used[key] = true
+	raw, ok := f.m[key]
+	return raw, ok
+}
+
+// Req decodes the required field key into v.
+func (f *Fields) Req(key string, v any) {
+	if f.err != nil {
+		return
+	}
+	if !f.Has(key) {
+		f.used[key] = true
+		f.err = &canon.PathError{Path: f.Path(key), Msg: "required field missing"}
+		return
+	}
+	f.Opt(key, v)
+}
+
+// Opt decodes key into v when it is present.
+func (f *Fields) Opt(key string, v any) {
+	if f.err != nil {
+		return
+	}
+	raw, ok := f.Raw(key)
+	if !ok {
+		return
+	}
+	if d, ok := v.(FieldDecoder); ok {
+		f.err = d.DecodeField(f.Path(key), raw)
+		return
+	}
+	if err := DecodeStrict(raw, v); err != nil {
+		f.err = wrapPath(f.Path(key), err)
+	}
+}
+
+// FieldDecoder is a value that decodes itself knowing its path, so its
+// errors name where it sits in the document.
+type FieldDecoder interface {
+	DecodeField(path string, raw json.RawMessage) error
+}
+
+// Fail records err for the field key unless an error is already recorded.
+func (f *Fields) Fail(key string, err error) {
+	if f.err == nil {
+		f.err = wrapPath(f.Path(key), err)
+	}
+}
+
+// Done returns the first error, or an unknown field.
+func (f *Fields) Done() error {
+	if f.err != nil {
+		return f.err
+	}
+	var unknown []string
+	for k := range f.m {
+		if !f.used[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return &canon.PathError{Path: f.Path(unknown[0]), Msg: "unknown field"}
+	}
+	return nil
+}
+
+func wrapPath(path string, err error) error {
+	var pe *canon.PathError
+	if errors.As(err, &pe) {
+		p := path
+		if pe.Path != "" && pe.Path != "(document)" {
+			p = path + "." + pe.Path
+		}
+		return &canon.PathError{Path: p, Msg: pe.Msg}
+	}
+	return &canon.PathError{Path: path, Msg: err.Error()}
+}
+
+// textAt is a *Text that decodes with its path.
+type textAt struct{ t *Text }
+
+func (x textAt) DecodeField(path string, raw json.RawMessage) error {
+	if err := x.t.UnmarshalJSON(raw); err != nil {
+		return &canon.PathError{Path: path, Msg: err.Error()}
+	}
+	return nil
+}
+
+// TextField wraps t for Fields.Req and Fields.Opt.
+func TextField(t *Text) any { return textAt{t} }
+
+// textMapAt decodes an object of Texts keyed by name.
+type textMapAt struct{ m *map[string]Text }
+
+func (x textMapAt) DecodeField(path string, raw json.RawMessage) error {
+	f := NewFields(path, raw)
+	out := map[string]Text{}
+	keys := make([]string, 0, len(f.m))
+	for k := range f.m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		var t Text
+		f.Req(k, TextField(&t))
+		out[k] = t
+	}
+	if err := f.Done(); err != nil {
+		return err
+	}
+	*x.m = out
+	return nil
+}
+
+func textMapField(m *map[string]Text) any { return textMapAt{m} }
+
+func (r *Resource) DecodeField(path string, raw json.RawMessage) error {
+	f := NewFields(path, raw)
+	f.Req("id", &r.ID)
+	if f.err == nil && r.ID != "" {
+		// Name the resource by its id from here on.
+		f.path = fmt.Sprintf("%s (%s)", path, r.ID)
+	}
+	f.Req("type", &r.Type)
+	f.Opt("name", &r.Name)
+	f.Opt("depends_on", &r.DependsOn)
+	if f.err != nil {
+		return f.err
+	}
+	switch r.Type {
+	case KindFile:
+		x := &File{}
+		r.File = x
+		f.Req("path", TextField(&x.Path))
+		f.Req("content", &x.Content)
+		f.Opt("mode", &x.Mode)
+		f.Opt("owner", &x.Owner)
+		f.Opt("group", &x.Group)
+		f.Opt("triggers", &x.Triggers)
+		if f.Has("validate") {
+			x.Validate = new(Text)
+			f.Opt("validate", TextField(x.Validate))
+		}
+	case KindDirectory:
+		x := &Directory{}
+		r.Directory = x
+		f.Req("path", TextField(&x.Path))
+		f.Opt("mode", &x.Mode)
+		f.Opt("owner", &x.Owner)
+		f.Opt("group", &x.Group)
+	case KindLink:
+		x := &Link{}
+		r.Link = x
+		f.Req("path", TextField(&x.Path))
+		f.Req("target", TextField(&x.Target))
+	case KindScript:
+		x := &Script{}
+		r.Script = x
+		f.Req("check", TextField(&x.Check))
+		f.Req("run", TextField(&x.Run))
+		f.Opt("cwd", &x.Cwd)
+		f.Opt("env", textMapField(&x.Env))
+	default:
+		f.Fail("type", fmt.Errorf("unknown resource type %q", r.Type))
+	}
+	return f.Done()
+}
+
+func (c *Content) DecodeField(path string, raw json.RawMessage) error {
+	f := NewFields(path, raw)
+	f.Req("type", &c.Type)
+	switch {
+	case f.err != nil:
+	case c.Type == ContentInline:
+		c.Inline = new(string)
+		f.Req("content", c.Inline)
+	default:
+		f.Fail("type", fmt.Errorf("unknown content type %q", c.Type))
+	}
+	return f.Done()
+}
+
+func (t *Target) DecodeField(path string, raw json.RawMessage) error {
+	f := NewFields(path, raw)
+	f.Opt("local", &t.Local)
+	optText := func(key string, p **Text) {
+		if f.Has(key) {
+			*p = new(Text)
+			f.Opt(key, TextField(*p))
+		}
+	}
+	optText("host", &t.Host)
+	optText("user", &t.User)
+	f.Opt("port", &t.Port)
+	f.Opt("identity", &t.Identity)
+	f.Opt("home", &t.Home)
+	optText("bootstrap_user", &t.BootstrapUser)
+	f.Opt("package_manager", &t.PackageManager)
+	f.Opt("service_manager", &t.ServiceManager)
+	return f.Done()
+}
+
+// UnmarshalJSON decodes a resource strictly.
+func (r *Resource) UnmarshalJSON(data []byte) error { return r.DecodeField("", data) }
+
+// UnmarshalJSON decodes a content source strictly.
+func (c *Content) UnmarshalJSON(data []byte) error { return c.DecodeField("", data) }
+
+// UnmarshalJSON decodes a target strictly.
+func (t *Target) UnmarshalJSON(data []byte) error { return t.DecodeField("", data) }
+
+// MarshalJSON writes the resource's flat object.
+func (r Resource) MarshalJSON() ([]byte, error) {
+	switch r.Type {
+	case KindFile:
+		return json.Marshal(struct {
+			Common
+			*File
+		}{r.Common, r.File})
+	case KindDirectory:
+		return json.Marshal(struct {
+			Common
+			*Directory
+		}{r.Common, r.Directory})
+	case KindLink:
+		return json.Marshal(struct {
+			Common
+			*Link
+		}{r.Common, r.Link})
+	case KindScript:
+		return json.Marshal(struct {
+			Common
+			*Script
+		}{r.Common, r.Script})
+	}
+	return nil, fmt.Errorf("resource %q: unknown type %q", r.ID, r.Type)
+}
+
+func (d *Declaration) DecodeField(path string, raw json.RawMessage) error {
+	f := NewFields(path, raw)
+	f.Req("format", &d.Format)
+	f.Req("target", &d.Target)
+	var list []json.RawMessage
+	f.Req("resources", &list)
+	if f.err == nil {
+		d.Resources = make([]Resource, len(list))
+		for i, item := range list {
+			if err := d.Resources[i].DecodeField(fmt.Sprintf("%s[%d]", f.Path("resources"), i), item); err != nil {
+				f.err = err
+				break
+			}
+		}
+	}
+	f.Opt("mask", &d.Mask)
+	f.Opt("unmask", &d.Unmask)
+	return f.Done()
+}
+
+// UnmarshalJSON decodes a declaration strictly.
+func (d *Declaration) UnmarshalJSON(data []byte) error { return d.DecodeField("", data) }

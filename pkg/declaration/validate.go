@@ -1,0 +1,484 @@
+package declaration
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Error is a declaration that fails a form check or the structural gate. It
+// names the resource (when there is one) and the field.
+type Error struct {
+	ID    string // the resource's id, or "" for the target or the document
+	Field string
+	Msg   string
+}
+
+func (e *Error) Error() string {
+	switch {
+	case e.ID != "" && e.Field != "":
+		return fmt.Sprintf("resource %q: %s: %s", e.ID, e.Field, e.Msg)
+	case e.ID != "":
+		return fmt.Sprintf("resource %q: %s", e.ID, e.Msg)
+	case e.Field != "":
+		return e.Field + ": " + e.Msg
+	}
+	return e.Msg
+}
+
+var (
+	idPattern      = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`)
+	modePattern    = regexp.MustCompile(`^[0-7]{1,4}$`)
+	accountPattern = regexp.MustCompile(`^[a-z_][a-z0-9_-]{0,30}\$?$`)
+)
+
+// ValidID reports whether id is a resource id: a letter, digit or _, then
+// letters, digits, _, . or -, 128 characters at most.
+func ValidID(id string) bool { return idPattern.MatchString(id) }
+
+// ValidMode reports whether mode is an octal mode of 7777 at most.
+func ValidMode(mode string) bool { return modePattern.MatchString(mode) }
+
+// ValidAccount reports whether name is a portable Unix account name.
+func ValidAccount(name string) bool { return accountPattern.MatchString(name) }
+
+// Validate runs the form checks and the structural gate. The first problem
+// found, in document order, is returned.
+func (d *Declaration) Validate() error {
+	if d.Format != Format {
+		return &Error{Field: "format", Msg: fmt.Sprintf("want %q", Format)}
+	}
+	if err := d.Target.validate(); err != nil {
+		return err
+	}
+	byID := map[string]*Resource{}
+	for i := range d.Resources {
+		r := &d.Resources[i]
+		if !ValidID(r.ID) {
+			return &Error{Field: fmt.Sprintf("resources[%d].id", i), Msg: fmt.Sprintf("%q is not an id: a letter, digit or _, then letters, digits, _, . or -", r.ID)}
+		}
+		if byID[r.ID] != nil {
+			return &Error{ID: r.ID, Msg: "id declared twice"}
+		}
+		byID[r.ID] = r
+		if err := r.validate(); err != nil {
+			return err
+		}
+	}
+	for i := range d.Resources {
+		r := &d.Resources[i]
+		for _, dep := range r.DependsOn {
+			if byID[dep] == nil {
+				return &Error{ID: r.ID, Field: "depends_on", Msg: fmt.Sprintf("no resource has the id %q", dep)}
+			}
+			if dep == r.ID {
+				return &Error{ID: r.ID, Field: "depends_on", Msg: "a resource can't depend on itself"}
+			}
+		}
+		if r.File != nil {
+			for _, t := range r.File.Triggers {
+				target := byID[t]
+				if target == nil {
+					return &Error{ID: r.ID, Field: "triggers", Msg: fmt.Sprintf("no resource has the id %q", t)}
+				}
+				return &Error{ID: r.ID, Field: "triggers", Msg: fmt.Sprintf("%q is a %s, and only a service can be triggered", t, target.Type)}
+			}
+		}
+	}
+	if cycle := d.Cycle(); cycle != nil {
+		return &Error{Field: "depends_on", Msg: "dependency cycle: " + strings.Join(cycle, " -> ")}
+	}
+	if err := d.checkOwnership(); err != nil {
+		return err
+	}
+	return d.checkMask()
+}
+
+func (t *Target) validate() error {
+	remote := t.Host != nil || t.User != nil || t.Port != 0 || t.Identity != "" || t.Home != "" || t.BootstrapUser != nil
+	switch {
+	case t.Local && remote:
+		return &Error{Field: "target", Msg: "a local target takes no host, user, port, identity, home or bootstrap_user"}
+	case !t.Local && t.Host == nil:
+		return &Error{Field: "target.host", Msg: "a remote target needs a host (or declare local: true)"}
+	}
+	for _, f := range []struct {
+		name string
+		v    *Text
+	}{{"target.host", t.Host}, {"target.user", t.User}, {"target.bootstrap_user", t.BootstrapUser}} {
+		if f.v == nil {
+			continue
+		}
+		if err := oneLine(f.v.String()); err != nil {
+			return &Error{Field: f.name, Msg: err.Error()}
+		}
+		if s, ok := f.v.Plain(); ok && (s == "" || strings.HasPrefix(s, "-")) {
+			return &Error{Field: f.name, Msg: "must be a name that doesn't begin with -"}
+		}
+	}
+	if t.Port < 0 || t.Port > 65535 {
+		return &Error{Field: "target.port", Msg: "a port is 1 to 65535"}
+	}
+	if t.Home != "" && !strings.HasPrefix(t.Home, "/") {
+		return &Error{Field: "target.home", Msg: "must be an absolute path"}
+	}
+	return nil
+}
+
+func (r *Resource) validate() error {
+	e := func(field, format string, args ...any) error {
+		return &Error{ID: r.ID, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	set := 0
+	for _, p := range []bool{r.File != nil, r.Directory != nil, r.Link != nil, r.Script != nil} {
+		if p {
+			set++
+		}
+	}
+	if set != 1 {
+		return e("type", "the resource's body doesn't match its type %q", r.Type)
+	}
+	if r.Name != "" {
+		if err := oneLine(r.Name); err != nil {
+			return e("name", "%v", err)
+		}
+	}
+	switch {
+	case r.File != nil:
+		f := r.File
+		if err := checkPath(f.Path); err != nil {
+			return e("path", "%v", err)
+		}
+		if f.Content.Type != ContentInline || f.Content.Inline == nil {
+			return e("content", "want an inline content source")
+		}
+		if err := checkPerms(f.Mode, f.Owner, f.Group); err != nil {
+			return e(err.field, "%s", err.msg)
+		}
+		if f.Validate != nil {
+			if err := checkCommand(*f.Validate); err != nil {
+				return e("validate", "%v", err)
+			}
+		}
+	case r.Directory != nil:
+		d := r.Directory
+		if err := checkPath(d.Path); err != nil {
+			return e("path", "%v", err)
+		}
+		if err := checkPerms(d.Mode, d.Owner, d.Group); err != nil {
+			return e(err.field, "%s", err.msg)
+		}
+	case r.Link != nil:
+		if err := checkPath(r.Link.Path); err != nil {
+			return e("path", "%v", err)
+		}
+		t := r.Link.Target
+		if t.IsZero() {
+			return e("target", "is blank")
+		}
+		if err := oneLine(t.String()); err != nil {
+			return e("target", "%v", err)
+		}
+		if s := t.Parts()[0]; s.Env == "" && strings.HasPrefix(s.Lit, "-") {
+			return e("target", "begins with -")
+		}
+	case r.Script != nil:
+		s := r.Script
+		if err := checkCommand(s.Check); err != nil {
+			return e("check", "%v", err)
+		}
+		if err := checkCommand(s.Run); err != nil {
+			return e("run", "%v", err)
+		}
+		if s.Cwd != "" {
+			if !strings.HasPrefix(s.Cwd, "/") {
+				return e("cwd", "must be an absolute path (no ~, no relative path)")
+			}
+			if err := oneLine(s.Cwd); err != nil {
+				return e("cwd", "%v", err)
+			}
+		}
+		names := make([]string, 0, len(s.Env))
+		for name := range s.Env {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			if !ValidEnvName(name) {
+				return e("env", "%q is not an environment variable name", name)
+			}
+			if strings.HasPrefix(name, "__zap_") {
+				return e("env."+name, "a name can't begin with __zap_")
+			}
+			if strings.ContainsRune(s.Env[name].String(), 0) {
+				return e("env."+name, "holds a NUL byte")
+			}
+		}
+	}
+	return nil
+}
+
+type fieldMsg struct{ field, msg string }
+
+func checkPerms(mode, owner, group string) *fieldMsg {
+	if mode != "" && !ValidMode(mode) {
+		return &fieldMsg{"mode", fmt.Sprintf("%q is not an octal mode of 7777 at most, such as \"644\"", mode)}
+	}
+	if owner != "" && !ValidAccount(owner) {
+		return &fieldMsg{"owner", fmt.Sprintf("%q is not an account name (a lowercase letter or _, then lowercase letters, digits, _ or -; not a number)", owner)}
+	}
+	if group != "" && !ValidAccount(group) {
+		return &fieldMsg{"group", fmt.Sprintf("%q is not a group name (a lowercase letter or _, then lowercase letters, digits, _ or -; not a number)", group)}
+	}
+	return nil
+}
+
+// checkPath requires a path that is absolute or under ~ (or $HOME), one line,
+// with no NUL, not beginning with -. A path that begins with a reference is
+// checked again once the reference resolves.
+func checkPath(p Text) error {
+	if p.IsZero() {
+		return fmt.Errorf("is blank")
+	}
+	if err := oneLine(p.String()); err != nil {
+		return err
+	}
+	first := p.Parts()[0]
+	if first.Env != "" {
+		return nil
+	}
+	return CheckPathValue(first.Lit)
+}
+
+// CheckPathValue checks a path's text as written, or its start when a
+// reference follows, or the whole path once resolved.
+func CheckPathValue(s string) error {
+	switch {
+	case strings.HasPrefix(s, "-"):
+		return fmt.Errorf("begins with -")
+	case strings.HasPrefix(s, "/"), s == "~", strings.HasPrefix(s, "~/"), s == "$HOME", strings.HasPrefix(s, "$HOME/"):
+	default:
+		return fmt.Errorf("%q must be absolute or start with ~/", s)
+	}
+	if strings.ContainsRune(s, 0) {
+		return fmt.Errorf("holds a NUL byte")
+	}
+	return nil
+}
+
+func checkCommand(t Text) error {
+	s := t.String()
+	if strings.TrimSpace(s) == "" {
+		return fmt.Errorf("is blank")
+	}
+	if strings.ContainsRune(s, 0) {
+		return fmt.Errorf("holds a NUL byte")
+	}
+	return nil
+}
+
+// oneLine refuses a line break, NUL or other control character (a tab is
+// allowed) in a one-line field.
+func oneLine(s string) error {
+	for _, r := range s {
+		if r == '\t' {
+			continue
+		}
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u2028' || r == '\u2029' {
+			return fmt.Errorf("holds a line break or control character (U+%04X)", r)
+		}
+	}
+	return nil
+}
+
+// ManagedPath returns the path a file, directory or link resource manages,
+// normalized the way the one-resource-per-thing rule compares paths: //, /./
+// and a trailing / dropped, $HOME read as ~. It returns "" for other kinds.
+func (r *Resource) ManagedPath() string {
+	var p Text
+	switch {
+	case r.File != nil:
+		p = r.File.Path
+	case r.Directory != nil:
+		p = r.Directory.Path
+	case r.Link != nil:
+		p = r.Link.Path
+	default:
+		return ""
+	}
+	s := p.String()
+	if rest, ok := strings.CutPrefix(s, "$HOME"); ok && (rest == "" || rest[0] == '/') {
+		s = "~" + rest
+	}
+	// Drop empty and "." components; keep ".." as written.
+	var out []string
+	for i, c := range strings.Split(s, "/") {
+		if (c == "" && i > 0) || c == "." {
+			continue
+		}
+		out = append(out, c)
+	}
+	s = strings.Join(out, "/")
+	if s == "" {
+		s = "/"
+	}
+	return s
+}
+
+func (d *Declaration) checkOwnership() error {
+	seen := map[string]string{}
+	for i := range d.Resources {
+		r := &d.Resources[i]
+		p := r.ManagedPath()
+		if p == "" {
+			continue
+		}
+		if other, ok := seen[p]; ok {
+			return &Error{ID: r.ID, Field: "path", Msg: fmt.Sprintf("%q and %q both manage %s; declare it once", other, r.ID, p)}
+		}
+		seen[p] = r.ID
+	}
+	return nil
+}
+
+func (d *Declaration) checkMask() error {
+	masked := map[string]bool{}
+	for _, n := range d.Mask {
+		if !ValidEnvName(n) {
+			return &Error{Field: "mask", Msg: fmt.Sprintf("%q is not a variable name", n)}
+		}
+		masked[n] = true
+	}
+	for _, n := range d.Unmask {
+		if !ValidEnvName(n) {
+			return &Error{Field: "unmask", Msg: fmt.Sprintf("%q is not a variable name", n)}
+		}
+		if masked[n] {
+			return &Error{Field: "unmask", Msg: fmt.Sprintf("%s is given to both mask and unmask", n)}
+		}
+	}
+	return nil
+}
+
+// Cycle returns a dependency cycle as a list of ids (first id repeated at the
+// end), or nil. Edges are depends_on.
+func (d *Declaration) Cycle() []string {
+	deps := map[string][]string{}
+	var ids []string
+	for _, r := range d.Resources {
+		ids = append(ids, r.ID)
+		deps[r.ID] = append([]string(nil), r.DependsOn...)
+		sort.Strings(deps[r.ID])
+	}
+	sort.Strings(ids)
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := map[string]int{}
+	var stack []string
+	var found []string
+	var visit func(id string) bool
+	visit = func(id string) bool {
+		color[id] = grey
+		stack = append(stack, id)
+		for _, dep := range deps[id] {
+			switch color[dep] {
+			case grey:
+				for i, s := range stack {
+					if s == dep {
+						found = append(append([]string(nil), stack[i:]...), dep)
+						return true
+					}
+				}
+			case white:
+				if _, ok := deps[dep]; ok && visit(dep) {
+					return true
+				}
+			}
+		}
+		stack = stack[:len(stack)-1]
+		color[id] = black
+		return false
+	}
+	for _, id := range ids {
+		if color[id] == white && visit(id) {
+			return found
+		}
+	}
+	return nil
+}
+
+// Texts returns every field of r that may hold a reference, keyed by the
+// field's name (env values as env.NAME).
+func (r *Resource) Texts() map[string]Text {
+	out := map[string]Text{}
+	switch {
+	case r.File != nil:
+		out["path"] = r.File.Path
+		if r.File.Validate != nil {
+			out["validate"] = *r.File.Validate
+		}
+	case r.Directory != nil:
+		out["path"] = r.Directory.Path
+	case r.Link != nil:
+		out["path"] = r.Link.Path
+		out["target"] = r.Link.Target
+	case r.Script != nil:
+		out["check"] = r.Script.Check
+		out["run"] = r.Script.Run
+		for k, v := range r.Script.Env {
+			out["env."+k] = v
+		}
+	}
+	return out
+}
+
+// Refs returns the variables r references, sorted.
+func (r *Resource) Refs() []string {
+	seen := map[string]bool{}
+	for _, t := range r.Texts() {
+		for _, n := range t.Refs() {
+			seen[n] = true
+		}
+	}
+	return sortedKeys(seen)
+}
+
+// Refs returns the variables the target references, sorted.
+func (t *Target) Refs() []string {
+	seen := map[string]bool{}
+	for _, v := range []*Text{t.Host, t.User, t.BootstrapUser} {
+		if v != nil {
+			for _, n := range v.Refs() {
+				seen[n] = true
+			}
+		}
+	}
+	return sortedKeys(seen)
+}
+
+// Refs returns every variable the declaration references, sorted.
+func (d *Declaration) Refs() []string {
+	seen := map[string]bool{}
+	for _, n := range d.Target.Refs() {
+		seen[n] = true
+	}
+	for i := range d.Resources {
+		for _, n := range d.Resources[i].Refs() {
+			seen[n] = true
+		}
+	}
+	return sortedKeys(seen)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,150 @@
+// Package events is the stream zap-exec writes while it acts, and that zap
+// apply --wetrun --json passes on: one JSON object per line.
+//
+// The first event of a stream is run_started, and it carries "format":
+// "zap.events/1". Every event has an "event" tag; the tags are:
+//
+//	run_started     the run begins: plan_hash, changes (how many)
+//	change_started  a change begins: id, type, action
+//	step_started    a step begins: id, step (1-based), summary
+//	step_ok         the step succeeded
+//	step_failed     the step failed: error, code, exit (when it exited)
+//	step_skipped    the step was started and then not done: reason
+//	change_ok       every step of the change succeeded
+//	change_failed   a step failed: error, code
+//	change_skipped  not started, because an earlier change failed: reason
+//	run_ok          every change succeeded: ok
+//	run_failed      a change failed: ok, failed, skipped
+//
+// The front end adds, after zap-exec's stream, the events of the pass that
+// reads the target again:
+//
+//	held            a resource detection couldn't read: id, type, reason
+//	residual        a resource that still doesn't read converged: id, type
+//	observe_failed  the reading again itself failed: error
+//	done            the command's result: exit, and the counts
+//
+// code is a triage category: transient, permission, not_found, conflict,
+// permanent or execution_failed. No value in an event is a resolved secret.
+package events
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/pkg/canon"
+	"github.com/zap-go/zap/pkg/declaration"
+)
+
+// Format is the stream's format name and version, carried by run_started.
+const Format = "zap.events/1"
+
+// Type is an event's tag.
+type Type string
+
+// The event tags.
+const (
+	RunStarted    Type = "run_started"
+	ChangeStarted Type = "change_started"
+	StepStarted   Type = "step_started"
+	StepOK        Type = "step_ok"
+	StepFailed    Type = "step_failed"
+	StepSkipped   Type = "step_skipped"
+	ChangeOK      Type = "change_ok"
+	ChangeFailed  Type = "change_failed"
+	ChangeSkipped Type = "change_skipped"
+	RunOK         Type = "run_ok"
+	RunFailed     Type = "run_failed"
+	Held          Type = "held"
+	Residual      Type = "residual"
+	ObserveFailed Type = "observe_failed"
+	Done          Type = "done"
+)
+
+// Code is the triage category of a failure.
+type Code string
+
+// The failure codes.
+const (
+	Transient       Code = "transient"        // a timeout, a dropped connection: retrying may help
+	Permission      Code = "permission"       // denied, sudo's refusals included
+	NotFound        Code = "not_found"        // something the step needs is missing
+	Conflict        Code = "conflict"         // something is in the way: a link, a directory, a full disk
+	Permanent       Code = "permanent"        // retrying won't help
+	ExecutionFailed Code = "execution_failed" // a command ran and exited non-zero
+)
+
+// Event is one line of the stream. Fields an event doesn't use are left out.
+type Event struct {
+	Event    Type             `json:"event"`
+	Format   string           `json:"format,omitempty"`
+	PlanHash string           `json:"plan_hash,omitempty"`
+	Changes  int              `json:"changes,omitempty"`
+	ID       string           `json:"id,omitempty"`
+	Type     declaration.Kind `json:"type,omitempty"`
+	Action   string           `json:"action,omitempty"`
+	Step     int              `json:"step,omitempty"`
+	Summary  string           `json:"summary,omitempty"`
+	// Output is what a failed command printed (stdout then stderr),
+	// bounded and masked.
+	Output string `json:"output,omitempty"`
+	Error  string `json:"error,omitempty"`
+	Code   Code   `json:"code,omitempty"`
+	Exit   *int   `json:"exit,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	OK     int    `json:"ok,omitempty"`
+	Failed int    `json:"failed,omitempty"`
+	// Skipped counts changes not started after a failure.
+	Skipped  int `json:"skipped,omitempty"`
+	Residual int `json:"residual,omitempty"`
+	HeldN    int `json:"held,omitempty"`
+}
+
+// Read decodes one event line strictly.
+func Read(line []byte) (*Event, error) {
+	if err := canon.Check(line, nil); err != nil {
+		return nil, err
+	}
+	var e Event
+	if err := declaration.DecodeStrict(line, &e); err != nil {
+		return nil, err
+	}
+	if err := e.Validate(); err != nil {
+		return nil, err
+	}
+	return &e, nil
+}
+
+// Validate checks the tag is known and run_started carries the format.
+func (e *Event) Validate() error {
+	switch e.Event {
+	case RunStarted:
+		if e.Format != Format {
+			return fmt.Errorf("format: run_started must carry %q", Format)
+		}
+	case ChangeStarted, StepStarted, StepOK, StepFailed, StepSkipped, ChangeOK, ChangeFailed,
+		ChangeSkipped, RunOK, RunFailed, Held, Residual, ObserveFailed, Done:
+		if e.Format != "" {
+			return fmt.Errorf("format: only run_started carries it")
+		}
+	default:
+		return fmt.Errorf("event: unknown event %q", e.Event)
+	}
+	switch e.Code {
+	case "", Transient, Permission, NotFound, Conflict, Permanent, ExecutionFailed:
+	default:
+		return fmt.Errorf("code: unknown code %q", e.Code)
+	}
+	return nil
+}
+
+// Marshal encodes e as one line (no trailing newline). Control and invisible
+// characters come out as JSON \u escapes.
+func (e *Event) Marshal() ([]byte, error) {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return nil, err
+	}
+	return escape.JSON(b), nil
+}

@@ -1,0 +1,177 @@
+// Package observation is the document zap-detect writes: what one detection
+// pass read on the target, resource by resource, with the declaration it read
+// against.
+//
+// Its first field is "format": "zap.observations/1". It carries the whole
+// declaration it was made for, so zap-plan can read one document from a pipe
+// (zap-eval zap.ts | zap-detect | zap-plan). Read decodes strictly and runs
+// the declaration's Validate. docs/protocol.md documents every field.
+package observation
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/zap-go/zap/pkg/canon"
+	"github.com/zap-go/zap/pkg/declaration"
+)
+
+// Format is the format name and version this package reads and writes.
+const Format = "zap.observations/1"
+
+// Verdict is detection's answer for one resource: does the desired state
+// already exist?
+type Verdict string
+
+// The four verdicts.
+const (
+	Converged    Verdict = "converged"    // the desired state exists
+	Drifted      Verdict = "drifted"      // it exists but differs
+	Absent       Verdict = "absent"       // it doesn't exist
+	Undetermined Verdict = "undetermined" // it couldn't be read: held
+)
+
+// Lane is the privilege a batch of reads ran under.
+type Lane string
+
+// The lanes.
+const (
+	LaneLogin    Lane = "login"    // the connecting user (locally: the operator)
+	LaneRoot     Lane = "root"     // root on every connection
+	LaneElevated Lane = "elevated" // root over SSH; locally the operator, then sudo for denied reads
+)
+
+// Observations is one detection pass.
+type Observations struct {
+	Format      string                  `json:"format"`
+	Declaration declaration.Declaration `json:"declaration"`
+	Context     Context                 `json:"context"`
+	// References lists every variable the declaration references, sorted by
+	// name: a plain one with its value, a secret one only as a secret.
+	References []Reference `json:"references,omitempty"`
+	// Unresolved names the referenced variables that are unset or empty:
+	// the pass's comparison is unverifiable while any is listed.
+	Unresolved []string   `json:"unresolved,omitempty"`
+	Batches    []Batch    `json:"batches"`
+	Resources  []Resource `json:"resources"`
+}
+
+// Context names the machine and account the pass read as. It is part of the
+// plan and its hash.
+type Context struct {
+	// Target is "local", or the remote host the target resolved to.
+	Target string `json:"target"`
+	// User is the account Zap runs as locally, or the connecting user over
+	// SSH ("" when ssh chooses).
+	User string `json:"user"`
+	// Home is what ~ and $HOME resolve to on the target: the operator's
+	// HOME locally, the declared home remotely ("" when none is declared).
+	Home string `json:"home,omitempty"`
+}
+
+// Reference is what one referenced variable resolved to.
+type Reference struct {
+	Name   string `json:"name"`
+	Secret bool   `json:"secret,omitempty"`
+	// Value is a plain reference's value; a secret's is never written.
+	Value string `json:"value,omitempty"`
+}
+
+// Batch is one batch of reads the pass ran.
+type Batch struct {
+	Lane    Lane `json:"lane"`
+	Queries int  `json:"queries"`
+}
+
+// Resource is the verdict for one declared resource.
+type Resource struct {
+	ID      string  `json:"id"`
+	Verdict Verdict `json:"verdict"`
+	// Reason says why an undetermined resource couldn't be read.
+	Reason string `json:"reason,omitempty"`
+	// Drift lists, for a drifted resource, each attribute that differs.
+	Drift []Difference `json:"drift,omitempty"`
+}
+
+// Difference is one attribute of a drifted resource: what the target has
+// and what the declaration wants, as display text.
+type Difference struct {
+	Field    string `json:"field"`
+	Observed string `json:"observed"`
+	Desired  string `json:"desired"`
+}
+
+// Read decodes observations strictly and validates the declaration they
+// carry and their agreement with it: one result per declared resource, in
+// declaration order, each with a known verdict.
+func Read(data []byte) (*Observations, error) {
+	if err := declaration.CheckFormat(data, Format); err != nil {
+		return nil, err
+	}
+	if err := canon.Check(data, nil); err != nil {
+		return nil, err
+	}
+	var o Observations
+	if err := declaration.DecodeStrict(data, &o); err != nil {
+		return nil, err
+	}
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	return &o, nil
+}
+
+// Validate checks the observations agree with their declaration.
+func (o *Observations) Validate() error {
+	if o.Format != Format {
+		return fmt.Errorf("format: want %q", Format)
+	}
+	if err := o.Declaration.Validate(); err != nil {
+		return fmt.Errorf("declaration: %w", err)
+	}
+	if len(o.Resources) != len(o.Declaration.Resources) {
+		return fmt.Errorf("resources: %d verdicts for %d declared resources", len(o.Resources), len(o.Declaration.Resources))
+	}
+	for i, r := range o.Resources {
+		if want := o.Declaration.Resources[i].ID; r.ID != want {
+			return fmt.Errorf("resources[%d].id: %q, but the declaration's resource %d is %q", i, r.ID, i, want)
+		}
+		switch r.Verdict {
+		case Converged, Drifted, Absent:
+		case Undetermined:
+			if r.Reason == "" {
+				return fmt.Errorf("resources[%d] (%s): an undetermined verdict needs a reason", i, r.ID)
+			}
+		default:
+			return fmt.Errorf("resources[%d] (%s).verdict: unknown verdict %q", i, r.ID, r.Verdict)
+		}
+	}
+	for i, b := range o.Batches {
+		switch b.Lane {
+		case LaneLogin, LaneRoot, LaneElevated:
+		default:
+			return fmt.Errorf("batches[%d].lane: unknown lane %q", i, b.Lane)
+		}
+	}
+	return nil
+}
+
+// Encode writes o in canonical form.
+func (o *Observations) Encode() ([]byte, error) { return canon.Marshal(o) }
+
+// DecodeField decodes observations strictly at path (for documents that
+// embed them).
+func (o *Observations) DecodeField(path string, raw json.RawMessage) error {
+	f := declaration.NewFields(path, raw)
+	f.Req("format", &o.Format)
+	f.Req("declaration", &o.Declaration)
+	f.Req("context", &o.Context)
+	f.Opt("references", &o.References)
+	f.Opt("unresolved", &o.Unresolved)
+	f.Req("batches", &o.Batches)
+	f.Req("resources", &o.Resources)
+	return f.Done()
+}
+
+// UnmarshalJSON decodes observations strictly.
+func (o *Observations) UnmarshalJSON(data []byte) error { return o.DecodeField("", data) }

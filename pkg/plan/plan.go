@@ -1,0 +1,296 @@
+// Package plan is the document zap-plan writes and zap-exec reads: the
+// changeset of one run against one target, in execution order, with its
+// plan_hash.
+//
+// Its first field is "format": "zap.plan/1". Read decodes strictly. Hash
+// computes plan_hash from the canonical encoding of the plan (less its
+// plan_hash field) and the text of every operation script the plan's steps
+// use, so a plan whose changes, target, user, HOME, referenced values or
+// operation scripts differ has another hash. docs/protocol.md documents every
+// field.
+package plan
+
+import (
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/zeebo/blake3"
+
+	"github.com/zap-go/zap/pkg/canon"
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/observation"
+)
+
+// Format is the format name and version this package reads and writes.
+const Format = "zap.plan/1"
+
+// Plan is one run's changeset.
+type Plan struct {
+	Format     string                  `json:"format"`
+	Target     declaration.Target      `json:"target"`
+	Context    observation.Context     `json:"context"`
+	References []observation.Reference `json:"references,omitempty"`
+	Unresolved []string                `json:"unresolved,omitempty"`
+	// Changes are the resources to create or update, in execution order.
+	Changes []Change `json:"changes"`
+	// Held lists the resources detection couldn't read, then those held
+	// behind them, in that order.
+	Held []Hold `json:"held,omitempty"`
+	// Hash is plan_hash: 64 lowercase hex digits of blake3 (see Hash).
+	Hash string `json:"plan_hash"`
+}
+
+// Action is what a change does to its resource.
+type Action string
+
+// The actions.
+const (
+	Create Action = "create" // the resource is absent: [+]
+	Update Action = "update" // the resource drifted: [~]
+)
+
+// Change is one resource's part of the plan.
+type Change struct {
+	ID     string           `json:"id"`
+	Type   declaration.Kind `json:"type"`
+	Action Action           `json:"action"`
+	// Resource is the declared resource, references kept as written.
+	Resource declaration.Resource `json:"resource"`
+	// Drift is what detection observed differing, for an update.
+	Drift []observation.Difference `json:"drift,omitempty"`
+	Steps []Step                   `json:"steps"`
+}
+
+// StepType is how a step is run, shown by its leading mark.
+type StepType string
+
+// The step types.
+const (
+	StepCommand StepType = "command" // > a command Zap runs as written
+	StepOp      StepType = "op"      // = one of Zap's own operations
+	StepNote    StepType = "note"    // # never run as written
+)
+
+// Privilege is the account a step runs as.
+type Privilege string
+
+// The privileges.
+const (
+	// Login is the connecting user (locally: the operator).
+	Login Privilege = "login"
+	// Root runs under sudo.
+	Root Privilege = "root"
+	// Elevated is root over SSH; locally the operator first, then sudo
+	// when denied.
+	Elevated Privilege = "elevated"
+)
+
+// Step is one step of a change. Exactly one of Command, Op and Note is set,
+// the one Type names.
+type Step struct {
+	Type    StepType `json:"type"`
+	Command *Command `json:"command,omitempty"`
+	Op      *Op      `json:"op,omitempty"`
+	Note    string   `json:"note,omitempty"`
+}
+
+// Command is an operator's command, run by the target's shell from stdin.
+type Command struct {
+	Run       declaration.Text            `json:"run"`
+	Cwd       string                      `json:"cwd,omitempty"`
+	Env       map[string]declaration.Text `json:"env,omitempty"`
+	Privilege Privilege                   `json:"privilege"`
+	// Timeout is the command's limit in seconds; 0 is none.
+	Timeout int `json:"timeout,omitempty"`
+}
+
+// OpName names one of Zap's own operations.
+type OpName string
+
+// The operations. Each is a constant script (see internal/ops) whose text is
+// part of plan_hash.
+const (
+	OpPut  OpName = "put"  // install a file whole: stage, check, rename
+	OpDir  OpName = "dir"  // make a directory and set its mode and owner
+	OpLink OpName = "link" // make or replace a symbolic link
+)
+
+// Op is one of Zap's own operations and its arguments.
+type Op struct {
+	Name OpName           `json:"name"`
+	Path declaration.Text `json:"path"`
+	// Target is what a link points to.
+	Target *declaration.Text `json:"target,omitempty"`
+	Mode   string            `json:"mode,omitempty"`
+	Owner  string            `json:"owner,omitempty"`
+	Group  string            `json:"group,omitempty"`
+	// Content is the text a put installs, and SHA512 its digest in hex.
+	Content *string `json:"content,omitempty"`
+	SHA512  string  `json:"sha512,omitempty"`
+	// Validate is a command a put's file must pass after the write.
+	Validate  *declaration.Text `json:"validate,omitempty"`
+	Privilege Privilege         `json:"privilege"`
+	Timeout   int               `json:"timeout,omitempty"`
+}
+
+// Hold is a resource left out of the plan because its state, or the state of
+// something it waits on, couldn't be read.
+type Hold struct {
+	ID   string           `json:"id"`
+	Type declaration.Kind `json:"type"`
+	// Reason is why detection couldn't read it; empty for a resource held
+	// behind another.
+	Reason string `json:"reason,omitempty"`
+	// WaitsOn names the held resources it depends on.
+	WaitsOn []string `json:"waits_on,omitempty"`
+}
+
+// Read decodes a plan strictly and checks its shape. It does not check the
+// hash; see Verify.
+func Read(data []byte) (*Plan, error) {
+	if err := declaration.CheckFormat(data, Format); err != nil {
+		return nil, err
+	}
+	if err := canon.Check(data, nil); err != nil {
+		return nil, err
+	}
+	var p Plan
+	if err := declaration.DecodeStrict(data, &p); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// Encode writes p in canonical form.
+func (p *Plan) Encode() ([]byte, error) { return canon.Marshal(p) }
+
+// Validate checks the plan's shape: known enumerations, one body per step.
+func (p *Plan) Validate() error {
+	if p.Format != Format {
+		return fmt.Errorf("format: want %q", Format)
+	}
+	for i, c := range p.Changes {
+		at := fmt.Sprintf("changes[%d] (%s)", i, c.ID)
+		if c.ID != c.Resource.ID || c.Type != c.Resource.Type {
+			return fmt.Errorf("%s: id and type must match the resource's", at)
+		}
+		if c.Action != Create && c.Action != Update {
+			return fmt.Errorf("%s.action: unknown action %q", at, c.Action)
+		}
+		for j, s := range c.Steps {
+			sat := fmt.Sprintf("%s.steps[%d]", at, j)
+			n := 0
+			if s.Command != nil {
+				n++
+			}
+			if s.Op != nil {
+				n++
+			}
+			if s.Note != "" {
+				n++
+			}
+			ok := n == 1 && ((s.Type == StepCommand && s.Command != nil) || (s.Type == StepOp && s.Op != nil) || (s.Type == StepNote && s.Note != ""))
+			if !ok {
+				return fmt.Errorf("%s: type %q needs its one body (command, op or note)", sat, s.Type)
+			}
+			if s.Op != nil {
+				switch s.Op.Name {
+				case OpPut, OpDir, OpLink:
+				default:
+					return fmt.Errorf("%s.op.name: unknown operation %q", sat, s.Op.Name)
+				}
+			}
+			priv := Privilege("")
+			if s.Op != nil {
+				priv = s.Op.Privilege
+			} else if s.Command != nil {
+				priv = s.Command.Privilege
+			}
+			if s.Type != StepNote {
+				switch priv {
+				case Login, Root, Elevated:
+				default:
+					return fmt.Errorf("%s: unknown privilege %q", sat, priv)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Ops returns the operations p's steps use, sorted by name, each once.
+func (p *Plan) Ops() []OpName {
+	seen := map[OpName]bool{}
+	var names []OpName
+	for _, c := range p.Changes {
+		for _, s := range c.Steps {
+			if s.Op != nil && !seen[s.Op.Name] {
+				seen[s.Op.Name] = true
+				names = append(names, s.Op.Name)
+			}
+		}
+	}
+	sort.Slice(names, func(i, j int) bool { return names[i] < names[j] })
+	return names
+}
+
+// Script is the text an operation runs and the command it runs in.
+type Script struct {
+	Text string
+	// Invocation is the command line the script is handed to (it arrives
+	// on stdin), for example "sh -s --".
+	Invocation string
+}
+
+// hashTag opens the hashed bytes, so a plan_hash can't be mistaken for the
+// hash of anything else.
+const hashTag = "zap plan_hash v1\n"
+
+// Hash computes plan_hash: blake3 over a fixed tag, the canonical plan with
+// an empty plan_hash, and then, for each operation the plan uses in name
+// order, its name, invocation and script text, each length-prefixed. script
+// returns the text for a name; a name it doesn't know is an error.
+func Hash(p *Plan, script func(OpName) (Script, bool)) (string, error) {
+	c := *p
+	c.Hash = ""
+	doc, err := canon.Marshal(&c)
+	if err != nil {
+		return "", err
+	}
+	h := blake3.New()
+	write := func(s string) {
+		h.WriteString(strconv.Itoa(len(s)))
+		h.WriteString(":")
+		h.WriteString(s)
+		h.WriteString("\n")
+	}
+	h.WriteString(hashTag)
+	write(string(doc))
+	for _, name := range p.Ops() {
+		s, ok := script(name)
+		if !ok {
+			return "", fmt.Errorf("no script for operation %q", name)
+		}
+		write(string(name))
+		write(s.Invocation)
+		write(s.Text)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// Verify recomputes p's hash and compares it with p.Hash.
+func Verify(p *Plan, script func(OpName) (Script, bool)) error {
+	got, err := Hash(p, script)
+	if err != nil {
+		return err
+	}
+	if got != p.Hash {
+		return fmt.Errorf("plan_hash: the plan hashes to %s, not %s (the plan was edited, or made by a zap whose operation scripts differ)", got, p.Hash)
+	}
+	return nil
+}

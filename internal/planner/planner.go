@@ -1,0 +1,100 @@
+// Package planner computes a plan from one detection pass: the changes that
+// converge the target, in execution order, the resources held because they
+// couldn't be read (and the changes held behind them), and the header that
+// names the machine, account and environment the plan is for.
+//
+// Plan is a pure function: it reads nothing but its argument (no file, no
+// environment, no clock), so the same observations always give the same
+// plan, and so the same plan_hash. The hash itself is plan.Hash over the
+// result and the operation scripts, computed by the caller.
+//
+// What it decides:
+//
+//   - Order: every declared resource is ordered by its edges (depends_on
+//     today; trigger edges join them with services), and among resources
+//     with no edge between them alphabetically by id, never by declaration
+//     order. A dangling id or a cycle is refused, naming the ids.
+//   - Changes: absent is a create, drifted an update, converged no change,
+//     undetermined a hold. Each change carries its resource as declared
+//     (references as written), its drift, and its steps (steps.go).
+//   - Holds: see hold.go.
+package planner
+
+import (
+	"fmt"
+
+	"github.com/zap-go/zap/pkg/observation"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// Plan computes the plan for o, with an empty plan_hash. o should have
+// passed observation.Read (or its Validate); Plan still refuses observations
+// that don't line up with their declaration, a dangling id and a cycle,
+// rather than plan around them.
+func Plan(o *observation.Observations) (*plan.Plan, error) {
+	d := &o.Declaration
+	if len(o.Resources) != len(d.Resources) {
+		return nil, fmt.Errorf("resources: %d verdicts for %d declared resources", len(o.Resources), len(d.Resources))
+	}
+	verdicts := make(map[string]observation.Resource, len(o.Resources))
+	for i, r := range o.Resources {
+		if want := d.Resources[i].ID; r.ID != want {
+			return nil, fmt.Errorf("resources[%d].id: %q, but the declaration's resource %d is %q", i, r.ID, i, want)
+		}
+		switch r.Verdict {
+		case observation.Converged, observation.Drifted, observation.Absent, observation.Undetermined:
+		default:
+			return nil, fmt.Errorf("resources[%d] (%s).verdict: unknown verdict %q", i, r.ID, r.Verdict)
+		}
+		verdicts[r.ID] = r
+	}
+	g, err := newGraph(d.Resources)
+	if err != nil {
+		return nil, err
+	}
+	order, err := g.order()
+	if err != nil {
+		return nil, err
+	}
+	held := spreadHolds(g, order, verdicts)
+
+	p := &plan.Plan{
+		Format:     plan.Format,
+		Target:     d.Target,
+		Context:    o.Context,
+		References: append([]observation.Reference(nil), o.References...),
+		Unresolved: append([]string(nil), o.Unresolved...),
+		Changes:    []plan.Change{},
+		Held:       held,
+	}
+	isHeld := make(map[string]bool, len(held))
+	for _, h := range held {
+		isHeld[h.ID] = true
+	}
+	for _, id := range order {
+		v := verdicts[id]
+		if isHeld[id] {
+			continue
+		}
+		var action plan.Action
+		switch v.Verdict {
+		case observation.Absent:
+			action = plan.Create
+		case observation.Drifted:
+			action = plan.Update
+		default: // converged: nothing to change
+			continue
+		}
+		r := clone(g.byID[id])
+		steps, err := stepsFor(&r)
+		if err != nil {
+			return nil, err
+		}
+		c := plan.Change{ID: r.ID, Type: r.Type, Action: action, Resource: r, Steps: steps}
+		if action == plan.Update {
+			c.Drift = append([]observation.Difference(nil), v.Drift...)
+		}
+		p.Changes = append(p.Changes, c)
+	}
+	return p, nil
+}

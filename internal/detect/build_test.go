@@ -1,0 +1,230 @@
+package detect
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/observation"
+)
+
+func testEnv(vars map[string]string, secrets ...string) Env {
+	return Env{
+		Home:  "/home/ops",
+		Value: func(n string) string { return vars[n] },
+		Secret: func(n string) bool {
+			for _, s := range secrets {
+				if s == n {
+					return true
+				}
+			}
+			return false
+		},
+	}
+}
+
+func fileAt(p declaration.Text) *declaration.Resource {
+	content := "hello"
+	return &declaration.Resource{
+		Common: declaration.Common{ID: "f", Type: declaration.KindFile},
+		File:   &declaration.File{Path: p, Content: declaration.Content{Type: declaration.ContentInline, Inline: &content}},
+	}
+}
+
+func TestBuildPaths(t *testing.T) {
+	env := testEnv(map[string]string{
+		"APP":   "/srv/app",
+		"REL":   "srv/app",
+		"NL":    "/srv/a\nb",
+		"CR":    "/srv/a\rb",
+		"MARK":  "/srv/\uFDD0x",
+		"TILDE": "~/app",
+		"KEY":   "s3cret",
+	}, "KEY")
+	ref := declaration.Ref
+	cases := []struct {
+		name   string
+		path   declaration.Text
+		want   string // the resolved path
+		shown  string
+		reason string // or the hold
+	}{
+		{"absolute", declaration.Lit("/etc/motd"), "/etc/motd", "/etc/motd", ""},
+		{"tilde", declaration.Lit("~/x"), "/home/ops/x", "/home/ops/x", ""},
+		{"tilde alone", declaration.Lit("~"), "/home/ops", "/home/ops", ""},
+		{"$HOME", declaration.Lit("$HOME/x"), "/home/ops/x", "/home/ops/x", ""},
+		{"trailing slash", declaration.Lit("/srv/x/"), "/srv/x", "/srv/x", ""},
+		{"reference", ref("APP"), "/srv/app", "/srv/app", ""},
+		{"reference inside", declaration.Concat(declaration.Part{Lit: "/srv/"}, declaration.Part{Env: "KEY"}), "/srv/s3cret", "/srv/{env:KEY}", ""},
+		{"reference to a path under ~", ref("TILDE"), "/home/ops/app", "/home/ops/app", ""},
+		{"unset", ref("NOPE"), "", "", "path: the reference NOPE is unset or empty, so the path isn't absolute"},
+		{"relative", ref("REL"), "", "", "path: the reference REL resolves to a path that isn't absolute (nor under ~)"},
+		{"line feed", ref("NL"), "", "", "path: the reference NL resolves to a value holding a line break or NUL, which Zap won't use here"},
+		{"carriage return", declaration.Concat(declaration.Part{Lit: "/x/"}, declaration.Part{Env: "CR"}), "", "", "path: the reference CR resolves to a value holding a line break or NUL, which Zap won't use here"},
+		{"marker", ref("MARK"), "", "", "path: the reference MARK resolves to a value holding a reference marker character (U+FDD0 or U+FDD1)"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := Build(fileAt(c.path), env)
+			if c.reason != "" {
+				if _, ok := d.(held); !ok {
+					t.Fatalf("want a hold, got %#v", d)
+				}
+				if got := d.Verdict(nil); got.Reason != c.reason {
+					t.Errorf("reason:\n got %q\nwant %q", got.Reason, c.reason)
+				}
+				if strings.Contains(d.Verdict(nil).Reason, "srv/a") {
+					t.Errorf("the reason shows the value")
+				}
+				return
+			}
+			f, ok := d.(*File)
+			if !ok {
+				t.Fatalf("want a file detector, got %#v", d)
+			}
+			if f.Path != c.want || f.Shown != c.shown {
+				t.Errorf("path %q shown %q, want %q and %q", f.Path, f.Shown, c.want, c.shown)
+			}
+			// sha512("hello")
+			if !strings.HasPrefix(f.SHA512, "9b71d224bd62f378") || f.Content != "inline (5 bytes)" {
+				t.Errorf("digest %s, content %q", f.SHA512, f.Content)
+			}
+		})
+	}
+}
+
+func TestBuildLink(t *testing.T) {
+	env := testEnv(map[string]string{"V": "1.2", "NL": "a\nb"})
+	link := func(target declaration.Text) Detector {
+		return Build(&declaration.Resource{
+			Common: declaration.Common{ID: "l", Type: declaration.KindLink},
+			Link:   &declaration.Link{Path: declaration.Lit("~/bin/zig"), Target: target},
+		}, env)
+	}
+	l := link(declaration.Concat(declaration.Part{Lit: "~/zig-"}, declaration.Part{Env: "V"}))
+	if got, ok := l.(*Link); !ok || got.Path != "/home/ops/bin/zig" || got.Target != "/home/ops/zig-1.2" {
+		t.Errorf("link: %#v", l)
+	}
+	if got, ok := link(declaration.Lit("../lib/x")).(*Link); !ok || got.Target != "../lib/x" {
+		t.Errorf("a relative target is kept: %#v", got)
+	}
+	if r := link(declaration.Ref("UNSET")).Verdict(nil); r.Reason != "target: the reference UNSET is unset or empty, so the link has no target" {
+		t.Errorf("unset target: %+v", r)
+	}
+	if r := link(declaration.Ref("NL")).Verdict(nil); r.Verdict != observation.Undetermined || strings.Contains(r.Reason, "a\nb") {
+		t.Errorf("target with a line break: %+v", r)
+	}
+}
+
+func TestBuildScript(t *testing.T) {
+	env := testEnv(map[string]string{"DIR": "/srv", "TOKEN": "it's", "BAD": "x\uFDD1"})
+	d := Build(&declaration.Resource{
+		Common: declaration.Common{ID: "s", Type: declaration.KindScript},
+		Script: &declaration.Script{
+			Check: declaration.Concat(declaration.Part{Lit: "test -d "}, declaration.Part{Env: "DIR"}),
+			Run:   declaration.Lit("true"),
+			Cwd:   "/tmp",
+			Env:   map[string]declaration.Text{"B": declaration.Ref("TOKEN"), "A": declaration.Lit("1")},
+		},
+	}, env)
+	s, ok := d.(*Script)
+	if !ok {
+		t.Fatalf("want a script detector, got %#v", d)
+	}
+	want := &Command{Text: "test -d /srv", Cwd: "/tmp", Timeout: 30, Env: []Var{{"A", "1"}, {"B", "it's"}}}
+	if !reflect.DeepEqual(s.Command, want) {
+		t.Errorf("command %+v, want %+v", s.Command, want)
+	}
+	bad := Build(&declaration.Resource{
+		Common: declaration.Common{ID: "s", Type: declaration.KindScript},
+		Script: &declaration.Script{Check: declaration.Lit("true"), Run: declaration.Lit("true"),
+			Env: map[string]declaration.Text{"X": declaration.Ref("BAD")}},
+	}, env)
+	if r := bad.Verdict(nil); r.Reason != "env.X: the reference BAD resolves to a value holding a reference marker character (U+FDD0 or U+FDD1)" {
+		t.Errorf("bad env: %+v", r)
+	}
+}
+
+func TestCommandScript(t *testing.T) {
+	c := &Command{Text: "echo \"$A$B\" > out", Cwd: "/tmp/it's here", Env: []Var{{"A", "x'y"}, {"B", "$HOME `z`"}}}
+	want := "cd -- '/tmp/it'\\''s here' || exit\n" +
+		"export A='x'\\''y'\n" +
+		"export B='$HOME `z`'\n" +
+		"{\necho \"$A$B\" > out\n} </dev/null\n"
+	if got := c.Script(); got != want {
+		t.Errorf("script:\n%s\nwant:\n%s", got, want)
+	}
+	// The shell reads the values back byte for byte.
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh on PATH")
+	}
+	c = &Command{Text: `printf '%s|%s' "$A" "$B"`, Env: []Var{{"A", "x'y\n'"}, {"B", "$HOME `z` \\"}}}
+	cmd := exec.Command(sh, "-s")
+	cmd.Stdin = strings.NewReader(c.Script())
+	out, err := cmd.Output()
+	if err != nil || string(out) != "x'y\n'|$HOME `z` \\" {
+		t.Errorf("sh printed %q (%v)", out, err)
+	}
+}
+
+type fakeHost struct {
+	answers map[observation.Lane][]Answer
+	fail    map[observation.Lane]error
+}
+
+func (h *fakeHost) Answer(_ context.Context, lane observation.Lane, qs []Query) ([]Answer, error) {
+	if err := h.fail[lane]; err != nil {
+		return nil, err
+	}
+	return h.answers[lane], nil
+}
+
+func TestPass(t *testing.T) {
+	file := &File{Path: "/f", Shown: "/f", SHA512: wantSum}
+	dir := &Directory{Path: "/d", Shown: "/d", Attrs: Attrs{Mode: "755"}}
+	link := &Link{Path: "/l", Shown: "/l", Target: "/t", TargetShown: "/t"}
+	ds := []Detector{file, dir, Held("no"), link}
+	host := &fakeHost{answers: map[observation.Lane][]Answer{
+		// login: dir type, link readlink
+		observation.LaneLogin: {isDir, {Status: StatusOK, Target: "/t"}},
+		// elevated: file digest, file type, dir stat
+		observation.LaneElevated: {digestOK, isRegular, stat(TypeDirectory, 0o700, "root", "root")},
+	}}
+	batches, results := Pass(context.Background(), host, ds)
+	wantBatches := []observation.Batch{{Lane: observation.LaneLogin, Queries: 2}, {Lane: observation.LaneElevated, Queries: 3}}
+	if !reflect.DeepEqual(batches, wantBatches) {
+		t.Errorf("batches %+v, want %+v", batches, wantBatches)
+	}
+	want := []Result{converged(), drifted([]observation.Difference{diff("mode", "700", "755")}), hold("no"), converged()}
+	if !reflect.DeepEqual(results, want) {
+		t.Errorf("results:\n got %+v\nwant %+v", results, want)
+	}
+
+	// A lane that fails holds every resource with a read in it, and only those.
+	host.fail = map[observation.Lane]error{observation.LaneElevated: errors.New("sudo authentication failed")}
+	_, results = Pass(context.Background(), host, ds)
+	reason := "the elevated reads failed: sudo authentication failed"
+	want = []Result{hold(reason), hold(reason), hold("no"), converged()}
+	if !reflect.DeepEqual(results, want) {
+		t.Errorf("results with a failed lane:\n got %+v\nwant %+v", results, want)
+	}
+
+	// Answers that don't line up with the reads are not read at all.
+	host.fail = nil
+	host.answers[observation.LaneLogin] = host.answers[observation.LaneLogin][:1]
+	_, results = Pass(context.Background(), host, ds)
+	if results[3].Verdict != observation.Undetermined || results[1].Verdict != observation.Undetermined {
+		t.Errorf("a short login batch: %+v", results)
+	}
+
+	// Nothing to read runs no batch.
+	batches, _ = Pass(context.Background(), host, []Detector{Held("x")})
+	if batches == nil || len(batches) != 0 {
+		t.Errorf("batches %#v, want an empty list", batches)
+	}
+}

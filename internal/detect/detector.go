@@ -1,0 +1,251 @@
+package detect
+
+import (
+	"crypto/sha512"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/observation"
+)
+
+// Detector is one resource's reads and its verdict.
+type Detector interface {
+	// Queries lists the reads the verdict needs, in a fixed order.
+	Queries() []Query
+	// Verdict turns the answers, one per query in the order of Queries,
+	// into the resource's verdict. It reads nothing else.
+	Verdict(answers []Answer) Result
+}
+
+// Result is a verdict with what explains it: the reason for an undetermined
+// one, the differences for a drifted one.
+type Result struct {
+	Verdict observation.Verdict
+	Reason  string
+	Drift   []observation.Difference
+}
+
+func converged() Result         { return Result{Verdict: observation.Converged} }
+func absent() Result            { return Result{Verdict: observation.Absent} }
+func hold(reason string) Result { return Result{Verdict: observation.Undetermined, Reason: reason} }
+func drifted(d []observation.Difference) Result {
+	return Result{Verdict: observation.Drifted, Drift: d}
+}
+
+// Env is what a detector is built against: the home ~ and $HOME resolve to,
+// and the operator environment references resolve from.
+type Env struct {
+	Home string
+	// Value is what the variable name resolves to ("" when unset).
+	Value func(name string) string
+	// Secret reports whether the variable name is a secret, whose value a
+	// reason must not show.
+	Secret func(name string) bool
+}
+
+// held is a detector for a resource that can't be read at all: it declares
+// no query and holds.
+type held struct{ reason string }
+
+func (h held) Queries() []Query        { return nil }
+func (h held) Verdict([]Answer) Result { return hold(h.reason) }
+
+// Held returns a detector that reads nothing and holds with reason.
+func Held(reason string) Detector { return held{reason} }
+
+// Build makes the detector of r, resolving its references and ~ from env.
+func Build(r *declaration.Resource, env Env) Detector {
+	switch {
+	case r.File != nil:
+		return buildFile(r.File, env)
+	case r.Directory != nil:
+		return buildDirectory(r.Directory, env)
+	case r.Link != nil:
+		return buildLink(r.Link, env)
+	case r.Script != nil:
+		return buildScript(r.Script, env)
+	}
+	return Held(fmt.Sprintf("zap-detect doesn't read a resource of type %q", r.Type))
+}
+
+func buildFile(f *declaration.File, env Env) Detector {
+	path, shown, reason := resolvePath("path", f.Path, env)
+	if reason != "" {
+		return Held(reason)
+	}
+	content := ""
+	if f.Content.Inline != nil {
+		content = *f.Content.Inline
+	}
+	sum := sha512.Sum512([]byte(content))
+	return &File{
+		Path: path, Shown: shown,
+		SHA512: hex.EncodeToString(sum[:]), Content: fmt.Sprintf("inline (%d bytes)", len(content)),
+		Attrs: Attrs{Mode: f.Mode, Owner: f.Owner, Group: f.Group},
+	}
+}
+
+func buildDirectory(d *declaration.Directory, env Env) Detector {
+	path, shown, reason := resolvePath("path", d.Path, env)
+	if reason != "" {
+		return Held(reason)
+	}
+	return &Directory{Path: path, Shown: shown, Attrs: Attrs{Mode: d.Mode, Owner: d.Owner, Group: d.Group}}
+}
+
+func buildLink(l *declaration.Link, env Env) Detector {
+	path, shown, reason := resolvePath("path", l.Path, env)
+	if reason != "" {
+		return Held(reason)
+	}
+	target, reason := resolveValue("target", l.Target, env, "\r\n\x00")
+	if reason != "" {
+		return Held(reason)
+	}
+	if target == "" {
+		return Held("target: " + unsetRefs(l.Target) + ", so the link has no target")
+	}
+	target = expandHome(target, env.Home)
+	return &Link{Path: path, Shown: shown, Target: target, TargetShown: show(l.Target, target, env)}
+}
+
+func buildScript(s *declaration.Script, env Env) Detector {
+	check, reason := resolveValue("check", s.Check, env, "\x00")
+	if reason != "" {
+		return Held(reason)
+	}
+	cmd := &Command{Text: check, Cwd: s.Cwd, Timeout: CheckTimeout}
+	names := make([]string, 0, len(s.Env))
+	for name := range s.Env {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		v, reason := resolveValue("env."+name, s.Env[name], env, "\x00")
+		if reason != "" {
+			return Held(reason)
+		}
+		cmd.Env = append(cmd.Env, Var{Name: name, Value: v})
+	}
+	return &Script{Command: cmd}
+}
+
+// resolveValue resolves t, refusing a reference whose value holds one of the
+// bytes in bad or a reference marker. The reason names the field and the
+// variable, never the value.
+func resolveValue(field string, t declaration.Text, env Env, bad string) (string, string) {
+	for _, name := range t.Refs() {
+		v := env.Value(name)
+		if strings.ContainsAny(v, bad) {
+			what := "a NUL"
+			if strings.ContainsAny(bad, "\r\n") {
+				what = "a line break or NUL"
+			}
+			return "", fmt.Sprintf("%s: the reference %s resolves to a value holding %s, which Zap won't use here", field, name, what)
+		}
+		if strings.ContainsAny(v, string([]rune{declaration.RefOpen, declaration.RefClose})) {
+			return "", fmt.Sprintf("%s: the reference %s resolves to a value holding a reference marker character (U+FDD0 or U+FDD1)", field, name)
+		}
+	}
+	s, _ := t.Resolve(func(name string) (string, bool) { return env.Value(name), true })
+	return s, ""
+}
+
+// resolvePath resolves a path field: its references, then ~ and $HOME. It
+// returns the path, the path as a reason shows it, or a reason to hold.
+func resolvePath(field string, t declaration.Text, env Env) (path, shown, reason string) {
+	s, reason := resolveValue(field, t, env, "\r\n\x00")
+	if reason != "" {
+		return "", "", reason
+	}
+	if err := declaration.CheckPathValue(s); err != nil {
+		// A path written with a literal start passed Validate, so the
+		// fault is the reference it starts with.
+		name := ""
+		if parts := t.Parts(); len(parts) > 0 {
+			name = parts[0].Env
+		}
+		switch {
+		case name == "":
+			return "", "", fmt.Sprintf("%s: resolves to a path Zap won't use (%v)", field, err)
+		case env.Value(name) == "":
+			return "", "", fmt.Sprintf("%s: the reference %s is unset or empty, so the path isn't absolute", field, name)
+		}
+		return "", "", fmt.Sprintf("%s: the reference %s resolves to a path that isn't absolute (nor under ~)", field, name)
+	}
+	s = expandHome(s, env.Home)
+	for len(s) > 1 && strings.HasSuffix(s, "/") {
+		s = s[:len(s)-1]
+	}
+	return s, show(t, s, env), ""
+}
+
+// expandHome resolves a leading ~ or $HOME against home.
+func expandHome(s, home string) string {
+	base := strings.TrimSuffix(home, "/")
+	for _, prefix := range []string{"~", "$HOME"} {
+		if s == prefix {
+			if base == "" {
+				return "/"
+			}
+			return base
+		}
+		if rest, ok := strings.CutPrefix(s, prefix+"/"); ok {
+			return base + "/" + rest
+		}
+	}
+	return s
+}
+
+// show is how a reason names a resolved value: as resolved, unless it
+// carries a secret, when it is shown as written.
+func show(t declaration.Text, resolved string, env Env) string {
+	for _, name := range t.Refs() {
+		if env.Secret != nil && env.Secret(name) {
+			return t.String()
+		}
+	}
+	return resolved
+}
+
+// unsetRefs names t's references for a reason about an empty value.
+func unsetRefs(t declaration.Text) string {
+	refs := t.Refs()
+	if len(refs) == 1 {
+		return "the reference " + refs[0] + " is unset or empty"
+	}
+	return "the references " + strings.Join(refs, ", ") + " are unset or empty"
+}
+
+// Attrs are the mode, owner and group a file or directory declares; an empty
+// one is not managed and not read.
+type Attrs struct {
+	Mode  string
+	Owner string
+	Group string
+}
+
+// Declared reports whether any attribute is managed.
+func (a Attrs) Declared() bool { return a.Mode != "" || a.Owner != "" || a.Group != "" }
+
+// diff compares the declared attributes with a stat answer.
+func (a Attrs) diff(s Answer) []observation.Difference {
+	var out []observation.Difference
+	if a.Mode != "" {
+		want, err := strconv.ParseUint(a.Mode, 8, 32)
+		if err != nil || uint32(want) != s.Mode&0o7777 {
+			out = append(out, observation.Difference{Field: "mode", Observed: strconv.FormatUint(uint64(s.Mode&0o7777), 8), Desired: a.Mode})
+		}
+	}
+	if a.Owner != "" && s.Owner != a.Owner {
+		out = append(out, observation.Difference{Field: "owner", Observed: s.Owner, Desired: a.Owner})
+	}
+	if a.Group != "" && s.Group != a.Group {
+		out = append(out, observation.Difference{Field: "group", Observed: s.Group, Desired: a.Group})
+	}
+	return out
+}

@@ -1,0 +1,103 @@
+package detect
+
+import (
+	"fmt"
+
+	"github.com/zap-go/zap/pkg/observation"
+)
+
+// File detects a file with inline content. Every read is elevated: the
+// content's digest, what the path leads to (consulted only when a symbolic
+// link sits there), and, when a mode, owner or group is declared, the path's
+// own attributes.
+type File struct {
+	Path  string // resolved, absolute
+	Shown string // the path as reasons name it
+	// SHA512 is the hex digest of the desired content; Content describes
+	// it for a difference ("inline (15 bytes)").
+	SHA512  string
+	Content string
+	Attrs   Attrs
+}
+
+// Queries: the digest, the followed type, and the lstat when attributes
+// are declared.
+func (f *File) Queries() []Query {
+	q := []Query{
+		{Op: OpDigest, Lane: observation.LaneElevated, Path: f.Path},
+		{Op: OpType, Lane: observation.LaneElevated, Path: f.Path},
+	}
+	if f.Attrs.Declared() {
+		q = append(q, Query{Op: OpStat, Lane: observation.LaneElevated, Path: f.Path})
+	}
+	return q
+}
+
+// Verdict: nothing at the path is absent; a regular file of its own is
+// compared by digest and, when declared, by mode, owner and group; a
+// symbolic link to a regular file drifts (the write replaces it); anything
+// else there, a file with a second name, or a read that failed, holds.
+func (f *File) Verdict(a []Answer) Result {
+	if len(a) != len(f.Queries()) {
+		return hold(fmt.Sprintf("%d answers for %d reads of %s", len(a), len(f.Queries()), f.Shown))
+	}
+	digest := a[0]
+	switch digest.Status {
+	case StatusOK:
+	case StatusMissing:
+		return absent()
+	case StatusNotRegular:
+		if digest.Type != TypeSymlink {
+			return hold(fmt.Sprintf("%s is %s, not a regular file", f.Shown, digest.Type.Describe()))
+		}
+		return f.symlink(a[1])
+	case StatusHardLinked:
+		return hold(fmt.Sprintf("%s has %d hard links, so Zap doesn't read it: replace it with a copy of its own (a single link)", f.Shown, digest.Links))
+	default:
+		return hold(problem(digest, f.Shown, 0))
+	}
+	var drift []observation.Difference
+	if digest.SHA512 != f.SHA512 {
+		drift = append(drift, observation.Difference{Field: "content", Observed: "differs", Desired: f.Content})
+	}
+	if f.Attrs.Declared() {
+		st := a[2]
+		switch {
+		case st.Status == StatusOK && st.Type == TypeRegular:
+			drift = append(drift, f.Attrs.diff(st)...)
+		case st.Status == StatusOK && st.Type == TypeSymlink:
+			return drifted([]observation.Difference{symlinkAt("regular file")})
+		case st.Status == StatusOK:
+			return hold(fmt.Sprintf("%s changed while it was read: it is now %s", f.Shown, st.Type.Describe()))
+		case st.Status == StatusMissing:
+			return hold(fmt.Sprintf("%s changed while it was read: nothing is there now", f.Shown))
+		default:
+			return hold(problem(st, "the mode and owner of "+f.Shown, 0))
+		}
+	}
+	if len(drift) > 0 {
+		return drifted(drift)
+	}
+	return converged()
+}
+
+// symlink is the verdict for a symbolic link at the file's path, from what
+// the link leads to.
+func (f *File) symlink(t Answer) Result {
+	switch t.Status {
+	case StatusOK:
+		if t.Type == TypeRegular {
+			return drifted([]observation.Difference{symlinkAt("regular file")})
+		}
+		return hold(fmt.Sprintf("%s is a symbolic link to %s, not a regular file", f.Shown, t.Type.Describe()))
+	case StatusMissing:
+		return hold(fmt.Sprintf("%s is a dangling symbolic link, not a regular file", f.Shown))
+	}
+	return hold(problem(t, "what the symbolic link at "+f.Shown+" leads to", 0))
+}
+
+// symlinkAt is the difference of a symbolic link where the declaration wants
+// something else.
+func symlinkAt(want string) observation.Difference {
+	return observation.Difference{Field: "type", Observed: "symbolic link", Desired: want}
+}

@@ -1,0 +1,77 @@
+package detect
+
+import (
+	"strings"
+
+	"github.com/zap-go/zap/pkg/observation"
+)
+
+// Op is what a query reads.
+type Op string
+
+// The queries a detector can declare.
+const (
+	OpType     Op = "type"     // what a path resolves to, following links
+	OpStat     Op = "stat"     // a path's own type, mode, owner and group
+	OpReadlink Op = "readlink" // a symbolic link's target
+	OpDigest   Op = "sha512"   // the SHA-512 of a regular file of its own
+	OpCommand  Op = "command"  // an operator's command
+)
+
+// CheckTimeout is the limit, in seconds, on an operator's check: a script's
+// check that has not exited after it is stopped, its whole process group
+// with SIGTERM and then SIGKILL a second later, and the script holds.
+const CheckTimeout = 30
+
+// Query is one read a detector needs. Path is set for every op but command;
+// Command only for command.
+type Query struct {
+	Op      Op               `json:"op"`
+	Lane    observation.Lane `json:"lane"`
+	Path    string           `json:"path,omitempty"`
+	Command *Command         `json:"command,omitempty"`
+}
+
+// Command is an operator's command with its references resolved: the text
+// runs in Cwd (when set) with Env exported, under a limit of Timeout
+// seconds. Its values travel inside the script, never on an argv.
+type Command struct {
+	Text    string `json:"text"`
+	Cwd     string `json:"cwd,omitempty"`
+	Env     []Var  `json:"env,omitempty"`
+	Timeout int    `json:"timeout"`
+}
+
+// Var is one exported variable of a command.
+type Var struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// Script is the shell script that runs c, for a POSIX shell reading it from
+// stdin: it enters the working directory (exiting nonzero when it can't),
+// exports each variable, its value single-quoted, and then runs the text on
+// lines of its own. The text is a brace group with stdin from /dev/null, so
+// the shell parses all of it before any of it runs and nothing it runs can
+// read the rest of the script.
+func (c *Command) Script() string {
+	var b strings.Builder
+	if c.Cwd != "" {
+		b.WriteString("cd -- " + Quote(c.Cwd) + " || exit\n")
+	}
+	for _, v := range c.Env {
+		b.WriteString("export " + v.Name + "=" + Quote(v.Value) + "\n")
+	}
+	b.WriteString("{\n")
+	b.WriteString(c.Text)
+	if !strings.HasSuffix(c.Text, "\n") {
+		b.WriteString("\n")
+	}
+	b.WriteString("} </dev/null\n")
+	return b.String()
+}
+
+// Quote single-quotes s for a POSIX shell, each ' written '\”.
+func Quote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,42 @@
+package detect
+
+import (
+	"fmt"
+
+	"github.com/zap-go/zap/pkg/observation"
+)
+
+// Script detects a script by running its check as the login user.
+type Script struct {
+	Command *Command
+}
+
+// Queries: the check, as an operator's command.
+func (s *Script) Queries() []Query {
+	return []Query{{Op: OpCommand, Lane: observation.LaneLogin, Command: s.Command}}
+}
+
+// Verdict: a check exiting 0 is converged, any other exit (a cwd it can't
+// enter and a check that doesn't parse included) absent; a check with no
+// exit status (timed out, killed, never started) holds.
+func (s *Script) Verdict(a []Answer) Result {
+	if len(a) != 1 {
+		return hold(fmt.Sprintf("%d answers for the check's 1 read", len(a)))
+	}
+	switch r := a[0]; r.Status {
+	case StatusOK:
+		if r.Exit == 0 {
+			return converged()
+		}
+		return absent()
+	case StatusTimedOut:
+		return hold(fmt.Sprintf("the check timed out after %ds", s.Command.Timeout))
+	case StatusFailed:
+		if r.Detail != "" {
+			return hold("the check gave no exit status: " + r.Detail)
+		}
+		return hold("the check gave no exit status")
+	default:
+		return hold(problem(r, "the check", s.Command.Timeout))
+	}
+}

@@ -1,0 +1,201 @@
+package detect
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/zap-go/zap/pkg/observation"
+)
+
+const (
+	wantSum  = "aaaa"
+	otherSum = "bbbb"
+)
+
+type verdictCase struct {
+	name    string
+	answers []Answer
+	want    Result
+}
+
+func check(t *testing.T, d Detector, cases []verdictCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if len(c.answers) != len(d.Queries()) {
+				t.Fatalf("the case gives %d answers for %d queries", len(c.answers), len(d.Queries()))
+			}
+			got := d.Verdict(c.answers)
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("verdict:\n got %+v\nwant %+v", got, c.want)
+			}
+		})
+	}
+}
+
+var (
+	ok         = Answer{Status: StatusOK}
+	missing    = Answer{Status: StatusMissing}
+	denied     = Answer{Status: StatusDenied}
+	timedOut   = Answer{Status: StatusTimedOut}
+	isRegular  = Answer{Status: StatusOK, Type: TypeRegular}
+	isDir      = Answer{Status: StatusOK, Type: TypeDirectory}
+	isSymlink  = Answer{Status: StatusOK, Type: TypeSymlink}
+	isFIFO     = Answer{Status: StatusOK, Type: TypeFIFO}
+	digestOK   = Answer{Status: StatusOK, SHA512: wantSum}
+	digestDiff = Answer{Status: StatusOK, SHA512: otherSum}
+)
+
+func notRegular(t FileType) Answer { return Answer{Status: StatusNotRegular, Type: t} }
+
+func stat(t FileType, mode uint32, owner, group string) Answer {
+	return Answer{Status: StatusOK, Type: t, Mode: mode, Owner: owner, Group: group}
+}
+
+func diff(field, observed, desired string) observation.Difference {
+	return observation.Difference{Field: field, Observed: observed, Desired: desired}
+}
+
+func TestFileVerdictContentOnly(t *testing.T) {
+	f := &File{Path: "/etc/motd", Shown: "/etc/motd", SHA512: wantSum, Content: "inline (5 bytes)"}
+	if q := f.Queries(); len(q) != 2 || q[0].Op != OpDigest || q[1].Op != OpType || q[0].Lane != observation.LaneElevated {
+		t.Fatalf("queries: %+v", q)
+	}
+	check(t, f, []verdictCase{
+		{"nothing there", []Answer{missing, missing}, absent()},
+		{"same content", []Answer{digestOK, isRegular}, converged()},
+		{"other content", []Answer{digestDiff, isRegular}, drifted([]observation.Difference{diff("content", "differs", "inline (5 bytes)")})},
+		{"symlink to a regular file", []Answer{notRegular(TypeSymlink), isRegular}, drifted([]observation.Difference{diff("type", "symbolic link", "regular file")})},
+		{"dangling symlink", []Answer{notRegular(TypeSymlink), missing}, hold("/etc/motd is a dangling symbolic link, not a regular file")},
+		{"symlink to a directory", []Answer{notRegular(TypeSymlink), isDir}, hold("/etc/motd is a symbolic link to a directory, not a regular file")},
+		{"symlink to a fifo", []Answer{notRegular(TypeSymlink), isFIFO}, hold("/etc/motd is a symbolic link to a fifo, not a regular file")},
+		{"symlink that can't be followed", []Answer{notRegular(TypeSymlink), denied}, hold("permission denied reading what the symbolic link at /etc/motd leads to")},
+		{"directory", []Answer{notRegular(TypeDirectory), isDir}, hold("/etc/motd is a directory, not a regular file")},
+		{"fifo", []Answer{notRegular(TypeFIFO), isFIFO}, hold("/etc/motd is a fifo, not a regular file")},
+		{"device", []Answer{notRegular(TypeCharDev), ok}, hold("/etc/motd is a character device, not a regular file")},
+		{"hard link", []Answer{{Status: StatusHardLinked, Links: 2}, isRegular}, hold("/etc/motd has 2 hard links, so Zap doesn't read it: replace it with a copy of its own (a single link)")},
+		{"unreadable", []Answer{denied, isRegular}, hold("permission denied reading /etc/motd")},
+		{"read failed", []Answer{{Status: StatusFailed, Detail: "input/output error"}, isRegular}, hold("reading /etc/motd failed: input/output error")},
+		{"read timed out", []Answer{timedOut, isRegular}, hold("reading /etc/motd timed out")},
+		{"no answer", []Answer{{}, isRegular}, hold("no answer for the read of /etc/motd")},
+	})
+}
+
+func TestFileVerdictAttributes(t *testing.T) {
+	f := &File{Path: "/etc/motd", Shown: "/etc/motd", SHA512: wantSum, Content: "inline (5 bytes)",
+		Attrs: Attrs{Mode: "644", Owner: "root", Group: "adm"}}
+	if q := f.Queries(); len(q) != 3 || q[2].Op != OpStat || q[2].Lane != observation.LaneElevated {
+		t.Fatalf("queries: %+v", q)
+	}
+	check(t, f, []verdictCase{
+		{"nothing there", []Answer{missing, missing, missing}, absent()},
+		{"all match", []Answer{digestOK, isRegular, stat(TypeRegular, 0o644, "root", "adm")}, converged()},
+		{"mode differs", []Answer{digestOK, isRegular, stat(TypeRegular, 0o600, "root", "adm")},
+			drifted([]observation.Difference{diff("mode", "600", "644")})},
+		{"set-id bit counts", []Answer{digestOK, isRegular, stat(TypeRegular, 0o4644, "root", "adm")},
+			drifted([]observation.Difference{diff("mode", "4644", "644")})},
+		{"everything differs", []Answer{digestDiff, isRegular, stat(TypeRegular, 0o666, "ops", "ops")},
+			drifted([]observation.Difference{
+				diff("content", "differs", "inline (5 bytes)"),
+				diff("mode", "666", "644"),
+				diff("owner", "ops", "root"),
+				diff("group", "ops", "adm"),
+			})},
+		{"symlink to a matching file", []Answer{notRegular(TypeSymlink), isRegular, isSymlink},
+			drifted([]observation.Difference{diff("type", "symbolic link", "regular file")})},
+		{"unreadable stat", []Answer{digestOK, isRegular, denied}, hold("permission denied reading the mode and owner of /etc/motd")},
+		{"stat failed", []Answer{digestOK, isRegular, {Status: StatusFailed}}, hold("reading the mode and owner of /etc/motd failed")},
+		{"gone between reads", []Answer{digestOK, isRegular, missing}, hold("/etc/motd changed while it was read: nothing is there now")},
+		{"swapped for a directory", []Answer{digestOK, isRegular, stat(TypeDirectory, 0o755, "root", "root")}, hold("/etc/motd changed while it was read: it is now a directory")},
+		{"swapped for a symlink", []Answer{digestOK, isRegular, stat(TypeSymlink, 0o777, "root", "root")},
+			drifted([]observation.Difference{diff("type", "symbolic link", "regular file")})},
+		{"unreadable content, readable stat", []Answer{denied, isRegular, stat(TypeRegular, 0o000, "root", "adm")}, hold("permission denied reading /etc/motd")},
+	})
+	// Only the declared attributes are compared.
+	modeOnly := &File{Path: "/x", Shown: "/x", SHA512: wantSum, Attrs: Attrs{Mode: "0640"}}
+	check(t, modeOnly, []verdictCase{
+		{"owner and group not compared", []Answer{digestOK, isRegular, stat(TypeRegular, 0o640, "nobody", "nogroup")}, converged()},
+		{"zero mode", []Answer{digestOK, isRegular, stat(TypeRegular, 0, "root", "root")}, drifted([]observation.Difference{diff("mode", "0", "0640")})},
+	})
+}
+
+func TestDirectoryVerdict(t *testing.T) {
+	plain := &Directory{Path: "/srv/app", Shown: "/srv/app"}
+	if q := plain.Queries(); len(q) != 1 || q[0].Op != OpType || q[0].Lane != observation.LaneLogin {
+		t.Fatalf("queries: %+v", q)
+	}
+	check(t, plain, []verdictCase{
+		{"a directory", []Answer{isDir}, converged()},
+		{"nothing there", []Answer{missing}, absent()},
+		{"unreachable", []Answer{denied}, absent()},
+		{"a regular file", []Answer{isRegular}, absent()},
+		{"read timed out", []Answer{timedOut}, hold("reading /srv/app timed out")},
+		{"read failed", []Answer{{Status: StatusFailed, Detail: "boom"}}, hold("reading /srv/app failed: boom")},
+	})
+	managed := &Directory{Path: "/srv/app", Shown: "/srv/app", Attrs: Attrs{Mode: "750", Owner: "app"}}
+	if q := managed.Queries(); len(q) != 2 || q[1].Op != OpStat || q[1].Lane != observation.LaneElevated {
+		t.Fatalf("queries: %+v", q)
+	}
+	check(t, managed, []verdictCase{
+		{"nothing there: the stat is never consulted", []Answer{missing, {}}, absent()},
+		{"matches", []Answer{isDir, stat(TypeDirectory, 0o750, "app", "whatever")}, converged()},
+		{"differs", []Answer{isDir, stat(TypeDirectory, 0o755, "root", "root")},
+			drifted([]observation.Difference{diff("mode", "755", "750"), diff("owner", "root", "app")})},
+		{"symlink to a directory", []Answer{isDir, stat(TypeSymlink, 0o777, "app", "app")},
+			drifted([]observation.Difference{diff("type", "symbolic link", "directory")})},
+		{"unreadable stat", []Answer{isDir, denied}, hold("permission denied reading the mode and owner of /srv/app")},
+		{"stat timed out", []Answer{isDir, timedOut}, hold("reading the mode and owner of /srv/app timed out")},
+		{"gone between reads", []Answer{isDir, missing}, hold("/srv/app changed while it was read: nothing is there now")},
+		{"swapped between reads", []Answer{isDir, stat(TypeRegular, 0o644, "app", "app")}, hold("/srv/app changed while it was read: it is now a regular file")},
+	})
+}
+
+func TestLinkVerdict(t *testing.T) {
+	l := &Link{Path: "/usr/local/bin/zig", Shown: "/usr/local/bin/zig", Target: "/opt/zig/zig", TargetShown: "/opt/zig/zig"}
+	if q := l.Queries(); len(q) != 1 || q[0].Op != OpReadlink || q[0].Lane != observation.LaneLogin {
+		t.Fatalf("queries: %+v", q)
+	}
+	check(t, l, []verdictCase{
+		{"same target", []Answer{{Status: StatusOK, Target: "/opt/zig/zig"}}, converged()},
+		{"other target", []Answer{{Status: StatusOK, Target: "/opt/zig-old/zig"}},
+			drifted([]observation.Difference{diff("target", "/opt/zig-old/zig", "/opt/zig/zig")})},
+		{"not a symlink or nothing there", []Answer{missing}, absent()},
+		{"unreachable", []Answer{denied}, absent()},
+		{"read failed", []Answer{{Status: StatusFailed, Detail: "boom"}}, hold("reading the symbolic link /usr/local/bin/zig failed: boom")},
+		{"read timed out", []Answer{timedOut}, hold("reading the symbolic link /usr/local/bin/zig timed out")},
+	})
+}
+
+func TestScriptVerdict(t *testing.T) {
+	s := &Script{Command: &Command{Text: "test -e /x", Timeout: CheckTimeout}}
+	if q := s.Queries(); len(q) != 1 || q[0].Op != OpCommand || q[0].Lane != observation.LaneLogin || q[0].Command != s.Command {
+		t.Fatalf("queries: %+v", q)
+	}
+	check(t, s, []verdictCase{
+		{"exit 0", []Answer{{Status: StatusOK, Exit: 0}}, converged()},
+		{"exit 1", []Answer{{Status: StatusOK, Exit: 1}}, absent()},
+		{"exit 2 (a syntax error, a cwd it can't enter)", []Answer{{Status: StatusOK, Exit: 2}}, absent()},
+		{"exit 124 on its own", []Answer{{Status: StatusOK, Exit: 124}}, absent()},
+		{"timed out", []Answer{timedOut}, hold("the check timed out after 30s")},
+		{"killed", []Answer{{Status: StatusFailed, Detail: "killed by signal 9"}}, hold("the check gave no exit status: killed by signal 9")},
+		{"no answer", []Answer{{}}, hold("no answer for the read of the check")},
+	})
+}
+
+func TestHeld(t *testing.T) {
+	h := Held("path: the reference APP is unset or empty, so the path isn't absolute")
+	if len(h.Queries()) != 0 {
+		t.Fatal("a held detector reads nothing")
+	}
+	check(t, h, []verdictCase{{"holds", nil, hold("path: the reference APP is unset or empty, so the path isn't absolute")}})
+}
+
+func TestWrongAnswerCount(t *testing.T) {
+	for _, d := range []Detector{
+		&File{Shown: "/f"}, &Directory{Shown: "/d"}, &Link{Shown: "/l"}, &Script{Command: &Command{}},
+	} {
+		if r := d.Verdict(nil); r.Verdict != observation.Undetermined {
+			t.Errorf("%T with no answers: %+v", d, r)
+		}
+	}
+}

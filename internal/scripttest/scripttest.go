@@ -148,7 +148,9 @@ func run(ts *testscript.TestScript, neg bool, args []string, unprivileged bool) 
 	cmd := exec.Command(path, args[1:]...)
 	cmd.Args[0] = args[0]
 	cmd.Env = scriptEnv(ts)
-	cmd.Dir = ts.Getenv("PWD")
+	// PWD is not in the script's environment (testscript adds it only when it
+	// execs), so the working directory is the script's current one, as cd sets it.
+	cmd.Dir = ts.MkAbs(".")
 	if stdinFile != "" {
 		f, err := os.Open(stdinFile)
 		ts.Check(err)

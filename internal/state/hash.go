@@ -1,0 +1,153 @@
+package state
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/zeebo/blake3"
+
+	"github.com/zap-go/zap/internal/resolve"
+	"github.com/zap-go/zap/pkg/canon"
+	"github.com/zap-go/zap/pkg/declaration"
+)
+
+// hashTag opens the hashed bytes of a resource.
+const hashTag = "zap resource hash v1\n"
+
+// ResourceHash is what a report records of a resource's declaration: the
+// blake3 of its canonical JSON less id, name and depends_on, with every
+// reference resolved: a plain one to its value ("" when unset), a secret one
+// to the token [MASKED:NAME]. Every secret's value is masked out of the
+// other strings too, so the hash can't be used to test a guess at a secret.
+// secret reports whether the resource references a secret.
+func ResourceHash(r *declaration.Resource, res *resolve.Resolution) (hash string, secret bool, err error) {
+	raw, err := json.Marshal(r)
+	if err != nil {
+		return "", false, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return "", false, err
+	}
+	delete(m, "id")
+	delete(m, "name")
+	delete(m, "depends_on")
+
+	secrets := map[string]bool{}
+	var masks []mask
+	for _, ref := range res.References {
+		if !ref.Secret {
+			continue
+		}
+		secrets[ref.Name] = true
+		if v, _ := res.Lookup(ref.Name); v != "" {
+			masks = append(masks, mask{value: v, token: token(ref.Name)})
+		}
+	}
+	// Longer values first, so one secret holding another masks whole.
+	sort.Slice(masks, func(i, j int) bool { return len(masks[i].value) > len(masks[j].value) })
+	for _, n := range r.Refs() {
+		if secrets[n] {
+			secret = true
+		}
+	}
+	h := &hasher{res: res, secrets: secrets, masks: masks}
+	v, err := h.walk(m)
+	if err != nil {
+		return "", false, fmt.Errorf("resource %q: %w", r.ID, err)
+	}
+	doc, err := canon.Marshal(v)
+	if err != nil {
+		return "", false, err
+	}
+	sum := blake3.New()
+	sum.WriteString(hashTag)
+	sum.Write(doc)
+	return hex.EncodeToString(sum.Sum(nil)), secret, nil
+}
+
+func token(name string) string { return "[MASKED:" + name + "]" }
+
+type mask struct{ value, token string }
+
+type hasher struct {
+	res     *resolve.Resolution
+	secrets map[string]bool
+	masks   []mask
+}
+
+// walk replaces every Text spelled with a reference ({"$env":...} or
+// {"$text":[...]}) by its resolved string, and masks secret values out of
+// every string.
+func (h *hasher) walk(v any) (any, error) {
+	switch v := v.(type) {
+	case string:
+		return h.mask(v), nil
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			w, err := h.walk(e)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = w
+		}
+		return out, nil
+	case map[string]any:
+		if len(v) == 1 {
+			if _, ok := v["$env"]; ok {
+				return h.text(v)
+			}
+			if _, ok := v["$text"]; ok {
+				return h.text(v)
+			}
+		}
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			w, err := h.walk(e)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = w
+		}
+		return out, nil
+	}
+	return v, nil
+}
+
+func (h *hasher) text(v map[string]any) (any, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var t declaration.Text
+	if err := t.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	for _, p := range t.Parts() {
+		switch {
+		case p.Env == "":
+			b.WriteString(h.mask(p.Lit))
+		case h.secrets[p.Env]:
+			b.WriteString(token(p.Env))
+		default:
+			val, _ := h.res.Lookup(p.Env)
+			b.WriteString(h.mask(val))
+		}
+	}
+	return b.String(), nil
+}
+
+func (h *hasher) mask(s string) string {
+	for _, m := range h.masks {
+		s = strings.ReplaceAll(s, m.value, m.token)
+	}
+	return s
+}

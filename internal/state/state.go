@@ -1,0 +1,408 @@
+// Package state is what Zap keeps on the operator's machine, under $ZAP_HOME
+// or ~/.zap: the last-run report of each config on each host, which also
+// holds the preview a wetrun binds to.
+//
+// Layout:
+//
+//	<state>/                 mode 700, owned by the user Zap runs as
+//	<state>/reports/         mode 700
+//	<state>/reports/<key>-<host>.json
+//
+// where <key> is the first 16 hex digits of the blake3 of the config's
+// absolute path. Every file is written whole and atomically (a temporary file
+// in the same directory, fsync, rename), mode 600. A directory or report that
+// isn't the user's own, or that another account can write, is refused
+// (ErrUntrusted): a file Zap can't trust is an error, not a guess.
+//
+// A report whose format isn't "zap.report/1" reads as no last run, so a
+// newer or older Zap's report is replaced rather than misread.
+package state
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/zeebo/blake3"
+
+	"github.com/zap-go/zap/pkg/canon"
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/observation"
+)
+
+// Format is the report's format name and version.
+const Format = "zap.report/1"
+
+// Command is the command whose pass wrote a report.
+type Command string
+
+// The commands that write a report.
+const (
+	CmdPlan     Command = "plan"           // zap plan: a preview
+	CmdApply    Command = "apply"          // a dry zap apply: a preview
+	CmdWetrun   Command = "apply --wetrun" // a wetrun, recorded before it executes
+	CmdObserve  Command = "observe"        // the wetrun's reading again: its last word
+	CmdDetect   Command = "detect"         // zap detect
+	CmdRefused  Command = "refused"        // a wetrun that refused: a preview
+	CmdDeclined Command = "declined"       // a wetrun declined at the question: a preview
+)
+
+// Report is the last-run report of one config on one host. Nothing the
+// target returned is in it, and no secret's value.
+type Report struct {
+	Format  string  `json:"format"`
+	Time    string  `json:"time"` // RFC 3339, UTC
+	Command Command `json:"command"`
+	Host    string  `json:"host"`
+	// Preview is true for a pass a wetrun may bind to: a plan, a dry
+	// apply, a wetrun that refused or was declined.
+	Preview bool `json:"preview"`
+	// PlanHash is the plan_hash of a pass that planned.
+	PlanHash string `json:"plan_hash,omitempty"`
+	// Unresolved names the referenced variables that were unset or empty.
+	Unresolved []string            `json:"unresolved,omitempty"`
+	Batches    []observation.Batch `json:"batches"`
+	Resources  []Resource          `json:"resources"`
+}
+
+// Resource is one resource's verdict in the pass.
+type Resource struct {
+	ID      string              `json:"id"`
+	Verdict observation.Verdict `json:"verdict"`
+	// Hash is ResourceHash of the resource as the pass read it.
+	Hash string `json:"hash"`
+	// Secret is true when the resource references a secret.
+	Secret bool `json:"secret,omitempty"`
+}
+
+// ErrUntrusted marks a state directory or file that isn't the user's own.
+var ErrUntrusted = errors.New("not Zap's own")
+
+// ErrEnv marks a HOME or ZAP_HOME that is unset or not absolute.
+var ErrEnv = errors.New("no usable state directory")
+
+// ErrClaimLost is returned by Claim when another run took the preview first.
+var ErrClaimLost = errors.New("another wetrun claimed this preview first")
+
+// Store is the state directory.
+type Store struct {
+	dir string
+	uid int
+}
+
+// Open finds the state directory from getenv: $ZAP_HOME, else $HOME/.zap.
+// It reads nothing on disk; the directories are checked as they are used.
+func Open(getenv func(string) string) (*Store, error) {
+	dir := ""
+	if z := getenv("ZAP_HOME"); z != "" {
+		if !filepath.IsAbs(z) {
+			return nil, fmt.Errorf("%w: ZAP_HOME is %q, not an absolute path", ErrEnv, z)
+		}
+		dir = filepath.Clean(z)
+	} else {
+		home := getenv("HOME")
+		switch {
+		case home == "":
+			return nil, fmt.Errorf("%w: HOME is unset (and so is ZAP_HOME)", ErrEnv)
+		case !filepath.IsAbs(home):
+			return nil, fmt.Errorf("%w: HOME is %q, not an absolute path", ErrEnv, home)
+		}
+		dir = filepath.Join(home, ".zap")
+	}
+	return &Store{dir: dir, uid: os.Geteuid()}, nil
+}
+
+// Dir is the state directory.
+func (s *Store) Dir() string { return s.dir }
+
+func (s *Store) reports() string { return filepath.Join(s.dir, "reports") }
+
+// Key names a config in the state directory: the first 16 hex digits of the
+// blake3 of its absolute path.
+func Key(configAbs string) string {
+	sum := blake3.Sum256([]byte(configAbs))
+	return hex.EncodeToString(sum[:8])
+}
+
+// ReportPath is where the report of the config at configAbs on host lives.
+func (s *Store) ReportPath(configAbs, host string) string {
+	return filepath.Join(s.reports(), Key(configAbs)+"-"+hostName(host)+".json")
+}
+
+// hostName makes a host safe as part of a file name.
+func hostName(host string) string {
+	var b strings.Builder
+	for _, r := range host {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			b.WriteRune(r)
+		default:
+			fmt.Fprintf(&b, "%%%02x", r)
+		}
+	}
+	if b.Len() == 0 {
+		return "%"
+	}
+	return b.String()
+}
+
+// Loaded is a report as read, with the bytes it was read from (what Claim
+// compares).
+type Loaded struct {
+	Report *Report
+	raw    []byte
+}
+
+// Load reads the report of configAbs on host. It returns nil, nil when there
+// is none, or when the file holds another format version.
+func (s *Store) Load(configAbs, host string) (*Loaded, error) {
+	for _, d := range []string{s.dir, s.reports()} {
+		ok, err := s.checkDir(d)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, nil
+		}
+	}
+	path := s.ReportPath(configAbs, host)
+	raw, err := s.readOwn(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	r, err := decode(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if r == nil {
+		return nil, nil
+	}
+	return &Loaded{Report: r, raw: raw}, nil
+}
+
+// decode reads a report; another format version is nil, nil.
+func decode(raw []byte) (*Report, error) {
+	var head struct {
+		Format string `json:"format"`
+	}
+	if err := json.Unmarshal(raw, &head); err != nil {
+		return nil, fmt.Errorf("not a report: %w", err)
+	}
+	if head.Format != Format {
+		return nil, nil
+	}
+	if err := canon.Check(raw, nil); err != nil {
+		return nil, fmt.Errorf("not a report: %w", err)
+	}
+	var r Report
+	if err := declaration.DecodeStrict(raw, &r); err != nil {
+		return nil, fmt.Errorf("not a report: %w", err)
+	}
+	return &r, nil
+}
+
+// Save writes r as the report of configAbs on host, atomically.
+func (s *Store) Save(configAbs, host string, r *Report) error {
+	if r.Format == "" {
+		r.Format = Format
+	}
+	if r.Batches == nil {
+		r.Batches = []observation.Batch{}
+	}
+	if r.Resources == nil {
+		r.Resources = []Resource{}
+	}
+	data, err := canon.Marshal(r)
+	if err != nil {
+		return err
+	}
+	for _, d := range []string{s.dir, s.reports()} {
+		if err := s.ensureDir(d); err != nil {
+			return err
+		}
+	}
+	return WriteFile(s.ReportPath(configAbs, host), append(data, '\n'))
+}
+
+// Claim spends the preview l, read from the report of configAbs on host,
+// for one wetrun. It renames the report to a name of its own, which only one
+// of several runs can do, and then checks that what it took is still the
+// preview it read. Of two wetruns started on one preview, one gets nil and
+// the other ErrClaimLost.
+func (s *Store) Claim(configAbs, host string, l *Loaded) error {
+	path := s.ReportPath(configAbs, host)
+	claim := path + ".claim-" + nonce()
+	if err := os.Rename(path, claim); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return ErrClaimLost
+		}
+		return fmt.Errorf("claim the preview: %w", err)
+	}
+	got, err := os.ReadFile(claim)
+	if err != nil {
+		return fmt.Errorf("claim the preview: %w", err)
+	}
+	if !bytes.Equal(got, l.raw) {
+		// Another run spent the preview and wrote its own report, which
+		// this rename took: put it back unless a newer one is there.
+		if err := os.Link(claim, path); err != nil && !errors.Is(err, fs.ErrExist) {
+			os.Remove(claim)
+			return fmt.Errorf("claim the preview: put back the report: %w", err)
+		}
+		os.Remove(claim)
+		return ErrClaimLost
+	}
+	if err := os.Remove(claim); err != nil {
+		return fmt.Errorf("claim the preview: %w", err)
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+func nonce() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// checkDir reports whether d exists, refusing one that isn't a directory
+// owned by the user and closed to other accounts' writes.
+func (s *Store) checkDir(d string) (bool, error) {
+	fi, err := os.Lstat(d)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 && d == s.dir {
+		// The state directory itself may be a link the user made; what
+		// it leads to is held to the same rule.
+		if fi, err = os.Stat(d); err != nil {
+			return false, err
+		}
+	}
+	if !fi.IsDir() {
+		return false, fmt.Errorf("%s: %w: not a directory", d, ErrUntrusted)
+	}
+	if err := s.trust(d, fi); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+func (s *Store) ensureDir(d string) error {
+	ok, err := s.checkDir(d)
+	if err != nil || ok {
+		return err
+	}
+	if err := os.MkdirAll(d, 0o700); err != nil {
+		return err
+	}
+	if err := os.Chmod(d, 0o700); err != nil {
+		return err
+	}
+	_, err = s.checkDir(d)
+	return err
+}
+
+func (s *Store) trust(path string, fi fs.FileInfo) error {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fmt.Errorf("%s: %w: no owner to check", path, ErrUntrusted)
+	}
+	if int(st.Uid) != s.uid {
+		return fmt.Errorf("%s: %w: it belongs to uid %d, and Zap runs as uid %d", path, ErrUntrusted, st.Uid, s.uid)
+	}
+	if fi.Mode().Perm()&0o022 != 0 {
+		return fmt.Errorf("%s: %w: other accounts can write it (mode %o)", path, ErrUntrusted, fi.Mode().Perm())
+	}
+	return nil
+}
+
+// readOwn reads a regular file the user owns, never through a link.
+func (s *Store) readOwn(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fmt.Errorf("%s: %w: a symbolic link", path, ErrUntrusted)
+		}
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w: not a regular file", path, ErrUntrusted)
+	}
+	if err := s.trust(path, fi); err != nil {
+		return nil, err
+	}
+	const limit = 64 << 20
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > limit {
+		return nil, fmt.Errorf("%s: larger than a report can be", path)
+	}
+	return data, nil
+}
+
+// WriteFile writes data to path atomically: a temporary file in the same
+// directory, mode 600, synced, then renamed over path, and the directory
+// synced.
+func WriteFile(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if err := f.Chmod(0o600); err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	ok = true
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}

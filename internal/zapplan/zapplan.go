@@ -94,6 +94,11 @@ func run(_ context.Context, args []string, stdin io.Reader, stdout io.Writer) er
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
+		// ff wraps the flag package's message in "error parsing
+		// commandline arguments"; the message itself says enough.
+		if inner := errors.Unwrap(err); inner != nil {
+			err = inner
+		}
 		return badInput(err, "run zap-plan --help for its usage")
 	}
 	if fs.NArg() > 1 {
@@ -114,7 +119,7 @@ func run(_ context.Context, args []string, stdin io.Reader, stdout io.Writer) er
 	o, err := observation.Read(data)
 	if err != nil {
 		var hints []string
-		if strings.HasPrefix(err.Error(), "format:") {
+		if strings.HasPrefix(err.Error(), "format: this reader reads") {
 			hints = append(hints, "make the observations with the zap-detect of this zap")
 		}
 		return badInput(fmt.Errorf("observations: %w", err), hints...)

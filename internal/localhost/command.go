@@ -1,0 +1,100 @@
+package localhost
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"github.com/zap-go/zap/internal/detect"
+)
+
+// killGrace is how long a timed-out command's process group has between
+// SIGTERM and SIGKILL.
+const killGrace = time.Second
+
+// run runs an operator's command: the shell reads its script from stdin,
+// in a new session (its own process group, no controlling terminal), with
+// its output discarded, under the command's timeout.
+func (h *Host) run(ctx context.Context, c *detect.Command) detect.Answer {
+	shell := h.Shell
+	if shell == "" {
+		shell = "/bin/sh"
+	}
+	limit := time.Duration(c.Timeout) * time.Second
+	if c.Timeout <= 0 {
+		limit = time.Duration(detect.CheckTimeout) * time.Second
+	}
+	cmd := exec.Command(shell, "-s")
+	cmd.Env = h.Env
+	cmd.Stdin = strings.NewReader(c.Script())
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	// Something the command leaves running may hold the stdin pipe; don't
+	// wait on it past the command's own exit for long.
+	cmd.WaitDelay = killGrace
+	if err := cmd.Start(); err != nil {
+		return failed(fmt.Sprintf("can't start %s: %v", shell, err))
+	}
+	pid := cmd.Process.Pid
+	// The leader is waited for without being reaped, so its pid, and with
+	// it the process group's id, can't be given to another process while
+	// the group is signalled.
+	exited := make(chan struct{})
+	go func() { waitExited(pid); close(exited) }()
+
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case <-exited:
+	case <-timer.C:
+		stop(pid, exited)
+		cmd.Wait()
+		return detect.Answer{Status: detect.StatusTimedOut}
+	case <-ctx.Done():
+		stop(pid, exited)
+		cmd.Wait()
+		return failed("the pass was cancelled")
+	}
+	err := cmd.Wait()
+	ps := cmd.ProcessState
+	if ps == nil {
+		return failed(err.Error())
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return failed(fmt.Sprintf("killed by signal %d (%v)", int(ws.Signal()), ws.Signal()))
+	}
+	// An exit status is the answer, even when something the command left
+	// running kept its stdin open past it (exec.ErrWaitDelay).
+	return detect.Answer{Status: detect.StatusOK, Exit: ps.ExitCode()}
+}
+
+// stop ends the process group led by pid: SIGTERM, then SIGKILL a second
+// later whether or not the leader has exited by then, since what it started
+// may not have. It returns once the leader has exited; the caller reaps it.
+func stop(pid int, exited <-chan struct{}) {
+	syscall.Kill(-pid, syscall.SIGTERM)
+	time.Sleep(killGrace)
+	// Until it is reaped the leader holds its pid, so the group id still
+	// names this group, even when only the exited leader is left in it.
+	syscall.Kill(-pid, syscall.SIGKILL)
+	<-exited
+}
+
+// waitExited returns once the process pid has exited, leaving it to be
+// reaped (waitid with WNOWAIT).
+func waitExited(pid int) {
+	const pPID = 1     // P_PID
+	var info [128]byte // siginfo_t
+	for {
+		_, _, errno := syscall.Syscall6(syscall.SYS_WAITID, pPID, uintptr(pid), uintptr(unsafe.Pointer(&info[0])), syscall.WEXITED|wNoWait, 0, 0)
+		if errno != syscall.EINTR {
+			return
+		}
+	}
+}
+
+// wNoWait is WNOWAIT, which package syscall doesn't name.
+const wNoWait = 0x01000000

@@ -1,0 +1,150 @@
+package localhost
+
+import (
+	"crypto/sha512"
+	"encoding/hex"
+	"errors"
+	"io"
+	"os"
+	"syscall"
+
+	"github.com/zap-go/zap/internal/detect"
+)
+
+// fileType is what the S_IFMT bits of mode say.
+func fileType(mode uint32) detect.FileType {
+	switch mode & syscall.S_IFMT {
+	case syscall.S_IFREG:
+		return detect.TypeRegular
+	case syscall.S_IFDIR:
+		return detect.TypeDirectory
+	case syscall.S_IFLNK:
+		return detect.TypeSymlink
+	case syscall.S_IFIFO:
+		return detect.TypeFIFO
+	case syscall.S_IFSOCK:
+		return detect.TypeSocket
+	case syscall.S_IFCHR:
+		return detect.TypeCharDev
+	case syscall.S_IFBLK:
+		return detect.TypeBlockDev
+	}
+	return detect.TypeOther
+}
+
+// fromError is the answer for a path read that failed with err: missing for
+// what stat and readlink report with exit status 1 as nothing there (no
+// such file, a component that isn't a directory, a loop of links), denied
+// for a refusal, failed otherwise.
+func fromError(err error) detect.Answer {
+	var errno syscall.Errno
+	if !errors.As(err, &errno) {
+		return failed(err.Error())
+	}
+	switch errno {
+	case syscall.ENOENT, syscall.ENOTDIR, syscall.ELOOP:
+		return detect.Answer{Status: detect.StatusMissing}
+	case syscall.EACCES, syscall.EPERM:
+		return detect.Answer{Status: detect.StatusDenied}
+	}
+	return failed(errno.Error())
+}
+
+func lstat(path string) (syscall.Stat_t, error) {
+	var st syscall.Stat_t
+	for {
+		err := syscall.Lstat(path, &st)
+		if err != syscall.EINTR {
+			return st, err
+		}
+	}
+}
+
+// readType is what path resolves to, following links.
+func readType(path string) detect.Answer {
+	var st syscall.Stat_t
+	if err := syscall.Stat(path, &st); err != nil {
+		return fromError(err)
+	}
+	return detect.Answer{Status: detect.StatusOK, Type: fileType(st.Mode)}
+}
+
+// readStat is path's own type, mode, owner and group.
+func readStat(path string, n *names) detect.Answer {
+	st, err := lstat(path)
+	if err != nil {
+		return fromError(err)
+	}
+	return detect.Answer{
+		Status: detect.StatusOK,
+		Type:   fileType(st.Mode),
+		Mode:   st.Mode & 0o7777,
+		Owner:  n.user(st.Uid),
+		Group:  n.group(st.Gid),
+	}
+}
+
+// readLink is the target of the symbolic link at path; anything else there
+// is missing, as readlink(1) exiting 1 says.
+func readLink(path string) detect.Answer {
+	target, err := os.Readlink(path)
+	if err != nil {
+		if errors.Is(err, syscall.EINVAL) {
+			return detect.Answer{Status: detect.StatusMissing}
+		}
+		return fromError(err)
+	}
+	return detect.Answer{Status: detect.StatusOK, Target: target}
+}
+
+// readDigest is the SHA-512 of the regular file of its own at path. What
+// isn't a regular file is reported, not opened; the open follows no link
+// and waits on no fifo; what was opened is read only when it is a regular
+// file with one link and still the file at the name.
+func readDigest(path string) detect.Answer {
+	before, err := lstat(path)
+	if err != nil {
+		return fromError(err)
+	}
+	if t := fileType(before.Mode); t != detect.TypeRegular {
+		return detect.Answer{Status: detect.StatusNotRegular, Type: t}
+	}
+	fd, err := open(path)
+	if err != nil {
+		if err == syscall.ELOOP {
+			// A link swapped in since the lstat.
+			return detect.Answer{Status: detect.StatusNotRegular, Type: detect.TypeSymlink}
+		}
+		return fromError(err)
+	}
+	f := os.NewFile(uintptr(fd), path)
+	defer f.Close()
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return fromError(err)
+	}
+	if t := fileType(st.Mode); t != detect.TypeRegular {
+		return detect.Answer{Status: detect.StatusNotRegular, Type: t}
+	}
+	if st.Nlink > 1 {
+		return detect.Answer{Status: detect.StatusHardLinked, Links: uint64(st.Nlink)}
+	}
+	now, err := lstat(path)
+	if err != nil || now.Dev != st.Dev || now.Ino != st.Ino {
+		return failed("it changed while it was read")
+	}
+	h := sha512.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return fromError(err)
+	}
+	return detect.Answer{Status: detect.StatusOK, SHA512: hex.EncodeToString(h.Sum(nil))}
+}
+
+func open(path string) (int, error) {
+	for {
+		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
+		if err != syscall.EINTR {
+			return fd, err
+		}
+	}
+}

@@ -1,0 +1,57 @@
+package render
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/pkg/observation"
+)
+
+// Mark is the word a verdict is listed with by zap detect and zap status.
+func Mark(v observation.Verdict) string {
+	switch v {
+	case observation.Converged:
+		return "ok"
+	case observation.Drifted:
+		return "drift"
+	case observation.Absent:
+		return "absent"
+	case observation.Undetermined:
+		return "?"
+	}
+	return string(v)
+}
+
+// markWidth aligns the ids after the longest mark ("absent").
+const markWidth = 6
+
+// Detect writes one detection pass raw: the UNVERIFIABLE banner when a
+// reference was unset, the header, then one line per resource with its mark
+// (ok, drift, absent, or ? for undetermined), id and kind; a drift adds
+// what was observed, a ? the reason.
+func Detect(w io.Writer, o *observation.Observations) {
+	if len(o.Unresolved) > 0 {
+		Unverifiable(w, o.Unresolved)
+		fmt.Fprintln(w)
+	}
+	Header(w, o.Context, o.References)
+	fmt.Fprintln(w)
+	for i, r := range o.Resources {
+		kind := o.Declaration.Resources[i].Type
+		fmt.Fprintf(w, "%-*s  %s  %s", markWidth, Mark(r.Verdict), escape.Line(r.ID), escape.Line(string(kind)))
+		if r.Verdict == observation.Undetermined {
+			fmt.Fprintf(w, ": %s", escape.Indent(r.Reason, "        "))
+		}
+		fmt.Fprintln(w)
+		for _, d := range r.Drift {
+			Difference(w, d, "        ")
+		}
+	}
+	counts := map[observation.Verdict]int{}
+	for _, r := range o.Resources {
+		counts[r.Verdict]++
+	}
+	fmt.Fprintf(w, "\n%d resource(s): %d ok, %d drift, %d absent, %d undetermined\n", len(o.Resources),
+		counts[observation.Converged], counts[observation.Drifted], counts[observation.Absent], counts[observation.Undetermined])
+}

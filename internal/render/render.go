@@ -1,0 +1,290 @@
+// Package render writes Zap's text reports: the plan (zap plan, zap apply),
+// the banners that lead a report, the detection list (zap detect), the
+// last-run status (zap status), a wetrun's progress and error messages.
+//
+// Every function is a pure function of the documents it is given, writing to
+// an io.Writer. Every value taken from the config, the environment or the
+// target goes through internal/escape, so control and invisible characters
+// print as <U+XXXX> and a block of text keeps its lines, each indented under
+// its first.
+//
+// A plan renders as:
+//
+//	UNDETERMINED — 1 resource(s) could not be read      (banners, when any)
+//	  ...
+//
+//	target: local
+//	user: alice
+//	home: /home/alice
+//	references:
+//	  APP_DIR = /srv/app
+//	  API_TOKEN (secret)
+//
+//	[+] demo  directory
+//	    path: ~/zap-demo
+//	    = dir ~/zap-demo (as alice)
+//	[~] hello  file
+//	    path: ~/zap-demo/hello.txt
+//	    content: inline, 15 bytes, sha512 0c7463f032f1dc98…
+//	    ~ content: differs → inline (15 bytes)           (--diff)
+//	    = put ~/zap-demo/hello.txt (mode 644, as alice)
+//	      text: 15 bytes, sha512 0c7463f032f1dc98…
+//	        hello from zap
+//
+//	Plan: 2 change(s)
+//	plan_hash: <64 hex>
+//
+// [+] is a create and [~] an update; the lines under a change say what it
+// declares, then its steps: > a command run as written, = one of Zap's own
+// operations named with what it acts on, # a note never run as written.
+package render
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/observation"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// Mode is the command a plan is rendered for; it decides the closing lines.
+type Mode string
+
+// The modes.
+const (
+	ModePlan    Mode = "plan"    // zap plan: reports
+	ModeApply   Mode = "apply"   // a dry zap apply: judges
+	ModeWetrun  Mode = "wetrun"  // the plan a wetrun executes
+	ModeRefused Mode = "refused" // the plan a wetrun refused or was declined
+)
+
+// PlanOptions says how to render a plan.
+type PlanOptions struct {
+	Mode Mode
+	// Diff adds a drifted resource's ~ field: observed → desired lines
+	// above its steps.
+	Diff bool
+}
+
+// Plan writes the whole plan: the banners for what the pass couldn't
+// establish, the header, every change and the closing lines.
+func Plan(w io.Writer, p *plan.Plan, o PlanOptions) {
+	if Banners(w, p.Held, p.Unresolved) {
+		fmt.Fprintln(w)
+	}
+	Header(w, p.Context, p.References)
+	fmt.Fprintln(w)
+	for i := range p.Changes {
+		Change(w, p, &p.Changes[i], o.Diff)
+	}
+	if len(p.Changes) > 0 {
+		fmt.Fprintln(w)
+	}
+	switch {
+	case len(p.Changes) == 0 && len(p.Held) == 0 && len(p.Unresolved) == 0:
+		fmt.Fprintln(w, "(no changes — converged)")
+	case len(p.Changes) == 0:
+		fmt.Fprintln(w, "(no changes, but not converged: see the banner above)")
+	default:
+		fmt.Fprintf(w, "Plan: %d change(s)\n", len(p.Changes))
+		if o.Mode == ModeApply {
+			fmt.Fprintln(w, "dry run: nothing was changed; zap apply --wetrun executes this plan")
+		}
+	}
+	fmt.Fprintf(w, "plan_hash: %s\n", p.Hash)
+}
+
+// Header writes the lines naming the machine and environment a pass is for:
+// target, user, home and the references block.
+func Header(w io.Writer, c observation.Context, refs []observation.Reference) {
+	fmt.Fprintf(w, "target: %s\n", escape.Line(c.Target))
+	if c.User != "" {
+		fmt.Fprintf(w, "user: %s\n", escape.Line(c.User))
+	}
+	if c.Home != "" {
+		fmt.Fprintf(w, "home: %s\n", escape.Line(c.Home))
+	}
+	if len(refs) > 0 {
+		fmt.Fprintln(w, "references:")
+		for _, r := range refs {
+			if r.Secret {
+				fmt.Fprintf(w, "  %s (secret)\n", escape.Line(r.Name))
+			} else {
+				fmt.Fprintf(w, "  %s = %s\n", escape.Line(r.Name), escape.Indent(r.Value, "    "))
+			}
+		}
+	}
+}
+
+// Change writes one change: its [+] or [~] line, what it declares, its
+// drift (with diff) and its steps.
+func Change(w io.Writer, p *plan.Plan, c *plan.Change, diff bool) {
+	mark := "[+]"
+	if c.Action == plan.Update {
+		mark = "[~]"
+	}
+	fmt.Fprintf(w, "%s %s  %s\n", mark, escape.Line(c.ID), escape.Line(string(c.Type)))
+	Declared(w, &c.Resource, "    ")
+	if diff {
+		for _, d := range c.Drift {
+			Difference(w, d, "    ")
+		}
+	}
+	for _, s := range c.Steps {
+		Step(w, p.Context, s, "    ")
+	}
+}
+
+// Difference writes one drifted attribute: ~ field: observed → desired.
+func Difference(w io.Writer, d observation.Difference, indent string) {
+	fmt.Fprintf(w, "%s~ %s: %s → %s\n", indent, escape.Line(d.Field),
+		escape.Indent(d.Observed, indent+"    "), escape.Indent(d.Desired, indent+"    "))
+}
+
+// Declared writes what a resource declares, one field a line, each at
+// indent; multi-line values continue indented under their first line.
+func Declared(w io.Writer, r *declaration.Resource, indent string) {
+	line := func(field, value string) {
+		fmt.Fprintf(w, "%s%s: %s\n", indent, field, escape.Indent(value, indent+"  "))
+	}
+	if r.Name != "" {
+		line("name", r.Name)
+	}
+	perms := func(mode, owner, group string) {
+		if mode != "" {
+			line("mode", mode)
+		}
+		if owner != "" {
+			line("owner", owner)
+		}
+		if group != "" {
+			line("group", group)
+		}
+	}
+	switch {
+	case r.File != nil:
+		f := r.File
+		line("path", f.Path.String())
+		perms(f.Mode, f.Owner, f.Group)
+		if f.Content.Inline != nil {
+			fmt.Fprintf(w, "%scontent: inline, %s\n", indent, Digest(*f.Content.Inline))
+		}
+		if f.Validate != nil {
+			line("validate", f.Validate.String())
+		}
+	case r.Directory != nil:
+		d := r.Directory
+		line("path", d.Path.String())
+		perms(d.Mode, d.Owner, d.Group)
+	case r.Link != nil:
+		line("path", r.Link.Path.String())
+		line("to", r.Link.Target.String())
+	case r.Script != nil:
+		s := r.Script
+		line("check", s.Check.String())
+		if s.Cwd != "" {
+			line("cwd", s.Cwd)
+		}
+		env(w, s.Env, indent)
+	}
+}
+
+func env(w io.Writer, m map[string]declaration.Text, indent string) {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "%senv: %s = %s\n", indent, escape.Line(n), escape.Indent(m[n].String(), indent+"  "))
+	}
+}
+
+// Digest describes text by its length and the start of its SHA-512:
+// "15 bytes, sha512 0c7463f032f1dc98…".
+func Digest(text string) string {
+	return fmt.Sprintf("%d bytes, sha512 %s…", len(text), sha512Hex(text)[:16])
+}
+
+// Step writes one step at indent: its mark, what it does, and under it any
+// text it carries.
+func Step(w io.Writer, c observation.Context, s plan.Step, indent string) {
+	switch {
+	case s.Command != nil:
+		fmt.Fprintf(w, "%s> %s\n", indent, escape.Indent(s.Command.Run.String(), indent+"  "))
+	case s.Note != "":
+		fmt.Fprintf(w, "%s# %s\n", indent, escape.Indent(s.Note, indent+"  "))
+	case s.Op != nil:
+		fmt.Fprintf(w, "%s= %s\n", indent, OpSummary(c, s.Op))
+		if s.Op.Name == plan.OpPut && s.Op.Content != nil {
+			text := *s.Op.Content
+			desc := Digest(text)
+			if text != "" && !strings.HasSuffix(text, "\n") {
+				desc += ", no final newline"
+			}
+			fmt.Fprintf(w, "%s  text: %s\n", indent, desc)
+			if text != "" {
+				for _, l := range escape.Block(text) {
+					fmt.Fprintf(w, "%s    %s\n", indent, l)
+				}
+			}
+		}
+	}
+}
+
+// OpSummary names one of Zap's own operations with what it acts on, the way
+// a plan and a failure report both say it: "put ~/x (mode 644, as alice)".
+func OpSummary(c observation.Context, op *plan.Op) string {
+	var paren []string
+	if op.Mode != "" {
+		paren = append(paren, "mode "+escape.Line(op.Mode))
+	}
+	if op.Owner != "" {
+		paren = append(paren, "owner "+escape.Line(op.Owner))
+	}
+	if op.Group != "" {
+		paren = append(paren, "group "+escape.Line(op.Group))
+	}
+	paren = append(paren, "as "+Account(c, op.Privilege))
+	if op.Validate != nil {
+		paren = append(paren, "checked by "+escape.Line(op.Validate.String()))
+	}
+	path := escape.Line(op.Path.String())
+	switch op.Name {
+	case plan.OpLink:
+		target := ""
+		if op.Target != nil {
+			target = escape.Line(op.Target.String())
+		}
+		return fmt.Sprintf("link %s -> %s (%s)", path, target, strings.Join(paren, ", "))
+	default:
+		return fmt.Sprintf("%s %s (%s)", escape.Line(string(op.Name)), path, strings.Join(paren, ", "))
+	}
+}
+
+// Account is who a step runs as.
+func Account(c observation.Context, p plan.Privilege) string {
+	switch {
+	case p == plan.Root:
+		return "root"
+	case p == plan.Elevated && c.Target != "local":
+		return "root"
+	case c.User != "":
+		return escape.Line(c.User)
+	}
+	return "the connecting user"
+}
+
+// Error writes an error the way every Zap command does: "error: " and the
+// message, its further lines indented under it, then any hints at the left
+// margin.
+func Error(w io.Writer, msg string, hints ...string) {
+	fmt.Fprintf(w, "error: %s\n", escape.Indent(msg, "  "))
+	for _, h := range hints {
+		fmt.Fprintf(w, "hint: %s\n", escape.Indent(h, "  "))
+	}
+}

@@ -1,0 +1,202 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/events"
+	"github.com/zap-go/zap/pkg/observation"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+func readPlan(t *testing.T, doc string) *plan.Plan {
+	t.Helper()
+	var p plan.Plan
+	if err := json.Unmarshal([]byte(doc), &p); err != nil {
+		t.Fatal(err)
+	}
+	return &p
+}
+
+const twoChanges = `{"format":"zap.plan/1","target":{"local":true},
+"context":{"target":"local","user":"alice","home":"/home/alice"},
+"references":[{"name":"APP","value":"/srv/app"},{"name":"TOKEN","secret":true}],
+"changes":[
+ {"id":"demo","type":"directory","action":"create","resource":{"id":"demo","type":"directory","path":"~/zap-demo\u0007"},
+  "steps":[{"type":"op","op":{"name":"dir","path":"~/zap-demo\u0007","privilege":"elevated"}}]},
+ {"id":"hello","type":"file","action":"update","resource":{"id":"hello","type":"file","path":"~/zap-demo/hello.txt","mode":"644","content":{"type":"inline","content":"hello from zap\n"}},
+  "drift":[{"field":"content","observed":"differs","desired":"inline (15 bytes)"}],
+  "steps":[{"type":"op","op":{"name":"put","path":"~/zap-demo/hello.txt","content":"hello from zap\n","sha512":"x","mode":"644","privilege":"elevated"}}]},
+ {"id":"s","type":"script","action":"create","resource":{"id":"s","type":"script","check":"test -e x","run":"echo one\necho two","cwd":"/","env":{"B":{"$env":"TOKEN"},"A":"1"}},
+  "steps":[{"type":"command","command":{"run":"echo one\necho two","privilege":"login"}}]}
+],
+"plan_hash":"abc"}`
+
+const wantTwoChanges = `target: local
+user: alice
+home: /home/alice
+references:
+  APP = /srv/app
+  TOKEN (secret)
+
+[+] demo  directory
+    path: ~/zap-demo<U+0007>
+    = dir ~/zap-demo<U+0007> (as alice)
+[~] hello  file
+    path: ~/zap-demo/hello.txt
+    mode: 644
+    content: inline, 15 bytes, sha512 0c7463f032f1dc98…
+    ~ content: differs → inline (15 bytes)
+    = put ~/zap-demo/hello.txt (mode 644, as alice)
+      text: 15 bytes, sha512 0c7463f032f1dc98…
+        hello from zap
+[+] s  script
+    check: test -e x
+    cwd: /
+    env: A = 1
+    env: B = {env:TOKEN}
+    > echo one
+      echo two
+
+Plan: 3 change(s)
+plan_hash: abc
+`
+
+func TestPlan(t *testing.T) {
+	p := readPlan(t, twoChanges)
+	var b bytes.Buffer
+	Plan(&b, p, PlanOptions{Mode: ModePlan, Diff: true})
+	if got := b.String(); got != wantTwoChanges {
+		t.Errorf("got:\n%s\nwant:\n%s", got, wantTwoChanges)
+	}
+	// Without --diff the drift line is left out, and nothing else moves.
+	b.Reset()
+	Plan(&b, p, PlanOptions{Mode: ModePlan})
+	want := strings.Replace(wantTwoChanges, "    ~ content: differs → inline (15 bytes)\n", "", 1)
+	if b.String() != want {
+		t.Errorf("without diff:\n%s", b.String())
+	}
+}
+
+func TestEmptyPlan(t *testing.T) {
+	p := readPlan(t, `{"format":"zap.plan/1","target":{"local":true},"context":{"target":"local","user":"a","home":"/h"},"changes":[],"plan_hash":"h"}`)
+	var b bytes.Buffer
+	Plan(&b, p, PlanOptions{Mode: ModeApply})
+	if !strings.Contains(b.String(), "(no changes — converged)\nplan_hash: h\n") {
+		t.Errorf("empty plan:\n%s", b.String())
+	}
+	// Held resources: not "converged", and the banner leads.
+	p.Held = []plan.Hold{{ID: "f", Type: "file", Reason: "open: permission denied"}, {ID: "s", Type: "script", WaitsOn: []string{"f"}}}
+	b.Reset()
+	Plan(&b, p, PlanOptions{Mode: ModePlan})
+	got := b.String()
+	if !strings.HasPrefix(got, "UNDETERMINED — 1 resource(s) could not be read\n  f  file: open: permission denied\n  held behind them (1):\n    s  script: waits on f\n") {
+		t.Errorf("held:\n%s", got)
+	}
+	if strings.Contains(got, "converged)") {
+		t.Errorf("a plan with holds reads converged:\n%s", got)
+	}
+}
+
+func TestUnverifiable(t *testing.T) {
+	var b bytes.Buffer
+	Unverifiable(&b, []string{"DATABASE_URL", "SMTP_PASSWORD"})
+	want := "UNVERIFIABLE — 2 referenced variable(s) are unset or empty, so this comparison cannot be trusted: DATABASE_URL, SMTP_PASSWORD\n"
+	if !strings.HasPrefix(b.String(), want) {
+		t.Errorf("got %q", b.String())
+	}
+}
+
+func TestPutText(t *testing.T) {
+	content := "a\x1b[2Jb\nsecond"
+	op := &plan.Op{Name: plan.OpPut, Path: mustText(t, `"/etc/x"`), Content: &content, Privilege: plan.Root, Validate: ptr(mustText(t, `"visudo -cf {}"`))}
+	var b bytes.Buffer
+	Step(&b, observation.Context{Target: "local", User: "alice"}, plan.Step{Type: plan.StepOp, Op: op}, "")
+	want := "= put /etc/x (as root, checked by visudo -cf {})\n  text: 13 bytes, sha512 " + sha512Hex(content)[:16] + "…, no final newline\n    a<U+001B>[2Jb\n    second\n"
+	if b.String() != want {
+		t.Errorf("got:\n%q\nwant:\n%q", b.String(), want)
+	}
+}
+
+func TestDetect(t *testing.T) {
+	var o observation.Observations
+	doc := `{"format":"zap.observations/1","declaration":{"format":"zap.declaration/1","target":{"local":true},"resources":[
+		{"id":"a","type":"directory","path":"~/a"},{"id":"b","type":"file","path":"~/b","content":{"type":"inline","content":""}},
+		{"id":"c","type":"link","path":"~/c","target":"x"},{"id":"d","type":"script","check":"x","run":"y"}]},
+		"context":{"target":"local","user":"u","home":"/h"},"batches":[],
+		"resources":[{"id":"a","verdict":"converged"},{"id":"b","verdict":"drifted","drift":[{"field":"mode","observed":"600","desired":"644"}]},
+		{"id":"c","verdict":"absent"},{"id":"d","verdict":"undetermined","reason":"check\u0007 failed"}]}`
+	if err := json.Unmarshal([]byte(doc), &o); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	Detect(&b, &o)
+	want := `target: local
+user: u
+home: /h
+
+ok      a  directory
+drift   b  file
+        ~ mode: 600 → 644
+absent  c  link
+?       d  script: check<U+0007> failed
+
+4 resource(s): 1 ok, 1 drift, 1 absent, 1 undetermined
+`
+	if b.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	var b bytes.Buffer
+	p := NewProgress(&b)
+	exit := 1
+	for _, e := range []events.Event{
+		{Event: events.RunStarted, Format: events.Format, Changes: 3},
+		{Event: events.ChangeStarted, ID: "a", Type: "directory"},
+		{Event: events.ChangeOK, ID: "a", Type: "directory"},
+		{Event: events.ChangeStarted, ID: "b", Type: "script"},
+		{Event: events.StepStarted, ID: "b", Step: 1},
+		{Event: events.StepFailed, ID: "b", Step: 1, Error: "exited 1", Code: events.ExecutionFailed, Exit: &exit, Output: "boom\n"},
+		{Event: events.ChangeFailed, ID: "b", Type: "script", Error: "> false exited 1", Code: events.ExecutionFailed},
+		{Event: events.ChangeSkipped, ID: "c", Type: "file", Reason: "an earlier change failed"},
+		{Event: events.RunFailed, OK: 1, Failed: 1, Skipped: 1},
+	} {
+		p.Event(&e)
+	}
+	want := `Applying 3 change(s):
+  ok       a  directory
+  failed   b  script: > false exited 1 (execution_failed)
+      step 1 failed: exited 1 (execution_failed)
+        | boom
+  skipped  c  file: an earlier change failed
+Applied: 1 ok, 1 failed, 1 skipped
+`
+	if b.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+func TestError(t *testing.T) {
+	var b bytes.Buffer
+	Error(&b, "zap.ts:3: bad\nmore detail", "run zap config validate")
+	want := "error: zap.ts:3: bad\n  more detail\nhint: run zap config validate\n"
+	if b.String() != want {
+		t.Errorf("got %q", b.String())
+	}
+}
+
+func mustText(t *testing.T, doc string) declaration.Text {
+	t.Helper()
+	var x declaration.Text
+	if err := x.UnmarshalJSON([]byte(doc)); err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,57 @@
+package execute
+
+import (
+	"context"
+	"time"
+)
+
+// Host is the machine a run acts on: the local one (internal/localops) or,
+// later, one over SSH. Every argument reaches it resolved: references
+// substituted, ~ and $HOME expanded, paths absolute.
+type Host interface {
+	// Put installs a file whole; see Put.
+	Put(ctx context.Context, p *Put) error
+	// Dir makes a directory and sets its declared mode and owner.
+	Dir(ctx context.Context, d *Dir) error
+	// Link makes or replaces a symbolic link.
+	Link(ctx context.Context, l *Link) error
+	// Run runs an operator's command. A command that runs and exits
+	// non-zero returns an *ExitError; one killed at its limit a
+	// *TimeoutError.
+	Run(ctx context.Context, c *Command) error
+}
+
+// Put is a put operation's arguments.
+type Put struct {
+	Path    string
+	Content []byte
+	// SHA512 is the hex SHA-512 the plan recorded for Content; the staged
+	// bytes must have it.
+	SHA512 string
+	// Mode, Owner and Group are as declared; an empty one is kept (see
+	// internal/localops).
+	Mode, Owner, Group string
+	// Validate is the check the installed file must pass, or nil.
+	Validate *Command
+}
+
+// Dir is a dir operation's arguments.
+type Dir struct {
+	Path               string
+	Mode, Owner, Group string
+}
+
+// Link is a link operation's arguments.
+type Link struct {
+	Path, Target string
+}
+
+// Command is an operator's command ready for its shell.
+type Command struct {
+	// Cwd is the directory the command runs in; "" is the runner's own.
+	Cwd string
+	// Script is the text the shell reads on its stdin (see Script).
+	Script string
+	// Timeout is the command's limit; 0 is none.
+	Timeout time.Duration
+}

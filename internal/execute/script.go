@@ -1,0 +1,52 @@
+package execute
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// CwdStatus is the status a command's script exits with when it can't enter
+// its working directory, before anything of the command runs.
+const CwdStatus = 125
+
+// Script returns the text an operator's command is handed to its shell as,
+// on stdin: it enters cwd (when set; exit 125 when it can't, with nothing
+// run), exports each env variable (sorted by name, each value single-quoted
+// with ' written '\”), and then runs the command's text on lines of its own,
+// in a group that reads /dev/null, so nothing the command runs reads the rest
+// of the script as its input. A check runs in the same frame (see
+// internal/detect), so a check and its run see the same directory and
+// environment.
+//
+//	cd -- '/srv/app' || exit 125
+//	export NAME='value'
+//	{
+//	make install
+//	} </dev/null
+func Script(cwd string, env map[string]string, run string) string {
+	var b strings.Builder
+	if cwd != "" {
+		b.WriteString("cd -- " + Quote(cwd) + " || exit " + strconv.Itoa(CwdStatus) + "\n")
+	}
+	names := make([]string, 0, len(env))
+	for n := range env {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		b.WriteString("export " + n + "=" + Quote(env[n]) + "\n")
+	}
+	b.WriteString("{\n")
+	b.WriteString(run)
+	if !strings.HasSuffix(run, "\n") {
+		b.WriteString("\n")
+	}
+	b.WriteString("} </dev/null\n")
+	return b.String()
+}
+
+// Quote single-quotes s for a POSIX shell.
+func Quote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -14,6 +14,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/zap-go/zap/pkg/canon"
@@ -113,7 +115,7 @@ func Read(data []byte) (*Declaration, error) {
 		return nil, err
 	}
 	if err := canon.Check(data, nil); err != nil {
-		return nil, err
+		return nil, NameByID(err, data, "resources")
 	}
 	var d Declaration
 	if err := DecodeStrict(data, &d); err != nil {
@@ -125,6 +127,17 @@ func Read(data []byte) (*Declaration, error) {
 // Encode writes d in canonical form.
 func (d *Declaration) Encode() ([]byte, error) { return canon.Marshal(d) }
 
+// MarshalJSON writes d's object with a missing resources list as [], never
+// null, so that what Encode writes Read accepts.
+func (d Declaration) MarshalJSON() ([]byte, error) {
+	type plain Declaration
+	p := plain(d)
+	if p.Resources == nil {
+		p.Resources = []Resource{}
+	}
+	return json.Marshal(p)
+}
+
 // checkFormat requires "format" as the first field with the wanted value.
 func checkFormat(data []byte, want string) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -135,14 +148,74 @@ func checkFormat(data []byte, want string) error {
 	if err != nil || tok != "format" {
 		return fmt.Errorf("format: the document's first field must be \"format\" (want %q)", want)
 	}
+	var raw json.RawMessage
 	var got string
-	if err := dec.Decode(&got); err != nil {
-		return errors.New("format: want a string")
+	if err := dec.Decode(&raw); err != nil || string(raw) == "null" || json.Unmarshal(raw, &got) != nil {
+		return fmt.Errorf("format: want a string (%q)", want)
 	}
 	if got != want {
 		return fmt.Errorf("format: this reader reads %q, not %q", want, got)
 	}
 	return nil
+}
+
+// NameByID rewrites a *canon.PathError whose path runs through an element of
+// one of lists (each the path of a list of objects carrying an "id", such as
+// "resources"), so that it names the element as Read's own errors do:
+// resources[0] (hello).mode rather than resources[0].mode. canon.Check knows
+// no ids; a reader runs its error through this. Other errors, and paths
+// through an element with no string id, are returned as they are.
+func NameByID(err error, data []byte, lists ...string) error {
+	var pe *canon.PathError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	for _, list := range lists {
+		rest, ok := strings.CutPrefix(pe.Path, list+"[")
+		if !ok {
+			continue
+		}
+		end := strings.IndexByte(rest, ']')
+		if end < 0 {
+			continue
+		}
+		i, convErr := strconv.Atoi(rest[:end])
+		if convErr != nil {
+			continue
+		}
+		id, ok := idAt(data, list, i)
+		if !ok {
+			return err
+		}
+		return &canon.PathError{Path: fmt.Sprintf("%s[%d] (%s)%s", list, i, id, rest[end+1:]), Msg: pe.Msg}
+	}
+	return err
+}
+
+// idAt returns the string id of element i of the list at path in data, read
+// leniently (data may be a document canon.Check refused).
+func idAt(data []byte, path string, i int) (string, bool) {
+	var v any
+	if json.Unmarshal(data, &v) != nil {
+		return "", false
+	}
+	for _, key := range strings.Split(path, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		v = m[key]
+	}
+	list, ok := v.([]any)
+	if !ok || i >= len(list) {
+		return "", false
+	}
+	obj, ok := list[i].(map[string]any)
+	if !ok {
+		return "", false
+	}
+	id, ok := obj["id"].(string)
+	return id, ok && id != ""
 }
 
 // CheckFormat is checkFormat for the other document packages.
@@ -169,7 +242,7 @@ func fieldError(err error) error {
 		if field == "" {
 			field = "(document)"
 		}
-		return &canon.PathError{Path: field, Msg: fmt.Sprintf("want %s, not a JSON %s", te.Type, te.Value)}
+		return &canon.PathError{Path: field, Msg: fmt.Sprintf("want %s, not a JSON %s", jsonKind(te.Type), te.Value)}
 	}
 	var pe *canon.PathError
 	if errors.As(err, &pe) {
@@ -180,4 +253,24 @@ func fieldError(err error) error {
 		return &canon.PathError{Msg: "unknown field " + rest}
 	}
 	return errors.New(strings.TrimPrefix(msg, "json: "))
+}
+
+// jsonKind names the JSON a Go type decodes from, for messages: "list", not
+// "[]json.RawMessage". Scalars keep the short names encoding/json gives them
+// (string, int, bool), which stage messages already print.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "int"
+	case reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.Slice, reflect.Array:
+		return "list"
+	case reflect.Map, reflect.Struct:
+		return "object"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return t.Kind().String()
 }

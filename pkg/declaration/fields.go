@@ -83,6 +83,41 @@ func (f *Fields) Opt(key string, v any) {
 	}
 }
 
+// List decodes the list at key one element at a time, handing each element
+// its path (key[i]) so that its errors can name where it sits. An error each
+// returns as a *canon.PathError is taken to name its full path; any other is
+// given the element's. A required list must be present.
+func (f *Fields) List(key string, required bool, each func(path string, raw json.RawMessage) error) {
+	if f.err != nil {
+		return
+	}
+	if required && !f.Has(key) {
+		f.used[key] = true
+		f.err = &canon.PathError{Path: f.Path(key), Msg: "required field missing"}
+		return
+	}
+	raw, ok := f.Raw(key)
+	if !ok {
+		return
+	}
+	var list []json.RawMessage
+	if err := DecodeStrict(raw, &list); err != nil {
+		f.err = wrapPath(f.Path(key), err)
+		return
+	}
+	for i, item := range list {
+		at := fmt.Sprintf("%s[%d]", f.Path(key), i)
+		if err := each(at, item); err != nil {
+			var pe *canon.PathError
+			if !errors.As(err, &pe) {
+				err = &canon.PathError{Path: at, Msg: err.Error()}
+			}
+			f.err = err
+			return
+		}
+	}
+}
+
 // FieldDecoder is a value that decodes itself knowing its path, so its
 // errors name where it sits in the document.
 type FieldDecoder interface {

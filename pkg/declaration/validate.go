@@ -294,20 +294,50 @@ func oneLine(s string) error {
 
 // ManagedPath returns the path a file, directory or link resource manages,
 // normalized the way the one-resource-per-thing rule compares paths: //, /./
-// and a trailing / dropped, $HOME read as ~. It returns "" for other kinds.
+// and a trailing / dropped, $HOME read as ~. A reference reads {env:NAME}.
+// It returns "" for other kinds.
 func (r *Resource) ManagedPath() string {
-	var p Text
-	switch {
-	case r.File != nil:
-		p = r.File.Path
-	case r.Directory != nil:
-		p = r.Directory.Path
-	case r.Link != nil:
-		p = r.Link.Path
-	default:
+	p, ok := r.managedText()
+	if !ok {
 		return ""
 	}
-	s := p.String()
+	return normalizePath(p.String())
+}
+
+// ownershipKey is ManagedPath with each reference written as RefOpen NAME
+// RefClose, characters no literal holds, so that a literal "{env:A}" and a
+// reference to A are not taken for the same path.
+func (r *Resource) ownershipKey() string {
+	p, ok := r.managedText()
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	for _, part := range p.parts {
+		if part.Env != "" {
+			b.WriteRune(RefOpen)
+			b.WriteString(part.Env)
+			b.WriteRune(RefClose)
+		} else {
+			b.WriteString(part.Lit)
+		}
+	}
+	return normalizePath(b.String())
+}
+
+func (r *Resource) managedText() (Text, bool) {
+	switch {
+	case r.File != nil:
+		return r.File.Path, true
+	case r.Directory != nil:
+		return r.Directory.Path, true
+	case r.Link != nil:
+		return r.Link.Path, true
+	}
+	return Text{}, false
+}
+
+func normalizePath(s string) string {
 	if rest, ok := strings.CutPrefix(s, "$HOME"); ok && (rest == "" || rest[0] == '/') {
 		s = "~" + rest
 	}
@@ -330,14 +360,14 @@ func (d *Declaration) checkOwnership() error {
 	seen := map[string]string{}
 	for i := range d.Resources {
 		r := &d.Resources[i]
-		p := r.ManagedPath()
-		if p == "" {
+		key := r.ownershipKey()
+		if key == "" {
 			continue
 		}
-		if other, ok := seen[p]; ok {
-			return &Error{ID: r.ID, Field: "path", Msg: fmt.Sprintf("%q and %q both manage %s; declare it once", other, r.ID, p)}
+		if other, ok := seen[key]; ok {
+			return &Error{ID: r.ID, Field: "path", Msg: fmt.Sprintf("%q and %q both manage %s; declare it once", other, r.ID, r.ManagedPath())}
 		}
-		seen[p] = r.ID
+		seen[key] = r.ID
 	}
 	return nil
 }

@@ -1,0 +1,220 @@
+package declaration
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/zap-go/zap/pkg/canon"
+)
+
+// doc wraps resource objects in a declaration for the local target.
+func doc(resources ...string) string {
+	return `{"format":"zap.declaration/1","target":{"local":true},"resources":[` + strings.Join(resources, ",") + `]}`
+}
+
+const (
+	hello   = `{"id":"hello","type":"file","path":"~/hello.txt","content":{"type":"inline","content":"hi\n"}}`
+	helloAt = `"id":"hello","type":"file","path":"~/hello.txt","content":{"type":"inline","content":"hi\n"}`
+)
+
+func TestReadAccepts(t *testing.T) {
+	in := `{"format":"zap.declaration/1","target":{"local":true},"resources":[` +
+		`{"id":"hello","type":"file","name":"a greeting","path":"~/hello.txt","content":{"type":"inline","content":"hi\n"},"mode":"644","owner":"alice","group":"staff","validate":"test -s {}","depends_on":["conf"]},` +
+		`{"id":"conf","type":"directory","path":{"$text":[{"$env":"APP"},"/conf"]},"mode":"750"},` +
+		`{"id":"cur","type":"link","path":"/srv/current","target":{"$env":"RELEASE"}},` +
+		`{"id":"build","type":"script","check":"test -x app","run":"make","cwd":"/srv","env":{"TOKEN":{"$env":"TOKEN"},"A":"b"}}` +
+		`],"mask":["TOKEN"],"unmask":["APP"]}`
+	d, err := Read([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Resources) != 4 || d.Resources[0].File == nil || d.Resources[1].Directory == nil || d.Resources[2].Link == nil || d.Resources[3].Script == nil {
+		t.Fatalf("resources decoded as %+v", d.Resources)
+	}
+	f := d.Resources[0].File
+	if *f.Content.Inline != "hi\n" || f.Mode != "644" || f.Owner != "alice" || f.Group != "staff" || f.Validate.String() != "test -s {}" {
+		t.Errorf("file decoded as %+v", f)
+	}
+	if got := d.Resources[1].Directory.Path.String(); got != "{env:APP}/conf" {
+		t.Errorf("directory path %q", got)
+	}
+	if got := d.Resources[3].Script.Env["TOKEN"]; got.String() != "{env:TOKEN}" {
+		t.Errorf("script env %q", got.String())
+	}
+	out, err := d.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := canon.Transform([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != string(want) {
+		t.Errorf("Encode\n got %s\nwant %s", out, want)
+	}
+}
+
+func TestReadRefuses(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want string // the whole error message
+	}{
+		{"not JSON", `hello`, `not a JSON object`},
+		{"not an object", `[]`, `not a JSON object`},
+		{"format missing", `{"target":{"local":true},"resources":[]}`,
+			`format: the document's first field must be "format" (want "zap.declaration/1")`},
+		{"format not first", `{"target":{"local":true},"format":"zap.declaration/1","resources":[]}`,
+			`format: the document's first field must be "format" (want "zap.declaration/1")`},
+		{"another version", `{"format":"zap.declaration/2","target":{"local":true},"resources":[]}`,
+			`format: this reader reads "zap.declaration/1", not "zap.declaration/2"`},
+		{"another document", `{"format":"zap.plan/1","target":{"local":true},"resources":[]}`,
+			`format: this reader reads "zap.declaration/1", not "zap.plan/1"`},
+		{"format not a string", `{"format":1,"target":{"local":true},"resources":[]}`, `format: want a string ("zap.declaration/1")`},
+		{"format null", `{"format":null,"target":{"local":true},"resources":[]}`, `format: want a string ("zap.declaration/1")`},
+		{"unknown top-level field", `{"format":"zap.declaration/1","target":{"local":true},"resources":[],"extra":1}`,
+			`extra: unknown field`},
+		{"unknown target field", `{"format":"zap.declaration/1","target":{"local":true,"sudo":true},"resources":[]}`,
+			`target.sudo: unknown field`},
+		{"unknown resource field", doc(`{` + helloAt + `,"bogus":1}`), `resources[0] (hello).bogus: unknown field`},
+		{"unknown content field", doc(`{"id":"hello","type":"file","path":"/x","content":{"type":"inline","content":"","encoding":"b64"}}`),
+			`resources[0] (hello).content.encoding: unknown field`},
+		{"field of another kind", doc(`{"id":"d","type":"directory","path":"/x","content":{"type":"inline","content":""}}`),
+			`resources[0] (d).content: unknown field`},
+		{"unknown type", doc(`{"id":"p","type":"package","name":"curl"}`), `resources[0] (p).type: unknown resource type "package"`},
+		{"unknown content type", doc(`{"id":"f","type":"file","path":"/x","content":{"type":"remote"}}`),
+			`resources[0] (f).content.type: unknown content type "remote"`},
+		{"mode a number", doc(`{` + helloAt + `,"mode":644}`), `resources[0] (hello).mode: want string, not a JSON number`},
+		{"local a string", `{"format":"zap.declaration/1","target":{"local":"yes"},"resources":[]}`,
+			`target.local: want bool, not a JSON string`},
+		{"port a string", `{"format":"zap.declaration/1","target":{"host":"h","port":"22"},"resources":[]}`,
+			`target.port: want int, not a JSON string`},
+		{"port a fraction", `{"format":"zap.declaration/1","target":{"host":"h","port":22.5},"resources":[]}`,
+			`target.port: want int, not a JSON number 22.5`},
+		{"resources an object", `{"format":"zap.declaration/1","target":{"local":true},"resources":{}}`,
+			`resources: want list, not a JSON object`},
+		{"a resource not an object", doc(`"hello"`), `resources[0]: want an object`},
+		{"id a number", doc(`{"id":5,"type":"file"}`), `resources[0].id: want string, not a JSON number`},
+		{"depends_on not a list", doc(`{` + helloAt + `,"depends_on":"x"}`), `resources[0] (hello).depends_on: want list, not a JSON string`},
+		{"depends_on of numbers", doc(`{` + helloAt + `,"depends_on":[1]}`), `resources[0] (hello).depends_on: want string, not a JSON number`},
+		{"env not an object", doc(`{"id":"s","type":"script","check":"c","run":"r","env":["A"]}`), `resources[0] (s).env: want an object`},
+		{"env value a number", doc(`{"id":"s","type":"script","check":"c","run":"r","env":{"A":1}}`),
+			`resources[0] (s).env.A: want a string, {"$env": NAME} or {"$text": [...]}`},
+		{"path a number", doc(`{"id":"f","type":"file","path":7,"content":{"type":"inline","content":""}}`),
+			`resources[0] (f).path: want a string, {"$env": NAME} or {"$text": [...]}`},
+		{"bad reference in a path", doc(`{"id":"f","type":"file","path":{"$env":"1X"},"content":{"type":"inline","content":""}}`),
+			`resources[0] (f).path: $env: "1X" is not an environment variable name (letters, digits and _, not starting with a digit)`},
+		{"null at the top", `{"format":"zap.declaration/1","target":null,"resources":[]}`,
+			`target: null is not a value here; leave the field out instead`},
+		{"null in a resource", doc(`{` + helloAt + `,"mode":null}`),
+			`resources[0] (hello).mode: null is not a value here; leave the field out instead`},
+		{"null in a later resource", doc(hello, `{"id":"two","type":"directory","path":"/x","owner":null}`),
+			`resources[1] (two).owner: null is not a value here; leave the field out instead`},
+		{"null resource", doc(hello, `null`), `resources[1]: null is not a value here; leave the field out instead`},
+		{"duplicate key", doc(`{` + helloAt + `,"mode":"644","mode":"600"}`), `resources[0] (hello).mode: field given twice`},
+		{"duplicate top-level key", `{"format":"zap.declaration/1","target":{"local":true},"resources":[],"resources":[]}`,
+			`resources: field given twice`},
+		{"duplicate format", `{"format":"zap.declaration/1","format":"zap.declaration/1","target":{"local":true},"resources":[]}`,
+			`format: field given twice`},
+		{"missing target", `{"format":"zap.declaration/1","resources":[]}`, `target: required field missing`},
+		{"missing resources", `{"format":"zap.declaration/1","target":{"local":true}}`, `resources: required field missing`},
+		{"missing id", doc(`{"type":"file"}`), `resources[0].id: required field missing`},
+		{"missing type", doc(`{"id":"x"}`), `resources[0] (x).type: required field missing`},
+		{"missing path", doc(`{"id":"hello","type":"file","content":{"type":"inline","content":""}}`), `resources[0] (hello).path: required field missing`},
+		{"missing content", doc(`{"id":"hello","type":"file","path":"/x"}`), `resources[0] (hello).content: required field missing`},
+		{"missing inline content", doc(`{"id":"hello","type":"file","path":"/x","content":{"type":"inline"}}`),
+			`resources[0] (hello).content.content: required field missing`},
+		{"missing link target", doc(`{"id":"l","type":"link","path":"/x"}`), `resources[0] (l).target: required field missing`},
+		{"missing script run", doc(`{"id":"s","type":"script","check":"true"}`), `resources[0] (s).run: required field missing`},
+		{"data after the document", doc() + ` {}`, `data after the JSON value`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := Read([]byte(tt.in))
+			if err == nil {
+				t.Fatalf("Read(%s) = %+v, want %q", tt.in, d, tt.want)
+			}
+			if err.Error() != tt.want {
+				t.Errorf("Read(%s)\n got %q\nwant %q", tt.in, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestReadErrorIsPathError(t *testing.T) {
+	_, err := Read([]byte(doc(`{` + helloAt + `,"mode":644}`)))
+	var pe *canon.PathError
+	if !errors.As(err, &pe) || pe.Path != "resources[0] (hello).mode" {
+		t.Errorf("Read: %#v, want a *canon.PathError at resources[0] (hello).mode", err)
+	}
+}
+
+func TestNameByID(t *testing.T) {
+	data := []byte(`{"resources":[{"id":"a"},{"id":7},"x"],"declaration":{"resources":[{"id":"b"}]}}`)
+	tests := []struct {
+		path, want string
+	}{
+		{"resources[0].mode", "resources[0] (a).mode: m"},
+		{"resources[0]", "resources[0] (a): m"},
+		{"resources[1].mode", "resources[1].mode: m"},
+		{"resources[2]", "resources[2]: m"},
+		{"resources[9].x", "resources[9].x: m"},
+		{"declaration.resources[0].x", "declaration.resources[0] (b).x: m"},
+		{"target.host", "target.host: m"},
+	}
+	for _, tt := range tests {
+		err := NameByID(&canon.PathError{Path: tt.path, Msg: "m"}, data, "resources", "declaration.resources")
+		if err.Error() != tt.want {
+			t.Errorf("NameByID(%s) = %q, want %q", tt.path, err, tt.want)
+		}
+	}
+	plain := errors.New("plain")
+	if err := NameByID(plain, data, "resources"); err != plain {
+		t.Errorf("NameByID changed an error without a path: %v", err)
+	}
+}
+
+func TestFieldsList(t *testing.T) {
+	f := NewFields("outer", []byte(`{"items":[{"n":1},{"n":"x"}]}`))
+	var got []int
+	f.List("items", true, func(path string, raw json.RawMessage) error {
+		g := NewFields(path, raw)
+		var n int
+		g.Req("n", &n)
+		got = append(got, n)
+		return g.Done()
+	})
+	err := f.Done()
+	if err == nil || err.Error() != "outer.items[1].n: want int, not a JSON string" {
+		t.Errorf("List: %v", err)
+	}
+	f = NewFields("", []byte(`{}`))
+	f.List("items", true, func(string, json.RawMessage) error { return nil })
+	if err := f.Done(); err == nil || err.Error() != "items: required field missing" {
+		t.Errorf("List of a missing required list: %v", err)
+	}
+	f = NewFields("", []byte(`{"items":[1]}`))
+	f.List("items", false, func(string, json.RawMessage) error { return errors.New("no") })
+	if err := f.Done(); err == nil || err.Error() != "items[0]: no" {
+		t.Errorf("List naming an element's plain error: %v", err)
+	}
+}
+
+func TestEncodeEmptyResources(t *testing.T) {
+	d := &Declaration{Format: Format, Target: Target{Local: true}}
+	out, err := d.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"format":"zap.declaration/1","resources":[],"target":{"local":true}}`; string(out) != want {
+		t.Errorf("Encode = %s, want %s", out, want)
+	}
+	if _, err := Read(out); err != nil {
+		t.Errorf("Read refuses what Encode wrote: %v", err)
+	}
+}

@@ -73,3 +73,23 @@ func (r *Resolution) Text(t declaration.Text) string {
 	s, _ := t.Resolve(func(n string) (string, bool) { v, _ := r.values[n]; return v, true })
 	return s
 }
+
+// Recorded resolves from env the variables a plan's references block names,
+// each keeping the secret flag the plan recorded, so the stage that acts on
+// a plan can hold every value to the one the plan was made with.
+func Recorded(refs []observation.Reference, env Env) *Resolution {
+	res := &Resolution{values: map[string]string{}}
+	for _, r := range refs {
+		v, ok := env(r.Name)
+		if !ok || v == "" {
+			res.Unresolved = append(res.Unresolved, r.Name)
+		}
+		res.values[r.Name] = v
+		ref := observation.Reference{Name: r.Name, Secret: r.Secret}
+		if !ref.Secret {
+			ref.Value = v
+		}
+		res.References = append(res.References, ref)
+	}
+	return res
+}

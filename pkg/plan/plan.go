@@ -160,10 +160,28 @@ func Read(data []byte) (*Plan, error) {
 	if err := declaration.DecodeStrict(data, &p); err != nil {
 		return nil, err
 	}
+	if err := p.requireLists(); err != nil {
+		return nil, err
+	}
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	return &p, nil
+}
+
+// requireLists refuses a document that leaves out "changes" or a change's
+// "steps": the plan would encode them as null, which no reader takes, so
+// encode(decode(x)) would not read back.
+func (p *Plan) requireLists() error {
+	if p.Changes == nil {
+		return &canon.PathError{Path: "changes", Msg: "required field missing"}
+	}
+	for i, c := range p.Changes {
+		if c.Steps == nil {
+			return &canon.PathError{Path: fmt.Sprintf("changes[%d] (%s).steps", i, c.ID), Msg: "required field missing"}
+		}
+	}
+	return nil
 }
 
 // Encode writes p in canonical form.

@@ -1,14 +1,192 @@
-// Package zapdetect is a stage of Zap (work in progress).
+// Package zapdetect is zap-detect, the detection stage: it reads the target
+// a declaration describes and writes what it found, one verdict per
+// resource.
+//
+// Usage:
+//
+//	zap-detect [DECLARATION]
+//
+// zap-detect reads a declaration (from the file DECLARATION, or stdin when it
+// is absent), validates it, resolves its references from its own
+// environment (an unset or empty one is listed as unresolved and reads as
+// the empty string) and ~ and $HOME against $HOME, reads the target, and
+// writes the observations (pkg/observation) to stdout as canonical JSON and
+// a newline: the declaration, the context (target, user, home), the
+// references, the batches it ran (lane and query count) and each resource's
+// verdict, converged, drifted (with what differs), absent or undetermined
+// (with why).
+//
+// Each kind declares its reads as typed queries and a pure function of the
+// answers gives its verdict (internal/detect); the local machine answers
+// them natively (internal/localhost). A script's check runs under a 30
+// second limit.
+//
+// Exit codes: 0 it wrote the observations (undetermined verdicts included:
+// verdicts are data); 2 bad input (an unknown flag, a declaration that
+// doesn't decode or validate, with the field named, a remote target, a HOME
+// that is unset or not absolute); 1 it couldn't read its input, learn who it
+// runs as, or write its output.
 package zapdetect
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/user"
+	"strings"
+
+	"github.com/peterbourgon/ff/v3"
+
+	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/localhost"
+	"github.com/zap-go/zap/internal/resolve"
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/observation"
 )
 
-// Main runs the command with args and returns its exit code.
+const usage = `usage: zap-detect [DECLARATION]
+
+Reads a declaration (zap-eval's output) from the file DECLARATION, or from
+stdin when it is absent, reads the target it describes, and writes the
+observations, one verdict per resource, to stdout.
+
+  zap-eval zap.ts | zap-detect | zap-plan
+
+References resolve from zap-detect's environment; ~ and $HOME in a path
+resolve against $HOME.
+
+Exit status: 0 the observations were written (undetermined verdicts are
+listed in them), 2 bad input, 1 the input couldn't be read or the output
+written.
+`
+
+// exitError carries the exit code of a failure and, when a fix is known,
+// hint lines.
+type exitError struct {
+	code  int
+	err   error
+	hints []string
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func badInput(err error, hints ...string) error { return &exitError{code: 2, err: err, hints: hints} }
+func inWorld(err error) error                   { return &exitError{code: 1, err: err} }
+
+// Main runs zap-detect with args and returns its exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "not built yet")
-	return 2
+	err := run(ctx, args, stdin, stdout)
+	if err == nil {
+		return 0
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	code := 1
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code = ee.code
+	}
+	fmt.Fprintf(stderr, "zap-detect: %v\n", err)
+	if ee != nil {
+		for _, h := range ee.hints {
+			fmt.Fprintf(stderr, "hint: %s\n", h)
+		}
+	}
+	return code
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) error {
+	fs := flag.NewFlagSet("zap-detect", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	if err := ff.Parse(fs, args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return badInput(err, "run zap-detect --help for its usage")
+	}
+	if fs.NArg() > 1 {
+		return badInput(fmt.Errorf("want at most one declaration file, not %d arguments", fs.NArg()), "run zap-detect --help for its usage")
+	}
+
+	var data []byte
+	var err error
+	if fs.NArg() == 1 {
+		data, err = os.ReadFile(fs.Arg(0))
+	} else {
+		data, err = io.ReadAll(stdin)
+	}
+	if err != nil {
+		return inWorld(fmt.Errorf("read declaration: %w", err))
+	}
+	d, err := declaration.Read(data)
+	if err == nil {
+		err = d.Validate()
+	}
+	if err != nil {
+		var hints []string
+		if strings.HasPrefix(err.Error(), "format:") {
+			hints = append(hints, "make the declaration with the zap-eval of this zap")
+		}
+		return badInput(fmt.Errorf("declaration: %w", err), hints...)
+	}
+	if !d.Target.Local {
+		return badInput(errors.New("remote targets are not supported yet"))
+	}
+
+	home, ok := os.LookupEnv("HOME")
+	switch {
+	case !ok || home == "":
+		return badInput(errors.New("HOME is unset or empty; ~ and $HOME in a path resolve against it"), "set HOME to your home directory")
+	case !strings.HasPrefix(home, "/"):
+		return badInput(fmt.Errorf("HOME is %q, not an absolute path; ~ and $HOME in a path resolve against it", home), "set HOME to your home directory, an absolute path")
+	}
+	me, err := user.Current()
+	if err != nil {
+		return inWorld(fmt.Errorf("find the account zap-detect runs as: %w", err))
+	}
+
+	res := resolve.Resolve(d, os.LookupEnv)
+	secret := map[string]bool{}
+	for _, r := range res.References {
+		secret[r.Name] = r.Secret
+	}
+	env := detect.Env{
+		Home:   home,
+		Value:  func(name string) string { v, _ := res.Lookup(name); return v },
+		Secret: func(name string) bool { return secret[name] },
+	}
+	detectors := make([]detect.Detector, len(d.Resources))
+	for i := range d.Resources {
+		detectors[i] = detect.Build(&d.Resources[i], env)
+	}
+	host := &localhost.Host{Env: os.Environ()}
+	batches, results := detect.Pass(ctx, host, detectors)
+
+	o := &observation.Observations{
+		Format:      observation.Format,
+		Declaration: *d,
+		Context:     observation.Context{Target: "local", User: me.Username, Home: home},
+		References:  res.References,
+		Unresolved:  res.Unresolved,
+		Batches:     batches,
+		Resources:   make([]observation.Resource, len(results)),
+	}
+	for i, r := range results {
+		o.Resources[i] = observation.Resource{ID: d.Resources[i].ID, Verdict: r.Verdict, Reason: r.Reason, Drift: r.Drift}
+	}
+	out, err := o.Encode()
+	if err != nil {
+		return fmt.Errorf("encode the observations: %w", err)
+	}
+	if _, err := stdout.Write(append(out, '\n')); err != nil {
+		return inWorld(fmt.Errorf("write the observations: %w", err))
+	}
+	return nil
 }

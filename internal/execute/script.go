@@ -12,12 +12,12 @@ const CwdStatus = 125
 
 // Script returns the text an operator's command is handed to its shell as,
 // on stdin: it enters cwd (when set; exit 125 when it can't, with nothing
-// run), exports each env variable (sorted by name, each value single-quoted
-// with ' written '\”), and then runs the command's text on lines of its own,
-// in a group that reads /dev/null, so nothing the command runs reads the rest
-// of the script as its input. A check runs in the same frame (see
-// internal/detect), so a check and its run see the same directory and
-// environment.
+// run), exports each env variable (sorted by name, each value single-quoted,
+// a quote inside closing the quote, escaped, and reopening it), then runs
+// the command's text on lines of its own, in a group that reads /dev/null,
+// so nothing the command runs reads the rest of the script as its input. A
+// check runs in the same frame (see internal/detect), so a check and its run
+// see the same directory and environment.
 //
 //	cd -- '/srv/app' || exit 125
 //	export NAME='value'

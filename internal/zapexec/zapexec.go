@@ -1,14 +1,241 @@
-// Package zapexec is a stage of Zap (work in progress).
+// Package zapexec is zap-exec, the stage that acts: it executes a plan's
+// changes on the target, in order, and streams what happens as events.
+//
+// Usage:
+//
+//	zap-exec [PLAN]
+//
+// zap-exec reads the plan zap-plan wrote (from the file PLAN, or stdin when
+// it is absent) and, before anything on the target changes, refuses (exit 2,
+// stdout empty) a plan that:
+//
+//   - doesn't decode or validate (the message names the field);
+//   - doesn't hash to its plan_hash (plan.Verify with the operation scripts
+//     of internal/ops): it was edited, or made by a zap whose scripts differ;
+//   - is for a remote target, which this round doesn't reach;
+//   - was made for another context: on a local target the account zap-exec
+//     runs as and $HOME must be the plan's user and home, since a review made
+//     as one user doesn't bind a run as another;
+//   - references a variable that is unset or empty in zap-exec's environment,
+//     or a plain one whose value isn't the one the plan recorded, or was made
+//     with one unresolved (the message names the variable, never a value);
+//   - has a step that can't take what its references resolve to (a single
+//     quote in a command, a path that resolves outside the paths Zap acts on;
+//     see execute.Prepare).
+//
+// Then it runs the changes in order (internal/execute, on the local host of
+// internal/localops), stopping at the first failure, and writes the event
+// stream of pkg/events on stdout, one JSON object per line as it happens; the
+// package documentation of internal/execute lists the events and the words
+// of their errors.
+//
+// Exit codes: 0 every change succeeded; 1 a change failed (the rest were
+// skipped), or the events couldn't be written; 2 the plan was refused.
 package zapexec
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"os/user"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/peterbourgon/ff/v3"
+
+	"github.com/zap-go/zap/internal/execute"
+	"github.com/zap-go/zap/internal/localops"
+	"github.com/zap-go/zap/internal/ops"
+	"github.com/zap-go/zap/internal/resolve"
+	"github.com/zap-go/zap/pkg/plan"
 )
 
-// Main runs the command with args and returns its exit code.
+const usage = `usage: zap-exec [PLAN]
+
+Executes the plan zap-plan wrote (the file PLAN, or stdin when it is absent)
+on its target, in order, stopping at the first failure, and streams JSON
+events to stdout, one per line.
+
+  zap-eval zap.ts | zap-detect | zap-plan > plan.json
+  zap-exec plan.json
+
+The plan must hash to its plan_hash, be for the user and HOME zap-exec runs
+with, and every variable it references must be set as the plan recorded it.
+
+Exit status: 0 every change succeeded, 1 a change failed, 2 the plan was
+refused before anything ran.
+`
+
+// exitError carries the exit code of a failure and, when a fix is known,
+// hint lines.
+type exitError struct {
+	code  int
+	err   error
+	hints []string
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func refuse(err error, hints ...string) error { return &exitError{code: 2, err: err, hints: hints} }
+func inWorld(err error) error                { return &exitError{code: 1, err: err} }
+
+// errChangeFailed ends a run in which a change failed; the events said why.
+var errChangeFailed = errors.New("a change failed")
+
+// Main runs zap-exec with args and returns its exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "not built yet")
-	return 2
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := run(ctx, args, stdin, stdout)
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stdout, usage)
+		return 0
+	case errors.Is(err, errChangeFailed):
+		return 1
+	}
+	code := 1
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code = ee.code
+	}
+	fmt.Fprintf(stderr, "zap-exec: %v\n", err)
+	if ee != nil {
+		for _, h := range ee.hints {
+			fmt.Fprintf(stderr, "hint: %s\n", h)
+		}
+	}
+	return code
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) error {
+	fs := flag.NewFlagSet("zap-exec", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	if err := ff.Parse(fs, args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		if inner := errors.Unwrap(err); inner != nil {
+			err = inner
+		}
+		return refuse(err, "run zap-exec --help for its usage")
+	}
+	if fs.NArg() > 1 {
+		return refuse(fmt.Errorf("want at most one plan file, not %d arguments", fs.NArg()), "run zap-exec --help for its usage")
+	}
+	var data []byte
+	var err error
+	if fs.NArg() == 1 && fs.Arg(0) != "-" {
+		data, err = os.ReadFile(fs.Arg(0))
+	} else {
+		data, err = io.ReadAll(stdin)
+	}
+	if err != nil {
+		return inWorld(fmt.Errorf("read the plan: %w", err))
+	}
+
+	p, err := plan.Read(data)
+	if err != nil {
+		var hints []string
+		if strings.HasPrefix(err.Error(), "format: this reader reads") {
+			hints = append(hints, "make the plan with the zap-plan of this zap")
+		}
+		return refuse(fmt.Errorf("plan: %w", err), hints...)
+	}
+	if err := plan.Verify(p, ops.Script); err != nil {
+		return refuse(err, "make the plan again with this zap (zap-eval | zap-detect | zap-plan), review it, and run that")
+	}
+	c, err := checkContext(p)
+	if err != nil {
+		return err
+	}
+	res, err := checkReferences(p)
+	if err != nil {
+		return err
+	}
+	prepared, err := execute.Prepare(p, res.Lookup, c)
+	if err != nil {
+		return refuse(err)
+	}
+
+	secrets := map[string]string{}
+	for _, ref := range res.References {
+		if ref.Secret {
+			secrets[ref.Name], _ = res.Lookup(ref.Name)
+		}
+	}
+	runner := &execute.Runner{
+		Host:   localops.New(os.Environ()),
+		Events: stdout,
+		Mask:   execute.NewMasker(secrets),
+	}
+	result, err := runner.Run(ctx, prepared)
+	if err != nil {
+		return inWorld(err)
+	}
+	if result.Failed > 0 {
+		return errChangeFailed
+	}
+	return nil
+}
+
+// checkContext refuses a plan for another target, account or HOME than this
+// run's, and returns the context its steps resolve against.
+func checkContext(p *plan.Plan) (execute.Context, error) {
+	if !p.Target.Local || p.Context.Target != "local" {
+		return execute.Context{}, refuse(errors.New("remote targets are not supported yet"))
+	}
+	home, ok := os.LookupEnv("HOME")
+	if !ok || !filepath.IsAbs(home) {
+		return execute.Context{}, refuse(errors.New("HOME is unset or not an absolute path"), "set HOME to your home directory")
+	}
+	u, err := user.Current()
+	if err != nil {
+		return execute.Context{}, inWorld(fmt.Errorf("the account zap-exec runs as: %w", err))
+	}
+	if u.Username != p.Context.User {
+		return execute.Context{}, refuse(
+			fmt.Errorf("the plan is for user %s, and zap-exec runs as %s: a review made as one user doesn't bind a run as another", p.Context.User, u.Username),
+			"make and review the plan as the user that runs it")
+	}
+	if home != p.Context.Home {
+		return execute.Context{}, refuse(
+			fmt.Errorf("the plan is for HOME %s, and HOME is %s here: ~ would name another place than the one reviewed", p.Context.Home, home),
+			"make and review the plan with the HOME that runs it")
+	}
+	return execute.Context{Home: home, User: u.Username, Root: os.Geteuid() == 0}, nil
+}
+
+// checkReferences resolves the plan's references from the environment and
+// refuses one that is unset or empty, a plain one whose value moved since
+// the plan was made, and a plan made with a reference unresolved.
+func checkReferences(p *plan.Plan) (*resolve.Resolution, error) {
+	hint := "set it in the environment (zap: --env-file) as it was when the plan was made"
+	if len(p.Unresolved) > 0 {
+		return nil, refuse(
+			fmt.Errorf("the plan was made with %s unset or empty, so it can't be trusted", strings.Join(p.Unresolved, ", ")),
+			"set every referenced variable, then plan and review again")
+	}
+	res := resolve.Recorded(p.References, os.LookupEnv)
+	if len(res.Unresolved) > 0 {
+		return nil, refuse(fmt.Errorf("referenced variable(s) unset or empty: %s", strings.Join(res.Unresolved, ", ")), hint)
+	}
+	for i, ref := range p.References {
+		if ref.Secret {
+			continue
+		}
+		if got := res.References[i].Value; got != ref.Value {
+			return nil, refuse(fmt.Errorf("%s isn't the value the plan recorded for it: it moved since the plan was made", ref.Name), hint+", or plan and review again")
+		}
+	}
+	return res, nil
 }

@@ -1,0 +1,183 @@
+// Package execute runs a plan's changes in order against a Host, stopping at
+// the first failure, and writes the event stream of pkg/events as it goes:
+// one JSON object per line, each line written (and so flushed) as it
+// happens.
+//
+// A run's stream is:
+//
+//	run_started     format, plan_hash, changes (how many)
+//	change_started  id, type, action
+//	step_started    id, step (1-based), summary
+//	step_ok         id, step
+//	step_failed     id, step, error, code, exit (a command that exited),
+//	                output (the last 64 KiB a command printed)
+//	step_skipped    id, step, summary, reason: a note, which has nothing to
+//	                run (after its step_started), or a step after a failed
+//	                one in the same change (with no step_started)
+//	change_ok       id, type
+//	change_failed   id, type, error, code (the failed step's)
+//	change_skipped  id, type, reason: every change after a failed one
+//	run_ok          ok (how many changes)
+//	run_failed      ok, failed, skipped
+//
+// A step's summary describes it as written, in the words a report uses for
+// its step line (see Summary): "put /etc/motd (mode 644, as alice)". A
+// failed step's error is its summary and what went wrong, in one of these
+// forms:
+//
+//	put /etc/motd (mode 644, as alice) failed: /etc/motd is a directory
+//	put /etc/x (mode kept, as alice, checked by x -t) failed: the check exited 1; the old file is back
+//	make install exited 2
+//	make install timed out after 30s
+//	make install failed: can't enter /srv/app: no such file or directory
+//
+// code is the failure's triage category (see Classify). Secret values are
+// masked out of every error and output (see Masker).
+package execute
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/zap-go/zap/pkg/events"
+)
+
+// Runner runs a prepared plan on its Host.
+type Runner struct {
+	Host Host
+	// Events is where the stream goes; each event is one Write.
+	Events io.Writer
+	// Mask takes secret values out of errors and output; nil masks nothing.
+	Mask *Masker
+}
+
+// Result counts a run's changes.
+type Result struct {
+	OK, Failed, Skipped int
+}
+
+// Run executes p's changes in order, stopping at the first that fails; the
+// rest are skipped. The error is only for an event that couldn't be
+// written: the run stops there.
+func (r *Runner) Run(ctx context.Context, p *Prepared) (Result, error) {
+	var res Result
+	if err := r.emit(&events.Event{Event: events.RunStarted, Format: events.Format, PlanHash: p.Hash, Changes: len(p.Changes)}); err != nil {
+		return res, err
+	}
+	failedID := ""
+	for _, c := range p.Changes {
+		id, kind := c.Change.ID, c.Change.Type
+		if failedID != "" {
+			res.Skipped++
+			if err := r.emit(&events.Event{Event: events.ChangeSkipped, ID: id, Type: kind, Reason: fmt.Sprintf("an earlier change failed: %s", failedID)}); err != nil {
+				return res, err
+			}
+			continue
+		}
+		ok, err := r.change(ctx, &c)
+		if err != nil {
+			return res, err
+		}
+		if ok {
+			res.OK++
+		} else {
+			res.Failed++
+			failedID = id
+		}
+	}
+	end := &events.Event{Event: events.RunOK, OK: res.OK}
+	if res.Failed > 0 {
+		end = &events.Event{Event: events.RunFailed, OK: res.OK, Failed: res.Failed, Skipped: res.Skipped}
+	}
+	return res, r.emit(end)
+}
+
+// change runs one change's steps and reports whether all succeeded.
+func (r *Runner) change(ctx context.Context, c *PreparedChange) (bool, error) {
+	id, kind := c.Change.ID, c.Change.Type
+	if err := r.emit(&events.Event{Event: events.ChangeStarted, ID: id, Type: kind, Action: string(c.Change.Action)}); err != nil {
+		return false, err
+	}
+	var failure *events.Event
+	for i, s := range c.Steps {
+		n := i + 1
+		if failure != nil {
+			if err := r.emit(&events.Event{Event: events.StepSkipped, ID: id, Step: n, Summary: s.Summary, Reason: "an earlier step of the change failed"}); err != nil {
+				return false, err
+			}
+			continue
+		}
+		if err := r.emit(&events.Event{Event: events.StepStarted, ID: id, Step: n, Summary: s.Summary}); err != nil {
+			return false, err
+		}
+		if s.Note != "" {
+			if err := r.emit(&events.Event{Event: events.StepSkipped, ID: id, Step: n, Reason: "a note: there is nothing to run"}); err != nil {
+				return false, err
+			}
+			continue
+		}
+		serr := r.step(ctx, &s)
+		if serr == nil {
+			if err := r.emit(&events.Event{Event: events.StepOK, ID: id, Step: n}); err != nil {
+				return false, err
+			}
+			continue
+		}
+		failure = r.failed(id, n, &s, serr)
+		if err := r.emit(failure); err != nil {
+			return false, err
+		}
+	}
+	if failure != nil {
+		return false, r.emit(&events.Event{Event: events.ChangeFailed, ID: id, Type: kind, Error: failure.Error, Code: failure.Code})
+	}
+	return true, r.emit(&events.Event{Event: events.ChangeOK, ID: id, Type: kind})
+}
+
+func (r *Runner) step(ctx context.Context, s *PreparedStep) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("interrupted: %w", err)
+	}
+	switch {
+	case s.Put != nil:
+		return r.Host.Put(ctx, s.Put)
+	case s.Dir != nil:
+		return r.Host.Dir(ctx, s.Dir)
+	case s.Link != nil:
+		return r.Host.Link(ctx, s.Link)
+	case s.Command != nil:
+		return r.Host.Run(ctx, s.Command)
+	}
+	return errors.New("the step has nothing to run")
+}
+
+// failed is the step_failed event for err.
+func (r *Runner) failed(id string, n int, s *PreparedStep, err error) *events.Event {
+	code, exit, output := Classify(err)
+	var msg string
+	var ee *ExitError
+	var te *TimeoutError
+	switch {
+	case s.Command != nil && errors.As(err, &ee) && err == error(ee):
+		msg = s.Summary + " " + ee.Error()
+	case s.Command != nil && errors.As(err, &te) && err == error(te):
+		msg = s.Summary + " " + te.Error()
+	default:
+		msg = s.Summary + " failed: " + err.Error()
+	}
+	return &events.Event{Event: events.StepFailed, ID: id, Step: n, Error: r.Mask.Mask(msg), Code: code, Exit: exit, Output: r.Mask.Mask(output)}
+}
+
+// emit writes one event as one line.
+func (r *Runner) emit(e *events.Event) error {
+	b, err := e.Marshal()
+	if err != nil {
+		return fmt.Errorf("encode the %s event: %w", e.Event, err)
+	}
+	if _, err := r.Events.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("write the %s event: %w", e.Event, err)
+	}
+	return nil
+}

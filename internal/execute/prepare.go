@@ -1,0 +1,296 @@
+package execute
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// Lookup returns the value a referenced variable resolved to, and whether
+// the plan's references block names it.
+type Lookup func(name string) (string, bool)
+
+// Context is what a run resolves a plan's steps against.
+type Context struct {
+	// Home is what ~ and $HOME in a path resolve to.
+	Home string
+	// User is the account Zap runs as: the one login and (locally, for
+	// now) elevated steps run as.
+	User string
+	// Root reports whether User is root, who can run root steps.
+	Root bool
+}
+
+// Prepared is a plan with every step's arguments resolved, ready to run.
+type Prepared struct {
+	Hash    string
+	Changes []PreparedChange
+}
+
+// PreparedChange is one change of a prepared plan.
+type PreparedChange struct {
+	Change *plan.Change
+	Steps  []PreparedStep
+}
+
+// PreparedStep is one step, resolved. Exactly one of Put, Dir, Link,
+// Command and Note is set.
+type PreparedStep struct {
+	// Summary describes the step as written, in the words a report uses.
+	Summary string
+	Put     *Put
+	Dir     *Dir
+	Link    *Link
+	Command *Command
+	Note    string
+}
+
+// PrepareError is a plan a run refuses before anything runs: a reference
+// the plan doesn't record, a value a command can't take, a path that
+// doesn't resolve to one Zap may act on.
+type PrepareError struct {
+	ID  string // the resource
+	Msg string
+}
+
+func (e *PrepareError) Error() string { return fmt.Sprintf("resource %q: %s", e.ID, e.Msg) }
+
+// Prepare resolves every step of p: references through lookup, ~ and $HOME
+// against c.Home. It refuses, before anything runs, a reference the plan's
+// references block doesn't name; a value holding a single quote, a NUL or a
+// reference delimiter (U+FDD0, U+FDD1) substituted into a command, or a NUL
+// or delimiter in an env value; a path that resolves to neither an absolute
+// path nor one under ~, that ends in . or .., or that is at or under Zap's
+// own /var/lib/zap; a link that would point at /var/lib/zap or a directory
+// above it; and a root step when Zap doesn't run as root.
+func Prepare(p *plan.Plan, lookup Lookup, c Context) (*Prepared, error) {
+	out := &Prepared{Hash: p.Hash}
+	for i := range p.Changes {
+		ch := &p.Changes[i]
+		pc := PreparedChange{Change: ch}
+		for _, s := range ch.Steps {
+			ps, err := prepareStep(ch.ID, s, lookup, c)
+			if err != nil {
+				return nil, err
+			}
+			pc.Steps = append(pc.Steps, ps)
+		}
+		out.Changes = append(out.Changes, pc)
+	}
+	return out, nil
+}
+
+func prepareStep(id string, s plan.Step, lookup Lookup, c Context) (PreparedStep, error) {
+	fail := func(format string, args ...any) (PreparedStep, error) {
+		return PreparedStep{}, &PrepareError{ID: id, Msg: fmt.Sprintf(format, args...)}
+	}
+	ps := PreparedStep{Summary: Summary(s, c.User)}
+	priv := plan.Login
+	switch {
+	case s.Op != nil:
+		priv = s.Op.Privilege
+	case s.Command != nil:
+		priv = s.Command.Privilege
+	}
+	if priv == plan.Root && !c.Root {
+		return fail("a root step (%s) needs sudo, which zap-exec doesn't run yet", ps.Summary)
+	}
+	r := resolver{id: id, lookup: lookup}
+	switch s.Type {
+	case plan.StepNote:
+		ps.Note = s.Note
+	case plan.StepCommand:
+		cmd := s.Command
+		run, err := r.command("run", cmd.Run)
+		if err != nil {
+			return PreparedStep{}, err
+		}
+		env := map[string]string{}
+		for name, t := range cmd.Env {
+			v, err := r.env("env."+name, t)
+			if err != nil {
+				return PreparedStep{}, err
+			}
+			env[name] = v
+		}
+		if cmd.Cwd != "" && !strings.HasPrefix(cmd.Cwd, "/") {
+			return fail("cwd: %q is not an absolute path", cmd.Cwd)
+		}
+		ps.Command = &Command{Cwd: cmd.Cwd, Script: Script(cmd.Cwd, env, run), Timeout: seconds(cmd.Timeout)}
+	case plan.StepOp:
+		op := s.Op
+		path, err := r.path("path", op.Path, c.Home)
+		if err != nil {
+			return PreparedStep{}, err
+		}
+		switch op.Name {
+		case plan.OpPut:
+			if path == "/" {
+				return fail("path: / can't be a file")
+			}
+			if op.Content == nil {
+				return fail("the put step has no content")
+			}
+			p := &Put{Path: path, Content: []byte(*op.Content), SHA512: op.SHA512, Mode: op.Mode, Owner: op.Owner, Group: op.Group}
+			if op.Validate != nil {
+				v, err := r.command("validate", *op.Validate)
+				if err != nil {
+					return PreparedStep{}, err
+				}
+				p.Validate = &Command{Script: Script("", nil, v), Timeout: seconds(op.Timeout)}
+			}
+			ps.Put = p
+		case plan.OpDir:
+			ps.Dir = &Dir{Path: path, Mode: op.Mode, Owner: op.Owner, Group: op.Group}
+		case plan.OpLink:
+			if path == "/" {
+				return fail("path: / can't be a link")
+			}
+			if op.Target == nil {
+				return fail("the link step has no target")
+			}
+			target, err := r.text("target", *op.Target)
+			if err != nil {
+				return PreparedStep{}, err
+			}
+			if target == "" || strings.ContainsRune(target, 0) {
+				return fail("target: resolves to nothing, or holds a NUL")
+			}
+			target = expandHome(target, c.Home)
+			if strings.HasPrefix(target, "/") && aboveOrAtState(clean(target)) {
+				return fail("target: resolves to %s, at or above Zap's own %s", clean(target), StateDir)
+			}
+			ps.Link = &Link{Path: path, Target: target}
+		default:
+			return fail("unknown operation %q", op.Name)
+		}
+	}
+	return ps, nil
+}
+
+func seconds(n int) time.Duration { return time.Duration(n) * time.Second }
+
+// StateDir is where Zap keeps its own state on a target; no resource may
+// manage it.
+const StateDir = "/var/lib/zap"
+
+// resolver resolves one resource's texts, naming the resource and field in
+// what it refuses.
+type resolver struct {
+	id     string
+	lookup Lookup
+}
+
+func (r resolver) fail(field, format string, args ...any) error {
+	return &PrepareError{ID: r.id, Msg: field + ": " + fmt.Sprintf(format, args...)}
+}
+
+// text resolves t; a name the plan doesn't record is refused.
+func (r resolver) text(field string, t declaration.Text) (string, error) {
+	var missing string
+	s, _ := t.Resolve(func(name string) (string, bool) {
+		v, ok := r.lookup(name)
+		if !ok && missing == "" {
+			missing = name
+		}
+		return v, true
+	})
+	if missing != "" {
+		return "", r.fail(field, "references %s, which the plan's references block doesn't record", missing)
+	}
+	return s, nil
+}
+
+// command resolves a command's text, refusing a value it can't take.
+func (r resolver) command(field string, t declaration.Text) (string, error) {
+	for _, name := range t.Refs() {
+		v, _ := r.lookup(name)
+		switch {
+		case strings.Contains(v, "'"):
+			return "", r.fail(field, "the value of %s holds a single quote, which a command can't take (hand it to the command through env instead)", name)
+		case strings.ContainsRune(v, 0):
+			return "", r.fail(field, "the value of %s holds a NUL byte", name)
+		case strings.ContainsAny(v, string([]rune{declaration.RefOpen, declaration.RefClose})):
+			return "", r.fail(field, "the value of %s holds a reference delimiter (U+FDD0 or U+FDD1)", name)
+		}
+	}
+	return r.text(field, t)
+}
+
+// env resolves an env value, which may hold anything but a NUL and the
+// reference delimiters.
+func (r resolver) env(field string, t declaration.Text) (string, error) {
+	for _, name := range t.Refs() {
+		v, _ := r.lookup(name)
+		if strings.ContainsRune(v, 0) || strings.ContainsAny(v, string([]rune{declaration.RefOpen, declaration.RefClose})) {
+			return "", r.fail(field, "the value of %s holds a NUL or a reference delimiter (U+FDD0 or U+FDD1)", name)
+		}
+	}
+	return r.text(field, t)
+}
+
+// path resolves a path: references, then ~ and $HOME against home. The
+// result is absolute, with repeated and trailing slashes dropped; . and ..
+// stay as written, for the kernel to read.
+func (r resolver) path(field string, t declaration.Text, home string) (string, error) {
+	s, err := r.text(field, t)
+	if err != nil {
+		return "", err
+	}
+	if err := declaration.CheckPathValue(s); err != nil {
+		return "", r.fail(field, "%v", err)
+	}
+	s = expandHome(s, home)
+	if !strings.HasPrefix(s, "/") {
+		return "", r.fail(field, "%q is not an absolute path", s)
+	}
+	s = clean(s)
+	if last := s[strings.LastIndex(s, "/")+1:]; last == "." || last == ".." {
+		return "", r.fail(field, "%s ends in %s, which names no entry of its own", s, last)
+	}
+	if underState(s) {
+		return "", r.fail(field, "%s is at or under Zap's own %s", s, StateDir)
+	}
+	return s, nil
+}
+
+// expandHome resolves a leading ~ or $HOME against home.
+func expandHome(s, home string) string {
+	for _, prefix := range []string{"~", "$HOME"} {
+		if rest, ok := strings.CutPrefix(s, prefix); ok && (rest == "" || rest[0] == '/') {
+			return home + rest
+		}
+	}
+	return s
+}
+
+// clean drops repeated slashes and a trailing slash.
+func clean(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '/' && b.Len() > 0 && strings.HasSuffix(b.String(), "/") {
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	out := b.String()
+	if len(out) > 1 {
+		out = strings.TrimSuffix(out, "/")
+	}
+	return out
+}
+
+// underState reports whether a clean path is /var/lib/zap or under it, its
+// components read as written.
+func underState(s string) bool {
+	return s == StateDir || strings.HasPrefix(s, StateDir+"/")
+}
+
+// aboveOrAtState reports whether a clean path is /var/lib/zap, under it, or
+// a directory above it.
+func aboveOrAtState(s string) bool {
+	return underState(s) || s == "/" || s == "/var" || s == "/var/lib"
+}

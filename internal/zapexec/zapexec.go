@@ -83,7 +83,7 @@ func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
 func refuse(err error, hints ...string) error { return &exitError{code: 2, err: err, hints: hints} }
-func inWorld(err error) error                { return &exitError{code: 1, err: err} }
+func inWorld(err error) error                 { return &exitError{code: 1, err: err} }
 
 // errChangeFailed ends a run in which a change failed; the events said why.
 var errChangeFailed = errors.New("a change failed")

@@ -229,7 +229,7 @@ func TestPutKeepsModeOfReplacedFile(t *testing.T) {
 	forEach(t, func(t *testing.T, b backend, root string) {
 		path := filepath.Join(root, "f")
 		os.WriteFile(path, []byte("old"), 0o600)
-		os.Chmod(path, 0o4750) // set-id is never kept
+		syscall.Chmod(path, 0o4750) // set-id is never kept
 		if err := b.Put(context.Background(), put(path, []byte("new"))); err != nil {
 			t.Fatal(err)
 		}

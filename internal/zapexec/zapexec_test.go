@@ -1,0 +1,267 @@
+package zapexec
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha512"
+	"encoding/hex"
+	"os"
+	"os/user"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zap-go/zap/internal/ops"
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/events"
+	"github.com/zap-go/zap/pkg/observation"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// fixture is a plan for this process's user and a temporary HOME.
+type fixture struct {
+	home string
+	plan *plan.Plan
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	u, err := user.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{home: home, plan: &plan.Plan{
+		Format:  plan.Format,
+		Target:  declaration.Target{Local: true},
+		Context: observation.Context{Target: "local", User: u.Username, Home: home},
+		Changes: []plan.Change{},
+	}}
+}
+
+func (f *fixture) file(id, path, content string) {
+	sum := sha512.Sum512([]byte(content))
+	c := content
+	r := declaration.Resource{Common: declaration.Common{ID: id, Type: declaration.KindFile},
+		File: &declaration.File{Path: declaration.Lit(path), Content: declaration.Content{Type: declaration.ContentInline, Inline: &c}}}
+	f.plan.Changes = append(f.plan.Changes, plan.Change{ID: id, Type: declaration.KindFile, Action: plan.Create, Resource: r, Steps: []plan.Step{{
+		Type: plan.StepOp, Op: &plan.Op{Name: plan.OpPut, Path: declaration.Lit(path), Content: &c, SHA512: hex.EncodeToString(sum[:]), Privilege: plan.Elevated},
+	}}})
+}
+
+func (f *fixture) link(id string, path, target declaration.Text) {
+	r := declaration.Resource{Common: declaration.Common{ID: id, Type: declaration.KindLink},
+		Link: &declaration.Link{Path: path, Target: target}}
+	f.plan.Changes = append(f.plan.Changes, plan.Change{ID: id, Type: declaration.KindLink, Action: plan.Create, Resource: r, Steps: []plan.Step{{
+		Type: plan.StepOp, Op: &plan.Op{Name: plan.OpLink, Path: path, Target: &target, Privilege: plan.Elevated},
+	}}})
+}
+
+func (f *fixture) script(id string, run declaration.Text) {
+	r := declaration.Resource{Common: declaration.Common{ID: id, Type: declaration.KindScript},
+		Script: &declaration.Script{Check: declaration.Lit("false"), Run: run}}
+	f.plan.Changes = append(f.plan.Changes, plan.Change{ID: id, Type: declaration.KindScript, Action: plan.Create, Resource: r, Steps: []plan.Step{{
+		Type: plan.StepCommand, Command: &plan.Command{Run: run, Privilege: plan.Login},
+	}}})
+}
+
+// encode hashes the plan and encodes it.
+func (f *fixture) encode(t *testing.T) []byte {
+	t.Helper()
+	h, err := plan.Hash(f.plan, ops.Script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.plan.Hash = h
+	b, err := f.plan.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func execMain(t *testing.T, doc []byte, args ...string) (int, []*events.Event, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := Main(context.Background(), args, bytes.NewReader(doc), &stdout, &stderr)
+	var evs []*events.Event
+	for _, line := range strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		e, err := events.Read([]byte(line))
+		if err != nil {
+			t.Fatalf("event %s doesn't decode: %v", line, err)
+		}
+		evs = append(evs, e)
+	}
+	return code, evs, stderr.String()
+}
+
+func exists(path string) bool { _, err := os.Lstat(path); return err == nil }
+
+func TestRunsThePlan(t *testing.T) {
+	f := newFixture(t)
+	f.file("a", "~/conf/a.txt", "a\n")
+	f.link("b", declaration.Lit("$HOME/current"), declaration.Lit("~/conf"))
+	f.script("c", declaration.Lit("echo done > ~/c.txt"))
+	code, evs, stderr := execMain(t, f.encode(t))
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if evs[0].Event != events.RunStarted || evs[0].PlanHash != f.plan.Hash || evs[len(evs)-1].Event != events.RunOK || evs[len(evs)-1].OK != 3 {
+		t.Fatalf("stream from %+v to %+v", evs[0], evs[len(evs)-1])
+	}
+	b, _ := os.ReadFile(filepath.Join(f.home, "current", "a.txt"))
+	c, _ := os.ReadFile(filepath.Join(f.home, "c.txt"))
+	if string(b) != "a\n" || string(c) != "done\n" {
+		t.Fatalf("the changes didn't all land: %q %q", b, c)
+	}
+}
+
+func TestStopsAtFirstFailure(t *testing.T) {
+	f := newFixture(t)
+	os.Mkdir(filepath.Join(f.home, "in-the-way"), 0o755)
+	f.file("a", "~/a.txt", "a")
+	f.link("b", declaration.Lit("~/in-the-way"), declaration.Lit("/x"))
+	f.file("c", "~/c.txt", "c")
+	code, evs, stderr := execMain(t, f.encode(t))
+	if code != 1 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q, want 1 and the failure in the events alone", code, stderr)
+	}
+	last := evs[len(evs)-1]
+	if last.Event != events.RunFailed || last.OK != 1 || last.Failed != 1 || last.Skipped != 1 {
+		t.Fatalf("run_failed %+v", last)
+	}
+	var failed, skipped *events.Event
+	for _, e := range evs {
+		switch e.Event {
+		case events.ChangeFailed:
+			failed = e
+		case events.ChangeSkipped:
+			skipped = e
+		}
+	}
+	if failed == nil || failed.ID != "b" || failed.Code != events.Conflict || failed.Error != "link ~/in-the-way to /x (as "+f.plan.Context.User+") failed: "+filepath.Join(f.home, "in-the-way")+" is a directory" {
+		t.Fatalf("change_failed %+v", failed)
+	}
+	if skipped == nil || skipped.ID != "c" || exists(filepath.Join(f.home, "c.txt")) {
+		t.Fatalf("c wasn't skipped: %+v", skipped)
+	}
+}
+
+func TestRefusesEditedPlan(t *testing.T) {
+	f := newFixture(t)
+	f.file("a", "~/a.txt", "reviewed")
+	doc := f.encode(t)
+	doc = bytes.Replace(doc, []byte(`"content":"reviewed"`), []byte(`"content":"edited!!"`), 2)
+	code, evs, stderr := execMain(t, doc)
+	if code != 2 || len(evs) != 0 || !strings.HasPrefix(stderr, "zap-exec: plan_hash: the plan hashes to ") {
+		t.Fatalf("exit %d, %d events, stderr %q", code, len(evs), stderr)
+	}
+	if exists(filepath.Join(f.home, "a.txt")) {
+		t.Fatal("the edited plan wrote its file")
+	}
+}
+
+func TestRefusesAnotherContext(t *testing.T) {
+	for name, edit := range map[string]func(c *observation.Context) string{
+		"user": func(c *observation.Context) string {
+			c.User = "someone-else"
+			return "the plan is for user someone-else, and zap-exec runs as "
+		},
+		"home": func(c *observation.Context) string {
+			c.Home = "/home/someone-else"
+			return "the plan is for HOME /home/someone-else, and HOME is "
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t)
+			f.file("a", "~/a.txt", "a")
+			want := edit(&f.plan.Context)
+			code, evs, stderr := execMain(t, f.encode(t))
+			if code != 2 || len(evs) != 0 || !strings.Contains(stderr, want) {
+				t.Fatalf("exit %d, %d events, stderr %q, want %q", code, len(evs), stderr, want)
+			}
+			if exists(filepath.Join(f.home, "a.txt")) {
+				t.Fatal("the plan ran")
+			}
+		})
+	}
+}
+
+func TestRefusesUnsetOrMovedReference(t *testing.T) {
+	for name, tc := range map[string]struct {
+		app, token string
+		set        bool
+		want       string
+	}{
+		"unset":        {want: "referenced variable(s) unset or empty: APP, TOKEN"},
+		"empty":        {set: true, want: "referenced variable(s) unset or empty: APP, TOKEN"},
+		"moved":        {set: true, app: "/elsewhere", token: "hunter2-secret", want: "APP isn't the value the plan recorded"},
+		"secret unset": {set: true, app: "/srv/app", want: "referenced variable(s) unset or empty: TOKEN"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t)
+			f.plan.References = []observation.Reference{{Name: "APP", Value: "/srv/app"}, {Name: "TOKEN", Secret: true}}
+			f.script("s", declaration.Concat(declaration.Part{Lit: "touch ~/ran; echo "}, declaration.Part{Env: "APP"}))
+			if tc.set {
+				t.Setenv("APP", tc.app)
+				t.Setenv("TOKEN", tc.token)
+			} else {
+				t.Setenv("APP", "") // restored after the test
+				t.Setenv("TOKEN", "")
+				os.Unsetenv("APP")
+				os.Unsetenv("TOKEN")
+			}
+			code, evs, stderr := execMain(t, f.encode(t))
+			if code != 2 || len(evs) != 0 || !strings.Contains(stderr, tc.want) {
+				t.Fatalf("exit %d, %d events, stderr %q, want %q", code, len(evs), stderr, tc.want)
+			}
+			if strings.Contains(stderr, "hunter2") {
+				t.Fatalf("a secret's value was printed: %q", stderr)
+			}
+			if exists(filepath.Join(f.home, "ran")) {
+				t.Fatal("the plan ran")
+			}
+		})
+	}
+}
+
+func TestRefusesPlanMadeUnresolved(t *testing.T) {
+	f := newFixture(t)
+	f.plan.References = []observation.Reference{{Name: "APP"}}
+	f.plan.Unresolved = []string{"APP"}
+	t.Setenv("APP", "/srv/app")
+	code, _, stderr := execMain(t, f.encode(t))
+	if code != 2 || !strings.Contains(stderr, "the plan was made with APP unset or empty") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestRefusesRemoteTarget(t *testing.T) {
+	f := newFixture(t)
+	host := declaration.Lit("example.org")
+	f.plan.Target = declaration.Target{Host: &host}
+	f.plan.Context.Target = "example.org"
+	code, _, stderr := execMain(t, f.encode(t))
+	if code != 2 || stderr != "zap-exec: remote targets are not supported yet\n" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestUsage(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := Main(context.Background(), []string{"--help"}, nil, &stdout, &stderr); code != 0 || !strings.HasPrefix(stdout.String(), "usage: zap-exec [PLAN]") {
+		t.Fatalf("--help: exit %d, %q", code, stdout.String())
+	}
+	stdout.Reset()
+	if code := Main(context.Background(), []string{"--nope"}, nil, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "zap-exec: flag provided but not defined: -nope") {
+		t.Fatalf("unknown flag: exit %d, %q", code, stderr.String())
+	}
+	stderr.Reset()
+	if code := Main(context.Background(), nil, strings.NewReader("{}"), &stdout, &stderr); code != 2 || !strings.HasPrefix(stderr.String(), "zap-exec: plan: format") {
+		t.Fatalf("bad plan: exit %d, %q", code, stderr.String())
+	}
+}

@@ -109,7 +109,7 @@ func Read(data []byte) (*Observations, error) {
 		return nil, err
 	}
 	if err := canon.Check(data, nil); err != nil {
-		return nil, err
+		return nil, declaration.NameByID(err, data, "resources", "declaration.resources")
 	}
 	var o Observations
 	if err := declaration.DecodeStrict(data, &o); err != nil {
@@ -159,19 +159,108 @@ func (o *Observations) Validate() error {
 // Encode writes o in canonical form.
 func (o *Observations) Encode() ([]byte, error) { return canon.Marshal(o) }
 
+// MarshalJSON writes o's object with a missing batches or resources list as
+// [], never null, so that what Encode writes Read accepts.
+func (o Observations) MarshalJSON() ([]byte, error) {
+	type plain Observations
+	p := plain(o)
+	if p.Batches == nil {
+		p.Batches = []Batch{}
+	}
+	if p.Resources == nil {
+		p.Resources = []Resource{}
+	}
+	return json.Marshal(p)
+}
+
 // DecodeField decodes observations strictly at path (for documents that
-// embed them).
+// embed them). Every error names the field's path, a list element by its
+// index and, for a resource, its id: resources[2] (motd).verdict.
 func (o *Observations) DecodeField(path string, raw json.RawMessage) error {
 	f := declaration.NewFields(path, raw)
 	f.Req("format", &o.Format)
 	f.Req("declaration", &o.Declaration)
 	f.Req("context", &o.Context)
-	f.Opt("references", &o.References)
+	f.List("references", false, func(at string, raw json.RawMessage) error {
+		var r Reference
+		err := r.DecodeField(at, raw)
+		o.References = append(o.References, r)
+		return err
+	})
 	f.Opt("unresolved", &o.Unresolved)
-	f.Req("batches", &o.Batches)
-	f.Req("resources", &o.Resources)
+	o.Batches = []Batch{}
+	f.List("batches", true, func(at string, raw json.RawMessage) error {
+		var b Batch
+		err := b.DecodeField(at, raw)
+		o.Batches = append(o.Batches, b)
+		return err
+	})
+	o.Resources = []Resource{}
+	f.List("resources", true, func(at string, raw json.RawMessage) error {
+		var r Resource
+		err := r.DecodeField(at, raw)
+		o.Resources = append(o.Resources, r)
+		return err
+	})
 	return f.Done()
 }
 
 // UnmarshalJSON decodes observations strictly.
 func (o *Observations) UnmarshalJSON(data []byte) error { return o.DecodeField("", data) }
+
+// DecodeField decodes a context strictly at path.
+func (c *Context) DecodeField(path string, raw json.RawMessage) error {
+	f := declaration.NewFields(path, raw)
+	f.Req("target", &c.Target)
+	f.Req("user", &c.User)
+	f.Opt("home", &c.Home)
+	return f.Done()
+}
+
+// UnmarshalJSON decodes a context strictly.
+func (c *Context) UnmarshalJSON(data []byte) error { return c.DecodeField("", data) }
+
+// DecodeField decodes a reference strictly at path.
+func (r *Reference) DecodeField(path string, raw json.RawMessage) error {
+	f := declaration.NewFields(path, raw)
+	f.Req("name", &r.Name)
+	f.Opt("secret", &r.Secret)
+	f.Opt("value", &r.Value)
+	return f.Done()
+}
+
+// DecodeField decodes a batch strictly at path.
+func (b *Batch) DecodeField(path string, raw json.RawMessage) error {
+	f := declaration.NewFields(path, raw)
+	f.Req("lane", &b.Lane)
+	f.Req("queries", &b.Queries)
+	return f.Done()
+}
+
+// DecodeField decodes one resource's verdict strictly at path.
+func (r *Resource) DecodeField(path string, raw json.RawMessage) error {
+	f := declaration.NewFields(path, raw)
+	f.Req("id", &r.ID)
+	if r.ID != "" {
+		f = declaration.NewFields(fmt.Sprintf("%s (%s)", path, r.ID), raw)
+		f.Req("id", &r.ID)
+	}
+	f.Req("verdict", &r.Verdict)
+	f.Opt("reason", &r.Reason)
+	f.List("drift", false, func(at string, raw json.RawMessage) error {
+		var d Difference
+		err := d.DecodeField(at, raw)
+		r.Drift = append(r.Drift, d)
+		return err
+	})
+	return f.Done()
+}
+
+// DecodeField decodes one difference strictly at path.
+func (d *Difference) DecodeField(path string, raw json.RawMessage) error {
+	f := declaration.NewFields(path, raw)
+	f.Req("field", &d.Field)
+	f.Req("observed", &d.Observed)
+	f.Req("desired", &d.Desired)
+	return f.Done()
+}

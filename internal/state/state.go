@@ -126,6 +126,18 @@ func (s *Store) Dir() string { return s.dir }
 
 func (s *Store) reports() string { return filepath.Join(s.dir, "reports") }
 
+// Check refuses a state directory, or its reports directory, that isn't the
+// user's own. One that doesn't exist yet is fine: Save makes it.
+func (s *Store) Check() error {
+	for _, d := range []string{s.dir, s.reports()} {
+		ok, err := s.checkDir(d)
+		if err != nil || !ok {
+			return err
+		}
+	}
+	return nil
+}
+
 // Key names a config in the state directory: the first 16 hex digits of the
 // blake3 of its absolute path.
 func Key(configAbs string) string {

@@ -1,14 +1,168 @@
-// Package zapcli is a stage of Zap (work in progress).
+// Package zapcli is zap, the front end: the commands a user types, composing
+// the stages zap-eval, zap-detect, zap-plan and zap-exec, which it runs as
+// subprocesses found beside its own executable (never on PATH), handing them
+// the operator environment.
+//
+// Usage:
+//
+//	zap                                   prints the loop and the commands
+//	zap version                           prints zap <version>
+//	zap config validate [CONFIG]          evaluates the config only
+//	zap plan [--diff] [CONFIG]            detects and prints the plan
+//	zap apply [--wetrun] [--expect-plan HASH] [--json] [CONFIG]
+//	zap detect [CONFIG]                   detection alone, one line per resource
+//	zap status [CONFIG]                   the last run, offline
+//
+// CONFIG defaults to ./zap.ts. --help on any command prints its flags.
+//
+// The pipeline of a pass is
+//
+//	zap-eval CONFIG > declaration; zap-detect < declaration > observations;
+//	zap-plan < observations > plan; zap-exec < plan > events
+//
+// and every pass that detects writes the config's last-run report for the
+// host under $ZAP_HOME or ~/.zap (internal/state), which also holds the
+// preview a wetrun binds to.
+//
+// # Exit codes
+//
+// 2 is an established answer about your inputs, 1 is a problem in the
+// world or a claim Zap couldn't establish; where both apply, 1 wins for the
+// verdicts (undetermined or unverifiable outranks pending changes).
+//
+//	command            0                          1                                          2
+//	version            printed
+//	config validate    ok: N resource(s)          zap-eval crashed or can't run              config error (eval, gates)
+//	plan               the plan (changes or not) a hold, an unset reference; world errors   input error
+//	apply (dry)        no changes                 a hold, an unset reference; world errors   changes pending; input error
+//	apply --wetrun     every change ok and the    a change failed, RESIDUAL, a hold, the     refused (no review, the plan
+//	                   reading again converged    reading again failed; world errors         moved, the preview was claimed,
+//	                                                                                         declined), an unset reference,
+//	                                                                                         input error
+//	detect             every resource read        a resource undetermined, an unset          input error
+//	                                              reference; world errors
+//	status             the last run read every    no last run (unless nothing is declared),  input error
+//	                   declared resource          the last run held something, was
+//	                                              unverifiable, or didn't read a declared
+//	                                              resource
+//
+// Input errors (2): a usage error (an unknown flag, --expect-plan or --json
+// without --wetrun, a stray argument); a stage that exits 2 (a config that
+// doesn't evaluate or pass the gates, a remote target); HOME or ZAP_HOME
+// unset or not absolute; a state directory or report that isn't the user's
+// own. World errors (1): a stage that exits 1, crashes or can't be started;
+// a document a stage wrote that doesn't read; state that can't be written.
+//
+// Errors print as "error: message", further lines of the message indented
+// under it, and advice after it at the left margin as "hint: ...".
+//
+// # --json
+//
+// zap apply --wetrun --json writes only JSON event lines to stdout
+// (pkg/events): zap-exec's events as it wrote them, then one held event per
+// held resource, one residual event per resource that still doesn't read
+// converged, observe_failed when the reading again failed, and a final done
+// event with the exit code and the counts. A wetrun that ends before its
+// first event (a refusal, an error) leaves stdout empty and prints its text
+// report to stderr.
 package zapcli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
+	"time"
+
+	"github.com/zap-go/zap/internal/render"
 )
 
-// Main runs the command with args and returns its exit code.
+// Version is zap's version, set at build time with
+// -ldflags "-X github.com/zap-go/zap/internal/zapcli.Version=v1.2.3".
+var Version = ""
+
+// version is Version, or the module version the build recorded.
+func version() string {
+	if Version != "" {
+		return Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
+
+// Main runs zap with args and returns its exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "not built yet")
-	return 2
+	a := &app{
+		stdin:     stdin,
+		stdout:    stdout,
+		stderr:    stderr,
+		getenv:    os.Getenv,
+		lookupEnv: os.LookupEnv,
+		environ:   os.Environ(),
+		now:       time.Now,
+	}
+	return a.main(ctx, args)
+}
+
+// main runs the command and prints its error, once.
+func (a *app) main(ctx context.Context, args []string) int {
+	err := a.run(ctx, args)
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if !ee.quiet {
+			render.Error(a.stderr, ee.msg, ee.hints...)
+		}
+		return ee.code
+	}
+	render.Error(a.stderr, err.Error())
+	return 1
+}
+
+// app is one run of zap: its I/O and the operator environment.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	lookupEnv      func(string) (string, bool)
+	environ        []string
+	now            func() time.Time
+	// stageDir overrides where the stages are found (tests); "" is
+	// beside zap's own executable.
+	stageDir string
+}
+
+// exitError is a failure with its exit code. A quiet one has already said
+// what it had to (a report was printed) and only sets the code.
+type exitError struct {
+	code  int
+	msg   string
+	hints []string
+	quiet bool
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// fail is an error exiting code, printed as error: msg with hints.
+func fail(code int, msg string, hints ...string) error {
+	return &exitError{code: code, msg: msg, hints: hints}
+}
+
+// failf is fail with a formatted message and no hint.
+func failf(code int, format string, args ...any) error {
+	return &exitError{code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+// exit sets the exit code of a command whose report already said why.
+func exit(code int) error {
+	if code == 0 {
+		return nil
+	}
+	return &exitError{code: code, quiet: true}
 }

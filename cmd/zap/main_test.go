@@ -1,0 +1,264 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/zap-go/zap/internal/scripttest"
+	"github.com/zap-go/zap/pkg/events"
+)
+
+func TestMain(m *testing.M) { testscript.Main(m, scripttest.Commands()) }
+
+// TestScripts runs the scripts in testdata/script, the end-to-end walks
+// among them. Besides scripttest's commands they can use:
+//
+//	planhash VAR
+//	    sets $VAR to the plan_hash in the last command's stdout (a text
+//	    report's plan_hash: line, or a plan document's "plan_hash").
+//	planhash -eq VAR
+//	    asserts the last stdout's plan_hash equals $VAR.
+//	events [-exit N]
+//	    asserts every line of the last stdout decodes as an event
+//	    (events.Read), the first is run_started and the last is done,
+//	    with exit N (default 0).
+//	ttyrun [-code N] [-typeahead TEXT] -answer hash8|HASH8|TEXT CMD [ARGS...]
+//	    runs CMD with its stdin and stderr on a new terminal: TEXT typed
+//	    ahead at once, the answer typed when the question appears (hash8:
+//	    the first eight characters of the plan_hash the terminal showed;
+//	    HASH8: the same in upper case).
+//	    stdout is the command's; stderr is what the terminal showed.
+func TestScripts(t *testing.T) {
+	p := scripttest.Params("testdata/script")
+	p.Cmds["planhash"] = cmdPlanhash
+	p.Cmds["events"] = cmdEvents
+	p.Cmds["ttyrun"] = cmdTtyrun
+	testscript.Run(t, p)
+}
+
+var hashPattern = regexp.MustCompile(`plan_hash"?:\s*"?([0-9a-f]{64})`)
+
+func cmdPlanhash(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("planhash takes no !")
+	}
+	eq := false
+	if len(args) == 2 && args[0] == "-eq" {
+		eq, args = true, args[1:]
+	}
+	if len(args) != 1 {
+		ts.Fatalf("usage: planhash [-eq] VAR")
+	}
+	m := hashPattern.FindAllStringSubmatch(ts.ReadFile("stdout"), -1)
+	if len(m) != 1 {
+		ts.Fatalf("planhash: want one plan_hash in stdout, found %d", len(m))
+	}
+	got := m[0][1]
+	if !eq {
+		ts.Setenv(args[0], got)
+		return
+	}
+	if want := ts.Getenv(args[0]); got != want {
+		ts.Fatalf("plan_hash %s, want $%s = %s", got, args[0], want)
+	}
+}
+
+func cmdEvents(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("events takes no !")
+	}
+	wantExit := 0
+	if len(args) == 2 && args[0] == "-exit" {
+		n, err := strconv.Atoi(args[1])
+		ts.Check(err)
+		wantExit, args = n, nil
+	}
+	if len(args) != 0 {
+		ts.Fatalf("usage: events [-exit N]")
+	}
+	out := ts.ReadFile("stdout")
+	if !strings.HasSuffix(out, "\n") {
+		ts.Fatalf("events: stdout doesn't end in a newline: %q", out)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	var all []*events.Event
+	for i, l := range lines {
+		e, err := events.Read([]byte(l))
+		if err != nil {
+			ts.Fatalf("events: line %d doesn't decode: %v\n%s", i+1, err, l)
+		}
+		all = append(all, e)
+	}
+	if all[0].Event != events.RunStarted {
+		ts.Fatalf("events: the first event is %s, not run_started", all[0].Event)
+	}
+	last := all[len(all)-1]
+	if last.Event != events.Done || last.Exit == nil || *last.Exit != wantExit {
+		ts.Fatalf("events: the last event is %s, not done with exit %d", lines[len(lines)-1], wantExit)
+	}
+}
+
+func cmdTtyrun(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("use -code N rather than !")
+	}
+	code, typeahead, answer := 0, "", ""
+	for len(args) > 1 && strings.HasPrefix(args[0], "-") {
+		switch args[0] {
+		case "-code":
+			n, err := strconv.Atoi(args[1])
+			ts.Check(err)
+			code = n
+		case "-typeahead":
+			typeahead = args[1]
+		case "-answer":
+			answer = args[1]
+		default:
+			ts.Fatalf("ttyrun: unknown flag %s", args[0])
+		}
+		args = args[2:]
+	}
+	if len(args) == 0 || answer == "" {
+		ts.Fatalf("usage: ttyrun [-code N] [-typeahead TEXT] -answer hash8|TEXT CMD [ARGS...]")
+	}
+	path, err := exec.LookPath(args[0])
+	ts.Check(err)
+
+	ctrl, tty, err := openPTY()
+	ts.Check(err)
+	defer ctrl.Close()
+
+	cmd := exec.Command(path, args[1:]...)
+	cmd.Args[0] = args[0]
+	cmd.Env = scriptEnv(ts)
+	cmd.Dir = ts.Getenv("PWD")
+	var stdout bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, &stdout, tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	ts.Check(cmd.Start())
+	tty.Close()
+	if typeahead != "" {
+		_, err := ctrl.Write([]byte(typeahead + "\n"))
+		ts.Check(err)
+	}
+
+	// Read what the terminal shows; answer when the question appears.
+	var mu sync.Mutex
+	var screen bytes.Buffer
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		buf := make([]byte, 4096)
+		answered := false
+		for {
+			n, err := ctrl.Read(buf)
+			mu.Lock()
+			screen.Write(buf[:n])
+			shown := screen.String()
+			mu.Unlock()
+			if !answered && strings.Contains(shown, "characters of its plan_hash: ") {
+				answered = true
+				text := answer
+				if answer == "hash8" || answer == "HASH8" {
+					m := hashPattern.FindStringSubmatch(shown)
+					switch {
+					case m == nil:
+						text = "no-hash-shown"
+					case answer == "HASH8":
+						text = strings.ToUpper(m[1][:8])
+					default:
+						text = m[1][:8]
+					}
+				}
+				ctrl.Write([]byte(text + "\n"))
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	waitErr := make(chan error, 1)
+	go func() { waitErr <- cmd.Wait() }()
+	var werr error
+	select {
+	case werr = <-waitErr:
+	case <-time.After(2 * time.Minute):
+		cmd.Process.Kill()
+		werr = <-waitErr
+	}
+	// The terminal reads EIO once the last holder of the tty is gone.
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		ctrl.Close()
+		<-done
+	}
+	mu.Lock()
+	shown := strings.ReplaceAll(screen.String(), "\r\n", "\n")
+	mu.Unlock()
+	ts.Stdout().Write(stdout.Bytes())
+	io.WriteString(ts.Stderr(), shown)
+	got := 0
+	if werr != nil {
+		var ee *exec.ExitError
+		if !errors.As(werr, &ee) {
+			ts.Fatalf("ttyrun: %v", werr)
+		}
+		got = ee.ExitCode()
+	}
+	if got != code {
+		ts.Logf("terminal:\n%s\nstdout:\n%s", shown, stdout.String())
+		ts.Fatalf("%s exited %d, want %d", args[0], got, code)
+	}
+}
+
+// openPTY opens a new pseudo-terminal: its controlling side and the
+// terminal a command gets.
+func openPTY() (ctrl, tty *os.File, err error) {
+	ctrl, err = os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	var n uint32
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, ctrl.Fd(), syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); e != 0 {
+		ctrl.Close()
+		return nil, nil, fmt.Errorf("TIOCGPTN: %v", e)
+	}
+	var unlock int32
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, ctrl.Fd(), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); e != 0 {
+		ctrl.Close()
+		return nil, nil, fmt.Errorf("TIOCSPTLCK: %v", e)
+	}
+	tty, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		ctrl.Close()
+		return nil, nil, err
+	}
+	return ctrl, tty, nil
+}
+
+// scriptEnv is the environment the script has set, as exec would pass it.
+func scriptEnv(ts *testscript.TestScript) []string {
+	ts.Check(ts.Exec("env", "-0"))
+	var env []string
+	for _, kv := range strings.Split(ts.ReadFile("stdout"), "\x00") {
+		if kv != "" {
+			env = append(env, kv)
+		}
+	}
+	return env
+}

@@ -1,0 +1,184 @@
+package zapcli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/zap-go/zap/internal/ops"
+	"github.com/zap-go/zap/internal/resolve"
+	"github.com/zap-go/zap/internal/state"
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/observation"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// session is what every command that reads a config shares: the config, the
+// stages and the state directory.
+type session struct {
+	a      *app
+	config string // as given
+	abs    string // absolute: the report's key
+	st     *stages
+	store  *state.Store
+}
+
+// open prepares a command on config. withState opens the state directory
+// too, refusing a HOME or ZAP_HOME that can't hold it.
+func (a *app) open(config string, withState bool) (*session, error) {
+	s := &session{a: a, config: config}
+	abs, err := filepath.Abs(config)
+	if err != nil {
+		return nil, failf(1, "config %s: %v", config, err)
+	}
+	s.abs = abs
+	if s.st, err = a.stages(); err != nil {
+		return nil, err
+	}
+	if withState {
+		if s.store, err = state.Open(a.getenv); err != nil {
+			return nil, fail(2, err.Error(), "Zap keeps its last-run reports in $ZAP_HOME, or else $HOME/.zap: set one to an absolute path")
+		}
+		if err := s.store.Check(); err != nil {
+			return nil, stateError(err)
+		}
+	}
+	return s, nil
+}
+
+// stateError gives a state failure its exit code: a directory or file that
+// isn't the user's own is an input to fix (2); anything else is the world (1).
+func stateError(err error) error {
+	if errors.Is(err, state.ErrUntrusted) {
+		return fail(2, fmt.Sprintf("state: %v", err),
+			"every file under ~/.zap (or $ZAP_HOME) must belong to the user Zap runs as, and no other account may write it; fix or remove it")
+	}
+	return failf(1, "state: %v", err)
+}
+
+// evaluation is a config evaluated: the declaration and its JSON as zap-eval
+// wrote it, which zap-detect reads.
+type evaluation struct {
+	decl *declaration.Declaration
+	json []byte
+}
+
+// evaluate runs zap-eval on the config.
+func (s *session) evaluate(ctx context.Context) (*evaluation, error) {
+	out, err := s.st.run(ctx, "zap-eval", nil, s.config)
+	if err != nil {
+		return nil, err
+	}
+	d, err := declaration.Read(out)
+	if err == nil {
+		err = d.Validate()
+	}
+	if err != nil {
+		return nil, failf(1, "zap-eval wrote a declaration zap can't read: %v", err)
+	}
+	return &evaluation{decl: d, json: out}, nil
+}
+
+// detection is one detection pass.
+type detection struct {
+	obs  *observation.Observations
+	json []byte
+}
+
+// detect runs zap-detect on the declaration.
+func (s *session) detect(ctx context.Context, ev *evaluation) (*detection, error) {
+	out, err := s.st.run(ctx, "zap-detect", ev.json)
+	if err != nil {
+		return nil, err
+	}
+	o, err := observation.Read(out)
+	if err != nil {
+		return nil, failf(1, "zap-detect wrote observations zap can't read: %v", err)
+	}
+	return &detection{obs: o, json: out}, nil
+}
+
+// planned is a plan and its JSON as zap-plan wrote it, which zap-exec reads.
+type planned struct {
+	plan *plan.Plan
+	json []byte
+}
+
+// plan runs zap-plan on the observations and checks the plan_hash.
+func (s *session) plan(ctx context.Context, det *detection) (*planned, error) {
+	out, err := s.st.run(ctx, "zap-plan", det.json)
+	if err != nil {
+		return nil, err
+	}
+	p, err := plan.Read(out)
+	if err == nil {
+		err = plan.Verify(p, ops.Script)
+	}
+	if err != nil {
+		return nil, failf(1, "zap-plan wrote a plan zap can't read: %v", err)
+	}
+	return &planned{plan: p, json: out}, nil
+}
+
+// resolution resolves the declaration's references from the operator
+// environment, as the stages do: for the report's hashes and the wetrun's
+// check that every reference is set.
+func (s *session) resolution(d *declaration.Declaration) *resolve.Resolution {
+	return resolve.Resolve(d, s.a.lookupEnv)
+}
+
+// host is the name of the target a report is kept for.
+func host(d *declaration.Declaration) string {
+	if d.Target.Local {
+		return "local"
+	}
+	if h, ok := d.Target.Host.Plain(); ok {
+		return h
+	}
+	// A host behind a reference: resolved when remote targets arrive.
+	return d.Target.Host.String()
+}
+
+// lastRun reads the config's last-run report for host, refusing state that
+// isn't the user's own.
+func (s *session) lastRun(h string) (*state.Loaded, error) {
+	l, err := s.store.Load(s.abs, h)
+	if err != nil {
+		return nil, stateError(err)
+	}
+	return l, nil
+}
+
+// record writes the report of a pass.
+func (s *session) record(cmd state.Command, preview bool, planHash string, ev *evaluation, det *detection) error {
+	r, err := state.NewReport(state.Pass{
+		Command:  cmd,
+		Preview:  preview,
+		PlanHash: planHash,
+		Time:     s.a.now(),
+		Obs:      det.obs,
+		Res:      s.resolution(&det.obs.Declaration),
+	})
+	if err != nil {
+		return failf(1, "state: %v", err)
+	}
+	if err := s.store.Save(s.abs, det.obs.Context.Target, r); err != nil {
+		return stateError(err)
+	}
+	return nil
+}
+
+// verdictCode is 1 when a pass couldn't establish a verdict: a resource it
+// couldn't read, or a reference unset.
+func verdictCode(o *observation.Observations) int {
+	if len(o.Unresolved) > 0 {
+		return 1
+	}
+	for _, r := range o.Resources {
+		if r.Verdict == observation.Undetermined {
+			return 1
+		}
+	}
+	return 0
+}

@@ -1,0 +1,160 @@
+package zapcli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// stages runs Zap's stages, found in one directory: beside zap's own
+// executable, never on PATH, so the stages that run are the ones installed
+// with this zap.
+type stages struct {
+	dir    string
+	env    []string
+	stderr io.Writer // where a stage's diagnostics go when it succeeds
+}
+
+func (a *app) stages() (*stages, error) {
+	dir := a.stageDir
+	if dir == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, fail(1, fmt.Sprintf("can't find zap's own executable, beside which its stages are installed: %v", err))
+		}
+		dir = filepath.Dir(exe)
+	}
+	return &stages{dir: dir, env: a.environ, stderr: a.stderr}, nil
+}
+
+func (s *stages) command(ctx context.Context, name string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, filepath.Join(s.dir, name), args...)
+	cmd.Args[0] = name
+	cmd.Env = s.env
+	return cmd
+}
+
+// run runs a stage with stdin and returns what it wrote on stdout.
+func (s *stages) run(ctx context.Context, name string, stdin []byte, args ...string) ([]byte, error) {
+	cmd := s.command(ctx, name, args...)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if err != nil {
+		return nil, s.failure(name, err, stderr.Bytes())
+	}
+	s.passOn(stderr.Bytes())
+	return stdout.Bytes(), nil
+}
+
+// stream runs a stage with stdin and hands each line it writes on stdout to
+// line as it comes. It returns the stage's failure, if any, after the last
+// line; an error from line stops the stage.
+func (s *stages) stream(ctx context.Context, name string, stdin []byte, line func([]byte) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cmd := s.command(ctx, name)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return s.failure(name, err, nil)
+	}
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	var lineErr error
+	for sc.Scan() {
+		if lineErr = line(sc.Bytes()); lineErr != nil {
+			cancel()
+			break
+		}
+	}
+	if lineErr == nil {
+		lineErr = sc.Err()
+	}
+	_, _ = io.Copy(io.Discard, out)
+	err = cmd.Wait()
+	if lineErr != nil {
+		return lineErr
+	}
+	if err != nil {
+		return s.failure(name, err, stderr.Bytes())
+	}
+	s.passOn(stderr.Bytes())
+	return nil
+}
+
+// passOn copies what a stage that succeeded said on stderr (a warning).
+func (s *stages) passOn(stderr []byte) {
+	if len(stderr) > 0 {
+		s.stderr.Write(stderr)
+	}
+}
+
+// stageError is a stage that failed, with the exit code zap passes on.
+type stageError struct {
+	*exitError
+	stage string
+	// status is the stage's own exit status, -1 when it didn't exit.
+	status int
+}
+
+func (e *stageError) Unwrap() error { return e.exitError }
+
+// failure turns a stage's failure into zap's: its exit 2 is zap's exit 2,
+// printing the stage's message; its exit 1 is zap's exit 1; anything else
+// (a crash, a signal, a stage that can't start) is exit 1 saying so.
+func (s *stages) failure(name string, err error, stderr []byte) error {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return &stageError{stage: name, status: -1, exitError: &exitError{code: 1,
+			msg:   fmt.Sprintf("can't run %s: %v", name, err),
+			hints: []string{fmt.Sprintf("zap runs its stages from its own directory (%s); reinstall Zap so they are there", s.dir)}}}
+	}
+	msg, hints := stageMessage(name, stderr)
+	status := ee.ExitCode()
+	switch status {
+	case 1, 2:
+		if msg == "" {
+			msg = fmt.Sprintf("%s failed (exit status %d) and said nothing", name, status)
+		}
+		return &stageError{stage: name, status: status, exitError: &exitError{code: status, msg: msg, hints: hints}}
+	}
+	what := fmt.Sprintf("%s crashed (%v)", name, ee.ProcessState)
+	if msg != "" {
+		what += ":\n" + msg
+	}
+	return &stageError{stage: name, status: status, exitError: &exitError{code: 1, msg: what, hints: hints}}
+}
+
+// stageMessage reads a stage's diagnostics: "zap-x: message" lines, further
+// lines, and hint: lines. The stage's own prefix is dropped, since zap
+// prints the message as its own.
+func stageMessage(name string, stderr []byte) (string, []string) {
+	var msg, hints []string
+	for _, l := range strings.Split(strings.TrimRight(string(stderr), "\n"), "\n") {
+		switch {
+		case l == "":
+			continue
+		case strings.HasPrefix(l, "hint: "):
+			hints = append(hints, strings.TrimPrefix(l, "hint: "))
+		default:
+			msg = append(msg, strings.TrimPrefix(l, name+": "))
+		}
+	}
+	return strings.Join(msg, "\n"), hints
+}

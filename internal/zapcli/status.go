@@ -1,0 +1,70 @@
+package zapcli
+
+import (
+	"context"
+
+	"github.com/zap-go/zap/internal/render"
+	"github.com/zap-go/zap/internal/state"
+	"github.com/zap-go/zap/pkg/observation"
+)
+
+// cmdStatus is zap status: the last run, offline. Its exit code is about the
+// last run, not the machine now.
+func (a *app) cmdStatus(ctx context.Context, config string) error {
+	s, err := a.open(config, true)
+	if err != nil {
+		return err
+	}
+	ev, err := s.evaluate(ctx)
+	if err != nil {
+		return err
+	}
+	h := host(ev.decl)
+	l, err := s.lastRun(h)
+	if err != nil {
+		return err
+	}
+	res := s.resolution(ev.decl)
+	v := &render.StatusView{Host: h, UnresolvedNow: res.Unresolved}
+	seen := map[string]state.Resource{}
+	if l != nil {
+		v.Last = l.Report
+		for _, r := range l.Report.Resources {
+			seen[r.ID] = r
+		}
+	}
+	declared := map[string]bool{}
+	code := 0
+	for i := range ev.decl.Resources {
+		r := &ev.decl.Resources[i]
+		declared[r.ID] = true
+		line := render.StatusResource{ID: r.ID, Type: r.Type}
+		if got, ok := seen[r.ID]; ok {
+			line.Read = true
+			line.Verdict = got.Verdict
+			hash, _, err := state.ResourceHash(r, res)
+			if err != nil {
+				return failf(1, "state: %v", err)
+			}
+			line.Changed = hash != got.Hash
+			if got.Verdict == observation.Undetermined {
+				code = 1
+			}
+		} else {
+			code = 1
+		}
+		v.Resources = append(v.Resources, line)
+	}
+	if l != nil {
+		for _, r := range l.Report.Resources {
+			if !declared[r.ID] {
+				v.Orphans = append(v.Orphans, r.ID)
+			}
+		}
+		if len(l.Report.Unresolved) > 0 {
+			code = 1
+		}
+	}
+	render.Status(a.stdout, v)
+	return exit(code)
+}

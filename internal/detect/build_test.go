@@ -2,6 +2,7 @@ package detect
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os/exec"
 	"reflect"
@@ -226,5 +227,32 @@ func TestPass(t *testing.T) {
 	batches, _ = Pass(context.Background(), host, []Detector{Held("x")})
 	if batches == nil || len(batches) != 0 {
 		t.Errorf("batches %#v, want an empty list", batches)
+	}
+}
+
+// TestWireForm checks queries and answers survive JSON, the form a batch
+// can travel in to another host.
+func TestWireForm(t *testing.T) {
+	qs := []Query{
+		{Op: OpDigest, Lane: observation.LaneElevated, Path: "/etc/motd"},
+		{Op: OpCommand, Lane: observation.LaneLogin, Command: &Command{Text: "true", Cwd: "/", Env: []Var{{"A", "it's"}}, Timeout: 30}},
+	}
+	as := []Answer{
+		{Status: StatusOK, Type: TypeRegular, Mode: 0, Owner: "root", Group: "root"},
+		{Status: StatusHardLinked, Links: 3},
+		{Status: StatusOK, Exit: 1},
+	}
+	for _, v := range []any{&qs, &as} {
+		data, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back := reflect.New(reflect.TypeOf(v).Elem())
+		if err := json.Unmarshal(data, back.Interface()); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(back.Elem().Interface(), reflect.ValueOf(v).Elem().Interface()) {
+			t.Errorf("%s decodes to %+v", data, back.Elem().Interface())
+		}
 	}
 }

@@ -16,8 +16,8 @@ type Host interface {
 	Answer(ctx context.Context, lane observation.Lane, queries []Query) ([]Answer, error)
 }
 
-// Lanes is the order batches run in and are recorded in.
-var Lanes = []observation.Lane{observation.LaneLogin, observation.LaneRoot, observation.LaneElevated}
+// lanes is the order batches run in and are recorded in.
+var lanes = []observation.Lane{observation.LaneLogin, observation.LaneRoot, observation.LaneElevated}
 
 // slot is where a detector's query sits in its lane's batch.
 type slot struct {
@@ -46,7 +46,7 @@ func Pass(ctx context.Context, host Host, ds []Detector) ([]observation.Batch, [
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var ran []observation.Batch
-	for _, lane := range Lanes {
+	for _, lane := range lanes {
 		qs := batches[lane]
 		if len(qs) == 0 {
 			continue

@@ -58,9 +58,11 @@ func Plan(o *observation.Observations) (*plan.Plan, error) {
 	}
 	held := spreadHolds(g, order, verdicts)
 
+	target := d.Target
+	target.Host, target.User, target.BootstrapUser = cloneText(target.Host), cloneText(target.User), cloneText(target.BootstrapUser)
 	p := &plan.Plan{
 		Format:     plan.Format,
-		Target:     d.Target,
+		Target:     target,
 		Context:    o.Context,
 		References: append([]observation.Reference(nil), o.References...),
 		Unresolved: append([]string(nil), o.Unresolved...),

@@ -194,9 +194,12 @@ func checkContext(p *plan.Plan) (execute.Context, error) {
 	if !p.Target.Local || p.Context.Target != "local" {
 		return execute.Context{}, refuse(errors.New("remote targets are not supported yet"))
 	}
-	home, ok := os.LookupEnv("HOME")
-	if !ok || !filepath.IsAbs(home) {
-		return execute.Context{}, refuse(errors.New("HOME is unset or not an absolute path"), "set HOME to your home directory")
+	home := os.Getenv("HOME")
+	switch {
+	case home == "":
+		return execute.Context{}, refuse(errors.New("HOME is unset or empty"), "set HOME to your home directory")
+	case !filepath.IsAbs(home):
+		return execute.Context{}, refuse(fmt.Errorf("HOME is %q, not an absolute path", home), "set HOME to your home directory")
 	}
 	u, err := user.Current()
 	if err != nil {

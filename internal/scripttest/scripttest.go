@@ -14,11 +14,9 @@
 //	    the same, as an unprivileged account: when the test runs as root, the
 //	    account "zaptest" (created on first use) after $WORK is handed to it;
 //	    otherwise as the test's own user, which is already unprivileged.
-//	chmod MODE FILE...
-//	    sets an octal mode (the built-in chmod of testscript is not in every
-//	    version).
-//	symlink TARGET LINK
-//	    makes a symbolic link.
+//
+// testscript's own chmod (one file, permission bits only) and symlink
+// (symlink LINK -> TARGET) are available as usual.
 //
 // Conditions: [root] is true when the test runs as root.
 //
@@ -83,8 +81,6 @@ func Params(dir string) testscript.Params {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"run":     func(ts *testscript.TestScript, neg bool, args []string) { run(ts, neg, args, false) },
 			"runas":   func(ts *testscript.TestScript, neg bool, args []string) { run(ts, neg, args, true) },
-			"chmod":   cmdChmod,
-			"symlink": cmdSymlink,
 		},
 	}
 }
@@ -257,24 +253,4 @@ func handOver(ts *testscript.TestScript) (*syscall.Credential, error) {
 
 func firstPathEntry(ts *testscript.TestScript) string {
 	return filepath.SplitList(ts.Getenv("PATH"))[0] + "/x"
-}
-
-func cmdChmod(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) < 2 {
-		ts.Fatalf("usage: chmod MODE FILE...")
-	}
-	mode, err := strconv.ParseUint(args[0], 8, 32)
-	if err != nil {
-		ts.Fatalf("chmod: bad mode %q", args[0])
-	}
-	for _, f := range args[1:] {
-		ts.Check(os.Chmod(ts.MkAbs(f), os.FileMode(mode)))
-	}
-}
-
-func cmdSymlink(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 2 {
-		ts.Fatalf("usage: symlink TARGET LINK")
-	}
-	ts.Check(os.Symlink(args[0], ts.MkAbs(args[1])))
 }

@@ -79,8 +79,8 @@ func Params(dir string) testscript.Params {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"run":     func(ts *testscript.TestScript, neg bool, args []string) { run(ts, neg, args, false) },
-			"runas":   func(ts *testscript.TestScript, neg bool, args []string) { run(ts, neg, args, true) },
+			"run":   func(ts *testscript.TestScript, neg bool, args []string) { run(ts, neg, args, false) },
+			"runas": func(ts *testscript.TestScript, neg bool, args []string) { run(ts, neg, args, true) },
 		},
 	}
 }

@@ -221,9 +221,15 @@ func idAt(data []byte, path string, i int) (string, bool) {
 // CheckFormat is checkFormat for the other document packages.
 func CheckFormat(data []byte, want string) error { return checkFormat(data, want) }
 
-// DecodeStrict decodes data into v refusing unknown fields and trailing data,
-// and rewrites encoding/json's errors to name the field's path.
+// DecodeStrict decodes data into v refusing unknown fields (a key must match
+// a field's JSON name exactly, case included) and trailing data, and rewrites
+// encoding/json's errors to name the field's path.
 func DecodeStrict(data []byte, v any) error {
+	if t := reflect.TypeOf(v); t != nil {
+		if err := exactKeys(data, t, ""); err != nil {
+			return err
+		}
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {

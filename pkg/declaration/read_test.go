@@ -218,3 +218,59 @@ func TestEncodeEmptyResources(t *testing.T) {
 		t.Errorf("Read refuses what Encode wrote: %v", err)
 	}
 }
+
+func TestDecodeStrictExactKeys(t *testing.T) {
+	type inner struct {
+		Name string `json:"name"`
+	}
+	type embedded struct {
+		Deep int `json:"deep"`
+	}
+	type outer struct {
+		embedded
+		List  []inner          `json:"list"`
+		Map   map[string]inner `json:"map"`
+		Text  Text             `json:"text"`
+		Plain int
+		Skip  int `json:"-"`
+	}
+	ok := []string{
+		`{"deep":1,"list":[{"name":"a"}],"map":{"ANY":{"name":"b"}},"text":{"$env":"A"},"Plain":2}`,
+		`{}`,
+	}
+	for _, in := range ok {
+		var v outer
+		if err := DecodeStrict([]byte(in), &v); err != nil {
+			t.Errorf("DecodeStrict(%s): %v", in, err)
+		}
+	}
+	bad := []struct{ in, want string }{
+		{`{"Deep":1}`, `Deep: unknown field`},
+		{`{"list":[{"name":"a"},{"Name":"b"}]}`, `list[1].Name: unknown field`},
+		{`{"map":{"k":{"NAME":"b"}}}`, `map.k.NAME: unknown field`},
+		{`{"plain":2}`, `plain: unknown field`},
+		{`{"Skip":2}`, `Skip: unknown field`},
+		{`{"list":[{"name":"a","extra":1}]}`, `list[0].extra: unknown field`},
+		{`{"text":{"$ENV":"A"}}`, `text: a reference object has exactly one key, $env or $text`},
+	}
+	for _, tt := range bad {
+		var v outer
+		err := DecodeStrict([]byte(tt.in), &v)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("DecodeStrict(%s) = %v, want %q", tt.in, err, tt.want)
+		}
+	}
+}
+
+func TestReadRefusesOtherCase(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"format":"zap.declaration/1","Target":{"local":true},"target":{"local":true},"resources":[]}`: `Target: unknown field`,
+		`{"format":"zap.declaration/1","target":{"Local":true},"resources":[]}`:                         `target.Local: unknown field`,
+		doc(`{` + helloAt + `,"Mode":"644"}`):                                                           `resources[0] (hello).Mode: unknown field`,
+	} {
+		_, err := Read([]byte(in))
+		if err == nil || err.Error() != want {
+			t.Errorf("Read(%s) = %v, want %q", in, err, want)
+		}
+	}
+}

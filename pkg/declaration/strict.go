@@ -1,0 +1,153 @@
+package declaration
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/zap-go/zap/pkg/canon"
+)
+
+var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+
+// exactKeys walks data alongside the Go type it decodes into and refuses an
+// object key that isn't exactly a field's JSON name. encoding/json matches
+// field names regardless of case, so without this {"EVENT":...} would set the
+// event field, and {"ok":1,"OK":2} would slip a second value past
+// canon.Check's duplicate check. The walk also gives the unknown field its
+// full path, list indices included.
+//
+// A value that decodes itself (a json.Unmarshaler) checks its own keys, but
+// encoding/json passes its error up without saying where the value sits. So
+// the walk decodes a Text or a FieldDecoder (Resource, Target, ...) below the
+// root once here, at its path, and returns its error naming that path.
+func exactKeys(raw json.RawMessage, t reflect.Type, path string) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Implements(unmarshalerType) || reflect.PointerTo(t).Implements(unmarshalerType) {
+		if path == "" {
+			return nil // the root: the decoder runs it next
+		}
+		return decodeAt(raw, t, path)
+	}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		if raw[0] != '{' {
+			return nil // a type error, which the decoder names
+		}
+		var m map[string]json.RawMessage
+		if json.Unmarshal(raw, &m) != nil {
+			return nil
+		}
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var fields map[string]reflect.Type
+		if t.Kind() == reflect.Struct {
+			fields = jsonFields(t)
+		}
+		for _, k := range keys {
+			at := k
+			if path != "" {
+				at = path + "." + k
+			}
+			elem := t
+			if t.Kind() == reflect.Map {
+				elem = t.Elem()
+			} else {
+				ft, ok := fields[k]
+				if !ok {
+					return &canon.PathError{Path: at, Msg: "unknown field"}
+				}
+				elem = ft
+			}
+			if err := exactKeys(m[k], elem, at); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if raw[0] != '[' {
+			return nil
+		}
+		var list []json.RawMessage
+		if json.Unmarshal(raw, &list) != nil {
+			return nil
+		}
+		for i, item := range list {
+			if err := exactKeys(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// jsonFields maps the JSON names of t's fields to their types, with the
+// fields of an untagged embedded struct promoted below t's own.
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	var embedded []reflect.Type
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" {
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				embedded = append(embedded, ft)
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out[name] = f.Type
+	}
+	for _, e := range embedded {
+		for k, v := range jsonFields(e) {
+			if _, ok := out[k]; !ok {
+				out[k] = v
+			}
+		}
+	}
+	return out
+}
+
+// decodeAt decodes raw into a new t at path when t is a Text or a
+// FieldDecoder, for the error that names where it sits.
+func decodeAt(raw json.RawMessage, t reflect.Type, path string) error {
+	var err error
+	switch x := reflect.New(t).Interface().(type) {
+	case *Text:
+		err = textAt{x}.DecodeField(path, raw)
+	case FieldDecoder:
+		err = x.DecodeField(path, raw)
+	default:
+		return nil
+	}
+	var pe *canon.PathError
+	if err != nil && !errors.As(err, &pe) {
+		err = &canon.PathError{Path: path, Msg: err.Error()}
+	}
+	return err
+}

@@ -29,6 +29,7 @@
 package events
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -116,7 +117,8 @@ func Read(line []byte) (*Event, error) {
 	return &e, nil
 }
 
-// Validate checks the tag is known and run_started carries the format.
+// Validate checks the tag is known, run_started (and no other event) carries
+// the format, a code is one of the codes, and no count is negative.
 func (e *Event) Validate() error {
 	switch e.Event {
 	case RunStarted:
@@ -136,15 +138,26 @@ func (e *Event) Validate() error {
 	default:
 		return fmt.Errorf("code: unknown code %q", e.Code)
 	}
+	for _, c := range []struct {
+		name string
+		n    int
+	}{{"changes", e.Changes}, {"step", e.Step}, {"ok", e.OK}, {"failed", e.Failed}, {"skipped", e.Skipped}, {"residual", e.Residual}, {"held", e.HeldN}} {
+		if c.n < 0 {
+			return fmt.Errorf("%s: a count can't be negative", c.name)
+		}
+	}
 	return nil
 }
 
-// Marshal encodes e as one line (no trailing newline). Control and invisible
-// characters come out as JSON \u escapes.
+// Marshal encodes e as one line (no trailing newline), its fields in the
+// order of the Event struct, the event tag first. Control and invisible
+// characters come out as JSON \u escapes; <, > and & are written as they are.
 func (e *Event) Marshal() ([]byte, error) {
-	b, err := json.Marshal(e)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(e); err != nil {
 		return nil, err
 	}
-	return escape.JSON(b), nil
+	return escape.JSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
 }

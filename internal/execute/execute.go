@@ -15,7 +15,7 @@
 //	                run (after its step_started), or a step after a failed
 //	                one in the same change (with no step_started)
 //	change_ok       id, type
-//	change_failed   id, type, error, code (the failed step's)
+//	change_failed   id, type, error, code, exit, output (the failed step's)
 //	change_skipped  id, type, reason: every change after a failed one
 //	run_ok          ok (how many changes)
 //	run_failed      ok, failed, skipped
@@ -131,7 +131,7 @@ func (r *Runner) change(ctx context.Context, c *PreparedChange) (bool, error) {
 		}
 	}
 	if failure != nil {
-		return false, r.emit(&events.Event{Event: events.ChangeFailed, ID: id, Type: kind, Error: failure.Error, Code: failure.Code})
+		return false, r.emit(&events.Event{Event: events.ChangeFailed, ID: id, Type: kind, Error: failure.Error, Code: failure.Code, Exit: failure.Exit, Output: failure.Output})
 	}
 	return true, r.emit(&events.Event{Event: events.ChangeOK, ID: id, Type: kind})
 }

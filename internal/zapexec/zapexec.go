@@ -162,21 +162,24 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	if err != nil {
 		return err
 	}
-	prepared, err := execute.Prepare(p, res.Lookup, c)
-	if err != nil {
-		return refuse(err)
-	}
-
 	secrets := map[string]string{}
 	for _, ref := range res.References {
 		if ref.Secret {
 			secrets[ref.Name], _ = res.Lookup(ref.Name)
 		}
 	}
+	mask := execute.NewMasker(secrets)
+	prepared, err := execute.Prepare(p, res.Lookup, c)
+	if err != nil {
+		// A path that resolves wrong is named as it resolved, which may
+		// hold a secret.
+		return refuse(errors.New(mask.Mask(err.Error())))
+	}
+
 	runner := &execute.Runner{
 		Host:   localops.New(os.Environ()),
 		Events: stdout,
-		Mask:   execute.NewMasker(secrets),
+		Mask:   mask,
 	}
 	result, err := runner.Run(ctx, prepared)
 	if err != nil {

@@ -265,3 +265,15 @@ func TestUsage(t *testing.T) {
 		t.Fatalf("bad plan: exit %d, %q", code, stderr.String())
 	}
 }
+
+func TestRefusalMasksSecretPath(t *testing.T) {
+	f := newFixture(t)
+	f.plan.References = []observation.Reference{{Name: "DIR", Secret: true}}
+	path := declaration.Concat(declaration.Part{Env: "DIR"}, declaration.Part{Lit: "/f"})
+	f.link("l", path, declaration.Lit("/x"))
+	t.Setenv("DIR", "relative-secret-dir")
+	code, evs, stderr := execMain(t, f.encode(t))
+	if code != 2 || len(evs) != 0 || !strings.Contains(stderr, `"[MASKED:DIR]/f" must be absolute`) || strings.Contains(stderr, "relative-secret") {
+		t.Fatalf("exit %d, %d events, stderr %q", code, len(evs), stderr)
+	}
+}

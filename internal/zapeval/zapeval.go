@@ -1,14 +1,175 @@
-// Package zapeval is a stage of Zap (work in progress).
+// Package zapeval is zap-eval, the evaluation stage: it runs a zap.ts config
+// in a sandbox and writes the declaration it makes.
+//
+// Usage:
+//
+//	zap-eval [CONFIG]
+//
+// zap-eval finds the config's project (internal/project: the nearest
+// directory at or above CONFIG, default ./zap.ts, whose package.json holds
+// more than "type" and "sideEffects"), bundles the config and the modules it
+// imports from the project (internal/bundle, esbuild), runs the bundle in an
+// interpreter with no clock, no randomness, no environment and no I/O
+// (internal/evaluate, goja), checks the declaration it made against the form
+// checks and the structural gate (declaration.Validate), and writes it to
+// stdout as canonical JSON and a newline. What the config prints with
+// console goes to stderr. It reads no environment variable.
+//
+// Exit codes: 0 it wrote the declaration; 2 the config's problem (no config,
+// no project, an import refused, an exception, a builder call refused, a
+// declaration that fails validation, a bound passed), the message naming the
+// file, the field or the resource; 1 zap-eval's own problem (the output
+// can't be written, an internal error).
 package zapeval
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+
+	"github.com/peterbourgon/ff/v3"
+
+	"github.com/zap-go/zap/internal/bundle"
+	"github.com/zap-go/zap/internal/evaluate"
+	"github.com/zap-go/zap/internal/project"
+	"github.com/zap-go/zap/pkg/declaration"
 )
 
-// Main runs the command with args and returns its exit code.
+const usage = `usage: zap-eval [CONFIG]
+
+Evaluates the config CONFIG (default ./zap.ts) in a sandbox and writes the
+declaration it makes to stdout. What the config prints goes to stderr.
+
+  zap-eval zap.ts | zap-detect | zap-plan
+
+The config lives in a project: the nearest directory at or above it whose
+package.json holds more than "type" and "sideEffects". It imports only from
+that project and the packages its node_modules links.
+
+Exit status: 0 the declaration was written, 2 the config has a problem
+(the message says which and where), 1 zap-eval couldn't run or write.
+`
+
+// MaxOutput is the largest declaration zap-eval writes, in bytes.
+const MaxOutput = 64 << 20
+
+// exitError carries the exit code of a failure and, when a fix is known,
+// hint lines.
+type exitError struct {
+	code  int
+	err   error
+	hints []string
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func configErr(err error, hints ...string) error { return &exitError{code: 2, err: err, hints: hints} }
+func ownErr(err error) error                     { return &exitError{code: 1, err: err} }
+
+// Main runs zap-eval with args and returns its exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "not built yet")
-	return 2
+	err := run(ctx, args, stdout, stderr)
+	if err == nil {
+		return 0
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	code := 1
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code = ee.code
+	}
+	fmt.Fprintf(stderr, "zap-eval: %v\n", err)
+	if ee != nil {
+		for _, h := range ee.hints {
+			fmt.Fprintf(stderr, "hint: %s\n", h)
+		}
+	}
+	return code
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("zap-eval", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	if err := ff.Parse(fs, args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		if inner := errors.Unwrap(err); inner != nil {
+			err = inner
+		}
+		return configErr(err, "run zap-eval --help for its usage")
+	}
+	if fs.NArg() > 1 {
+		return configErr(fmt.Errorf("want at most one config, not %d arguments", fs.NArg()), "run zap-eval --help for its usage")
+	}
+	config := "zap.ts"
+	if fs.NArg() == 1 {
+		config = fs.Arg(0)
+	}
+
+	proj, err := project.Find(config)
+	if err != nil {
+		return classify(err)
+	}
+	b, err := bundle.Build(proj)
+	if err != nil {
+		return classify(err)
+	}
+	decl, err := evaluate.Run(ctx, evaluate.Script{Name: b.Name, Code: b.Code, SourceMap: b.SourceMap}, evaluate.Options{
+		Console: stderr,
+		Export:  bundle.GlobalName,
+	})
+	if err != nil {
+		return classify(err)
+	}
+	if err := decl.Validate(); err != nil {
+		return configErr(err)
+	}
+	out, err := decl.Encode()
+	if err != nil {
+		return ownErr(fmt.Errorf("encode the declaration: %w", err))
+	}
+	if len(out) > MaxOutput {
+		return configErr(fmt.Errorf("the declaration is %d bytes, more than the %d a config may make", len(out), MaxOutput))
+	}
+	// The declaration must read back as what was validated: a config can't
+	// smuggle anything past the strict reader the other stages use.
+	if _, err := declaration.Read(out); err != nil {
+		return ownErr(fmt.Errorf("the declaration doesn't read back: %w", err))
+	}
+	if _, err := stdout.Write(append(out, '\n')); err != nil {
+		return ownErr(fmt.Errorf("write the declaration: %w", err))
+	}
+	return nil
+}
+
+// classify gives an error its exit code: the config's problems are 2.
+func classify(err error) error {
+	var pe *project.Error
+	if errors.As(err, &pe) {
+		return configErr(pe, hints(pe.Hint)...)
+	}
+	var be *bundle.Error
+	if errors.As(err, &be) {
+		return configErr(be, be.Hints...)
+	}
+	var ee *evaluate.Error
+	if errors.As(err, &ee) {
+		return configErr(ee, hints(ee.Hint)...)
+	}
+	return ownErr(err)
+}
+
+func hints(h string) []string {
+	if h == "" {
+		return nil
+	}
+	return []string{h}
 }

@@ -1,0 +1,13 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/zap-go/zap/internal/scripttest"
+)
+
+func TestMain(m *testing.M) { testscript.Main(m, scripttest.Commands()) }
+
+func TestScripts(t *testing.T) { testscript.Run(t, scripttest.Params("testdata/script")) }

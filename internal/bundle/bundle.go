@@ -1,0 +1,399 @@
+// Package bundle turns a config and the modules it imports into one script
+// the evaluator runs, with esbuild.
+//
+// The script is an IIFE that assigns the config module's exports to the
+// global GlobalName. TypeScript is stripped, the syntax lowered to what the
+// interpreter runs (ES2022 without async generators or for await), and a
+// source map maps positions back to the project's files.
+//
+// Resolution is strict and bounded by the project:
+//   - import() and require() are refused, and so are node: built-ins;
+//   - a relative import names its extension;
+//   - every file read is under the project or a package its node_modules
+//     links, after symbolic links are resolved;
+//   - a bare import resolves only through <project>/node_modules/<package>,
+//     by the package.json "exports" of that package (never its main), under
+//     the conditions zap, import and default;
+//   - no tsconfig.json is read, and a sourceMappingURL comment is dropped so
+//     esbuild never opens the file it names.
+//
+// Every warning esbuild gives is an error: direct eval, an import.meta that
+// would be empty, a duplicate key in an object literal.
+package bundle
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/zap-go/zap/internal/project"
+)
+
+// GlobalName is the global the bundle assigns the config module's exports to.
+const GlobalName = "__zap_config"
+
+// MaxModule is the largest module file read, in bytes.
+const MaxModule = 16 << 20
+
+// Bundle is the script to run.
+type Bundle struct {
+	// Name is the script's file name (for positions in stack traces).
+	Name string
+	// Code is the script.
+	Code string
+	// SourceMap maps positions in Code back to the modules, named relative
+	// to the project.
+	SourceMap []byte
+}
+
+// Error is a config that can't be bundled: the config's problem. Each
+// message is one line, with the file and position where esbuild knew it.
+type Error struct {
+	Messages []string
+	Hints    []string
+}
+
+func (e *Error) Error() string { return strings.Join(e.Messages, "\n") }
+
+// namespace is the esbuild namespace of the files this package loads itself.
+const namespace = "zap"
+
+// reentry marks a resolution this package hands back to esbuild.
+type reentry struct{}
+
+// Build bundles the config of p.
+func Build(p *project.Project) (*Bundle, error) {
+	r := &resolver{p: p}
+	outfile := filepath.Join(p.Root, "zap-config.js")
+	res := api.Build(api.BuildOptions{
+		EntryPoints:   []string{p.Config},
+		AbsWorkingDir: p.Root,
+		Outfile:       outfile,
+		Write:         false,
+		Bundle:        true,
+		Format:        api.FormatIIFE,
+		GlobalName:    GlobalName,
+		Platform:      api.PlatformNeutral,
+		Target:        api.ES2022,
+		Supported: map[string]bool{
+			"async-generator": false,
+			"for-await":       false,
+			// The interpreter parses \p{...} but never matches it: let
+			// esbuild turn such a literal into a RegExp call, which the
+			// evaluator refuses.
+			"regexp-unicode-property-escapes": false,
+		},
+		MainFields:     []string{},
+		Conditions:     []string{"zap"},
+		TsconfigRaw:    `{"compilerOptions":{}}`,
+		Sourcemap:      api.SourceMapExternal,
+		SourcesContent: api.SourcesContentExclude,
+		Charset:        api.CharsetUTF8,
+		LogLevel:       api.LogLevelSilent,
+		LegalComments:  api.LegalCommentsNone,
+		Plugins: []api.Plugin{{
+			Name:  "zap",
+			Setup: r.setup,
+		}},
+	})
+	if len(res.Errors) > 0 || len(res.Warnings) > 0 {
+		return nil, r.failure(append(res.Errors, res.Warnings...))
+	}
+	var code, smap []byte
+	for _, f := range res.OutputFiles {
+		switch f.Path {
+		case outfile:
+			code = f.Contents
+		case outfile + ".map":
+			smap = f.Contents
+		}
+	}
+	if code == nil || smap == nil {
+		return nil, errors.New("esbuild wrote no bundle")
+	}
+	smap, err := relativeMap(smap, p.Root)
+	if err != nil {
+		return nil, err
+	}
+	return &Bundle{Name: filepath.Base(outfile), Code: string(code), SourceMap: smap}, nil
+}
+
+type resolver struct {
+	p *project.Project
+}
+
+func (r *resolver) setup(b api.PluginBuild) {
+	b.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
+		if _, ok := args.PluginData.(reentry); ok {
+			return api.OnResolveResult{}, nil
+		}
+		return r.resolve(b, args)
+	})
+	b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: namespace}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
+		return r.load(args)
+	})
+}
+
+func fail(format string, a ...any) (api.OnResolveResult, error) {
+	return api.OnResolveResult{Errors: []api.Message{{Text: fmt.Sprintf(format, a...)}}}, nil
+}
+
+func (r *resolver) resolve(b api.PluginBuild, args api.OnResolveArgs) (api.OnResolveResult, error) {
+	spec := args.Path
+	switch args.Kind {
+	case api.ResolveJSDynamicImport:
+		return fail("import(%q) is refused: a config imports statically; write import ... from %q at the top of the module", spec, spec)
+	case api.ResolveJSRequireCall, api.ResolveJSRequireResolve:
+		return fail("require(%q) is refused: write import ... from %q at the top of the module", spec, spec)
+	case api.ResolveEntryPoint:
+		return api.OnResolveResult{Path: r.p.Config, Namespace: namespace}, nil
+	case api.ResolveJSImportStatement:
+	default:
+		return fail("%q: this kind of import is refused", spec)
+	}
+	if strings.HasPrefix(spec, "node:") {
+		return fail("%q: node built-ins are not available: a config can only compute and import modules from its project", spec)
+	}
+	relative := strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == ".."
+	switch {
+	case relative || strings.HasPrefix(spec, "/"):
+		if ext := filepath.Ext(spec); ext == "" || strings.Contains(ext, "/") {
+			return fail("%q names no extension: a relative import names its file, such as %q", spec, spec+".ts")
+		}
+		return r.hand(b, args, args.ResolveDir, nil)
+	case strings.Contains(spec, ":"):
+		return fail("%q: only relative imports and packages in the project's node_modules resolve", spec)
+	}
+	pkg := packageName(spec)
+	if builtins[pkg] {
+		return fail("%q is a node built-in, and those are not available: a config can only compute and import modules from its project", spec)
+	}
+	if pkg == "" {
+		return fail("%q is not a package name", spec)
+	}
+	dir := filepath.Join(r.p.Root, "node_modules", filepath.FromSlash(pkg))
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return fail("package %q is not installed in the project (no %s)", pkg, dir)
+	}
+	if !r.admitted(real) {
+		return fail("package %q leads outside the project and the packages it links", pkg)
+	}
+	if err := hasExports(filepath.Join(real, "package.json")); err != nil {
+		return fail("package %q: %v", pkg, err)
+	}
+	// Resolve from the project's root so that the package found is the
+	// project's own, never one in a node_modules above it or nested below
+	// an importing package.
+	return r.hand(b, args, r.p.Root, &real)
+}
+
+// hand passes the resolution back to esbuild and checks where it led.
+func (r *resolver) hand(b api.PluginBuild, args api.OnResolveArgs, dir string, under *string) (api.OnResolveResult, error) {
+	res := b.Resolve(args.Path, api.ResolveOptions{
+		Importer:   args.Importer,
+		Namespace:  "file",
+		ResolveDir: dir,
+		Kind:       args.Kind,
+		PluginData: reentry{},
+		With:       args.With,
+	})
+	if len(res.Errors) > 0 {
+		msgs := make([]api.Message, len(res.Errors))
+		for i, m := range res.Errors {
+			msgs[i] = api.Message{Text: m.Text, Notes: m.Notes}
+		}
+		return api.OnResolveResult{Errors: msgs}, nil
+	}
+	if res.External || res.Path == "" {
+		return fail("%q doesn't resolve to a file", args.Path)
+	}
+	real, err := filepath.EvalSymlinks(res.Path)
+	if err != nil {
+		return fail("%q: %v", args.Path, err)
+	}
+	if under != nil && !project.Within(real, *under) {
+		return fail("%q leads outside its package", args.Path)
+	}
+	if !r.admitted(real) {
+		return fail("%q leads outside the project (%s): a config imports only from its project and the packages its node_modules links", args.Path, r.p.Root)
+	}
+	return api.OnResolveResult{Path: real, Namespace: namespace}, nil
+}
+
+// admitted reports whether the real path p is in the project or a package
+// it links.
+func (r *resolver) admitted(p string) bool {
+	if project.Within(p, r.p.Root) {
+		return true
+	}
+	for _, pkg := range r.p.Packages {
+		if project.Within(p, pkg) {
+			return true
+		}
+	}
+	return false
+}
+
+var loaders = map[string]api.Loader{
+	".ts":   api.LoaderTS,
+	".mts":  api.LoaderTS,
+	".cts":  api.LoaderTS,
+	".js":   api.LoaderJS,
+	".mjs":  api.LoaderJS,
+	".cjs":  api.LoaderJS,
+	".json": api.LoaderJSON,
+}
+
+// sourceMapComment matches a sourceMappingURL comment, line or block.
+var sourceMapComment = regexp.MustCompile(`(?m)(//[#@][ \t]*sourceMappingURL=[^\r\n]*|/\*[#@][ \t]*sourceMappingURL=[^*]*\*/)`)
+
+func (r *resolver) load(args api.OnLoadArgs) (api.OnLoadResult, error) {
+	loader, ok := loaders[filepath.Ext(args.Path)]
+	if !ok {
+		return api.OnLoadResult{Errors: []api.Message{{Text: fmt.Sprintf("%s: a config imports .ts, .mts, .js, .mjs and .json files, not %q", rel(r.p.Root, args.Path), filepath.Ext(args.Path))}}}, nil
+	}
+	fi, err := os.Stat(args.Path)
+	if err != nil {
+		return api.OnLoadResult{}, err
+	}
+	if !fi.Mode().IsRegular() {
+		return api.OnLoadResult{Errors: []api.Message{{Text: fmt.Sprintf("%s is not a regular file", rel(r.p.Root, args.Path))}}}, nil
+	}
+	if fi.Size() > MaxModule {
+		return api.OnLoadResult{Errors: []api.Message{{Text: fmt.Sprintf("%s is %d bytes, more than a module may be (%d)", rel(r.p.Root, args.Path), fi.Size(), MaxModule)}}}, nil
+	}
+	data, err := os.ReadFile(args.Path)
+	if err != nil {
+		return api.OnLoadResult{}, err
+	}
+	src := sourceMapComment.ReplaceAllString(string(data), "")
+	return api.OnLoadResult{Contents: &src, ResolveDir: filepath.Dir(args.Path), Loader: loader}, nil
+}
+
+// builtins are the names of Node's built-in modules, which a bare import
+// would otherwise look for in node_modules.
+var builtins = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`assert async_hooks buffer child_process cluster console constants crypto
+		dgram diagnostics_channel dns domain events fs http http2 https inspector module net os
+		path perf_hooks process punycode querystring readline repl stream string_decoder sys
+		timers tls trace_events tty url util v8 vm wasi worker_threads zlib`) {
+		builtins[n] = true
+	}
+}
+
+// packageName is the package part of a bare import: "a" of "a/b", "@s/a"
+// of "@s/a/b".
+func packageName(spec string) string {
+	parts := strings.Split(spec, "/")
+	n := 1
+	if strings.HasPrefix(spec, "@") {
+		n = 2
+	}
+	if len(parts) < n {
+		return ""
+	}
+	for _, p := range parts[:n] {
+		if p == "" || p == "." || p == ".." {
+			return ""
+		}
+	}
+	return strings.Join(parts[:n], "/")
+}
+
+// hasExports requires a package.json with "exports".
+func hasExports(p string) error {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return errors.New("no package.json")
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
+		return errors.New("package.json is not a JSON object")
+	}
+	if _, ok := obj["exports"]; !ok {
+		return errors.New(`package.json has no "exports": a package is imported through its exports, never its main`)
+	}
+	return nil
+}
+
+func rel(root, p string) string {
+	if r, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return p
+}
+
+// failure turns esbuild's messages into an Error.
+func (r *resolver) failure(msgs []api.Message) error {
+	e := &Error{}
+	seenHint := map[string]bool{}
+	for _, m := range msgs {
+		text := m.Text
+		if loc := m.Location; loc != nil {
+			text = fmt.Sprintf("%s:%d:%d: %s", r.file(loc.File), loc.Line, loc.Column+1, text)
+		}
+		e.Messages = append(e.Messages, text)
+		for _, n := range m.Notes {
+			// esbuild's advice to mark a path external doesn't apply: a
+			// config's imports must all resolve.
+			if n.Text == "" || strings.Contains(n.Text, "external") {
+				continue
+			}
+			note := n.Text
+			if loc := n.Location; loc != nil {
+				note = fmt.Sprintf("%s:%d:%d: %s", r.file(loc.File), loc.Line, loc.Column+1, note)
+			}
+			e.Messages = append(e.Messages, "note: "+note)
+		}
+		if h := hintFor(m); h != "" && !seenHint[h] {
+			seenHint[h] = true
+			e.Hints = append(e.Hints, h)
+		}
+	}
+	return e
+}
+
+// file names a file of esbuild's message relative to the project.
+func (r *resolver) file(name string) string {
+	if rest, ok := strings.CutPrefix(name, namespace+":"); ok {
+		return rel(r.p.Root, rest)
+	}
+	return name
+}
+
+func hintFor(m api.Message) string {
+	switch {
+	case strings.Contains(m.Text, "Top-level await"):
+		return "make the default export an async function and await inside it"
+	case m.ID == "direct-eval":
+		return "eval is not available in a config: write the code out"
+	}
+	return ""
+}
+
+// relativeMap rewrites the source map's sources to paths relative to the
+// project, so positions read zap.ts:4:3.
+func relativeMap(raw []byte, root string) ([]byte, error) {
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("source map: %w", err)
+	}
+	if srcs, ok := m["sources"].([]any); ok {
+		for i, s := range srcs {
+			str, _ := s.(string)
+			if rest, ok := strings.CutPrefix(str, namespace+":"); ok {
+				srcs[i] = rel(root, rest)
+			}
+		}
+	}
+	return json.Marshal(m)
+}

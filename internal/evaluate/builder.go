@@ -1,0 +1,369 @@
+package evaluate
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dop251/goja"
+
+	"github.com/zap-go/zap/pkg/declaration"
+)
+
+// builder is the zap object a config's function receives. It collects the
+// declaration and every error it threw, so a config that catches one still
+// fails.
+type builder struct {
+	rt   *goja.Runtime
+	conv *converter
+	pos  *positions
+	obj  *goja.Object
+
+	decl      declaration.Declaration
+	targetSet bool
+	issued    map[string]bool
+	mask      map[string]bool
+	unmask    map[string]bool
+
+	errs []*Error
+
+	// The builder is open until the config's function has returned and,
+	// when it returned a promise, that promise has settled; finished closes
+	// it for good once the evaluation is over.
+	returned bool
+	promise  *goja.Promise
+	finished bool
+}
+
+// unsupported are the builder methods of kinds this version doesn't read
+// yet.
+var unsupported = []string{
+	"pkg", "apt_repo", "installer", "user", "service", "database", "swap",
+	"firewall", "verify", "pipeline", "build", "deploy",
+}
+
+func newBuilder(rt *goja.Runtime, conv *converter, pos *positions) *builder {
+	b := &builder{
+		rt:     rt,
+		conv:   conv,
+		pos:    pos,
+		obj:    rt.NewObject(),
+		issued: map[string]bool{},
+		mask:   map[string]bool{},
+		unmask: map[string]bool{},
+	}
+	b.decl.Format = declaration.Format
+	b.decl.Resources = []declaration.Resource{}
+	set := func(name string, fn func(goja.FunctionCall) (goja.Value, error)) {
+		b.obj.Set(name, b.method(name, fn))
+	}
+	set("target", b.target)
+	set("env", b.env)
+	set("mask", func(call goja.FunctionCall) (goja.Value, error) { return b.names("mask", b.mask, call) })
+	set("unmask", func(call goja.FunctionCall) (goja.Value, error) { return b.names("unmask", b.unmask, call) })
+	set("file", b.resource(declaration.KindFile, readFile))
+	set("directory", b.resource(declaration.KindDirectory, readDirectory))
+	set("link", b.resource(declaration.KindLink, readLink))
+	set("script", b.resource(declaration.KindScript, readScript))
+	for _, name := range unsupported {
+		set(name, func(goja.FunctionCall) (goja.Value, error) {
+			return nil, &Error{Msg: fmt.Sprintf("zap.%s: %s is not supported by this version of zap-eval yet (it reads target, file, directory, link and script)", name, name)}
+		})
+	}
+	return b
+}
+
+func (b *builder) closed() bool {
+	if b.finished {
+		return true
+	}
+	if !b.returned {
+		return false
+	}
+	return b.promise == nil || b.promise.State() != goja.PromiseStatePending
+}
+
+// method wraps a builder method: it refuses once the builder is closed,
+// records its error and throws it into the config.
+func (b *builder) method(name string, fn func(goja.FunctionCall) (goja.Value, error)) func(goja.FunctionCall) goja.Value {
+	return func(call goja.FunctionCall) goja.Value {
+		if b.closed() {
+			b.throw(&Error{
+				Msg:  fmt.Sprintf("zap.%s was called after the config's function returned: a promise the config didn't await made the call", name),
+				Hint: "await every promise that calls the builder (or return it), so the call happens before the function finishes",
+			})
+		}
+		v, err := fn(call)
+		if err != nil {
+			b.throw(err)
+		}
+		if v == nil {
+			return b.obj
+		}
+		return v
+	}
+}
+
+// throw records err and throws it into the config as a TypeError.
+func (b *builder) throw(err error) {
+	e, ok := err.(*Error)
+	if !ok {
+		e = &Error{Msg: err.Error()}
+	}
+	if e.Pos == "" {
+		e.Pos = b.pos.caller(b.rt)
+	}
+	b.errs = append(b.errs, e)
+	panic(b.rt.NewTypeError(e.Msg))
+}
+
+// one returns the single object argument of a builder call.
+func one(call goja.FunctionCall, label string) (goja.Value, error) {
+	switch n := len(call.Arguments); {
+	case n == 0 || goja.IsUndefined(call.Arguments[0]):
+		return nil, &Error{Msg: fmt.Sprintf("%s takes an object, such as %s({id: 'x', ...})", label, label)}
+	case n > 1:
+		return nil, &Error{Msg: fmt.Sprintf("%s takes one object, not %d arguments", label, n)}
+	}
+	return call.Arguments[0], nil
+}
+
+func (b *builder) target(call goja.FunctionCall) (goja.Value, error) {
+	arg, err := one(call, "zap.target")
+	if err != nil {
+		return nil, err
+	}
+	if b.targetSet {
+		return nil, &Error{
+			Msg:  "zap.target was called twice: a config declares one target",
+			Hint: "for several hosts, write one config per host (or one module per role imported by each) and run zap once per host",
+		}
+	}
+	tree, err := b.conv.convert(arg, "")
+	if err != nil {
+		return nil, &Error{Msg: "zap.target: " + err.Error()}
+	}
+	d := &decoder{issued: b.issued}
+	f := d.fields(tree, "")
+	t := declaration.Target{}
+	t.Local = f.boolean("local", "write local: true")
+	optText := func(key string) *declaration.Text {
+		if v, ok := f.text(key, false); ok {
+			return &v
+		}
+		return nil
+	}
+	t.Host = optText("host")
+	t.User = optText("user")
+	t.Port = f.integer("port", "write the port out")
+	t.Identity = f.str("identity", false, "write the identity file's path out")
+	t.Home = f.str("home", false, "write the home directory out")
+	t.BootstrapUser = optText("bootstrap_user")
+	t.PackageManager = f.str("package_manager", false, "write the package manager out, such as 'apt'")
+	t.ServiceManager = f.str("service_manager", false, "write the service manager out, such as 'systemd'")
+	f.done()
+	if d.err != nil {
+		return nil, &Error{Msg: "zap.target: " + d.err.Error()}
+	}
+	b.targetSet = true
+	b.decl.Target = t
+	return nil, nil
+}
+
+func (b *builder) env(call goja.FunctionCall) (goja.Value, error) {
+	if len(call.Arguments) != 1 {
+		return nil, &Error{Msg: fmt.Sprintf("zap.env takes one variable name, such as zap.env('API_URL'), not %d arguments", len(call.Arguments))}
+	}
+	name, err := b.name("zap.env", call.Arguments[0])
+	if err != nil {
+		return nil, err
+	}
+	b.issued[name] = true
+	return b.rt.ToValue(marker(name)), nil
+}
+
+// name reads a variable name argument.
+func (b *builder) name(label string, v goja.Value) (string, error) {
+	s, ok := v.(goja.String)
+	if !ok {
+		return "", &Error{Msg: fmt.Sprintf("%s takes a variable name, not %s", label, jsType(v))}
+	}
+	name := s.String()
+	if hasMarker(name) {
+		inner := strings.Trim(name, string([]rune{declaration.RefOpen, declaration.RefClose}))
+		return "", &Error{Msg: fmt.Sprintf("%s takes a variable name, not a reference: write %s('%s')", label, label, inner)}
+	}
+	if !declaration.ValidEnvName(name) {
+		return "", &Error{Msg: fmt.Sprintf("%s: %q is not an environment variable name (letters, digits and _, not starting with a digit)", label, name)}
+	}
+	return name, nil
+}
+
+func (b *builder) names(method string, set map[string]bool, call goja.FunctionCall) (goja.Value, error) {
+	label := "zap." + method
+	if len(call.Arguments) == 0 {
+		return nil, &Error{Msg: fmt.Sprintf("%s takes variable names, such as %s('API_TOKEN')", label, label)}
+	}
+	for _, a := range call.Arguments {
+		name, err := b.name(label, a)
+		if err != nil {
+			return nil, err
+		}
+		set[name] = true
+	}
+	return nil, nil
+}
+
+func jsType(v goja.Value) string {
+	switch {
+	case v == nil || goja.IsUndefined(v):
+		return "undefined"
+	case goja.IsNull(v):
+		return "null"
+	}
+	if _, ok := goja.AssertFunction(v); ok {
+		return "a function"
+	}
+	switch v.(type) {
+	case *goja.Object:
+		return "an object"
+	case *goja.Symbol:
+		return "a Symbol"
+	}
+	switch v.Export().(type) {
+	case int64, float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	}
+	return "a " + v.ExportType().String()
+}
+
+// What to write instead of a reference, by field.
+const (
+	insteadID      = "an id is a fixed name other resources and Zap's output refer to; write it out"
+	insteadIDs     = "write the ids out"
+	insteadName    = "write the name out"
+	insteadAccount = "write the account name out"
+)
+
+// resource returns the method declaring a resource of kind.
+func (b *builder) resource(kind declaration.Kind, read func(*fields, *declaration.Resource)) func(goja.FunctionCall) (goja.Value, error) {
+	label := "zap." + string(kind)
+	return func(call goja.FunctionCall) (goja.Value, error) {
+		arg, err := one(call, label)
+		if err != nil {
+			return nil, err
+		}
+		tree, err := b.conv.convert(arg, "")
+		if err != nil {
+			return nil, &Error{Msg: b.conv.label(label, arg) + ": " + err.Error()}
+		}
+		d := &decoder{issued: b.issued}
+		f := d.fields(tree, "")
+		r := declaration.Resource{Common: declaration.Common{Type: kind}}
+		r.ID = f.str("id", true, insteadID)
+		named := label
+		if d.err == nil {
+			named = fmt.Sprintf("%s %q", label, r.ID)
+		}
+		r.Name = f.str("name", false, insteadName)
+		r.DependsOn = f.strs("depends_on", insteadIDs)
+		read(f, &r)
+		f.done()
+		if d.err != nil {
+			return nil, &Error{Msg: named + ": " + d.err.Error()}
+		}
+		b.decl.Resources = append(b.decl.Resources, r)
+		return nil, nil
+	}
+}
+
+// label names a resource call by the id its argument holds, when it holds
+// one as a plain string, without running the config's code.
+func (c *converter) label(label string, arg goja.Value) string {
+	o, ok := arg.(*goja.Object)
+	if !ok || o.ExportType() == proxyType {
+		return label
+	}
+	v, err := c.own(o, "id", "id")
+	if err != nil {
+		return label
+	}
+	if s, ok := v.(goja.String); ok && !hasMarker(s.String()) {
+		return fmt.Sprintf("%s %q", label, s.String())
+	}
+	return label
+}
+
+func readFile(f *fields, r *declaration.Resource) {
+	x := &declaration.File{}
+	r.File = x
+	x.Path, _ = f.text("path", true)
+	if c := f.object("content", true); c != nil {
+		switch typ := c.str("type", true, "write the content type out, such as 'inline'"); typ {
+		case string(declaration.ContentInline):
+			s := c.str("content", true, "inline content is installed as written; write the text out")
+			x.Content = declaration.Content{Type: declaration.ContentInline, Inline: &s}
+		case "":
+		default:
+			c.d.fail(child(c.path, "type"), "%q is not a content type this version reads (it reads 'inline')", typ)
+		}
+		c.done()
+	}
+	x.Mode = f.mode("mode")
+	x.Owner = f.str("owner", false, insteadAccount)
+	x.Group = f.str("group", false, insteadAccount)
+	x.Triggers = f.strs("triggers", insteadIDs)
+	if v, ok := f.text("validate", false); ok {
+		x.Validate = &v
+	}
+}
+
+func readDirectory(f *fields, r *declaration.Resource) {
+	x := &declaration.Directory{}
+	r.Directory = x
+	x.Path, _ = f.text("path", true)
+	x.Mode = f.mode("mode")
+	x.Owner = f.str("owner", false, insteadAccount)
+	x.Group = f.str("group", false, insteadAccount)
+}
+
+func readLink(f *fields, r *declaration.Resource) {
+	x := &declaration.Link{}
+	r.Link = x
+	x.Path, _ = f.text("path", true)
+	x.Target, _ = f.text("target", true)
+}
+
+func readScript(f *fields, r *declaration.Resource) {
+	x := &declaration.Script{}
+	r.Script = x
+	x.Check, _ = f.text("check", true)
+	x.Run, _ = f.text("run", true)
+	x.Cwd = f.str("cwd", false, "cwd is taken as written; write the absolute path out, or cd into a referenced directory inside run")
+	x.Env = f.textMap("env", "write the variable's name out; a reference goes in its value")
+}
+
+// declaration returns what the config declared.
+func (b *builder) declaration() (*declaration.Declaration, error) {
+	if !b.targetSet {
+		return nil, &Error{Msg: "the config declares no target", Hint: "call zap.target({local: true}) in the config's function"}
+	}
+	d := b.decl
+	d.Mask = sortedSet(b.mask)
+	d.Unmask = sortedSet(b.unmask)
+	return &d, nil
+}
+
+func sortedSet(m map[string]bool) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

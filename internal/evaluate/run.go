@@ -1,0 +1,267 @@
+package evaluate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"runtime/metrics"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
+
+	"github.com/zap-go/zap/pkg/declaration"
+)
+
+// Options bound an evaluation.
+type Options struct {
+	// Timeout ends an evaluation that runs longer (default 30 s).
+	Timeout time.Duration
+	// MaxHeap ends an evaluation once the process's live heap grows past it
+	// (default 512 MiB).
+	MaxHeap uint64
+	// Console receives what the config prints (default: dropped).
+	Console io.Writer
+	// Export names the global the bundle assigns the config module's
+	// exports to.
+	Export string
+}
+
+// Defaults for Options.
+const (
+	DefaultTimeout = 30 * time.Second
+	DefaultMaxHeap = 512 << 20
+)
+
+// heapPoll is how often the heap is measured.
+const heapPoll = 5 * time.Millisecond
+
+var utcOnce sync.Once
+
+// interruption is why the evaluation was interrupted.
+type interruption struct{ err error }
+
+// Run evaluates the bundled config and returns what it declares. It doesn't
+// run declaration.Validate. An *Error is the config's problem; any other
+// error is the evaluator's.
+func Run(ctx context.Context, s Script, opts Options) (*declaration.Declaration, error) {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.MaxHeap == 0 {
+		opts.MaxHeap = DefaultMaxHeap
+	}
+	if opts.Console == nil {
+		opts.Console = io.Discard
+	}
+	// Every evaluation runs in UTC, whatever TZ says.
+	utcOnce.Do(func() { time.Local = time.UTC })
+
+	rt := goja.New()
+	closeClock(rt)
+	in, err := captureIntrinsics(rt)
+	if err != nil {
+		return nil, err
+	}
+	pre, err := rt.RunScript(preludeName, prelude)
+	if err != nil {
+		return nil, fmt.Errorf("prelude: %w", err)
+	}
+	preFn, _ := goja.AssertFunction(pre)
+	callV, err := preFn(goja.Undefined(), rt.GlobalObject())
+	if err != nil {
+		return nil, fmt.Errorf("prelude: %w", err)
+	}
+	call, _ := goja.AssertFunction(callV)
+	if err := installConsole(rt, opts.Console); err != nil {
+		return nil, err
+	}
+
+	pos := newPositions(s)
+	// The interpreter never reads a source map: positions maps them.
+	ast, err := goja.Parse(s.Name, s.Code, parser.WithDisableSourceMaps)
+	if err != nil {
+		return nil, &Error{Msg: "the config doesn't compile: " + err.Error()}
+	}
+	prg, err := goja.CompileAST(ast, true)
+	if err != nil {
+		return nil, &Error{Msg: "the config doesn't compile: " + err.Error()}
+	}
+
+	stop := limit(ctx, rt, opts)
+	defer stop()
+
+	b := newBuilder(rt, &converter{rt: rt, in: in}, pos)
+	if _, err := rt.RunProgram(prg); err != nil {
+		return nil, b.failure(err)
+	}
+	exports, _ := rt.Get(opts.Export).(*goja.Object)
+	var def goja.Value
+	if exports != nil {
+		def = exports.Get("default")
+	}
+	if def == nil || goja.IsUndefined(def) {
+		return nil, &Error{
+			Msg:  "the config has no default export",
+			Hint: "write export default (zap) => { zap.target({local: true}); ... }",
+		}
+	}
+	if _, ok := goja.AssertFunction(def); !ok {
+		return nil, &Error{
+			Msg:  "the config's default export is not a function",
+			Hint: "write export default (zap) => { zap.target({local: true}); ... }",
+		}
+	}
+	returned := b.rt.ToValue(func(v goja.Value) {
+		b.returned = true
+		if o, ok := v.(*goja.Object); ok {
+			if p, ok := o.Export().(*goja.Promise); ok {
+				b.promise = p
+			}
+		}
+	})
+	// The interpreter runs every promise job before this call returns.
+	_, err = call(goja.Undefined(), def, b.obj, returned)
+	b.finished = true
+	if err != nil {
+		return nil, b.failure(err)
+	}
+	if len(b.errs) > 0 {
+		return nil, b.errs[0]
+	}
+	if b.promise != nil {
+		switch b.promise.State() {
+		case goja.PromiseStateRejected:
+			return nil, b.thrown(b.promise.Result(), "the config's function rejected")
+		case goja.PromiseStatePending:
+			return nil, &Error{
+				Msg:  "the config's function never finished: it awaits a promise that can never settle",
+				Hint: "there are no timers or I/O in a config; every promise it awaits must settle from the config's own code",
+			}
+		}
+	}
+	return b.declaration()
+}
+
+// failure turns an error from running the config into the Error to report:
+// the first builder error if there was one (the config may have thrown it
+// on, or thrown something else after catching it), else what stopped it.
+func (b *builder) failure(err error) error {
+	b.finished = true
+	var ie *goja.InterruptedError
+	if errors.As(err, &ie) {
+		if in, ok := ie.Value().(interruption); ok {
+			return in.err
+		}
+		return &Error{Msg: fmt.Sprintf("the evaluation was interrupted: %v", ie.Value())}
+	}
+	if len(b.errs) > 0 {
+		return b.errs[0]
+	}
+	var ex *goja.Exception
+	if errors.As(err, &ex) {
+		return b.thrown(ex.Value(), "the config threw")
+	}
+	var so *goja.StackOverflowError
+	if errors.As(err, &so) {
+		return &Error{Msg: "the config recursed too deep: " + so.Error()}
+	}
+	return &Error{Msg: err.Error()}
+}
+
+// pcSuffix is the bytecode offset goja adds to a position.
+var pcSuffix = regexp.MustCompile(`(:\d+:\d+)\(\d+\)`)
+
+// posInFrame finds file:line:col in a stack frame line.
+var posInFrame = regexp.MustCompile(`\(?([^\s()]+:\d+:\d+)\)?$`)
+
+// thrown describes a value the config threw or rejected with.
+func (b *builder) thrown(v goja.Value, what string) *Error {
+	o, ok := v.(*goja.Object)
+	if !ok || o.ClassName() != "Error" {
+		s := "undefined"
+		if v != nil {
+			if str, isStr := v.(goja.String); isStr {
+				s = fmt.Sprintf("%q", str.String())
+			} else {
+				s = v.String()
+			}
+		}
+		return &Error{Msg: what + " " + s}
+	}
+	stack := ""
+	if st := o.Get("stack"); st != nil && !goja.IsUndefined(st) {
+		stack = st.String()
+	}
+	if stack == "" {
+		return &Error{Msg: v.String()}
+	}
+	stack = pcSuffix.ReplaceAllString(b.pos.stack(stack), "$1")
+	lines := strings.Split(strings.TrimRight(stack, "\n"), "\n")
+	// The first line is the message (which may span lines); frames start
+	// with "at ".
+	var msg, frames []string
+	for _, l := range lines {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "at ") && len(msg) > 0 {
+			if strings.Contains(t, preludeName) {
+				continue
+			}
+			frames = append(frames, "\tat "+strings.TrimPrefix(t, "at "))
+			continue
+		}
+		if len(frames) == 0 {
+			msg = append(msg, l)
+		}
+	}
+	e := &Error{Msg: strings.Join(msg, "\n"), Detail: strings.Join(frames, "\n")}
+	for _, f := range frames {
+		if m := posInFrame.FindStringSubmatch(strings.TrimSpace(f)); m != nil && !strings.Contains(f, "(native)") {
+			e.Pos = m[1]
+			break
+		}
+	}
+	return e
+}
+
+// limit interrupts the runtime when ctx ends, after opts.Timeout, or once
+// the heap passes opts.MaxHeap. The returned function stops watching.
+func limit(ctx context.Context, rt *goja.Runtime, opts Options) func() {
+	done := make(chan struct{})
+	timer := time.AfterFunc(opts.Timeout, func() {
+		rt.Interrupt(interruption{&Error{
+			Msg:  fmt.Sprintf("the config ran longer than %s", opts.Timeout),
+			Hint: "look for a loop that never ends",
+		}})
+	})
+	go func() {
+		tick := time.NewTicker(heapPoll)
+		defer tick.Stop()
+		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				rt.Interrupt(interruption{fmt.Errorf("the evaluation was canceled: %w", ctx.Err())})
+				return
+			case <-tick.C:
+				metrics.Read(sample)
+				if sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() > opts.MaxHeap {
+					rt.Interrupt(interruption{&Error{
+						Msg:  fmt.Sprintf("the config used more than %d MiB of memory", opts.MaxHeap>>20),
+						Hint: "look for a loop that keeps growing a value",
+					}})
+					return
+				}
+			}
+		}
+	}()
+	return func() {
+		timer.Stop()
+		close(done)
+	}
+}

@@ -1,0 +1,99 @@
+package evaluate
+
+import (
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+// preludeName is the file name of the evaluator's own script, left out of
+// positions reported to the user.
+const preludeName = "<zap-eval>"
+
+// prelude closes what the interpreter would otherwise let a config read or
+// run, and returns the function that calls the config's default export.
+// It runs before any of the config's code.
+const prelude = `(function (global) {
+  'use strict';
+  const TE = TypeError;
+  const defineProperty = Object.defineProperty;
+  const getPrototypeOf = Object.getPrototypeOf;
+  const hide = (obj, name, value) =>
+    defineProperty(obj, name, { value, writable: true, configurable: true, enumerable: false });
+
+  // Code generation from strings is off: eval, new Function and the
+  // constructors reached through a function's prototype throw. Each thrower
+  // is an ordinary function so that new gets this message, and it keeps the
+  // prototype so that instanceof still works.
+  const noCode = (what) =>
+    what + ' is not available in a config: code generation from strings is off; write the code out';
+  const fnThrower = function Function() { throw new TE(noCode('new Function()')); };
+  fnThrower.prototype = Function.prototype;
+  hide(Function.prototype, 'constructor', fnThrower);
+  hide(global, 'Function', fnThrower);
+  hide(global, 'eval', ({ eval() { throw new TE(noCode('eval()')); } }).eval);
+  for (const [fn, name] of [[function* () {}, 'GeneratorFunction'], [async function () {}, 'AsyncFunction']]) {
+    const proto = getPrototypeOf(fn);
+    const thrower = function () { throw new TE(noCode('new ' + name + '()')); };
+    thrower.prototype = proto;
+    hide(proto, 'constructor', thrower);
+  }
+
+  // \p{...} escapes parse but never match in this interpreter: refuse them
+  // rather than let a test silently fail. The bundler turns such a literal
+  // into a RegExp call.
+  const OrigRegExp = RegExp;
+  const Reflect_ = Reflect;
+  const checkPattern = (pattern, flags) => {
+    const src = typeof pattern === 'string' ? pattern : (pattern instanceof OrigRegExp ? pattern.source : '');
+    const f = flags === undefined ? (pattern instanceof OrigRegExp ? pattern.flags : '') : String(flags);
+    if ((f.includes('u') || f.includes('v')) && /\\[pP]\{/.test(src)) {
+      throw new SyntaxError('a \\p{...} Unicode property escape is not supported by the evaluator: write the character class out');
+    }
+  };
+  const regExp = function RegExp(pattern, flags) {
+    checkPattern(pattern, flags);
+    return new.target === undefined
+      ? OrigRegExp(pattern, flags)
+      : Reflect_.construct(OrigRegExp, [pattern, flags], new.target);
+  };
+  regExp.prototype = OrigRegExp.prototype;
+  hide(OrigRegExp.prototype, 'constructor', regExp);
+  hide(global, 'RegExp', regExp);
+
+  // The clock: Date.now(), new Date() and Date() throw from the time
+  // source; performance.now() throws here.
+  hide(global, 'performance', Object.freeze({
+    now() {
+      throw new TE('performance.now() is not available in a config: the clock would make the declaration differ from run to run; write the value as a literal, or reference it with zap.env(\'NAME\')');
+    },
+  }));
+  delete global.GoError;
+
+  // call runs the config's default export and tells Go, synchronously,
+  // that it returned and what it returned, before any promise job runs.
+  return function call(f, zap, returned) {
+    returned(f(zap));
+  };
+})`
+
+func clockMessage(rt *goja.Runtime) string {
+	what := "new Date() with no argument"
+	if frames := rt.CaptureCallStack(1, nil); len(frames) > 0 && frames[0].SrcName() == "<native>" {
+		switch frames[0].FuncName() {
+		case "now":
+			what = "Date.now()"
+		case "Date":
+			what = "Date()"
+		}
+	}
+	return what + " reads the clock, which a config can't: it would make the declaration differ from run to run; write the time as a literal, such as new Date('2026-01-01T00:00:00Z'), or reference it with zap.env('NAME')"
+}
+
+const randomMessage = "Math.random() is not available in a config: randomness would make the declaration differ from run to run; write the value as a literal, or reference it with zap.env('NAME')"
+
+// closeClock makes the clock and the random source throw.
+func closeClock(rt *goja.Runtime) {
+	rt.SetTimeSource(func() time.Time { panic(rt.NewTypeError(clockMessage(rt))) })
+	rt.SetRandSource(func() float64 { panic(rt.NewTypeError(randomMessage)) })
+}

@@ -3,6 +3,8 @@ package events
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -201,7 +203,30 @@ func FuzzEventRoundTrip(f *testing.F) {
 		if *e != *e2 && !sameExit(e, e2) {
 			t.Fatalf("the event changed across a round trip: %+v, then %+v", e, e2)
 		}
+		// Every key Read accepted must be a field's exact name: a key in
+		// another case would be a second spelling of the field.
+		var keys map[string]json.RawMessage
+		if err := json.Unmarshal(in, &keys); err != nil {
+			t.Fatal(err)
+		}
+		names := fieldNames()
+		for k := range keys {
+			if !names[k] {
+				t.Fatalf("Read accepted the key %q, which no field has", k)
+			}
+		}
 	})
+}
+
+// fieldNames returns the JSON names of Event's fields.
+func fieldNames() map[string]bool {
+	names := map[string]bool{}
+	t := reflect.TypeFor[Event]()
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		names[name] = true
+	}
+	return names
 }
 
 func sameExit(a, b *Event) bool {

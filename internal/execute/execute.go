@@ -26,7 +26,7 @@
 // forms:
 //
 //	put /etc/motd (mode 644, as alice) failed: /etc/motd is a directory
-//	put /etc/x (mode kept, as alice, checked by x -t) failed: the check exited 1; the old file is back
+//	put /etc/x (as alice, checked by x -t) failed: the check exited 1; the old file is back
 //	make install exited 2
 //	make install timed out after 30s
 //	make install failed: can't enter /srv/app: no such file or directory

@@ -138,7 +138,7 @@ run_ok ok=3 failed=0 skipped=0
 	if evs[0].Format != events.Format || evs[0].PlanHash != "h" || evs[0].Changes != 3 {
 		t.Fatalf("run_started %+v", evs[0])
 	}
-	if evs[2].Summary != "dir ~/app (mode 750, as alice)" || evs[6].Summary != "put $HOME/app/x (mode kept, as alice)" {
+	if evs[2].Summary != "dir ~/app (mode 750, as alice)" || evs[6].Summary != "put $HOME/app/x (as alice)" {
 		t.Fatalf("summaries %q, %q", evs[2].Summary, evs[6].Summary)
 	}
 	wantDid := []string{"dir /home/alice/app", "put /home/alice/app/x", "run /srv\ncd -- '/srv' || exit 125\n{\nmake\n} </dev/null\n"}
@@ -183,7 +183,7 @@ run_failed ok=1 failed=1 skipped=2
 	if evs[9].Error != failed.Error {
 		t.Fatalf("change_failed error %q, want the step's", evs[9].Error)
 	}
-	if evs[8].Summary != "link /srv/b/l to /x (as alice)" || evs[8].Reason == "" {
+	if evs[8].Summary != "link /srv/b/l -> /x (as alice)" || evs[8].Reason == "" {
 		t.Fatalf("step_skipped %+v", evs[8])
 	}
 	if evs[10].Reason != "an earlier change failed: b" {
@@ -267,7 +267,7 @@ func TestPrepareResolves(t *testing.T) {
 	if l.Path != "/srv/app/current" || l.Target != "/home/alice/releases/v1" {
 		t.Fatalf("link %+v", l)
 	}
-	if s := pp.Changes[0].Steps[0].Summary; s != "link {env:APP}//current/ to ~/releases/v1 (as alice)" {
+	if s := pp.Changes[0].Steps[0].Summary; s != "link {env:APP}//current/ -> ~/releases/v1 (as alice)" {
 		t.Fatalf("summary %q", s)
 	}
 }

@@ -8,16 +8,18 @@ import (
 )
 
 // Summary describes step s as written (a reference reads {env:NAME}), in
-// the words a report uses for its step line, without the leading mark. user
-// is the account Zap runs as.
+// the words a report uses for its step line (internal/render's OpSummary),
+// without the leading mark. user is the account Zap runs as.
 //
 //	put ~/.config/app.toml (mode 644, as alice)
-//	put /etc/nginx/nginx.conf (mode kept, as alice, checked by nginx -t)
+//	put /etc/nginx/nginx.conf (as alice, checked by nginx -t)
 //	dir /srv/app (mode 750, owner app, group app, as alice)
-//	link /srv/app/current to /srv/app/releases/v1 (as alice)
+//	link /srv/app/current -> /srv/app/releases/v1 (as alice)
 //	make install
 //
-// A command reads as its first line, with " …" when more lines follow.
+// An operation's parentheses hold its declared mode, owner and group, the
+// account it runs as, and its check. A command reads as its first line, with
+// " …" when more lines follow.
 func Summary(s plan.Step, user string) string {
 	switch {
 	case s.Command != nil:
@@ -28,40 +30,28 @@ func Summary(s plan.Step, user string) string {
 		return string(s.Type)
 	}
 	op := s.Op
-	var attrs []string
-	as := "as " + account(op.Privilege, user)
-	switch op.Name {
-	case plan.OpPut:
-		if op.Mode != "" {
-			attrs = append(attrs, "mode "+op.Mode)
-		} else {
-			attrs = append(attrs, "mode kept")
-		}
-		attrs = append(attrs, as)
-		if op.Validate != nil {
-			attrs = append(attrs, "checked by "+firstLine(op.Validate.String()))
-		}
-		return "put " + op.Path.String() + " (" + strings.Join(attrs, ", ") + ")"
-	case plan.OpDir:
-		if op.Mode != "" {
-			attrs = append(attrs, "mode "+op.Mode)
-		}
-		if op.Owner != "" {
-			attrs = append(attrs, "owner "+op.Owner)
-		}
-		if op.Group != "" {
-			attrs = append(attrs, "group "+op.Group)
-		}
-		attrs = append(attrs, as)
-		return "dir " + op.Path.String() + " (" + strings.Join(attrs, ", ") + ")"
-	case plan.OpLink:
+	var paren []string
+	if op.Mode != "" {
+		paren = append(paren, "mode "+op.Mode)
+	}
+	if op.Owner != "" {
+		paren = append(paren, "owner "+op.Owner)
+	}
+	if op.Group != "" {
+		paren = append(paren, "group "+op.Group)
+	}
+	paren = append(paren, "as "+account(op.Privilege, user))
+	if op.Validate != nil {
+		paren = append(paren, "checked by "+op.Validate.String())
+	}
+	if op.Name == plan.OpLink {
 		target := declaration.Text{}
 		if op.Target != nil {
 			target = *op.Target
 		}
-		return "link " + op.Path.String() + " to " + target.String() + " (" + as + ")"
+		return "link " + op.Path.String() + " -> " + target.String() + " (" + strings.Join(paren, ", ") + ")"
 	}
-	return string(op.Name) + " " + op.Path.String() + " (" + as + ")"
+	return string(op.Name) + " " + op.Path.String() + " (" + strings.Join(paren, ", ") + ")"
 }
 
 // account is who a step of privilege p runs as on a local target: root for

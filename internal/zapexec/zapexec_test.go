@@ -143,7 +143,7 @@ func TestStopsAtFirstFailure(t *testing.T) {
 			skipped = e
 		}
 	}
-	if failed == nil || failed.ID != "b" || failed.Code != events.Conflict || failed.Error != "link ~/in-the-way to /x (as "+f.plan.Context.User+") failed: "+filepath.Join(f.home, "in-the-way")+" is a directory" {
+	if failed == nil || failed.ID != "b" || failed.Code != events.Conflict || failed.Error != "link ~/in-the-way -> /x (as "+f.plan.Context.User+") failed: "+filepath.Join(f.home, "in-the-way")+" is a directory" {
 		t.Fatalf("change_failed %+v", failed)
 	}
 	if skipped == nil || skipped.ID != "c" || exists(filepath.Join(f.home, "c.txt")) {

@@ -2,6 +2,7 @@ package escape
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -44,28 +45,46 @@ func TestLine(t *testing.T) {
 	}
 }
 
-// TestLineLeavesNothingInvisible checks every code point (see worthTrying):
-// Line's output
-// holds no invisible character, no tab, and is valid UTF-8.
+// TestLineLeavesNothingInvisible checks the code points worthTrying picks,
+// a batch at a time: Line spells out exactly the invisible ones, turns a tab
+// into spaces, and leaves valid UTF-8 with no invisible character.
 func TestLineLeavesNothingInvisible(t *testing.T) {
+	var in, want strings.Builder
+	check := func() {
+		out := Line(in.String())
+		if !utf8.ValidString(out) {
+			t.Fatalf("Line(%q) is not UTF-8", in.String())
+		}
+		for _, o := range out {
+			if o == '\t' || Invisible(o) {
+				t.Fatalf("Line keeps U+%04X in %q", o, out)
+			}
+		}
+		if out != want.String() {
+			t.Fatalf("Line(%q)\n got %q\nwant %q", in.String(), out, want.String())
+		}
+		in.Reset()
+		want.Reset()
+	}
+	n := 0
 	for r := rune(0); r <= utf8.MaxRune; r++ {
 		if !worthTrying(r) {
 			continue
 		}
-		s := "x" + string(r) + "y"
-		out := Line(s)
-		if !utf8.ValidString(out) {
-			t.Fatalf("Line(%q) = %q is not UTF-8", s, out)
+		in.WriteRune(r)
+		switch {
+		case r == '\t':
+			want.WriteString("    ")
+		case Invisible(r):
+			fmt.Fprintf(&want, "<U+%04X>", r)
+		default:
+			want.WriteRune(r)
 		}
-		for _, o := range out {
-			if o == '\t' || Invisible(o) {
-				t.Fatalf("Line(%q) = %q keeps U+%04X", s, out, o)
-			}
-		}
-		if Invisible(r) != (out != s) && r != '\t' {
-			t.Fatalf("Line(%q) = %q, but Invisible(U+%04X) = %v", s, out, r, Invisible(r))
+		if n++; n%256 == 0 {
+			check()
 		}
 	}
+	check()
 }
 
 // worthTrying keeps the exhaustive tests quick: every code point of the
@@ -152,20 +171,18 @@ func TestJSON(t *testing.T) {
 	}
 }
 
-// TestJSONEveryRune escapes a string holding each code point (see
-// worthTrying) in turn inside a
-// small document, and checks the result decodes back to the same document
-// and holds no invisible character.
+// TestJSONEveryRune escapes the code points worthTrying picks, a batch at a
+// time inside a small document, and checks the result decodes back to the
+// same document and holds no invisible character.
 func TestJSONEveryRune(t *testing.T) {
 	type doc struct {
 		Key string            `json:"key"`
 		M   map[string]string `json:"m"`
 	}
-	for r := rune(0); r <= utf8.MaxRune; r++ {
-		if !worthTrying(r) {
-			continue
-		}
-		s := "<" + string(r) + ">"
+	var batch []rune
+	check := func() {
+		s := "<" + string(batch) + ">"
+		batch = batch[:0]
 		in := doc{Key: s, M: map[string]string{s: s}}
 		enc, err := json.Marshal(in)
 		if err != nil {
@@ -174,7 +191,7 @@ func TestJSONEveryRune(t *testing.T) {
 		out := JSON(enc)
 		for _, o := range string(out) {
 			if Invisible(o) && o != utf8.RuneError {
-				t.Fatalf("JSON(%s) keeps U+%04X", enc, o)
+				t.Fatalf("JSON keeps U+%04X in %s", o, out)
 			}
 		}
 		var back doc
@@ -184,6 +201,17 @@ func TestJSONEveryRune(t *testing.T) {
 		if !reflect.DeepEqual(back, in) {
 			t.Fatalf("JSON(%s) = %s decodes to %q", enc, out, back)
 		}
+	}
+	for r := rune(0); r <= utf8.MaxRune; r++ {
+		if worthTrying(r) {
+			batch = append(batch, r)
+		}
+		if len(batch) == 256 {
+			check()
+		}
+	}
+	if len(batch) > 0 {
+		check()
 	}
 }
 

@@ -202,7 +202,7 @@ func textMapField(m *map[string]Text) any { return textMapAt{m} }
 func (r *Resource) DecodeField(path string, raw json.RawMessage) error {
 	f := NewFields(path, raw)
 	f.Req("id", &r.ID)
-	if f.err == nil && r.ID != "" {
+	if f.err == nil && r.ID != "" && path != "" {
 		// Name the resource by its id from here on.
 		f.path = fmt.Sprintf("%s (%s)", path, r.ID)
 	}

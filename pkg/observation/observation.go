@@ -229,6 +229,9 @@ func (r *Reference) DecodeField(path string, raw json.RawMessage) error {
 	return f.Done()
 }
 
+// UnmarshalJSON decodes a reference strictly.
+func (r *Reference) UnmarshalJSON(data []byte) error { return r.DecodeField("", data) }
+
 // DecodeField decodes a batch strictly at path.
 func (b *Batch) DecodeField(path string, raw json.RawMessage) error {
 	f := declaration.NewFields(path, raw)
@@ -237,11 +240,14 @@ func (b *Batch) DecodeField(path string, raw json.RawMessage) error {
 	return f.Done()
 }
 
+// UnmarshalJSON decodes a batch strictly.
+func (b *Batch) UnmarshalJSON(data []byte) error { return b.DecodeField("", data) }
+
 // DecodeField decodes one resource's verdict strictly at path.
 func (r *Resource) DecodeField(path string, raw json.RawMessage) error {
 	f := declaration.NewFields(path, raw)
 	f.Req("id", &r.ID)
-	if r.ID != "" {
+	if r.ID != "" && path != "" {
 		f = declaration.NewFields(fmt.Sprintf("%s (%s)", path, r.ID), raw)
 		f.Req("id", &r.ID)
 	}
@@ -256,6 +262,9 @@ func (r *Resource) DecodeField(path string, raw json.RawMessage) error {
 	return f.Done()
 }
 
+// UnmarshalJSON decodes a resource's verdict strictly.
+func (r *Resource) UnmarshalJSON(data []byte) error { return r.DecodeField("", data) }
+
 // DecodeField decodes one difference strictly at path.
 func (d *Difference) DecodeField(path string, raw json.RawMessage) error {
 	f := declaration.NewFields(path, raw)
@@ -264,3 +273,6 @@ func (d *Difference) DecodeField(path string, raw json.RawMessage) error {
 	f.Req("desired", &d.Desired)
 	return f.Done()
 }
+
+// UnmarshalJSON decodes a difference strictly.
+func (d *Difference) UnmarshalJSON(data []byte) error { return d.DecodeField("", data) }

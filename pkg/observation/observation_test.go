@@ -189,3 +189,28 @@ func FuzzObservationsRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// TestElementsDecodeStrictlyAlone checks the element types are strict when a
+// document embeds them outside Observations (the plan carries the context,
+// the references and the drift).
+func TestElementsDecodeStrictlyAlone(t *testing.T) {
+	tests := []struct {
+		into any
+		in   string
+		want string
+	}{
+		{&Context{}, `{"target":"local"}`, `user: required field missing`},
+		{&Context{}, `{"target":"local","user":"u","User":"v"}`, `User: unknown field`},
+		{&[]Reference{}, `[{"value":"x"}]`, `[0].name: required field missing`},
+		{&[]Batch{}, `[{"lane":"login"}]`, `[0].queries: required field missing`},
+		{&Resource{}, `{"id":"a","verdict":"absent","Reason":"x"}`, `Reason: unknown field`},
+		{&[]Resource{}, `[{"id":"a","verdict":"absent","Reason":"x"}]`, `[0] (a).Reason: unknown field`},
+		{&[]Difference{}, `[{"field":"mode","observed":"1"}]`, `[0].desired: required field missing`},
+	}
+	for _, tt := range tests {
+		err := declaration.DecodeStrict([]byte(tt.in), tt.into)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("decode %s into %T: %v, want %q", tt.in, tt.into, err, tt.want)
+		}
+	}
+}

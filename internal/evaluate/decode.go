@@ -202,7 +202,7 @@ func (f *fields) textMap(key, instead string) map[string]declaration.Text {
 	}
 	out := map[string]declaration.Text{}
 	for _, k := range o.o.keys {
-		p := child(o.path, k)
+		p := child(o.path, displayMarkers(k))
 		o.used[k] = true
 		name := o.d.noRef(p, k, instead)
 		out[name] = o.d.text(o.o.vals[k], p)

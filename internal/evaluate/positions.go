@@ -48,7 +48,13 @@ func (p *positions) at(line, col int) string {
 // caller is the position in the config of the innermost call from the
 // config's code.
 func (p *positions) caller(rt *goja.Runtime) string {
-	for _, f := range rt.CaptureCallStack(0, nil) {
+	return p.first(rt.CaptureCallStack(0, nil))
+}
+
+// first is the position in the config of the innermost frame in the
+// config's code.
+func (p *positions) first(frames []goja.StackFrame) string {
+	for _, f := range frames {
 		pos := f.Position()
 		if pos.Filename == p.name && pos.Line > 0 {
 			return p.at(pos.Line, pos.Column)

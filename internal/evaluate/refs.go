@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/zap-go/zap/pkg/declaration"
@@ -21,7 +22,8 @@ func hasMarker(s string) bool {
 var errDamaged = errors.New("holds a damaged reference: a string zap.env returned was sliced, split or had its case changed; only interpolate and concatenate it")
 
 // parseText turns a string holding markers into a Text. Only names zap.env
-// issued are references; any other use of the marker characters is damage.
+// issued are references (any valid name when issued is nil); any other use
+// of the marker characters is damage.
 func parseText(s string, issued map[string]bool) (declaration.Text, error) {
 	if !hasMarker(s) {
 		return declaration.Lit(s), nil
@@ -46,11 +48,31 @@ func parseText(s string, issued map[string]bool) (declaration.Text, error) {
 			return declaration.Text{}, errDamaged
 		}
 		name := rest[:j]
-		if !declaration.ValidEnvName(name) || !issued[name] {
+		if !declaration.ValidEnvName(name) || (issued != nil && !issued[name]) {
 			return declaration.Text{}, errDamaged
 		}
 		parts = append(parts, declaration.Part{Env: name})
 		s = rest[j+len(string(declaration.RefClose)):]
 	}
 	return declaration.Concat(parts...), nil
+}
+
+// displayMarkers writes the markers in s the way messages show a reference,
+// {env:NAME}, and any other marker character as <U+FDD0> or <U+FDD1>.
+func displayMarkers(s string) string {
+	if !hasMarker(s) {
+		return s
+	}
+	if t, err := parseText(s, nil); err == nil {
+		return t.String()
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r == declaration.RefOpen || r == declaration.RefClose {
+			fmt.Fprintf(&b, "<U+%04X>", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

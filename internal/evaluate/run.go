@@ -37,6 +37,10 @@ const (
 	DefaultMaxHeap = 512 << 20
 )
 
+// MaxCallDepth bounds the interpreter's call stack, so a runaway recursion
+// fails at once rather than when the heap cap or the timeout catches it.
+const MaxCallDepth = 10000
+
 // heapPoll is how often the heap is measured.
 const heapPoll = 5 * time.Millisecond
 
@@ -62,6 +66,7 @@ func Run(ctx context.Context, s Script, opts Options) (*declaration.Declaration,
 	utcOnce.Do(func() { time.Local = time.UTC })
 
 	rt := goja.New()
+	rt.SetMaxCallStackSize(MaxCallDepth)
 	closeClock(rt)
 	in, err := captureIntrinsics(rt)
 	if err != nil {
@@ -168,7 +173,10 @@ func (b *builder) failure(err error) error {
 	}
 	var so *goja.StackOverflowError
 	if errors.As(err, &so) {
-		return &Error{Msg: "the config recursed too deep: " + so.Error()}
+		return &Error{
+			Pos: b.pos.first(so.Stack()),
+			Msg: fmt.Sprintf("RangeError: Maximum call stack size exceeded (%d calls deep)", MaxCallDepth),
+		}
 	}
 	return &Error{Msg: err.Error()}
 }

@@ -1,0 +1,152 @@
+package bundle
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zap-go/zap/internal/project"
+)
+
+// write makes the files of a project under a new directory and returns it.
+func write(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(strings.ReplaceAll(body, "$DIR", dir)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func build(t *testing.T, config string) (*Bundle, error) {
+	t.Helper()
+	p, err := project.Find(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Build(p)
+}
+
+func wantRefused(t *testing.T, config, want string) {
+	t.Helper()
+	_, err := build(t, config)
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("err = %v (%T), want a bundle.Error containing %q", err, err, want)
+	}
+	if !strings.Contains(e.Error(), want) {
+		t.Fatalf("err = %q, want it to contain %q", e.Error(), want)
+	}
+}
+
+func TestAbsoluteImportOutside(t *testing.T) {
+	dir := write(t, map[string]string{
+		"outside/secret.ts": "export const s = 1;",
+		"proj/package.json": `{"name": "p"}`,
+		"proj/zap.ts":       "import { s } from '$DIR/outside/secret.ts';\nexport default () => s;",
+		"proj/inside.ts":    "export const i = 1;",
+		"proj/absinside.ts": "import { i } from '$DIR/proj/inside.ts';\nexport default () => i;",
+	})
+	wantRefused(t, filepath.Join(dir, "proj/zap.ts"), `leads outside the project (`+filepath.Join(dir, "proj")+`)`)
+	if _, err := build(t, filepath.Join(dir, "proj/absinside.ts")); err != nil {
+		t.Fatalf("an absolute import inside the project: %v", err)
+	}
+}
+
+func TestSourceMappingURLNotFollowed(t *testing.T) {
+	// esbuild would open the file a sourceMappingURL comment names, and
+	// quote it in an error; the loader drops the comment first.
+	dir := write(t, map[string]string{
+		"outside.map":       "not a source map at all",
+		"proj/package.json": `{"name": "p"}`,
+		"proj/lib.js":       "export const x = 1;\n//# sourceMappingURL=../outside.map\n",
+		"proj/zap.ts":       "import { x } from './lib.js';\nexport default () => x;\n/*# sourceMappingURL=$DIR/outside.map */\n",
+	})
+	b, err := build(t, filepath.Join(dir, "proj/zap.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.Code, "sourceMappingURL") || strings.Contains(b.Code, "outside.map") {
+		t.Fatalf("the bundle kept a sourceMappingURL:\n%s", b.Code)
+	}
+	if !strings.Contains(string(b.SourceMap), `"sources":["zap.ts","lib.js"]`) {
+		t.Fatalf("the source map's sources aren't relative to the project: %s", b.SourceMap)
+	}
+}
+
+func TestNoTsconfigRead(t *testing.T) {
+	// With this tsconfig.json, the unused value import would be kept and
+	// fail to resolve; the bundler reads no tsconfig.json, so it is elided.
+	dir := write(t, map[string]string{
+		"package.json":  `{"name": "p"}`,
+		"tsconfig.json": `{"compilerOptions": {"verbatimModuleSyntax": true}}`,
+		"zap.ts":        "import { Zap } from '@fuzdev/zap';\nexport default (zap: Zap) => zap;\n",
+	})
+	if _, err := build(t, filepath.Join(dir, "zap.ts")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLowered(t *testing.T) {
+	// Async generators and for await are lowered for the interpreter.
+	dir := write(t, map[string]string{
+		"package.json": `{"name": "p"}`,
+		"zap.ts": `async function* gen() { yield 1; }
+export default async () => { for await (const x of gen()) { return x; } };`,
+	})
+	b, err := build(t, filepath.Join(dir, "zap.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.Code, "async function*") || strings.Contains(b.Code, "for await") {
+		t.Fatalf("not lowered:\n%s", b.Code)
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	dir := write(t, map[string]string{
+		"package.json":                `{"name": "p"}`,
+		"jsx.ts":                      "import x from './x.tsx';\nexport default () => x;",
+		"x.tsx":                       "export default 1;",
+		"meta.ts":                     "export default () => import.meta.url;",
+		"nested.ts":                   "import { a } from 'a';\nexport default () => a;",
+		"node_modules/a/package.json": `{"name": "a", "exports": "./a.js"}`,
+		"node_modules/a/a.js":         "import { b } from 'b';\nexport const a = b;",
+		"node_modules/a/node_modules/b/package.json": `{"name": "b", "exports": "./b.js"}`,
+		"node_modules/a/node_modules/b/b.js":         "export const b = 1;",
+		"scope.ts":                                   "import x from '@scope';\nexport default () => x;",
+	})
+	wantRefused(t, filepath.Join(dir, "jsx.ts"), `a config imports .ts, .mts, .js, .mjs and .json files, not ".tsx"`)
+	wantRefused(t, filepath.Join(dir, "meta.ts"), `"import.meta" is not available`)
+	// A bare import resolves from the project's own node_modules only,
+	// never one nested in a package.
+	wantRefused(t, filepath.Join(dir, "nested.ts"), `package "b" is not installed in the project`)
+	wantRefused(t, filepath.Join(dir, "scope.ts"), `"@scope" is not a package name`)
+}
+
+func TestPackageName(t *testing.T) {
+	for in, want := range map[string]string{
+		"a":         "a",
+		"a/b/c.js":  "a",
+		"@s/a":      "@s/a",
+		"@s/a/b.ts": "@s/a",
+		"@s":        "",
+		"@s/":       "",
+		"../x":      "",
+	} {
+		if got := packageName(in); got != want {
+			t.Errorf("packageName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

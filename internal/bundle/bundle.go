@@ -25,6 +25,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -166,6 +167,15 @@ func (r *resolver) resolve(b api.PluginBuild, args api.OnResolveArgs) (api.OnRes
 		if ext := filepath.Ext(spec); ext == "" || strings.Contains(ext, "/") {
 			return fail("%q names no extension: a relative import names its file, such as %q", spec, spec+".ts")
 		}
+		// Refuse a path that is outside as written before esbuild looks:
+		// the sandbox would only let it say it can't read there.
+		target := filepath.FromSlash(spec)
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(args.ResolveDir, target)
+		}
+		if !r.admitted(realish(filepath.Clean(target))) {
+			return r.outside(spec)
+		}
 		return r.hand(b, args, args.ResolveDir, nil)
 	case strings.Contains(spec, ":"):
 		return fail("%q: only relative imports and packages in the project's node_modules resolve", spec)
@@ -222,9 +232,30 @@ func (r *resolver) hand(b api.PluginBuild, args api.OnResolveArgs, dir string, u
 		return fail("%q leads outside its package", args.Path)
 	}
 	if !r.admitted(real) {
-		return fail("%q leads outside the project (%s): a config imports only from its project and the packages its node_modules links", args.Path, r.p.Root)
+		return r.outside(args.Path)
 	}
 	return api.OnResolveResult{Path: real, Namespace: namespace}, nil
+}
+
+func (r *resolver) outside(spec string) (api.OnResolveResult, error) {
+	return fail("%q leads outside the project (%s): a config imports only from its project and the packages its node_modules links", spec, r.p.Root)
+}
+
+// realish resolves the links of p, or of its deepest ancestor that exists
+// (a TypeScript import may name a .js whose file is the .ts beside it).
+func realish(p string) string {
+	rest := ""
+	for {
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(real, rest)
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return filepath.Join(p, rest)
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+		p = parent
+	}
 }
 
 // admitted reports whether the real path p is in the project or a package
@@ -312,8 +343,15 @@ func packageName(spec string) string {
 // hasExports requires a package.json with "exports".
 func hasExports(p string) error {
 	data, err := os.ReadFile(p)
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) {
 		return errors.New("no package.json")
+	}
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("can't read its package.json: %w", err)
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {

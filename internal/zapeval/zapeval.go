@@ -7,8 +7,10 @@
 //
 // zap-eval finds the config's project (internal/project: the nearest
 // directory at or above CONFIG, default ./zap.ts, whose package.json holds
-// more than "type" and "sideEffects"), bundles the config and the modules it
-// imports from the project (internal/bundle, esbuild), runs the bundle in an
+// more than "type" and "sideEffects"), walls itself in with Landlock so it can
+// read nothing but that project and the packages its node_modules links
+// (internal/sandbox), bundles the config and the modules it imports
+// (internal/bundle, esbuild), runs the bundle in an
 // interpreter with no clock, no randomness, no environment and no I/O
 // (internal/evaluate, goja), checks the declaration it made against the form
 // checks and the structural gate (declaration.Validate), and writes it to
@@ -34,6 +36,7 @@ import (
 	"github.com/zap-go/zap/internal/bundle"
 	"github.com/zap-go/zap/internal/evaluate"
 	"github.com/zap-go/zap/internal/project"
+	"github.com/zap-go/zap/internal/sandbox"
 	"github.com/zap-go/zap/pkg/declaration"
 )
 
@@ -117,6 +120,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	proj, err := project.Find(config)
 	if err != nil {
 		return classify(err)
+	}
+	// From here on the process reads only the project and the packages it
+	// links: not esbuild, not the config, nothing can read anything else.
+	if err := sandbox.Restrict(append([]string{proj.Root}, proj.Packages...)...); err != nil {
+		return ownErr(fmt.Errorf("sandbox: %w", err))
 	}
 	b, err := bundle.Build(proj)
 	if err != nil {

@@ -1,0 +1,44 @@
+// Package sandbox walls the evaluating process in with Landlock: once
+// Restrict returns, the process (every thread of it) can read only under the
+// directories it was given, write nowhere, make no TCP connection or
+// binding, signal no other process and reach no abstract unix socket. What
+// it already holds open (stdin, stdout, stderr) stays usable.
+//
+// zap-eval calls it right after finding the config's project and before
+// bundling, with the project and the packages its node_modules links: so
+// neither esbuild nor the config can read a file outside them, whatever a
+// link or a resolver bug would lead to. Whether a path exists stays visible:
+// Landlock doesn't restrict stat.
+//
+// The rules are Landlock ABI 7's, applied best effort: a kernel with an
+// older ABI enforces what it knows.
+package sandbox
+
+import (
+	"os"
+	"testing"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+)
+
+// Restrict restricts the whole process to reading under dirs.
+func Restrict(dirs ...string) error {
+	rules := []landlock.Rule{landlock.RODirs(dirs...).IgnoreIfMissing()}
+	// A coverage-instrumented test binary writes its counters at exit;
+	// let it, or the tests' stderr would carry the failure. Only a test
+	// binary honours this.
+	if d := os.Getenv("GOCOVERDIR"); d != "" && testing.Testing() {
+		rules = append(rules, landlock.RWDirs(d).IgnoreIfMissing())
+	}
+	return landlock.V7.BestEffort().Restrict(rules...)
+}
+
+// ABI is the Landlock ABI version the kernel supports, 0 when it has none.
+func ABI() int {
+	v, err := ll.LandlockGetABIVersion()
+	if err != nil {
+		return 0
+	}
+	return v
+}

@@ -145,7 +145,7 @@ func cmdTtyrun(ts *testscript.TestScript, neg bool, args []string) {
 	cmd := exec.Command(path, args[1:]...)
 	cmd.Args[0] = args[0]
 	cmd.Env = scriptEnv(ts)
-	cmd.Dir = ts.Getenv("PWD")
+	cmd.Dir = ts.MkAbs(".")
 	var stdout bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, &stdout, tty
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
@@ -196,7 +196,7 @@ func cmdTtyrun(ts *testscript.TestScript, neg bool, args []string) {
 	var werr error
 	select {
 	case werr = <-waitErr:
-	case <-time.After(2 * time.Minute):
+	case <-time.After(time.Minute):
 		cmd.Process.Kill()
 		werr = <-waitErr
 	}

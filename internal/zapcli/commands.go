@@ -210,13 +210,15 @@ unverifiable, or didn't read a declared resource; 2 an input error.`,
 // configArg is the CONFIG argument: the one positional argument, or
 // ./zap.ts.
 func configArg(args []string) (string, error) {
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") && a != "-" {
+			return "", fail(2, fmt.Sprintf("flag %s after the config: flags go before it", a))
+		}
+	}
 	switch len(args) {
 	case 0:
 		return "zap.ts", nil
 	case 1:
-		if strings.HasPrefix(args[0], "-") && args[0] != "-" {
-			return "", fail(2, fmt.Sprintf("flag %s after the config: flags go before it", args[0]))
-		}
 		return args[0], nil
 	}
 	return "", fail(2, fmt.Sprintf("one config at most, not %d arguments: %s", len(args), strings.Join(args, " ")),

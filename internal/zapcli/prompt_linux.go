@@ -38,10 +38,13 @@ func isTerminal(f *os.File) bool {
 // first eight characters of the plan_hash, in either case, say yes.
 func (a *app) ask(tty *os.File, p *plan.Plan, reason string) (bool, error) {
 	render.Plan(a.stderr, p, render.PlanOptions{Mode: render.ModeRefused})
-	fmt.Fprintf(a.stderr, "\nThis plan has no review (%s).\nTo execute exactly this plan, type the first eight characters of its plan_hash: ", reason)
+	fmt.Fprintf(a.stderr, "\nThis plan has no review (%s).\n", reason)
+	// Discard what was typed ahead before the question appears, not
+	// after: an answer typed once it shows must be read.
 	if err := unix.IoctlSetInt(int(tty.Fd()), unix.TCFLSH, unix.TCIFLUSH); err != nil {
 		return false, failf(1, "discard the input typed ahead: %v", err)
 	}
+	fmt.Fprint(a.stderr, "To execute exactly this plan, type the first eight characters of its plan_hash: ")
 	answer, err := readLine(tty)
 	if err != nil {
 		return false, failf(1, "read the answer: %v", err)

@@ -18,7 +18,7 @@ func TestScripts(t *testing.T) {
 	shared := p.Condition
 	p.Condition = func(cond string) (bool, error) {
 		if cond == "landlock" {
-			return sandbox.ABI() >= 1, nil
+			return sandbox.ABI() >= sandbox.MinABI, nil
 		}
 		return shared(cond)
 	}

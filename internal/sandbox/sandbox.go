@@ -10,11 +10,16 @@
 // link or a resolver bug would lead to. Whether a path exists stays visible:
 // Landlock doesn't restrict stat.
 //
-// The rules are Landlock ABI 7's, applied best effort: a kernel with an
-// older ABI enforces what it knows.
+// The rules are Landlock ABI 7's, applied best effort: a kernel with ABI 6
+// enforces what it knows. A kernel below ABI 6 can't scope signals and
+// abstract unix sockets, and one without Landlock can't hold the walls at
+// all: Restrict refuses to run there (ErrUnsupported) rather than evaluate
+// unwalled.
 package sandbox
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"testing"
 
@@ -22,8 +27,17 @@ import (
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
 
+// MinABI is the oldest Landlock ABI the sandbox runs on.
+const MinABI = 6
+
+// ErrUnsupported is a kernel that can't hold the sandbox.
+var ErrUnsupported = errors.New("this kernel can't hold the evaluator's sandbox")
+
 // Restrict restricts the whole process to reading under dirs.
 func Restrict(dirs ...string) error {
+	if abi := ABI(); abi < MinABI {
+		return fmt.Errorf("%w: its Landlock ABI is %d, and the sandbox needs %d or later (Linux 6.12)", ErrUnsupported, abi, MinABI)
+	}
 	rules := []landlock.Rule{landlock.RODirs(dirs...).IgnoreIfMissing()}
 	// A coverage-instrumented test binary writes its counters at exit;
 	// let it, or the tests' stderr would carry the failure. Only a test

@@ -21,7 +21,7 @@
 // no project, an import refused, an exception, a builder call refused, a
 // declaration that fails validation, a bound passed), the message naming the
 // file, the field or the resource; 1 zap-eval's own problem (the output
-// can't be written, an internal error).
+// can't be written, a kernel that can't hold the sandbox, an internal error).
 package zapeval
 
 import (
@@ -124,7 +124,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// From here on the process reads only the project and the packages it
 	// links: not esbuild, not the config, nothing can read anything else.
 	if err := sandbox.Restrict(append([]string{proj.Root}, proj.Packages...)...); err != nil {
-		return ownErr(fmt.Errorf("sandbox: %w", err))
+		e := &exitError{code: 1, err: fmt.Errorf("sandbox: %w", err)}
+		if errors.Is(err, sandbox.ErrUnsupported) {
+			e.hints = []string{"zap-eval runs a config only inside its Landlock sandbox; run it on a kernel with Landlock enabled"}
+		}
+		return e
 	}
 	b, err := bundle.Build(proj)
 	if err != nil {

@@ -222,3 +222,19 @@ func TestRunNoDefault(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestNumberLocale(t *testing.T) {
+	var console bytes.Buffer
+	_, err := eval(t, `function (zap) {
+		zap.target({local: true});
+		console.log([1234.5, 0, -0, 1e21, -1234567.8912, 0.0005, 999.9996, NaN, -Infinity, 12].map((n) => n.toLocaleString()).join(' '));
+		console.log([1000, 2.5].toLocaleString());
+	}`, Options{Console: &console})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "1,234.5 0 -0 1,000,000,000,000,000,000,000 -1,234,567.891 0.001 1,000 NaN -\u221e 12\n1,000,2.5\n"
+	if console.String() != want {
+		t.Fatalf("console = %q, want %q", console.String(), want)
+	}
+}

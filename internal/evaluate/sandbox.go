@@ -61,6 +61,22 @@ const prelude = `(function (global) {
   hide(OrigRegExp.prototype, 'constructor', regExp);
   hide(global, 'RegExp', regExp);
 
+  // Formatting with no locale given is en-US's: grouped thousands and at
+  // most three fraction digits, rounded half away from zero (the
+  // interpreter has no Intl and would print the plain number).
+  hide(Number.prototype, 'toLocaleString', function toLocaleString() {
+    const x = Number.prototype.valueOf.call(this);
+    if (x !== x) return 'NaN';
+    if (x === Infinity || x === -Infinity) return (x < 0 ? '-' : '') + '\u221e';
+    const negative = x < 0 || (x === 0 && 1 / x < 0);
+    const abs = Math.abs(x);
+    const fixed = abs < 1e21 ? abs.toFixed(3) : BigInt(abs).toString() + '.000';
+    const dot = fixed.indexOf('.');
+    const whole = fixed.slice(0, dot).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+    const frac = fixed.slice(dot + 1).replace(/0+$/, '');
+    return (negative ? '-' : '') + whole + (frac ? '.' + frac : '');
+  });
+
   // The clock: Date.now(), new Date() and Date() throw from the time
   // source; performance.now() throws here.
   hide(global, 'performance', Object.freeze({

@@ -200,3 +200,25 @@ func mustText(t *testing.T, doc string) declaration.Text {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestLinkAndNote(t *testing.T) {
+	p := readPlan(t, `{"format":"zap.plan/1","target":{"local":true},"context":{"target":"local","user":"bob","home":"/home/bob"},
+	"changes":[{"id":"cur","type":"link","action":"update","resource":{"id":"cur","type":"link","name":"the current release","path":"~/app/current","target":{"$text":["releases/",{"$env":"VERSION"}]}},
+	"steps":[{"type":"note","note":"a note\nover two lines"},{"type":"op","op":{"name":"link","path":"~/app/current","target":{"$text":["releases/",{"$env":"VERSION"}]},"privilege":"elevated"}}]}],
+	"plan_hash":"h"}`)
+	var b bytes.Buffer
+	for i := range p.Changes {
+		Change(&b, p, &p.Changes[i], false)
+	}
+	want := `[~] cur  link
+    name: the current release
+    path: ~/app/current
+    to: releases/{env:VERSION}
+    # a note
+      over two lines
+    = link ~/app/current -> releases/{env:VERSION} (as bob)
+`
+	if b.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+}

@@ -62,9 +62,21 @@
 // (pkg/events): zap-exec's events as it wrote them, then one held event per
 // held resource, one residual event per resource that still doesn't read
 // converged, observe_failed when the reading again failed, and a final done
-// event with the exit code and the counts. A wetrun that ends before its
-// first event (a refusal, an error) leaves stdout empty and prints its text
-// report to stderr.
+// event with the exit code and the counts (and the error, when zap-exec
+// stopped mid-run). A plan with no changes runs nothing: zap writes its
+// run_started (0 changes) and run_ok itself, then the held events and done.
+// A wetrun that ends before its first event (a refusal, an error) leaves
+// stdout empty and prints its text report to stderr.
+//
+// # State
+//
+// Every pass that detects records the config's last-run report for the host
+// (internal/state): zap plan and a dry zap apply as a preview, zap detect as
+// a pass that is not one. A wetrun that refuses or is declined records its
+// plan as the new preview. A wetrun that executes first claims the preview
+// it bound to (renaming the report away, which only one of two concurrent
+// runs can do), records its own pass (not a preview), executes, and records
+// the observe pass as the last word.
 package zapcli
 
 import (

@@ -121,7 +121,11 @@ func (b *builder) throw(err error) {
 func one(call goja.FunctionCall, label string) (goja.Value, error) {
 	switch n := len(call.Arguments); {
 	case n == 0 || goja.IsUndefined(call.Arguments[0]):
-		return nil, &Error{Msg: fmt.Sprintf("%s takes an object, such as %s({id: 'x', ...})", label, label)}
+		example := "{id: 'x', ...}"
+		if label == "zap.target" {
+			example = "{local: true}"
+		}
+		return nil, &Error{Msg: fmt.Sprintf("%s takes an object, such as %s(%s)", label, label, example)}
 	case n > 1:
 		return nil, &Error{Msg: fmt.Sprintf("%s takes one object, not %d arguments", label, n)}
 	}

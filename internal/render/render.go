@@ -222,11 +222,7 @@ func Step(w io.Writer, c observation.Context, s plan.Step, indent string) {
 		fmt.Fprintf(w, "%s= %s\n", indent, OpSummary(c, s.Op))
 		if s.Op.Name == plan.OpPut && s.Op.Content != nil {
 			text := *s.Op.Content
-			desc := Digest(text)
-			if text != "" && !strings.HasSuffix(text, "\n") {
-				desc += ", no final newline"
-			}
-			fmt.Fprintf(w, "%s  text: %s\n", indent, desc)
+			fmt.Fprintf(w, "%s  text: %s\n", indent, Digest(text))
 			if text != "" {
 				for _, l := range escape.Block(text) {
 					fmt.Fprintf(w, "%s    %s\n", indent, l)
@@ -252,6 +248,9 @@ func OpSummary(c observation.Context, op *plan.Op) string {
 	paren = append(paren, "as "+Account(c, op.Privilege))
 	if op.Validate != nil {
 		paren = append(paren, "checked by "+escape.Line(op.Validate.String()))
+	}
+	if op.Content != nil && *op.Content != "" && !strings.HasSuffix(*op.Content, "\n") {
+		paren = append(paren, "no final newline")
 	}
 	path := escape.Line(op.Path.String())
 	switch op.Name {

@@ -64,7 +64,7 @@ func Plan(o *observation.Observations) (*plan.Plan, error) {
 		Format:     plan.Format,
 		Target:     target,
 		Context:    o.Context,
-		References: append([]observation.Reference(nil), o.References...),
+		References: []observation.Reference{},
 		Unresolved: append([]string(nil), o.Unresolved...),
 		Changes:    []plan.Change{},
 		Held:       held,
@@ -98,5 +98,28 @@ func Plan(o *observation.Observations) (*plan.Plan, error) {
 		}
 		p.Changes = append(p.Changes, c)
 	}
+	p.References = usedReferences(p, o.References)
 	return p, nil
+}
+
+// usedReferences keeps the references the plan's changes and its target
+// use: a review covers the values this run will act with, and a variable
+// only a converged resource names changes nothing the run does.
+func usedReferences(p *plan.Plan, all []observation.Reference) []observation.Reference {
+	used := map[string]bool{}
+	for _, n := range p.Target.Refs() {
+		used[n] = true
+	}
+	for i := range p.Changes {
+		for _, n := range p.Changes[i].Resource.Refs() {
+			used[n] = true
+		}
+	}
+	var out []observation.Reference
+	for _, r := range all {
+		if used[r.Name] {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -68,7 +68,12 @@ func (d *Declaration) Validate() error {
 	}
 	for i := range d.Resources {
 		r := &d.Resources[i]
+		listed := map[string]bool{}
 		for _, dep := range r.DependsOn {
+			if listed[dep] {
+				return &Error{ID: r.ID, Field: "depends_on", Msg: fmt.Sprintf("%q is listed twice", dep)}
+			}
+			listed[dep] = true
 			if byID[dep] == nil {
 				return &Error{ID: r.ID, Field: "depends_on", Msg: fmt.Sprintf("no resource has the id %q", dep)}
 			}
@@ -122,6 +127,11 @@ func (t *Target) validate() error {
 	}
 	if t.Home != "" && !strings.HasPrefix(t.Home, "/") {
 		return &Error{Field: "target.home", Msg: "must be an absolute path"}
+	}
+	for _, f := range []struct{ name, v string }{{"target.home", t.Home}, {"target.identity", t.Identity}} {
+		if err := oneLine(f.v); err != nil {
+			return &Error{Field: f.name, Msg: err.Error()}
+		}
 	}
 	return nil
 }

@@ -85,6 +85,7 @@ func TestValidateRefuses(t *testing.T) {
 		{"id of 129 characters", doc(dir(strings.Repeat("a", 129), `"/a"`, "")), `resources[0].id: "` + strings.Repeat("a", 129) + `" is not an id: a letter, digit or _, then letters, digits, _, . or -`},
 		{"dangling depends_on", doc(dir("a", `"/a"`, `,"depends_on":["nope"]`)), `resource "a": depends_on: no resource has the id "nope"`},
 		{"self-dependency", doc(dir("a", `"/a"`, `,"depends_on":["a"]`)), `resource "a": depends_on: a resource can't depend on itself`},
+		{"depends_on listed twice", doc(dir("a", `"/a"`, `,"depends_on":["b","b"]`), dir("b", `"/b"`, "")), `resource "a": depends_on: "b" is listed twice`},
 		{"two-resource cycle", doc(dir("a", `"/a"`, `,"depends_on":["b"]`), dir("b", `"/b"`, `,"depends_on":["a"]`)),
 			`depends_on: dependency cycle: a -> b -> a`},
 		{"three-resource cycle", doc(
@@ -147,6 +148,8 @@ func TestValidateRefuses(t *testing.T) {
 		{"newline in a host", withTarget(`{"host":"h\nx"}`), `target.host: holds a line break or control character (U+000A)`},
 		{"port too large", withTarget(`{"host":"h","port":65536}`), `target.port: a port is 1 to 65535`},
 		{"relative home", withTarget(`{"host":"h","home":"home/u"}`), `target.home: must be an absolute path`},
+		{"line break in home", withTarget(`{"host":"h","home":"/home/u\nx"}`), `target.home: holds a line break or control character (U+000A)`},
+		{"control character in identity", withTarget(`{"host":"h","identity":"~/.ssh/id\u0007"}`), `target.identity: holds a line break or control character (U+0007)`},
 
 		// one resource per path
 		{"the same path twice", doc(file("a", `"/etc/x"`, ""), dir("b", `"/etc/x"`, "")), `resource "b": path: "a" and "b" both manage /etc/x; declare it once`},

@@ -28,8 +28,6 @@
 //	    content: inline, 15 bytes, sha512 0c7463f032f1dc98…
 //	    ~ content: differs → inline (15 bytes)           (--diff)
 //	    = put ~/zap-demo/hello.txt (mode 644, as alice)
-//	      text: 15 bytes, sha512 0c7463f032f1dc98…
-//	        hello from zap
 //
 //	Plan: 2 change(s)
 //	plan_hash: <64 hex>
@@ -135,6 +133,13 @@ func Change(w io.Writer, p *plan.Plan, c *plan.Change, diff bool) {
 		}
 	}
 	for _, s := range c.Steps {
+		if c.Type == declaration.KindFile && s.Op != nil {
+			// A file's content is described by its content: line and
+			// covered by plan_hash; the preview never prints its bytes.
+			op := *s.Op
+			op.Content = nil
+			s.Op = &op
+		}
 		Step(w, p.Context, s, "    ")
 	}
 }
@@ -238,6 +243,8 @@ func OpSummary(c observation.Context, op *plan.Op) string {
 	var paren []string
 	if op.Mode != "" {
 		paren = append(paren, "mode "+escape.Line(op.Mode))
+	} else if op.Name == plan.OpPut {
+		paren = append(paren, "mode not managed")
 	}
 	if op.Owner != "" {
 		paren = append(paren, "owner "+escape.Line(op.Owner))

@@ -51,8 +51,6 @@ references:
     content: inline, 15 bytes, sha512 0c7463f032f1dc98…
     ~ content: differs → inline (15 bytes)
     = put ~/zap-demo/hello.txt (mode 644, as alice)
-      text: 15 bytes, sha512 0c7463f032f1dc98…
-        hello from zap
 [+] s  script
     check: test -e x
     cwd: /
@@ -115,7 +113,7 @@ func TestPutText(t *testing.T) {
 	op := &plan.Op{Name: plan.OpPut, Path: mustText(t, `"/etc/x"`), Content: &content, Privilege: plan.Root, Validate: ptr(mustText(t, `"visudo -cf {}"`))}
 	var b bytes.Buffer
 	Step(&b, observation.Context{Target: "local", User: "alice"}, plan.Step{Type: plan.StepOp, Op: op}, "")
-	want := "= put /etc/x (as root, checked by visudo -cf {}, no final newline)\n  text: 13 bytes, sha512 " + sha512Hex(content)[:16] + "…\n    a<U+001B>[2Jb\n    second\n"
+	want := "= put /etc/x (mode not managed, as root, checked by visudo -cf {}, no final newline)\n  text: 13 bytes, sha512 " + sha512Hex(content)[:16] + "…\n    a<U+001B>[2Jb\n    second\n"
 	if b.String() != want {
 		t.Errorf("got:\n%q\nwant:\n%q", b.String(), want)
 	}

@@ -235,8 +235,12 @@ func setUsage(c *ffcli.Command) {
 func commandList(cmds []*ffcli.Command) string {
 	var b strings.Builder
 	b.WriteString("Commands:\n")
+	width := 0
 	for _, c := range cmds {
-		fmt.Fprintf(&b, "  %-40s %s\n", strings.TrimPrefix(c.ShortUsage, "zap "), c.ShortHelp)
+		width = max(width, len(strings.TrimPrefix(c.ShortUsage, "zap ")))
+	}
+	for _, c := range cmds {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, strings.TrimPrefix(c.ShortUsage, "zap "), c.ShortHelp)
 	}
 	return b.String()
 }

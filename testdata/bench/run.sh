@@ -44,13 +44,17 @@ TS
 "$bin/zap-plan" < obs.json > plan.json
 
 # The floor: one shell script reading what detection reads (the type, mode
-# and owner of each path, and the SHA-512 of each file), in one process.
+# and owner of each path, and the SHA-512 of each file), with one stat and
+# one sha512sum over all the files.
 {
 	echo 'cd "$HOME/bench" || exit 1'
 	echo 'test -d "$HOME/bench"'
-	for ((i = 0; i < files; i++)); do
-		echo "stat -c '%F %a %U %G' f$i.txt; sha512sum < f$i.txt"
-	done
+	printf "stat -c '%%F %%a %%U %%G %%h'"
+	for ((i = 0; i < files; i++)); do printf ' f%d.txt' "$i"; done
+	echo
+	printf 'sha512sum'
+	for ((i = 0; i < files; i++)); do printf ' f%d.txt' "$i"; done
+	echo
 } > floor.sh
 
 # median_ms CMD...: run CMD $runs times, print the median wall time in ms.

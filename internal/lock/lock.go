@@ -1,0 +1,307 @@
+// Package lock reads and writes zap.lock, the file beside a config that
+// records the toolchain pin (the blake3 of the zap-eval binary the config is
+// evaluated with) and the tracked pins of fetched content.
+//
+// The lock is the config's name with .lock for its extension (zap.ts ->
+// zap.lock). It is declared intent, committed with the config, so it is
+// written indented, one field a line, for a readable diff:
+//
+//	{
+//	  "format": "zap.lock/1",
+//	  "entries": [],
+//	  "toolchain": {
+//	    "blake3": "<64 lowercase hex>"
+//	  }
+//	}
+//
+// Reading is strict, as for every document Zap reads: the first field is
+// "format", no unknown field, no null, no key twice. A lock whose format is
+// zap.lock/N with N above the one this zap reads is refused as newer
+// (ErrNewer), not misread. A config itself named *.lock is refused (its lock
+// would overwrite it), and so is a symbolic link where the lock goes, by
+// every read and every write (ErrLink). Writes are atomic: a temporary file
+// in the same directory, synced, renamed over the lock.
+package lock
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/zap-go/zap/pkg/canon"
+	"github.com/zap-go/zap/pkg/declaration"
+)
+
+// Name and Version make the lock's format, "zap.lock/1".
+const (
+	Name    = "zap.lock"
+	Version = 1
+)
+
+// Format is the format this zap reads and writes.
+var Format = Name + "/" + strconv.Itoa(Version)
+
+// The ways a lock is refused. Each is an input to fix (exit 2).
+var (
+	// ErrLockName is a config named as its own lock would be.
+	ErrLockName = errors.New("the config is named as its own lock would be")
+	// ErrLink is a symbolic link, or anything but a regular file, where
+	// the lock goes.
+	ErrLink = errors.New("not a regular file")
+	// ErrNewer is a lock written by a newer zap.
+	ErrNewer = errors.New("newer than this zap reads")
+	// ErrInvalid is a lock that doesn't read.
+	ErrInvalid = errors.New("not a lock this zap reads")
+)
+
+// Lock is the content of zap.lock.
+type Lock struct {
+	Format string `json:"format"`
+	// Toolchain is the toolchain pin; nil until zap lock records one.
+	Toolchain *Toolchain `json:"toolchain,omitempty"`
+	// Entries are the tracked pins, by resource id; none yet.
+	Entries []Entry `json:"entries"`
+}
+
+// Toolchain pins the evaluator.
+type Toolchain struct {
+	// Blake3 is the blake3 of the zap-eval binary, 64 lowercase hex.
+	Blake3 string `json:"blake3"`
+}
+
+// Entry is one tracked pin of fetched content.
+type Entry struct {
+	ID         string `json:"id"`
+	Kind       string `json:"kind"`
+	Blake3     string `json:"blake3"`
+	ConfigHash string `json:"config_hash"`
+}
+
+var hexPin = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// IsPin reports whether s is a blake3 as the lock writes one.
+func IsPin(s string) bool { return hexPin.MatchString(s) }
+
+// Path is the lock of config: its name with .lock for its extension.
+func Path(config string) (string, error) {
+	ext := filepath.Ext(config)
+	if ext == ".lock" {
+		return "", fmt.Errorf("%s: %w (%s)", config, ErrLockName, filepath.Base(config))
+	}
+	return strings.TrimSuffix(config, ext) + ".lock", nil
+}
+
+// Read reads the lock at path. A lock that doesn't exist is nil, nil.
+func Read(path string) (*Lock, error) {
+	if err := checkNotLink(path); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, fmt.Errorf("%s: %w: a symbolic link", path, ErrLink)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", path, ErrLink)
+	}
+	const limit = 16 << 20
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > limit {
+		return nil, fmt.Errorf("%s: %w: larger than 16 MiB", path, ErrInvalid)
+	}
+	l, err := Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return l, nil
+}
+
+// Decode reads a lock's bytes strictly.
+func Decode(data []byte) (*Lock, error) {
+	format, err := firstFormat(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	if format != Format {
+		if n, ok := strings.CutPrefix(format, Name+"/"); ok {
+			if v, err := strconv.Atoi(n); err == nil && v > Version && n == strconv.Itoa(v) {
+				return nil, fmt.Errorf("%w: format %q, and this zap reads %q", ErrNewer, format, Format)
+			}
+		}
+		return nil, fmt.Errorf("%w: format: this zap reads %q, not %q", ErrInvalid, Format, format)
+	}
+	if err := canon.Check(data, nil); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	var l Lock
+	if err := declaration.DecodeStrict(data, &l); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	if l.Toolchain != nil && !IsPin(l.Toolchain.Blake3) {
+		return nil, fmt.Errorf("%w: toolchain.blake3: %q is not 64 lowercase hex digits", ErrInvalid, l.Toolchain.Blake3)
+	}
+	for i, e := range l.Entries {
+		switch {
+		case e.ID == "":
+			return nil, fmt.Errorf("%w: entries[%d].id: required field missing", ErrInvalid, i)
+		case !IsPin(e.Blake3):
+			return nil, fmt.Errorf("%w: entries[%d] (%s).blake3: not 64 lowercase hex digits", ErrInvalid, i, e.ID)
+		case !IsPin(e.ConfigHash):
+			return nil, fmt.Errorf("%w: entries[%d] (%s).config_hash: not 64 lowercase hex digits", ErrInvalid, i, e.ID)
+		}
+	}
+	return &l, nil
+}
+
+// firstFormat is the value of the document's first field, which must be
+// "format" holding a string.
+func firstFormat(data []byte) (string, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err != nil {
+		return "", err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return "", errors.New("not a JSON object")
+	}
+	key, err := dec.Token()
+	if err != nil {
+		return "", err
+	}
+	if key != "format" {
+		return "", errors.New(`the first field isn't "format"`)
+	}
+	val, err := dec.Token()
+	if err != nil {
+		return "", err
+	}
+	s, ok := val.(string)
+	if !ok {
+		return "", errors.New("format: want string")
+	}
+	return s, nil
+}
+
+// Encode is the lock as written: canonical JSON indented two spaces, and a
+// final newline.
+func (l *Lock) Encode() ([]byte, error) {
+	out := *l
+	out.Format = Format
+	if out.Entries == nil {
+		out.Entries = []Entry{}
+	}
+	data, err := canon.Marshal(&out)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, data, "", "  "); err != nil {
+		return nil, err
+	}
+	b.WriteByte('\n')
+	return b.Bytes(), nil
+}
+
+// Write writes l to path atomically, refusing a link or anything but a
+// regular file there. A new lock is mode 644; a lock already there keeps
+// its mode.
+func Write(path string, l *Lock) error {
+	data, err := l.Encode()
+	if err != nil {
+		return err
+	}
+	mode := fs.FileMode(0o644)
+	if fi, err := os.Lstat(path); err == nil {
+		if !fi.Mode().IsRegular() {
+			return refusal(path, fi)
+		}
+		mode = fi.Mode().Perm()
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if err := f.Chmod(mode); err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	// Checked again just before the rename, which would replace a link
+	// rather than follow it: a link made in between is still refused.
+	if err := checkNotLink(path); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	ok = true
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// checkNotLink refuses a link or a non-regular file at path; nothing there
+// is fine.
+func checkNotLink(path string) error {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return refusal(path, fi)
+	}
+	return nil
+}
+
+func refusal(path string, fi fs.FileInfo) error {
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("%s: %w: a symbolic link", path, ErrLink)
+	}
+	return fmt.Errorf("%s: %w (%s)", path, ErrLink, fi.Mode().Type())
+}

@@ -7,6 +7,7 @@
 //	<state>/                 mode 700, owned by the user Zap runs as
 //	<state>/reports/         mode 700
 //	<state>/reports/<key>-<host>.json
+//	<state>/cache/eval_pins/<dev>-<ino>.json   the evaluator pin cache
 //
 // where <key> is the first 16 hex digits of the blake3 of the config's
 // absolute path. Every file is written whole and atomically (a temporary file

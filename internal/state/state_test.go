@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zap-go/zap/internal/pin"
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
@@ -368,5 +369,44 @@ func TestNewReport(t *testing.T) {
 	}
 	if r.Time != "2026-01-02T02:04:05Z" || r.Host != "local" || r.Resources[0].Verdict != observation.Undetermined || r.Unresolved[0] != "X" {
 		t.Fatalf("report %s", data)
+	}
+}
+
+func TestPinCache(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(func(k string) string {
+		if k == "ZAP_HOME" {
+			return filepath.Join(dir, "zap")
+		}
+		return ""
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.PinCache()
+	st := pin.Stat{Dev: 1, Ino: 2, Size: 3, MtimeNs: 4, CtimeNs: 5}
+	if _, ok, err := c.Lookup(st); ok || err != nil {
+		t.Fatalf("Lookup in no cache = %v, %v", ok, err)
+	}
+	want := strings.Repeat("ab", 32)
+	if err := c.Store(st, want); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok, err := c.Lookup(st); !ok || err != nil || got != want {
+		t.Fatalf("Lookup = %q, %v, %v", got, ok, err)
+	}
+	moved := st
+	moved.CtimeNs++
+	if _, ok, _ := c.Lookup(moved); ok {
+		t.Errorf("a moved change time was a hit")
+	}
+	fi, err := os.Stat(filepath.Join(dir, "zap", "cache", "eval_pins"))
+	if err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("eval_pins: %v, mode %v; want 700", err, fi)
+	}
+	// Another account could write it: refused.
+	os.Chmod(filepath.Join(dir, "zap", "cache", "eval_pins"), 0o777)
+	if _, _, err := c.Lookup(st); !errors.Is(err, ErrUntrusted) {
+		t.Errorf("Lookup in a world-writable cache: %v, want ErrUntrusted", err)
 	}
 }

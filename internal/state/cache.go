@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"path/filepath"
 
-
 	"github.com/zap-go/zap/internal/pin"
 	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/declaration"

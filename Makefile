@@ -11,7 +11,7 @@ STATICCHECK_VERSION := v0.8.2
 
 export CGO_ENABLED ?= 0
 
-.PHONY: all build install test check fmt vet staticcheck tidy-check bench demo clean
+.PHONY: all build install test check fmt vet staticcheck tidy-check typecheck bench demo clean
 
 all: build
 
@@ -28,7 +28,7 @@ install: build
 
 # The whole suite, race detector on. Unit tests, fuzz seeds and every
 # testscript script (the stages alone and the end-to-end walks).
-test: check
+test: typecheck check
 	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
 
 check: fmt vet staticcheck tidy-check
@@ -41,6 +41,14 @@ vet:
 
 staticcheck:
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+
+# The TypeScript package's types (ts/) and the example configs, checked by
+# tsc: the one .ci/run installs in .ci/node_modules, else one on PATH.
+TSC ?= $(firstword $(wildcard .ci/node_modules/.bin/tsc) $(shell command -v tsc 2>/dev/null))
+
+typecheck:
+	@if [ -z "$(TSC)" ]; then echo "typecheck: tsc not found: run .ci/run, or npm install --no-save --prefix .ci typescript@5" >&2; exit 1; fi
+	$(TSC) --noEmit -p ts/tsconfig.json
 
 tidy-check:
 	@cp go.mod /tmp/zap-go.mod.bak; cp go.sum /tmp/zap-go.sum.bak; \

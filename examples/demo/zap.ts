@@ -1,10 +1,15 @@
 // The demo: a small corner of your own home directory, described in full.
 // Everything here belongs to you, so no step needs sudo, and the target is
 // this machine, so nothing needs SSH.
+//
+// The import is type-only: zap-eval strips it, so it needs nothing installed
+// (and zap-eval carries @zap-go/zap anyway). Your editor reads it for
+// completion, and `make typecheck` checks this file against it.
+import type { Builder } from '@zap-go/zap';
 
 const DIR = '~/zap-demo';
 
-export default (zap) => {
+export default (zap: Builder) => {
 	zap.target({local: true});
 
 	zap.directory({id: 'demo-dir', path: DIR, mode: '755'});

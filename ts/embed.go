@@ -1,0 +1,14 @@
+// Package ts embeds the files of @zap-go/zap, the TypeScript package beside
+// this file, so zap-eval carries the package and a config can import it with
+// nothing installed. go:embed reaches only this directory and below, which
+// is why the embedding lives here, in the package's own folder; everything
+// else about the package (its name, its exports) is internal/tspkg's.
+package ts
+
+import "embed"
+
+// Files are the package's files, named relative to its folder. A file added
+// to the folder is added here too; internal/tspkg's tests fail until it is.
+//
+//go:embed package.json tsconfig.json *.ts recipes
+var Files embed.FS

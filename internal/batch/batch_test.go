@@ -1,0 +1,252 @@
+package batch
+
+import (
+	"bytes"
+	"crypto/sha512"
+	"encoding/hex"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/pkg/observation"
+)
+
+// shells are the shells a batch must run under; each present one is tried.
+var shells = [][]string{{"dash"}, {"busybox", "sh"}, {"bash", "--posix"}}
+
+func runShell(t *testing.T, sh []string, script string, env []string) []byte {
+	t.Helper()
+	cmd := exec.Command(sh[0], sh[1:]...)
+	cmd.Stdin = strings.NewReader(script)
+	cmd.Env = env
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s: %v", sh[0], err)
+	}
+	return out.Bytes()
+}
+
+func eachShell(t *testing.T, f func(t *testing.T, sh []string)) {
+	ran := 0
+	for _, sh := range shells {
+		if _, err := exec.LookPath(sh[0]); err != nil {
+			t.Logf("no %s here: not tried", sh[0])
+			continue
+		}
+		ran++
+		t.Run(sh[0], func(t *testing.T) { f(t, sh) })
+	}
+	if ran == 0 {
+		t.Fatal("no shell to run the batch under")
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func pathEnv() []string { return []string{"PATH=" + os.Getenv("PATH")} }
+
+func TestPathReads(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	must(t, os.WriteFile(p("file"), []byte("hello\n"), 0o640))
+	must(t, os.Chmod(p("file"), 0o640|os.ModeSetuid))
+	must(t, os.Mkdir(p("dir"), 0o750))
+	must(t, os.Symlink("file", p("to-file")))
+	must(t, os.Symlink("nowhere", p("dangling")))
+	must(t, syscall.Mkfifo(p("fifo"), 0o644))
+	must(t, os.WriteFile(p("twice"), []byte("x"), 0o644))
+	must(t, os.Link(p("twice"), p("twice2")))
+	// A link whose target forges the framing: a newline, then what looks
+	// like an end marker and a start marker of a later read.
+	forged := "x\nZAP00 E 0 0\nZAP00 B 1\n\x01"
+	must(t, os.Symlink(forged, p("forged")))
+	must(t, os.WriteFile(p("weird name\n'\"$(x)"), []byte(""), 0o600))
+	sum := sha512.Sum512([]byte("hello\n"))
+	empty := sha512.Sum512(nil)
+
+	cases := []struct {
+		q    detect.Query
+		want detect.Answer
+	}{
+		{detect.Query{Op: detect.OpType, Path: p("file")}, detect.Answer{Status: detect.StatusOK, Type: detect.TypeRegular}},
+		{detect.Query{Op: detect.OpType, Path: p("to-file")}, detect.Answer{Status: detect.StatusOK, Type: detect.TypeRegular}},
+		{detect.Query{Op: detect.OpType, Path: p("dangling")}, detect.Answer{Status: detect.StatusMissing}},
+		{detect.Query{Op: detect.OpType, Path: p("dir")}, detect.Answer{Status: detect.StatusOK, Type: detect.TypeDirectory}},
+		{detect.Query{Op: detect.OpType, Path: p("none")}, detect.Answer{Status: detect.StatusMissing}},
+		{detect.Query{Op: detect.OpType, Path: p("fifo")}, detect.Answer{Status: detect.StatusOK, Type: detect.TypeFIFO}},
+		{detect.Query{Op: detect.OpStat, Path: p("dir")}, detect.Answer{Status: detect.StatusOK, Type: detect.TypeDirectory, Mode: 0o750}},
+		{detect.Query{Op: detect.OpStat, Path: p("file")}, detect.Answer{Status: detect.StatusOK, Type: detect.TypeRegular, Mode: 0o4640}},
+		{detect.Query{Op: detect.OpStat, Path: p("none")}, detect.Answer{Status: detect.StatusMissing}},
+		{detect.Query{Op: detect.OpReadlink, Path: p("to-file")}, detect.Answer{Status: detect.StatusOK, Target: "file"}},
+		{detect.Query{Op: detect.OpReadlink, Path: p("forged")}, detect.Answer{Status: detect.StatusOK, Target: forged}},
+		{detect.Query{Op: detect.OpReadlink, Path: p("file")}, detect.Answer{Status: detect.StatusMissing}},
+		{detect.Query{Op: detect.OpDigest, Path: p("file")}, detect.Answer{Status: detect.StatusOK, SHA512: hex.EncodeToString(sum[:])}},
+		{detect.Query{Op: detect.OpDigest, Path: p("weird name\n'\"$(x)")}, detect.Answer{Status: detect.StatusOK, SHA512: hex.EncodeToString(empty[:])}},
+		{detect.Query{Op: detect.OpDigest, Path: p("none")}, detect.Answer{Status: detect.StatusMissing}},
+		{detect.Query{Op: detect.OpDigest, Path: p("to-file")}, detect.Answer{Status: detect.StatusNotRegular, Type: detect.TypeSymlink}},
+		{detect.Query{Op: detect.OpDigest, Path: p("dangling")}, detect.Answer{Status: detect.StatusNotRegular, Type: detect.TypeSymlink}},
+		{detect.Query{Op: detect.OpDigest, Path: p("dir")}, detect.Answer{Status: detect.StatusNotRegular, Type: detect.TypeDirectory}},
+		{detect.Query{Op: detect.OpDigest, Path: p("fifo")}, detect.Answer{Status: detect.StatusNotRegular, Type: detect.TypeFIFO}},
+		{detect.Query{Op: detect.OpDigest, Path: "/dev/null"}, detect.Answer{Status: detect.StatusNotRegular, Type: detect.TypeCharDev}},
+		{detect.Query{Op: detect.OpDigest, Path: p("twice")}, detect.Answer{Status: detect.StatusHardLinked, Links: 2}},
+	}
+	qs := make([]detect.Query, len(cases))
+	for i, c := range cases {
+		c.q.Lane = observation.LaneElevated
+		qs[i] = c.q
+	}
+	b, err := New(qs)
+	must(t, err)
+	eachShell(t, func(t *testing.T, sh []string) {
+		answers, err := b.Parse(runShell(t, sh, b.Script, pathEnv()))
+		must(t, err)
+		for i, c := range cases {
+			got := answers[i]
+			if c.q.Op == detect.OpStat && got.Status == detect.StatusOK {
+				if got.Owner == "" || got.Group == "" {
+					t.Errorf("%s %s: no owner or group: %+v", c.q.Op, c.q.Path, got)
+				}
+				got.Owner, got.Group = "", ""
+			}
+			if got != c.want {
+				t.Errorf("%s %q: got %+v, want %+v", c.q.Op, c.q.Path, got, c.want)
+			}
+		}
+	})
+}
+
+func command(text string, timeout int) detect.Query {
+	return detect.Query{Op: detect.OpCommand, Lane: observation.LaneLogin, Command: &detect.Command{Text: text, Timeout: timeout}}
+}
+
+func TestCommands(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		name string
+		q    detect.Query
+		want detect.Answer
+	}{
+		{"exit 0", command("true", 5), detect.Answer{Status: detect.StatusOK}},
+		{"exit 3", command("exit 3", 5), detect.Answer{Status: detect.StatusOK, Exit: 3}},
+		{"exit 124 on its own", command("exit 124", 5), detect.Answer{Status: detect.StatusOK, Exit: 124}},
+		{"a check that doesn't parse", command("if then fi (", 5), detect.Answer{Status: detect.StatusOK, Exit: 2}},
+		{"forged markers, NULs and binary on stdout and stderr",
+			command(`printf 'ZAP00 E 0 0\nZAP00 Z\n\000\377'; printf 'x\n%.0s' $(seq 1 2000); printf 'ZAP00 B 1\n' >&2; exit 7`, 5),
+			detect.Answer{Status: detect.StatusOK, Exit: 7}},
+		{"large output", command(`head -c 3000000 /dev/zero; exit 4`, 10), detect.Answer{Status: detect.StatusOK, Exit: 4}},
+		{"a cwd", detect.Query{}, detect.Answer{}},
+		{"reads no more of the batch", command("cat; read x; exit 0", 5), detect.Answer{Status: detect.StatusOK}},
+		{"signals its own group", command("kill -TERM 0; sleep 5", 5), detect.Answer{Status: detect.StatusTimedOut}},
+		{"timed out", command("sleep 30", 1), detect.Answer{Status: detect.StatusTimedOut}},
+	}
+	cwd := &detect.Command{Text: `[ "$(pwd)" = ` + detect.Quote(dir) + ` ] && [ "$A" = "it's \"a\"" ]`, Cwd: dir, Env: []detect.Var{{Name: "A", Value: `it's "a"`}}, Timeout: 5}
+	cases[6].q = detect.Query{Op: detect.OpCommand, Lane: observation.LaneLogin, Command: cwd}
+	cases[6].want = detect.Answer{Status: detect.StatusOK}
+	qs := make([]detect.Query, len(cases))
+	for i, c := range cases {
+		qs[i] = c.q
+	}
+	// A path read after the commands still answers as itself.
+	qs = append(qs, detect.Query{Op: detect.OpType, Lane: observation.LaneLogin, Path: dir})
+	b, err := New(qs)
+	must(t, err)
+	eachShell(t, func(t *testing.T, sh []string) {
+		start := time.Now()
+		answers, err := b.Parse(runShell(t, sh, b.Script, pathEnv()))
+		must(t, err)
+		for i, c := range cases {
+			if answers[i] != c.want {
+				t.Errorf("%s: got %+v, want %+v", c.name, answers[i], c.want)
+			}
+		}
+		if a := answers[len(cases)]; a.Status != detect.StatusOK || a.Type != detect.TypeDirectory {
+			t.Errorf("type read after the commands: %+v", a)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("the batch took %v", d)
+		}
+	})
+}
+
+func TestMissingTool(t *testing.T) {
+	// A PATH with every tool but readlink.
+	bin := t.TempDir()
+	for _, tool := range []string{"timeout", "od", "tr", "head", "cat", "stat", "setsid", "sh"} {
+		p, err := exec.LookPath(tool)
+		must(t, err)
+		must(t, os.Symlink(p, filepath.Join(bin, tool)))
+	}
+	b, err := New([]detect.Query{{Op: detect.OpType, Lane: observation.LaneLogin, Path: "/"}})
+	must(t, err)
+	_, err = b.Parse(runShell(t, []string{"dash"}, b.Script, []string{"PATH=" + bin}))
+	var mt *MissingToolError
+	if !errors.As(err, &mt) || mt.Tool != "readlink" {
+		t.Fatalf("got %v, want readlink missing", err)
+	}
+}
+
+func TestParseRefuses(t *testing.T) {
+	qs := []detect.Query{
+		{Op: detect.OpType, Lane: observation.LaneLogin, Path: "/a"},
+		{Op: detect.OpReadlink, Lane: observation.LaneLogin, Path: "/b"},
+	}
+	b, err := Build("00ff", qs)
+	must(t, err)
+	ok := "ZAP00ff H\nZAP00ff B 0\n 34 31 65 64 0a\nZAP00ff E 0 0\nZAP00ff B 1\nZAP00ff E 1 1\nZAP00ff Z\n"
+	answers, err := b.Parse([]byte(ok))
+	must(t, err)
+	if answers[0].Type != detect.TypeDirectory || answers[1].Status != detect.StatusMissing {
+		t.Fatalf("answers: %+v", answers)
+	}
+	if _, err := b.Parse([]byte("motd\n" + ok)); err != nil {
+		t.Errorf("noise before the start marker: %v", err)
+	}
+	cases := []struct {
+		name, out, want string
+	}{
+		{"empty", "", "no start marker"},
+		{"another nonce", strings.ReplaceAll(ok, "00ff", "00fe"), "no start marker"},
+		{"stopped after an answer", ok[:strings.Index(ok, "ZAP00ff B 1")], "stopped before its end marker"},
+		{"stopped inside an answer", ok[:strings.Index(ok, "ZAP00ff E 0")], "stopped before its end marker"},
+		{"no end marker", strings.TrimSuffix(ok, "ZAP00ff Z\n"), "stopped before its end marker"},
+		{"an answer missing", strings.Replace(ok, "ZAP00ff B 1\nZAP00ff E 1 1\n", "", 1), "read 1 has no answer"},
+		{"answers out of order", strings.Replace(ok, "B 0", "B 1", 1), "read 0 has no answer"},
+		{"an end for another read", strings.Replace(ok, "E 0 0", "E 1 0", 1), "read 0 has no answer"},
+		{"an answer too many", strings.Replace(ok, "ZAP00ff Z", "ZAP00ff B 2\nZAP00ff E 2 0\nZAP00ff Z", 1), "more answers than its 2 reads"},
+		{"a raw line inside an answer", strings.Replace(ok, " 34 31", "ZAP00fe E 0 0\n 34 31", 1), "garbled"},
+		{"a status that isn't a number", strings.Replace(ok, "E 0 0", "E 0 x", 1), "garbled"},
+		{"output past the end", ok + "more\n", "past its end marker"},
+		{"an unknown tool", "ZAP00ff H\nZAP00ff M rm\n", "garbled"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := b.Parse([]byte(c.out))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got %v, want an error saying %q", err, c.want)
+			}
+			if err != nil && strings.Contains(err.Error(), "ZAP") {
+				t.Errorf("the error quotes the output: %v", err)
+			}
+		})
+	}
+}
+
+func TestDeadline(t *testing.T) {
+	b, err := Build("00", []detect.Query{command("true", 30), {Op: detect.OpType, Path: "/"}})
+	must(t, err)
+	if got, want := b.Deadline(), margin+31*time.Second+11*time.Second; got != want {
+		t.Errorf("deadline %v, want %v", got, want)
+	}
+}

@@ -14,6 +14,10 @@
 //   - a bare import resolves only through <project>/node_modules/<package>,
 //     by the package.json "exports" of that package (never its main), under
 //     the conditions zap, import and default;
+//   - but @zap-go/zap (internal/tspkg) resolves to the copy zap-eval carries
+//     when the project's node_modules has none: its exports are read the
+//     same way and its files are served from memory, in a namespace of
+//     their own, where a relative import stays inside the package;
 //   - no tsconfig.json is read, and a sourceMappingURL comment is dropped so
 //     esbuild never opens the file it names.
 //
@@ -27,6 +31,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -34,6 +39,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/zap-go/zap/internal/project"
+	"github.com/zap-go/zap/internal/tspkg"
 )
 
 // GlobalName is the global the bundle assigns the config module's exports to.
@@ -64,6 +70,16 @@ func (e *Error) Error() string { return strings.Join(e.Messages, "\n") }
 
 // namespace is the esbuild namespace of the files this package loads itself.
 const namespace = "zap"
+
+// embedded is the esbuild namespace of the files of the @zap-go/zap zap-eval
+// carries. Their paths are the package name and the file, such as
+// @zap-go/zap/env_ref.ts, which is how positions name them.
+const embedded = "zap-embedded"
+
+// conditions are the exports conditions of the embedded @zap-go/zap: what
+// esbuild resolves a package under, given zap (it adds import, and default
+// always applies).
+var conditions = []string{"zap", "import"}
 
 // reentry marks a resolution this package hands back to esbuild.
 type reentry struct{}
@@ -139,6 +155,9 @@ func (r *resolver) setup(b api.PluginBuild) {
 	b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: namespace}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
 		return r.load(args)
 	})
+	b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: embedded}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
+		return loadEmbedded(args)
+	})
 }
 
 func fail(format string, a ...any) (api.OnResolveResult, error) {
@@ -167,6 +186,9 @@ func (r *resolver) resolve(b api.PluginBuild, args api.OnResolveArgs) (api.OnRes
 		if ext := filepath.Ext(spec); ext == "" || strings.Contains(ext, "/") {
 			return fail("%q names no extension: a relative import names its file, such as %q", spec, spec+".ts")
 		}
+		if args.Namespace == embedded {
+			return resolveEmbeddedRelative(args.Importer, spec)
+		}
 		// Refuse a path that is outside as written before esbuild looks:
 		// the sandbox would only let it say it can't read there.
 		target := filepath.FromSlash(spec)
@@ -188,6 +210,14 @@ func (r *resolver) resolve(b api.PluginBuild, args api.OnResolveArgs) (api.OnRes
 		return fail("%q is not a package name", spec)
 	}
 	dir := filepath.Join(r.p.Root, "node_modules", filepath.FromSlash(pkg))
+	if pkg == tspkg.Name {
+		// The project's own copy, linked or installed, takes precedence;
+		// one at the name that leads nowhere is an error below, not a
+		// reason to fall back.
+		if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+			return resolveEmbedded(spec)
+		}
+	}
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		return fail("package %q is not installed in the project (no %s)", pkg, dir)
@@ -239,6 +269,37 @@ func (r *resolver) hand(b api.PluginBuild, args api.OnResolveArgs, dir string, u
 
 func (r *resolver) outside(spec string) (api.OnResolveResult, error) {
 	return fail("%q leads outside the project (%s): a config imports only from its project and the packages its node_modules links", spec, r.p.Root)
+}
+
+// resolveEmbedded resolves a bare import of @zap-go/zap, or of one of its
+// subpaths, to the copy zap-eval carries, through its exports.
+func resolveEmbedded(spec string) (api.OnResolveResult, error) {
+	sub := "." + strings.TrimPrefix(spec, tspkg.Name)
+	file, err := tspkg.Resolve(sub, conditions)
+	if errors.Is(err, tspkg.ErrNotExported) {
+		return fail("%q is not exported by %s (the copy zap-eval carries; the project's node_modules has none)", spec, tspkg.Name)
+	}
+	if err != nil {
+		return fail("%q: %v", spec, err)
+	}
+	return api.OnResolveResult{Path: tspkg.Name + "/" + file, Namespace: embedded}, nil
+}
+
+// resolveEmbeddedRelative resolves a relative import made by a module of
+// the embedded @zap-go/zap, inside that package.
+func resolveEmbeddedRelative(importer, spec string) (api.OnResolveResult, error) {
+	if strings.HasPrefix(spec, "/") {
+		return fail("%q: a module of %s imports inside the package", spec, tspkg.Name)
+	}
+	from := path.Dir(strings.TrimPrefix(importer, tspkg.Name+"/"))
+	file := path.Join(from, spec)
+	if file == ".." || strings.HasPrefix(file, "../") {
+		return fail("%q leads outside %s", spec, tspkg.Name)
+	}
+	if fi, err := fs.Stat(tspkg.FS(), file); err != nil || fi.IsDir() {
+		return fail("%q is not a file of %s", spec, tspkg.Name)
+	}
+	return api.OnResolveResult{Path: tspkg.Name + "/" + file, Namespace: embedded}, nil
 }
 
 // realish resolves the links of p, or of its deepest ancestor that exists
@@ -306,6 +367,21 @@ func (r *resolver) load(args api.OnLoadArgs) (api.OnLoadResult, error) {
 	}
 	src := sourceMapComment.ReplaceAllString(string(data), "")
 	return api.OnLoadResult{Contents: &src, ResolveDir: filepath.Dir(args.Path), Loader: loader}, nil
+}
+
+// loadEmbedded loads a file of the embedded @zap-go/zap.
+func loadEmbedded(args api.OnLoadArgs) (api.OnLoadResult, error) {
+	file := strings.TrimPrefix(args.Path, tspkg.Name+"/")
+	loader, ok := loaders[path.Ext(file)]
+	if !ok {
+		return api.OnLoadResult{Errors: []api.Message{{Text: fmt.Sprintf("%s: a config imports .ts, .mts, .js, .mjs and .json files, not %q", args.Path, path.Ext(file))}}}, nil
+	}
+	data, err := fs.ReadFile(tspkg.FS(), file)
+	if err != nil {
+		return api.OnLoadResult{}, err
+	}
+	src := sourceMapComment.ReplaceAllString(string(data), "")
+	return api.OnLoadResult{Contents: &src, Loader: loader}, nil
 }
 
 // builtins are the names of Node's built-in modules, which a bare import
@@ -405,6 +481,9 @@ func (r *resolver) file(name string) string {
 	if rest, ok := strings.CutPrefix(name, namespace+":"); ok {
 		return rel(r.p.Root, rest)
 	}
+	if rest, ok := strings.CutPrefix(name, embedded+":"); ok {
+		return rest
+	}
 	return name
 }
 
@@ -430,6 +509,8 @@ func relativeMap(raw []byte, root string) ([]byte, error) {
 			str, _ := s.(string)
 			if rest, ok := strings.CutPrefix(str, namespace+":"); ok {
 				srcs[i] = rel(root, rest)
+			} else if rest, ok := strings.CutPrefix(str, embedded+":"); ok {
+				srcs[i] = rest
 			}
 		}
 	}

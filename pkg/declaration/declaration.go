@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -33,6 +34,8 @@ type Declaration struct {
 	// secrets (zap.mask, zap.unmask).
 	Mask   []string `json:"mask,omitempty"`
 	Unmask []string `json:"unmask,omitempty"`
+	// Deploy is the deploy block (zap.deploy), when the config declares one.
+	Deploy *Deploy `json:"deploy,omitempty"`
 }
 
 // Target is where the config acts: the local machine, or a host over SSH.
@@ -67,6 +70,17 @@ type Resource struct {
 	Directory *Directory `json:"-"`
 	Link      *Link      `json:"-"`
 	Script    *Script    `json:"-"`
+	Package   *Package   `json:"-"`
+	AptRepo   *AptRepo   `json:"-"`
+	Installer *Installer `json:"-"`
+	User      *User      `json:"-"`
+	Service   *Service   `json:"-"`
+	Database  *Database  `json:"-"`
+	Swap      *Swap      `json:"-"`
+	Firewall  *Firewall  `json:"-"`
+	Verify    *Verify    `json:"-"`
+	Pipeline  *Pipeline  `json:"-"`
+	Build     *Build     `json:"-"`
 }
 
 // File is a regular file with managed content.
@@ -80,11 +94,26 @@ type File struct {
 	Validate *Text    `json:"validate,omitempty"`
 }
 
-// Content is a file's content source, selected by Type.
+// Content is a file's content source, selected by Type. Only the fields of
+// its type are set.
 type Content struct {
 	Type ContentType `json:"type"`
 	// Inline is the content of an inline source, installed as declared.
 	Inline *string `json:"content,omitempty"`
+	// Template, Vars and Kinds are a template source: the body with
+	// {{name}} placeholders, the value of each, and the form a variable's
+	// rendered value must take, by its name.
+	Template *string           `json:"template,omitempty"`
+	Vars     map[string]Var    `json:"vars,omitempty"`
+	Kinds    map[string]string `json:"kinds,omitempty"`
+	// Path is a source source: a file on the target copied at apply time.
+	Path *Text `json:"path,omitempty"`
+	// URL, Extract, Auth and Blake3 are a remote source: bytes fetched from
+	// URL, pinned by their blake3.
+	URL     *Text    `json:"url,omitempty"`
+	Extract *Extract `json:"extract,omitempty"`
+	Auth    *Text    `json:"auth,omitempty"`
+	Blake3  string   `json:"blake3,omitempty"`
 }
 
 // Directory is a directory with optional managed permissions.
@@ -114,7 +143,7 @@ func Read(data []byte) (*Declaration, error) {
 	if err := checkFormat(data, Format); err != nil {
 		return nil, err
 	}
-	if err := canon.Check(data, nil); err != nil {
+	if err := canon.Check(data, NullInVars); err != nil {
 		return nil, NameByID(err, data, "resources")
 	}
 	var d Declaration
@@ -123,6 +152,13 @@ func Read(data []byte) (*Declaration, error) {
 	}
 	return &d, nil
 }
+
+var varsPath = regexp.MustCompile(`^resources\[[0-9]+\]\.content\.vars\.`)
+
+// NullInVars reports whether path is inside a template variable's value, the
+// one place a declaration holds null as data. It is the allowNull a reader
+// of a document embedding a declaration at its top hands canon.Check.
+func NullInVars(path string) bool { return varsPath.MatchString(path) }
 
 // Encode writes d in canonical form.
 func (d *Declaration) Encode() ([]byte, error) { return canon.Marshal(d) }

@@ -246,7 +246,9 @@ func (r *Resource) DecodeField(path string, raw json.RawMessage) error {
 		f.Opt("cwd", &x.Cwd)
 		f.Opt("env", textMapField(&x.Env))
 	default:
-		f.Fail("type", fmt.Errorf("unknown resource type %q", r.Type))
+		if !r.decodeKind(f) {
+			f.Fail("type", fmt.Errorf("unknown resource type %q", r.Type))
+		}
 	}
 	return f.Done()
 }
@@ -259,6 +261,23 @@ func (c *Content) DecodeField(path string, raw json.RawMessage) error {
 	case c.Type == ContentInline:
 		c.Inline = new(string)
 		f.Req("content", c.Inline)
+	case c.Type == ContentTemplate:
+		c.Template = new(string)
+		f.Req("template", c.Template)
+		f.Opt("vars", varMapAt{&c.Vars})
+		f.Opt("kinds", &c.Kinds)
+	case c.Type == ContentSource:
+		c.Path = new(Text)
+		f.Req("path", TextField(c.Path))
+	case c.Type == ContentRemote:
+		c.URL = new(Text)
+		f.Req("url", TextField(c.URL))
+		if f.Has("extract") {
+			c.Extract = &Extract{}
+			f.Opt("extract", c.Extract)
+		}
+		optText(f, "auth", &c.Auth)
+		f.Opt("blake3", &c.Blake3)
 	default:
 		f.Fail("type", fmt.Errorf("unknown content type %q", c.Type))
 	}
@@ -277,6 +296,9 @@ func (t *Target) DecodeField(path string, raw json.RawMessage) error {
 	optText("host", &t.Host)
 	optText("user", &t.User)
 	f.Opt("port", &t.Port)
+	if f.err == nil && f.Has("port") && t.Port == 0 {
+		f.Fail("port", errors.New("a port is 1 to 65535"))
+	}
 	f.Opt("identity", &t.Identity)
 	f.Opt("home", &t.Home)
 	optText("bootstrap_user", &t.BootstrapUser)
@@ -318,6 +340,9 @@ func (r Resource) MarshalJSON() ([]byte, error) {
 			*Script
 		}{r.Common, r.Script})
 	}
+	if out, ok, err := r.marshalKind(); ok {
+		return out, err
+	}
 	return nil, fmt.Errorf("resource %q: unknown type %q", r.ID, r.Type)
 }
 
@@ -338,6 +363,10 @@ func (d *Declaration) DecodeField(path string, raw json.RawMessage) error {
 	}
 	f.Opt("mask", &d.Mask)
 	f.Opt("unmask", &d.Unmask)
+	if f.Has("deploy") {
+		d.Deploy = &Deploy{}
+		f.Opt("deploy", d.Deploy)
+	}
 	return f.Done()
 }
 

@@ -1,25 +1,83 @@
 package declaration
 
-// Kind is a resource's type: the builder method that declared it.
+// Kind is a resource's type: the builder method that declared it, but for
+// zap.pkg, whose resources have the type "package".
 type Kind string
 
-// The resource kinds. Only the kinds listed in Supported are read by this
-// version of the stages; the others are named so that their documents keep
-// one vocabulary as they arrive.
+// The resource kinds.
 const (
 	KindFile      Kind = "file"
 	KindDirectory Kind = "directory"
 	KindLink      Kind = "link"
 	KindScript    Kind = "script"
+	KindPackage   Kind = "package"
+	KindAptRepo   Kind = "apt_repo"
+	KindInstaller Kind = "installer"
+	KindUser      Kind = "user"
+	KindService   Kind = "service"
+	KindDatabase  Kind = "database"
+	KindSwap      Kind = "swap"
+	KindFirewall  Kind = "firewall"
+	KindVerify    Kind = "verify"
+	KindPipeline  Kind = "pipeline"
+	KindBuild     Kind = "build"
 )
 
-// Supported lists the kinds this format version carries.
-var Supported = []Kind{KindDirectory, KindFile, KindLink, KindScript}
+// Supported lists the kinds this format version carries. The stages of this
+// version act on file, directory, link and script; zap-detect holds a
+// resource of any other kind as undetermined.
+var Supported = []Kind{
+	KindAptRepo, KindBuild, KindDatabase, KindDirectory, KindFile, KindFirewall,
+	KindInstaller, KindLink, KindPackage, KindPipeline, KindScript, KindService,
+	KindSwap, KindUser, KindVerify,
+}
 
 // ContentType selects where a file's content comes from.
 type ContentType string
 
 // The content sources.
 const (
-	ContentInline ContentType = "inline"
+	ContentInline   ContentType = "inline"
+	ContentTemplate ContentType = "template"
+	ContentSource   ContentType = "source"
+	ContentRemote   ContentType = "remote"
+)
+
+// ExtractType is how fetched bytes are unpacked.
+type ExtractType string
+
+// The extract forms.
+const (
+	ExtractNone  ExtractType = "none"
+	ExtractTarXZ ExtractType = "tar.xz"
+	ExtractTarGZ ExtractType = "tar.gz"
+)
+
+// AssertionType selects what a verify assertion checks.
+type AssertionType string
+
+// The assertions.
+const (
+	AssertPathExists AssertionType = "path_exists"
+	AssertCommand    AssertionType = "command"
+)
+
+// The enumerations of the target and the resources, as they are spelled in
+// a declaration.
+var (
+	PackageManagers = []string{"apt", "apk", "pacman", "brew"}
+	// ServiceManagers lists the managers a target may declare. launchd
+	// parses (resources.md) and has no backend.
+	ServiceManagers  = []string{"systemd", "openrc", "launchd"}
+	FirewallBackends = []string{"ufw", "nftables"}
+	Policies         = []string{"allow", "deny", "reject"}
+	Protocols        = []string{"tcp", "udp", "any"}
+	SudoModes        = []string{"nopasswd", "password"}
+	FileTypes        = []string{"file", "directory"}
+	// TemplateKinds are the forms a template variable's rendered value can
+	// be held to (resources.md, template): domain is a DNS name (letters,
+	// digits, . and -), port a number 1 to 65535, word one word of letters,
+	// digits and _ . - + : / @, and quoted any text with no ', ", \, $,
+	// backtick or line break.
+	TemplateKinds = []string{"domain", "port", "word", "quoted"}
 )

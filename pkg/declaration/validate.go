@@ -3,6 +3,7 @@ package declaration
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -81,14 +82,8 @@ func (d *Declaration) Validate() error {
 				return &Error{ID: r.ID, Field: "depends_on", Msg: "a resource can't depend on itself"}
 			}
 		}
-		if r.File != nil {
-			for _, t := range r.File.Triggers {
-				target := byID[t]
-				if target == nil {
-					return &Error{ID: r.ID, Field: "triggers", Msg: fmt.Sprintf("no resource has the id %q", t)}
-				}
-				return &Error{ID: r.ID, Field: "triggers", Msg: fmt.Sprintf("%q is a %s, and only a service can be triggered", t, target.Type)}
-			}
+		if err := r.checkTriggers(byID); err != nil {
+			return err
 		}
 	}
 	if cycle := d.Cycle(); cycle != nil {
@@ -96,6 +91,14 @@ func (d *Declaration) Validate() error {
 	}
 	if err := d.checkOwnership(); err != nil {
 		return err
+	}
+	if err := d.checkServices(); err != nil {
+		return err
+	}
+	if d.Deploy != nil {
+		if err := d.Deploy.validate(); err != nil {
+			return err
+		}
 	}
 	return d.checkMask()
 }
@@ -133,6 +136,28 @@ func (t *Target) validate() error {
 			return &Error{Field: f.name, Msg: err.Error()}
 		}
 	}
+	if t.Identity != "" {
+		if err := CheckPathValue(t.Identity); err != nil {
+			return &Error{Field: "target.identity", Msg: err.Error()}
+		}
+	}
+	for _, f := range []struct {
+		name string
+		v    *Text
+	}{{"target.user", t.User}, {"target.bootstrap_user", t.BootstrapUser}} {
+		if f.v == nil {
+			continue
+		}
+		if s, ok := f.v.Plain(); ok && !ValidAccount(s) {
+			return &Error{Field: f.name, Msg: fmt.Sprintf("%q is not an account name (a lowercase letter or _, then lowercase letters, digits, _ or -; not a number)", s)}
+		}
+	}
+	if t.PackageManager != "" && !slices.Contains(PackageManagers, t.PackageManager) {
+		return &Error{Field: "target.package_manager", Msg: fmt.Sprintf("%q is not a package manager (apt, apk, pacman or brew)", t.PackageManager)}
+	}
+	if t.ServiceManager != "" && !slices.Contains(ServiceManagers, t.ServiceManager) {
+		return &Error{Field: "target.service_manager", Msg: fmt.Sprintf("%q is not a service manager (systemd, openrc or launchd)", t.ServiceManager)}
+	}
 	return nil
 }
 
@@ -141,7 +166,12 @@ func (r *Resource) validate() error {
 		return &Error{ID: r.ID, Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
 	set := 0
-	for _, p := range []bool{r.File != nil, r.Directory != nil, r.Link != nil, r.Script != nil} {
+	for _, p := range []bool{
+		r.File != nil, r.Directory != nil, r.Link != nil, r.Script != nil,
+		r.Package != nil, r.AptRepo != nil, r.Installer != nil, r.User != nil,
+		r.Service != nil, r.Database != nil, r.Swap != nil, r.Firewall != nil,
+		r.Verify != nil, r.Pipeline != nil, r.Build != nil,
+	} {
 		if p {
 			set++
 		}
@@ -160,8 +190,8 @@ func (r *Resource) validate() error {
 		if err := checkPath(f.Path); err != nil {
 			return e("path", "%v", err)
 		}
-		if f.Content.Type != ContentInline || f.Content.Inline == nil {
-			return e("content", "want an inline content source")
+		if m := f.checkContent(); m != nil {
+			return e(m.field, "%s", m.msg)
 		}
 		if err := checkPerms(f.Mode, f.Owner, f.Group); err != nil {
 			return e(err.field, "%s", err.msg)
@@ -209,21 +239,12 @@ func (r *Resource) validate() error {
 				return e("cwd", "%v", err)
 			}
 		}
-		names := make([]string, 0, len(s.Env))
-		for name := range s.Env {
-			names = append(names, name)
+		if m := checkEnv(s.Env, "env"); m != nil {
+			return e(m.field, "%s", m.msg)
 		}
-		sort.Strings(names)
-		for _, name := range names {
-			if !ValidEnvName(name) {
-				return e("env", "%q is not an environment variable name", name)
-			}
-			if strings.HasPrefix(name, "__zap_") {
-				return e("env."+name, "a name can't begin with __zap_")
-			}
-			if strings.ContainsRune(s.Env[name].String(), 0) {
-				return e("env."+name, "holds a NUL byte")
-			}
+	default:
+		if m := r.validateKind(); m != nil {
+			return e(m.field, "%s", m.msg)
 		}
 	}
 	return nil
@@ -366,18 +387,151 @@ func normalizePath(s string) string {
 	return s
 }
 
+// managed is one thing a resource manages exclusively: a path, an account,
+// a service or a database.
+type managed struct {
+	field, what, key, shown string
+}
+
+// manages lists what r manages exclusively (resources.md, One resource per
+// thing). A package, script, installer, pipeline and verify manage nothing
+// exclusive.
+func (r *Resource) manages() []managed {
+	path := func(field, p string) managed {
+		n := normalizePath(p)
+		return managed{field, "path", n, n}
+	}
+	switch {
+	case r.File != nil, r.Directory != nil, r.Link != nil:
+		return []managed{{"path", "path", r.ownershipKey(), r.ManagedPath()}}
+	case r.AptRepo != nil:
+		keyPath, listFile := r.AptRepo.KeyPath, r.AptRepo.ListFile
+		if keyPath == "" {
+			keyPath = "/usr/share/keyrings/" + r.ID + ".asc"
+		}
+		if listFile == "" {
+			listFile = "/etc/apt/sources.list.d/" + r.ID + ".list"
+		}
+		return []managed{path("key_path", keyPath), path("list_file", listFile)}
+	case r.Swap != nil:
+		p := r.Swap.Path
+		if p == "" {
+			p = "/swapfile"
+		}
+		return []managed{path("path", p)}
+	case r.Build != nil:
+		return []managed{{"output", "path", textKey(r.Build.Output), normalizePath(r.Build.Output.String())}}
+	case r.User != nil:
+		return []managed{{"username", "account", r.User.Username, "the account " + r.User.Username}}
+	case r.Service != nil:
+		return []managed{{"service", "service", r.Service.Service, "the service " + r.Service.Service}}
+	case r.Database != nil:
+		return []managed{{"database_name", "database", textKey(r.Database.DatabaseName), "the database " + r.Database.DatabaseName.String()}}
+	}
+	return nil
+}
+
+// textKey writes t with each reference as RefOpen NAME RefClose, characters
+// no literal holds, normalized as a path.
+func textKey(t Text) string {
+	var b strings.Builder
+	for _, part := range t.parts {
+		if part.Env != "" {
+			b.WriteRune(RefOpen)
+			b.WriteString(part.Env)
+			b.WriteRune(RefClose)
+		} else {
+			b.WriteString(part.Lit)
+		}
+	}
+	return normalizePath(b.String())
+}
+
 func (d *Declaration) checkOwnership() error {
 	seen := map[string]string{}
+	firewall := ""
 	for i := range d.Resources {
 		r := &d.Resources[i]
-		key := r.ownershipKey()
-		if key == "" {
-			continue
+		for _, m := range r.manages() {
+			k := m.what + "\x00" + m.key
+			if other, ok := seen[k]; ok {
+				return &Error{ID: r.ID, Field: m.field, Msg: fmt.Sprintf("%q and %q both manage %s; declare it once", other, r.ID, m.shown)}
+			}
+			seen[k] = r.ID
 		}
-		if other, ok := seen[key]; ok {
-			return &Error{ID: r.ID, Field: "path", Msg: fmt.Sprintf("%q and %q both manage %s; declare it once", other, r.ID, r.ManagedPath())}
+		if r.Firewall != nil {
+			if firewall != "" {
+				return &Error{ID: r.ID, Msg: fmt.Sprintf("a second firewall (%q is the first): a config declares one", firewall)}
+			}
+			firewall = r.ID
 		}
-		seen[key] = r.ID
+	}
+	return nil
+}
+
+// checkTriggers checks r's trigger edges: a file's triggers name services,
+// a service's restart_on and reload_on name resources, and no trigger acts
+// on a service declared running: false.
+func (r *Resource) checkTriggers(byID map[string]*Resource) error {
+	if r.File != nil {
+		for _, t := range r.File.Triggers {
+			target := byID[t]
+			if target == nil {
+				return &Error{ID: r.ID, Field: "triggers", Msg: fmt.Sprintf("no resource has the id %q", t)}
+			}
+			if target.Service == nil {
+				return &Error{ID: r.ID, Field: "triggers", Msg: fmt.Sprintf("%q is a %s, and only a service can be triggered", t, target.Type)}
+			}
+			if s := target.Service; s.Running != nil && !*s.Running {
+				return &Error{ID: r.ID, Field: "triggers", Msg: fmt.Sprintf("%q is declared running: false, so a trigger could never act on it", t)}
+			}
+		}
+	}
+	if s := r.Service; s != nil {
+		for _, f := range []struct {
+			name string
+			ids  []string
+		}{{"restart_on", s.RestartOn}, {"reload_on", s.ReloadOn}} {
+			for _, id := range f.ids {
+				if byID[id] == nil {
+					return &Error{ID: r.ID, Field: f.name, Msg: fmt.Sprintf("no resource has the id %q", id)}
+				}
+				if id == r.ID {
+					return &Error{ID: r.ID, Field: f.name, Msg: "a service can't trigger itself"}
+				}
+				if s.Running != nil && !*s.Running {
+					return &Error{ID: r.ID, Field: f.name, Msg: "the service is declared running: false, so a trigger could never act on it"}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// checkServices refuses service intent on a target with no service_manager
+// and an nftables firewall with no enabled nftables service.
+func (d *Declaration) checkServices() error {
+	noManager := d.Target.ServiceManager == ""
+	nftables := map[string]bool{}
+	for i := range d.Resources {
+		r := &d.Resources[i]
+		switch {
+		case noManager && r.Service != nil:
+			return &Error{ID: r.ID, Msg: "a service needs the target's service_manager (systemd or openrc): declare it in zap.target"}
+		case noManager && r.File != nil && len(r.File.Triggers) > 0:
+			return &Error{ID: r.ID, Field: "triggers", Msg: "a trigger needs the target's service_manager (systemd or openrc): declare it in zap.target"}
+		case r.Service != nil && r.Service.Service == "nftables" && (r.Service.Enabled == nil || *r.Service.Enabled):
+			nftables["enabled"] = true
+		}
+	}
+	if noManager && d.Deploy != nil && d.Deploy.Service != "" {
+		return &Error{Field: "deploy.service", Msg: "restarting a service needs the target's service_manager (systemd or openrc): declare it in zap.target"}
+	}
+	for i := range d.Resources {
+		r := &d.Resources[i]
+		if r.Firewall != nil && r.Firewall.Backend == "nftables" && !nftables["enabled"] {
+			return &Error{ID: r.ID, Field: "backend", Msg: "an nftables firewall needs an enabled nftables service in the same config, or it vanishes on reboot: declare zap.service({id: 'nftables', service: 'nftables', enabled: true})"}
+		}
 	}
 	return nil
 }
@@ -402,14 +556,28 @@ func (d *Declaration) checkMask() error {
 }
 
 // Cycle returns a dependency cycle as a list of ids (first id repeated at the
-// end), or nil. Edges are depends_on.
+// end), or nil. Edges are depends_on and the trigger edges: a service after
+// each resource it restart_on / reload_on, and after each file that triggers
+// it.
 func (d *Declaration) Cycle() []string {
 	deps := map[string][]string{}
 	var ids []string
 	for _, r := range d.Resources {
 		ids = append(ids, r.ID)
-		deps[r.ID] = append([]string(nil), r.DependsOn...)
-		sort.Strings(deps[r.ID])
+		deps[r.ID] = append(deps[r.ID], r.DependsOn...)
+		if r.Service != nil {
+			deps[r.ID] = append(deps[r.ID], r.Service.RestartOn...)
+			deps[r.ID] = append(deps[r.ID], r.Service.ReloadOn...)
+		}
+		if r.File != nil {
+			for _, t := range r.File.Triggers {
+				deps[t] = append(deps[t], r.ID)
+			}
+		}
+	}
+	for id := range deps {
+		sort.Strings(deps[id])
+		deps[id] = slices.Compact(deps[id])
 	}
 	sort.Strings(ids)
 	const (
@@ -452,7 +620,8 @@ func (d *Declaration) Cycle() []string {
 }
 
 // Texts returns every field of r that may hold a reference, keyed by the
-// field's name (env values as env.NAME).
+// field's path (env values as env.NAME, list items as name[i]). Every other
+// field takes no reference: its Go type is a plain string.
 func (r *Resource) Texts() map[string]Text {
 	out := map[string]Text{}
 	switch {
@@ -471,6 +640,62 @@ func (r *Resource) Texts() map[string]Text {
 		out["run"] = r.Script.Run
 		for k, v := range r.Script.Env {
 			out["env."+k] = v
+		}
+	case r.Package != nil:
+		if r.Package.Check != nil {
+			out["check"] = *r.Package.Check
+		}
+	case r.AptRepo != nil:
+		out["key_url"] = r.AptRepo.KeyURL
+	case r.Installer != nil:
+		out["check"] = r.Installer.Check
+	case r.Database != nil:
+		out["database_name"] = r.Database.DatabaseName
+		out["username"] = r.Database.Username
+		if r.Database.Auth != nil {
+			for i, h := range r.Database.Auth.Hosts {
+				out[fmt.Sprintf("auth.hosts[%d]", i)] = h
+			}
+		}
+	case r.Verify != nil:
+		for i, a := range r.Verify.Assertions {
+			if a.Run != nil {
+				out[fmt.Sprintf("assertions[%d].run", i)] = *a.Run
+			}
+		}
+	case r.Pipeline != nil:
+		for i, s := range r.Pipeline.Steps {
+			out[fmt.Sprintf("steps[%d].run", i)] = s.Run
+		}
+	case r.Build != nil:
+		b := r.Build
+		out["source.url"] = b.Source.URL
+		if b.Source.Auth != nil {
+			out["source.auth"] = *b.Source.Auth
+		}
+		if v := b.Source.Verify; v != nil && v.SignatureURL != nil {
+			out["source.verify.signature_url"] = *v.SignatureURL
+		}
+		out["run"] = b.Run
+		out["output"] = b.Output
+		for k, v := range b.Env {
+			out["env."+k] = v
+		}
+	}
+	if f := r.File; f != nil {
+		c := f.Content
+		for k, v := range c.Vars {
+			if v.Text != nil {
+				out["content.vars."+k] = *v.Text
+			}
+		}
+		for _, p := range []struct {
+			name string
+			v    *Text
+		}{{"content.path", c.Path}, {"content.url", c.URL}, {"content.auth", c.Auth}} {
+			if p.v != nil {
+				out[p.name] = *p.v
+			}
 		}
 	}
 	return out
@@ -500,12 +725,28 @@ func (t *Target) Refs() []string {
 	return sortedKeys(seen)
 }
 
-// Refs returns every variable the declaration references, sorted.
+// Refs returns the variables the deploy block references (its health
+// domain), sorted.
+func (d *Deploy) Refs() []string {
+	if d == nil || d.Health == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, n := range d.Health.Domain.Refs() {
+		seen[n] = true
+	}
+	return sortedKeys(seen)
+}
+
+// Refs returns every variable the target and the resources reference,
+// sorted. The deploy block's are Deploy.Refs: a comparison doesn't resolve
+// them (env.md).
 func (d *Declaration) Refs() []string {
 	seen := map[string]bool{}
 	for _, n := range d.Target.Refs() {
 		seen[n] = true
 	}
+
 	for i := range d.Resources {
 		for _, n := range d.Resources[i].Refs() {
 			seen[n] = true

@@ -202,7 +202,7 @@ func TestValidateShapeInCode(t *testing.T) {
 		t.Errorf("two bodies: %v", err)
 	}
 	d.Resources[0] = Resource{Common: Common{ID: "a", Type: KindFile}, File: &File{Path: Lit("/a"), Content: Content{Type: ContentInline}}}
-	if err := d.Validate(); err == nil || err.Error() != `resource "a": content: want an inline content source` {
+	if err := d.Validate(); err == nil || err.Error() != `resource "a": content.content: required field missing` {
 		t.Errorf("inline content missing: %v", err)
 	}
 }

@@ -4,6 +4,9 @@
 package resolve
 
 import (
+	"slices"
+
+	"github.com/zap-go/zap/internal/secret"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -24,17 +27,14 @@ type Resolution struct {
 // Resolve reads every variable d references from env.
 func Resolve(d *declaration.Declaration, env Env) *Resolution {
 	res := &Resolution{values: map[string]string{}}
-	secret := map[string]bool{}
-	for _, n := range d.Mask {
-		secret[n] = true
-	}
+	auth := authRefs(d)
 	for _, name := range d.Refs() {
 		v, ok := env(name)
 		if !ok || v == "" {
 			res.Unresolved = append(res.Unresolved, name)
 		}
 		res.values[name] = v
-		ref := observation.Reference{Name: name, Secret: Secret(d, name, v)}
+		ref := observation.Reference{Name: name, Secret: isSecret(d, auth, name, v)}
 		if !ref.Secret {
 			ref.Value = v
 		}
@@ -43,21 +43,29 @@ func Resolve(d *declaration.Declaration, env Env) *Resolution {
 	return res
 }
 
-// Secret reports whether the reference name, holding value, is a secret.
-// Today that is a name zap.mask lists and zap.unmask doesn't; the rest of
-// the rule (the name, the form of the value) is to come.
+// Secret reports whether the reference name, holding value, is a secret,
+// by the one rule of internal/secret: where it is used, zap.mask and
+// zap.unmask, its name, the form of its value.
 func Secret(d *declaration.Declaration, name, value string) bool {
-	for _, n := range d.Unmask {
-		if n == name {
-			return false
-		}
+	return isSecret(d, authRefs(d), name, value)
+}
+
+func isSecret(d *declaration.Declaration, auth map[string]bool, name, value string) bool {
+	s, _ := secret.Classify(name, value, secret.Options{
+		Auth:   auth[name],
+		Mask:   slices.Contains(d.Mask, name),
+		Unmask: slices.Contains(d.Unmask, name),
+	})
+	return s
+}
+
+// authRefs names the variables d uses as an auth credential.
+func authRefs(d *declaration.Declaration) map[string]bool {
+	data, err := d.Encode()
+	if err != nil {
+		return nil
 	}
-	for _, n := range d.Mask {
-		if n == name {
-			return true
-		}
-	}
-	return false
+	return secret.AuthRefs(data)
 }
 
 // Lookup returns the value name resolved to ("" when unset) and whether it

@@ -56,6 +56,7 @@ package secret
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"regexp"
 	"strings"
 )
@@ -302,4 +303,36 @@ func basicCredential(tok string) bool {
 		}
 	}
 	return false
+}
+
+// AuthRefs names the variables a declaration's JSON uses as an auth
+// credential: every reference ({"$env": NAME}) under the auth of an object
+// whose type is "remote" (a remote file's content, a build source). It reads
+// the JSON rather than Go types so that every kind that takes an auth is
+// covered as it lands; a document that doesn't decode names none.
+func AuthRefs(declJSON []byte) map[string]bool {
+	var doc any
+	if err := json.Unmarshal(declJSON, &doc); err != nil {
+		return nil
+	}
+	out := map[string]bool{}
+	var walk func(v any, auth bool)
+	walk = func(v any, auth bool) {
+		switch v := v.(type) {
+		case map[string]any:
+			if n, ok := v["$env"].(string); ok && auth {
+				out[n] = true
+			}
+			remote := v["type"] == "remote"
+			for k, c := range v {
+				walk(c, auth || (remote && k == "auth"))
+			}
+		case []any:
+			for _, c := range v {
+				walk(c, auth)
+			}
+		}
+	}
+	walk(doc, false)
+	return out
 }

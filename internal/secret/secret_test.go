@@ -157,3 +157,17 @@ func FuzzClassify(f *testing.F) {
 		}
 	})
 }
+
+func TestAuthRefs(t *testing.T) {
+	doc := `{"resources":[
+		{"id":"a","type":"file","content":{"type":"remote","url":{"$env":"URL"},"auth":{"$text":["Bearer ",{"$env":"TOK"}]}}},
+		{"id":"b","type":"build","source":{"type":"remote","auth":{"$env":"SRC"}}},
+		{"id":"c","type":"database","auth":{"hosts":[{"$env":"HOSTS"}]}}]}`
+	got := AuthRefs([]byte(doc))
+	if len(got) != 2 || !got["TOK"] || !got["SRC"] {
+		t.Errorf("AuthRefs = %v, want TOK and SRC", got)
+	}
+	if AuthRefs([]byte("{")) != nil {
+		t.Error("a document that doesn't decode names a credential")
+	}
+}

@@ -301,10 +301,10 @@ func TestResourceHash(t *testing.T) {
 	decl := func(mask bool) *declaration.Declaration {
 		var d declaration.Declaration
 		doc := `{"format":"zap.declaration/1","target":{"local":true},"resources":[
-			{"id":"s","type":"script","check":"true","run":{"$text":["echo ",{"$env":"V"}]},"env":{"T":{"$env":"TOKEN"}}},
+			{"id":"s","type":"script","check":"true","run":{"$text":["echo ",{"$env":"V"}]},"env":{"T":{"$env":"TAG"}}},
 			{"id":"f","type":"file","name":"N","depends_on":["s"],"path":"~/f","content":{"type":"inline","content":"x"}}]`
 		if mask {
-			doc += `,"mask":["TOKEN"]`
+			doc += `,"mask":["TAG"]`
 		}
 		doc += `}`
 		if err := json.Unmarshal([]byte(doc), &d); err != nil {
@@ -321,22 +321,22 @@ func TestResourceHash(t *testing.T) {
 		return h, secret
 	}
 	d := decl(true)
-	base, secret := hash(d, 0, map[string]string{"V": "1", "TOKEN": "t0"})
+	base, secret := hash(d, 0, map[string]string{"V": "1", "TAG": "t0"})
 	if !secret || len(base) != 64 {
 		t.Fatalf("hash %q secret %v", base, secret)
 	}
-	if h, _ := hash(d, 0, map[string]string{"V": "2", "TOKEN": "t0"}); h == base {
+	if h, _ := hash(d, 0, map[string]string{"V": "2", "TAG": "t0"}); h == base {
 		t.Error("a plain value's change left the hash alone")
 	}
-	if h, _ := hash(d, 0, map[string]string{"V": "1", "TOKEN": "t1"}); h != base {
+	if h, _ := hash(d, 0, map[string]string{"V": "1", "TAG": "t1"}); h != base {
 		t.Error("a secret's value moved the hash")
 	}
 	// Unmasked, the same variable is hashed by value.
 	u := decl(false)
-	h1, s1 := hash(u, 0, map[string]string{"V": "1", "TOKEN": "t0"})
-	h2, _ := hash(u, 0, map[string]string{"V": "1", "TOKEN": "t1"})
+	h1, s1 := hash(u, 0, map[string]string{"V": "1", "TAG": "t0"})
+	h2, _ := hash(u, 0, map[string]string{"V": "1", "TAG": "t1"})
 	if s1 || h1 == h2 {
-		t.Error("a plain TOKEN isn't hashed by value")
+		t.Error("a plain TAG isn't hashed by value")
 	}
 	// id, name and depends_on are not part of it.
 	f1, _ := hash(d, 1, nil)

@@ -39,6 +39,8 @@ func drifted(d []observation.Difference) Result {
 // Env is what a detector is built against: the home ~ and $HOME resolve to,
 // and the operator environment references resolve from.
 type Env struct {
+	// Home is what ~ and $HOME resolve to; "" when it isn't known (a
+	// remote target that declares none), and a path under ~ holds.
 	Home string
 	// Value is what the variable name resolves to ("" when unset).
 	Value func(name string) string
@@ -109,6 +111,9 @@ func buildLink(l *declaration.Link, env Env) Detector {
 	if target == "" {
 		return Held("target: " + unsetRefs(l.Target) + ", so the link has no target")
 	}
+	if env.Home == "" && usesHome(target) {
+		return Held(noHome("target"))
+	}
 	target = expandHome(target, env.Home)
 	return &Link{Path: path, Shown: shown, Target: target, TargetShown: show(l.Target, target, env)}
 }
@@ -177,11 +182,29 @@ func resolvePath(field string, t declaration.Text, env Env) (path, shown, reason
 		}
 		return "", "", fmt.Sprintf("%s: the reference %s resolves to a path that isn't absolute (nor under ~)", field, name)
 	}
+	if env.Home == "" && usesHome(s) {
+		return "", "", noHome(field)
+	}
 	s = expandHome(s, env.Home)
 	for len(s) > 1 && strings.HasSuffix(s, "/") {
 		s = s[:len(s)-1]
 	}
 	return s, show(t, s, env), ""
+}
+
+// usesHome reports whether s starts with ~ or $HOME.
+func usesHome(s string) bool {
+	for _, prefix := range []string{"~", "$HOME"} {
+		if s == prefix || strings.HasPrefix(s, prefix+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// noHome is the reason a field under ~ holds on a target with no home.
+func noHome(field string) string {
+	return field + ": is under ~, and the target declares no home (Zap never guesses a remote home)"
 }
 
 // expandHome resolves a leading ~ or $HOME against home.

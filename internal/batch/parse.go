@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"bytes"
 	"encoding/hex"
 	"fmt"
 	"strconv"
@@ -254,4 +255,10 @@ func fileType(mode uint32) detect.FileType {
 
 func failed(detail string) detect.Answer {
 	return detect.Answer{Status: detect.StatusFailed, Detail: detail}
+}
+
+// Started reports whether out holds the batch's start marker: the batch's
+// shell ran.
+func (b *Batch) Started(out []byte) bool {
+	return bytes.HasPrefix(out, []byte(b.marker+" H\n")) || bytes.Contains(out, []byte("\n"+b.marker+" H\n"))
 }

@@ -21,11 +21,19 @@
 // them natively (internal/localhost). A script's check runs under a 30
 // second limit.
 //
+// A remote target is read over one SSH connection (internal/sshhost), one
+// batched shell script per lane (internal/batch), made the way the
+// operator's ssh would make it. Its host and user resolve from the
+// environment; ~ and $HOME in a path resolve against the declared home, and
+// a path under ~ with no home declared holds. The context names the
+// resolved host and the declared user ("" when ssh chooses).
+//
 // Exit codes: 0 it wrote the observations (undetermined verdicts included:
 // verdicts are data); 2 bad input (an unknown flag, a declaration that
-// doesn't decode or validate, with the field named, a remote target, a HOME
-// that is unset or not absolute); 1 it couldn't read its input, learn who it
-// runs as, or write its output.
+// doesn't decode or validate, with the field named, a remote host or user
+// that resolves to nothing, a HOME that is unset or not absolute on a local
+// target); 1 it couldn't read its input, learn who it runs as, connect to
+// the target ("cannot connect to HOST: ssh's reason"), or write its output.
 package zapdetect
 
 import (
@@ -43,6 +51,7 @@ import (
 	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/localhost"
 	"github.com/zap-go/zap/internal/resolve"
+	"github.com/zap-go/zap/internal/sshhost"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -136,43 +145,56 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		}
 		return badInput(fmt.Errorf("declaration: %w", err), hints...)
 	}
-	if !d.Target.Local {
-		return badInput(errors.New("remote targets are not supported yet"))
-	}
-
-	home, ok := os.LookupEnv("HOME")
-	switch {
-	case !ok || home == "":
-		return badInput(errors.New("HOME is unset or empty; ~ and $HOME in a path resolve against it"), "set HOME to your home directory")
-	case !strings.HasPrefix(home, "/"):
-		return badInput(fmt.Errorf("HOME is %q, not an absolute path; ~ and $HOME in a path resolve against it", home), "set HOME to your home directory, an absolute path")
-	}
-	me, err := user.Current()
-	if err != nil {
-		return inWorld(fmt.Errorf("find the account zap-detect runs as: %w", err))
-	}
-
 	res := resolve.Resolve(d, os.LookupEnv)
 	secret := map[string]bool{}
 	for _, r := range res.References {
 		secret[r.Name] = r.Secret
 	}
 	env := detect.Env{
-		Home:   home,
 		Value:  func(name string) string { v, _ := res.Lookup(name); return v },
 		Secret: func(name string) bool { return secret[name] },
+	}
+	var host detect.Host
+	var ctxt observation.Context
+	if d.Target.Local {
+		home, err := localHome()
+		if err != nil {
+			return err
+		}
+		me, err := user.Current()
+		if err != nil {
+			return inWorld(fmt.Errorf("find the account zap-detect runs as: %w", err))
+		}
+		env.Home = home
+		host = &localhost.Host{Env: os.Environ()}
+		ctxt = observation.Context{Target: "local", User: me.Username, Home: home}
+	} else {
+		target, err := remoteTarget(&d.Target, res)
+		if err != nil {
+			return err
+		}
+		client, err := sshhost.Dial(ctx, target, operatorHome())
+		if err != nil {
+			var ce *sshhost.ConnectError
+			if errors.As(err, &ce) {
+				return &exitError{code: 1, err: fmt.Errorf("cannot connect to %s: %s", target.Host, ce.Reason), hints: ce.Hints}
+			}
+			return inWorld(fmt.Errorf("cannot connect to %s: %w", target.Host, err))
+		}
+		defer client.Close()
+		env.Home = d.Target.Home
+		host = client
+		ctxt = observation.Context{Target: target.Host, User: target.User, Home: d.Target.Home}
 	}
 	detectors := make([]detect.Detector, len(d.Resources))
 	for i := range d.Resources {
 		detectors[i] = detect.Build(&d.Resources[i], env)
 	}
-	host := &localhost.Host{Env: os.Environ()}
 	batches, results := detect.Pass(ctx, host, detectors)
-
 	o := &observation.Observations{
 		Format:      observation.Format,
 		Declaration: *d,
-		Context:     observation.Context{Target: "local", User: me.Username, Home: home},
+		Context:     ctxt,
 		References:  res.References,
 		Unresolved:  res.Unresolved,
 		Batches:     batches,
@@ -189,4 +211,61 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		return inWorld(fmt.Errorf("write the observations: %w", err))
 	}
 	return nil
+}
+
+// localHome is the operator's HOME, which ~ and $HOME resolve against on a
+// local target.
+func localHome() (string, error) {
+	home, ok := os.LookupEnv("HOME")
+	switch {
+	case !ok || home == "":
+		return "", badInput(errors.New("HOME is unset or empty; ~ and $HOME in a path resolve against it"), "set HOME to your home directory")
+	case !strings.HasPrefix(home, "/"):
+		return "", badInput(fmt.Errorf("HOME is %q, not an absolute path; ~ and $HOME in a path resolve against it", home), "set HOME to your home directory, an absolute path")
+	}
+	return home, nil
+}
+
+// operatorHome is what ~ means in the operator's ssh config: the account's
+// home, as ssh takes it, else $HOME.
+func operatorHome() string {
+	if u, err := user.Current(); err == nil && u.HomeDir != "" {
+		return u.HomeDir
+	}
+	return os.Getenv("HOME")
+}
+
+// remoteTarget resolves a remote target's host and user. A host or user
+// that resolves to nothing, or to something ssh would take for an option or
+// that spans lines, stops the pass before it connects.
+func remoteTarget(t *declaration.Target, res *resolve.Resolution) (sshhost.Target, error) {
+	out := sshhost.Target{Port: t.Port, Identity: t.Identity}
+	for _, f := range []struct {
+		name string
+		v    *declaration.Text
+		to   *string
+	}{{"target.host", t.Host, &out.Host}, {"target.user", t.User, &out.User}} {
+		if f.v == nil {
+			continue
+		}
+		v := res.Text(*f.v)
+		switch {
+		case v == "" && f.v.HasRefs():
+			return out, badInput(fmt.Errorf("%s: %s, so there is no one to connect as or to", f.name, unset(*f.v)), "set the variable, in the environment zap-detect runs in")
+		case v == "":
+			return out, badInput(fmt.Errorf("%s: is empty", f.name))
+		case strings.HasPrefix(v, "-") || strings.ContainsAny(v, " \t\r\n\x00"):
+			return out, badInput(fmt.Errorf("%s: resolves to a value ssh would misread (it begins with - or holds whitespace)", f.name))
+		}
+		*f.to = v
+	}
+	return out, nil
+}
+
+func unset(t declaration.Text) string {
+	refs := t.Refs()
+	if len(refs) == 1 {
+		return "the reference " + refs[0] + " is unset or empty"
+	}
+	return "the references " + strings.Join(refs, ", ") + " resolve to nothing"
 }

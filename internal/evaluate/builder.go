@@ -21,6 +21,7 @@ type builder struct {
 
 	decl      declaration.Declaration
 	targetSet bool
+	deploySet bool
 	issued    map[string]bool
 	mask      map[string]bool
 	unmask    map[string]bool
@@ -33,13 +34,6 @@ type builder struct {
 	returned bool
 	promise  *goja.Promise
 	finished bool
-}
-
-// unsupported are the builder methods of kinds this version doesn't read
-// yet.
-var unsupported = []string{
-	"pkg", "apt_repo", "installer", "user", "service", "database", "swap",
-	"firewall", "verify", "pipeline", "build", "deploy",
 }
 
 func newBuilder(rt *goja.Runtime, conv *converter, pos *positions) *builder {
@@ -65,11 +59,19 @@ func newBuilder(rt *goja.Runtime, conv *converter, pos *positions) *builder {
 	set("directory", b.resource(declaration.KindDirectory, readDirectory))
 	set("link", b.resource(declaration.KindLink, readLink))
 	set("script", b.resource(declaration.KindScript, readScript))
-	for _, name := range unsupported {
-		set(name, func(goja.FunctionCall) (goja.Value, error) {
-			return nil, &Error{Msg: fmt.Sprintf("zap.%s: %s is not supported by this version of zap-eval yet (it reads target, file, directory, link and script)", name, name)}
-		})
-	}
+	// zap.pkg declares a resource of type "package".
+	b.obj.Set("pkg", b.method("pkg", b.resourceAs("zap.pkg", declaration.KindPackage, readPackage)))
+	set("apt_repo", b.resource(declaration.KindAptRepo, readAptRepo))
+	set("installer", b.resource(declaration.KindInstaller, readInstaller))
+	set("user", b.resource(declaration.KindUser, readUser))
+	set("service", b.resource(declaration.KindService, readService))
+	set("database", b.resource(declaration.KindDatabase, readDatabase))
+	set("swap", b.resource(declaration.KindSwap, readSwap))
+	set("firewall", b.resource(declaration.KindFirewall, readFirewall))
+	set("verify", b.resource(declaration.KindVerify, readVerify))
+	set("pipeline", b.resource(declaration.KindPipeline, readPipeline))
+	set("build", b.resource(declaration.KindBuild, readBuild))
+	set("deploy", b.deploy)
 	return b
 }
 
@@ -160,6 +162,9 @@ func (b *builder) target(call goja.FunctionCall) (goja.Value, error) {
 	t.Host = optText("host")
 	t.User = optText("user")
 	t.Port = f.integer("port", "write the port out")
+	if _, ok := f.o.vals["port"]; ok && t.Port == 0 {
+		d.fail("port", "a port is 1 to 65535, not 0")
+	}
 	t.Identity = f.str("identity", false, "write the identity file's path out")
 	t.Home = f.str("home", false, "write the home directory out")
 	t.BootstrapUser = optText("bootstrap_user")
@@ -253,11 +258,20 @@ const (
 
 // resource returns the method declaring a resource of kind.
 func (b *builder) resource(kind declaration.Kind, read func(*fields, *declaration.Resource)) func(goja.FunctionCall) (goja.Value, error) {
-	label := "zap." + string(kind)
+	return b.resourceAs("zap."+string(kind), kind, read)
+}
+
+// resourceAs returns the method label declaring a resource of kind.
+func (b *builder) resourceAs(label string, kind declaration.Kind, read func(*fields, *declaration.Resource)) func(goja.FunctionCall) (goja.Value, error) {
 	return func(call goja.FunctionCall) (goja.Value, error) {
 		arg, err := one(call, label)
 		if err != nil {
 			return nil, err
+		}
+		if kind == declaration.KindFile {
+			// A template variable's value is the one place null is data.
+			b.conv.nullOK = func(path string) bool { return strings.HasPrefix(path, "content.vars.") }
+			defer func() { b.conv.nullOK = nil }()
 		}
 		tree, err := b.conv.convert(arg, "")
 		if err != nil {
@@ -305,14 +319,7 @@ func readFile(f *fields, r *declaration.Resource) {
 	r.File = x
 	x.Path, _ = f.text("path", true)
 	if c := f.object("content", true); c != nil {
-		switch typ := c.str("type", true, "write the content type out, such as 'inline'"); typ {
-		case string(declaration.ContentInline):
-			s := c.str("content", true, "inline content is installed as written; write the text out")
-			x.Content = declaration.Content{Type: declaration.ContentInline, Inline: &s}
-		case "":
-		default:
-			c.d.fail(child(c.path, "type"), "%q is not a content type this version reads (it reads 'inline')", typ)
-		}
+		x.Content = readContent(c)
 		c.done()
 	}
 	x.Mode = f.mode("mode")
@@ -347,6 +354,34 @@ func readScript(f *fields, r *declaration.Resource) {
 	x.Run, _ = f.text("run", true)
 	x.Cwd = f.str("cwd", false, "cwd is taken as written; write the absolute path out, or cd into a referenced directory inside run")
 	x.Env = f.textMap("env", "write the variable's name out; a reference goes in its value")
+}
+
+// deploy reads the deploy block; a config declares one.
+func (b *builder) deploy(call goja.FunctionCall) (goja.Value, error) {
+	arg, err := one(call, "zap.deploy")
+	if err != nil {
+		return nil, err
+	}
+	if b.deploySet {
+		return nil, &Error{
+			Msg:  "zap.deploy was called twice: a config declares one deploy block",
+			Hint: "for several applications, write one config per application",
+		}
+	}
+	tree, err := b.conv.convert(arg, "")
+	if err != nil {
+		return nil, &Error{Msg: "zap.deploy: " + err.Error()}
+	}
+	d := &decoder{issued: b.issued}
+	f := d.fields(tree, "")
+	x := readDeploy(f)
+	f.done()
+	if d.err != nil {
+		return nil, &Error{Msg: "zap.deploy: " + d.err.Error()}
+	}
+	b.deploySet = true
+	b.decl.Deploy = x
+	return nil, nil
 }
 
 // declaration returns what the config declared.

@@ -73,7 +73,13 @@ type converter struct {
 	in    *intrinsics
 	stack []*goja.Object
 	paths []string
+	// nullOK reports the paths where null is data (a template variable's
+	// value); elsewhere null is refused.
+	nullOK func(path string) bool
 }
+
+// jsonNull is a null where one is data.
+type jsonNull struct{}
 
 // absent is the result for undefined.
 type absentT struct{}
@@ -85,6 +91,9 @@ func (c *converter) convert(v goja.Value, path string) (any, error) {
 		return absent, nil
 	}
 	if goja.IsNull(v) {
+		if c.nullOK != nil && c.nullOK(path) {
+			return jsonNull{}, nil
+		}
 		return nil, &fieldError{path, "null is not a value a declaration holds: leave the field out (or give undefined)"}
 	}
 	switch x := v.(type) {

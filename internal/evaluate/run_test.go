@@ -156,12 +156,12 @@ func TestRunPlainData(t *testing.T) {
 }
 
 func TestRunNegativeZero(t *testing.T) {
-	d, err := eval(t, `function (zap) { zap.target({local: true, port: -0}); }`, Options{})
+	d, err := eval(t, `function (zap) { zap.target({local: true}); zap.file({id: 'f', path: '/f', content: {type: 'template', template: '{{n}}', vars: {n: -0}}}); }`, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Target.Port != 0 {
-		t.Fatalf("port = %d", d.Target.Port)
+	if got := string(d.Resources[0].File.Content.Vars["n"].JSON); got != "0" {
+		t.Fatalf("vars.n = %s", got)
 	}
 }
 

@@ -10,8 +10,8 @@
 //     JSON-escaped (what encoding/json writes between the quotes, with and
 //     without its HTML escaping, and with Zap's --json stream escapes of
 //     invisible characters on top), single-quoted for a shell as Zap's own
-//     commands carry it (each ' written '\''), and as Zap's text output
-//     spells it (internal/escape.Line);
+//     commands carry it (each single quote closed, written as \' and
+//     reopened), and as Zap's text output spells it (escape.Line);
 //   - for a value that spans several lines, each line of 24 characters or
 //     more, trimmed, apart from -----BEGIN…----- and -----END…----- lines;
 //     a value written on one line with \n (a PEM key in an env file) also

@@ -256,3 +256,34 @@ func TestWireForm(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildUnreadKinds checks that a resource of a kind this zap has no
+// detector for is held, reading nothing, with a reason naming the kind, and
+// that a file whose content isn't inline is held the same way.
+func TestBuildUnreadKinds(t *testing.T) {
+	yes := true
+	template := "x"
+	for _, c := range []struct {
+		r    declaration.Resource
+		want string
+	}{
+		{declaration.Resource{Common: declaration.Common{ID: "p", Type: declaration.KindPackage}, Package: &declaration.Package{From: map[string]string{"apt": "curl"}}},
+			"this zap can't read package resources yet"},
+		{declaration.Resource{Common: declaration.Common{ID: "s", Type: declaration.KindService}, Service: &declaration.Service{Service: "nginx", Running: &yes}},
+			"this zap can't read service resources yet"},
+		{declaration.Resource{Common: declaration.Common{ID: "w", Type: declaration.KindSwap}, Swap: &declaration.Swap{Size: "1G"}},
+			"this zap can't read swap resources yet"},
+		{declaration.Resource{Common: declaration.Common{ID: "f", Type: declaration.KindFile}, File: &declaration.File{Path: declaration.Lit("/f"),
+			Content: declaration.Content{Type: declaration.ContentTemplate, Template: &template}}},
+			"this zap can't read file resources with template content yet"},
+	} {
+		d := Build(&c.r, testEnv(nil))
+		if q := d.Queries(); len(q) != 0 {
+			t.Errorf("%s: queries %v, want none", c.r.ID, q)
+		}
+		got := d.Verdict(nil)
+		if got.Verdict != observation.Undetermined || got.Reason != c.want {
+			t.Errorf("%s: %v %q, want undetermined %q", c.r.ID, got.Verdict, got.Reason, c.want)
+		}
+	}
+}

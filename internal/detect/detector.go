@@ -62,6 +62,8 @@ func Held(reason string) Detector { return held{reason} }
 // Build makes the detector of r, resolving its references and ~ from env.
 func Build(r *declaration.Resource, env Env) Detector {
 	switch {
+	case r.File != nil && r.File.Content.Type != declaration.ContentInline:
+		return Held(fmt.Sprintf("this zap can't read file resources with %s content yet", r.File.Content.Type))
 	case r.File != nil:
 		return buildFile(r.File, env)
 	case r.Directory != nil:
@@ -71,7 +73,7 @@ func Build(r *declaration.Resource, env Env) Detector {
 	case r.Script != nil:
 		return buildScript(r.Script, env)
 	}
-	return Held(fmt.Sprintf("zap-detect doesn't read a resource of type %q", r.Type))
+	return Held(fmt.Sprintf("this zap can't read %s resources yet", r.Type))
 }
 
 func buildFile(f *declaration.File, env Env) Detector {

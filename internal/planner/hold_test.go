@@ -145,3 +145,28 @@ func TestHolds(t *testing.T) {
 		})
 	}
 }
+
+// TestHeldKindNotPlanned checks that a resource of a kind zap-detect has no
+// detector for, held undetermined, is never planned, and holds what waits on
+// it.
+func TestHeldKindNotPlanned(t *testing.T) {
+	pkg := declaration.Resource{
+		Common:  declaration.Common{ID: "curl", Type: declaration.KindPackage},
+		Package: &declaration.Package{From: map[string]string{"apt": "curl"}},
+	}
+	p := mustPlan(t, observe(
+		undetermined(pkg, "this zap can't read package resources yet"),
+		absent(scriptRes("fetch", "test -f /x", "curl -o /x https://example.com", "curl")),
+		absent(dirRes("d", "/d")),
+	))
+	if got := changeIDs(p); !slices.Equal(got, []string{"d"}) {
+		t.Errorf("changes %v, want [d]", got)
+	}
+	want := []plan.Hold{
+		{ID: "curl", Type: declaration.KindPackage, Reason: "this zap can't read package resources yet"},
+		{ID: "fetch", Type: declaration.KindScript, WaitsOn: []string{"curl"}},
+	}
+	if !reflect.DeepEqual(p.Held, want) {
+		t.Errorf("held %+v, want %+v", p.Held, want)
+	}
+}

@@ -15,7 +15,14 @@
 // (internal/evaluate, goja), checks the declaration it made against the form
 // checks and the structural gate (declaration.Validate), and writes it to
 // stdout as canonical JSON and a newline. What the config prints with
-// console goes to stderr. It reads no environment variable.
+// console goes to stderr.
+//
+// The environment never shapes the declaration: the one thing zap-eval
+// reads it for is the secret gate, which only refuses. A string the config
+// wrote out that holds the whole value (8 characters or more) of a secret it
+// references, resolved from zap-eval's environment, fails the evaluation,
+// naming the field and the variable and showing none of the text; a machine
+// that lacks the secret passes.
 //
 // Exit codes: 0 it wrote the declaration; 2 the config's problem (no config,
 // no project, an import refused, an exception, a builder call refused, a
@@ -30,6 +37,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/peterbourgon/ff/v3"
 
@@ -140,6 +148,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	})
 	if err != nil {
 		return classify(err)
+	}
+	// The secret gate runs first, so no later message can quote a secret
+	// the config wrote out.
+	if err := secretGate(decl, os.LookupEnv); err != nil {
+		var ge *gateError
+		errors.As(err, &ge)
+		return configErr(fmt.Errorf("secret gate: %w", err), fmt.Sprintf("reference it with zap.env('%s') rather than writing it out", ge.Name))
 	}
 	if err := decl.Validate(); err != nil {
 		return configErr(err)

@@ -153,11 +153,13 @@ func Read(data []byte) (*Declaration, error) {
 	return &d, nil
 }
 
-var varsPath = regexp.MustCompile(`^resources\[[0-9]+\]\.content\.vars\.`)
+var varsPath = regexp.MustCompile(`(^|\.)(resources\[[0-9]+\]|resource)\.content\.vars\.`)
 
 // NullInVars reports whether path is inside a template variable's value, the
-// one place a declaration holds null as data. It is the allowNull a reader
-// of a document embedding a declaration at its top hands canon.Check.
+// one place a declaration holds null as data: a resource's content.vars in a
+// declaration's resources list, or in a resource embedded as "resource"
+// (a plan's change). Readers of documents embedding either hand it to
+// canon.Check as its allowNull.
 func NullInVars(path string) bool { return varsPath.MatchString(path) }
 
 // Encode writes d in canonical form.

@@ -275,3 +275,21 @@ func TestReadRefusesOtherCase(t *testing.T) {
 		}
 	}
 }
+
+func TestNullInVars(t *testing.T) {
+	for path, want := range map[string]bool{
+		"resources[3].content.vars.obj":            true,
+		"resources[3].content.vars.obj.a[2]":       true,
+		"declaration.resources[0].content.vars.x":  true,
+		"changes[1].resource.content.vars.x":       true,
+		"resources[3].content.vars":                false,
+		"resources[3].content.template":            false,
+		"resources[0].env.x":                       false,
+		"declaration.resources[0].content.kinds.x": false,
+		"changes[1].resource.content.vars":         false,
+	} {
+		if got := NullInVars(path); got != want {
+			t.Errorf("NullInVars(%q) = %v, want %v", path, got, want)
+		}
+	}
+}

@@ -108,7 +108,7 @@ func Read(data []byte) (*Observations, error) {
 	if err := declaration.CheckFormat(data, Format); err != nil {
 		return nil, err
 	}
-	if err := canon.Check(data, nil); err != nil {
+	if err := canon.Check(data, declaration.NullInVars); err != nil {
 		return nil, declaration.NameByID(err, data, "resources", "declaration.resources")
 	}
 	var o Observations

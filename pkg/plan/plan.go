@@ -153,7 +153,7 @@ func Read(data []byte) (*Plan, error) {
 	if err := declaration.CheckFormat(data, Format); err != nil {
 		return nil, err
 	}
-	if err := canon.Check(data, nil); err != nil {
+	if err := canon.Check(data, declaration.NullInVars); err != nil {
 		return nil, err
 	}
 	var p Plan

@@ -15,10 +15,18 @@
 //	    account "zaptest" (created on first use) after $WORK is handed to it;
 //	    otherwise as the test's own user, which is already unprivileged.
 //
+//	sshd start|kill|stop
+//	    a private sshd on 127.0.0.1 for the script (see sshd.go): start
+//	    brings it up with key login for root and zaptest (NOPASSWD sudo),
+//	    writes ~/.ssh/config (alias zaptarget), known_hosts and an identity
+//	    in HOME, and sets SSH_PORT, SSH_IDENTITY, SSH_HOSTKEY and SSH_LOG;
+//	    kill kills it and every process it started; it stops at the end.
+//
 // testscript's own chmod (one file, permission bits only) and symlink
 // (symlink LINK -> TARGET) are available as usual.
 //
-// Conditions: [root] is true when the test runs as root.
+// Conditions: [root] is true when the test runs as root; [sshd] when a
+// private sshd can run (root, with sshd, ssh and sudo installed).
 //
 // Setting ZAP_UPDATE=1 rewrites the golden files inside the archives.
 package scripttest
@@ -75,12 +83,15 @@ func Params(dir string) testscript.Params {
 			switch cond {
 			case "root":
 				return os.Geteuid() == 0, nil
+			case "sshd":
+				return haveSSHD(), nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"run":   func(ts *testscript.TestScript, neg bool, args []string) { run(ts, neg, args, false) },
 			"runas": func(ts *testscript.TestScript, neg bool, args []string) { run(ts, neg, args, true) },
+			"sshd":  cmdSSHD,
 		},
 	}
 }
@@ -199,9 +210,8 @@ func scriptEnv(ts *testscript.TestScript) []string {
 var accountOnce sync.Once
 var accountErr error
 
-// handOver makes sure the test account exists, gives it $WORK, and returns
-// its credential.
-func handOver(ts *testscript.TestScript) (*syscall.Credential, error) {
+// ensureAccount creates the test account on first use.
+func ensureAccount() error {
 	accountOnce.Do(func() {
 		if _, err := user.Lookup(TestAccount); err != nil {
 			out, err := exec.Command("useradd", "--system", "--no-create-home", "--shell", "/bin/sh", TestAccount).CombinedOutput()
@@ -212,8 +222,14 @@ func handOver(ts *testscript.TestScript) (*syscall.Credential, error) {
 			}
 		}
 	})
-	if accountErr != nil {
-		return nil, accountErr
+	return accountErr
+}
+
+// handOver makes sure the test account exists, gives it $WORK, and returns
+// its credential.
+func handOver(ts *testscript.TestScript) (*syscall.Credential, error) {
+	if err := ensureAccount(); err != nil {
+		return nil, err
 	}
 	u, err := user.Lookup(TestAccount)
 	if err != nil {

@@ -1,0 +1,311 @@
+package scripttest
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// SSHHost is the ~/.ssh/config alias `sshd start` gives the private sshd.
+const SSHHost = "zaptarget"
+
+// sshdBinary is the sshd the harness runs; it must be named absolutely,
+// since sshd re-executes itself.
+const sshdBinary = "/usr/sbin/sshd"
+
+// sshdState is one script's private sshd.
+type sshdState struct {
+	cmd     *exec.Cmd
+	port    int
+	dir     string
+	sudoers string
+}
+
+var sshds sync.Map // *testscript.TestScript -> *sshdState
+
+// haveSSHD reports whether a private sshd can run: as root, with sshd,
+// ssh-keygen, ssh and sudo installed.
+func haveSSHD() bool {
+	if os.Geteuid() != 0 {
+		return false
+	}
+	for _, p := range []string{sshdBinary} {
+		if _, err := os.Stat(p); err != nil {
+			return false
+		}
+	}
+	for _, c := range []string{"ssh", "ssh-keygen", "sudo"} {
+		if _, err := exec.LookPath(c); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// cmdSSHD is the sshd command:
+//
+//	sshd start   a private sshd on 127.0.0.1:<free port>
+//	sshd kill    kill it and every process it started (sessions included)
+//	sshd stop    stop it (done at the script's end anyway)
+func cmdSSHD(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("sshd: ! makes no sense here")
+	}
+	if len(args) != 1 {
+		ts.Fatalf("usage: sshd start|kill|stop")
+	}
+	switch args[0] {
+	case "start":
+		if !haveSSHD() {
+			ts.Fatalf("sshd: a private sshd needs root, %s, ssh, ssh-keygen and sudo; guard the script with [!sshd] skip", sshdBinary)
+		}
+		if _, ok := sshds.Load(ts); ok {
+			ts.Fatalf("sshd: already started")
+		}
+		st, err := startSSHD(ts)
+		ts.Check(err)
+		sshds.Store(ts, st)
+		ts.Defer(func() { st.stop(); sshds.Delete(ts) })
+	case "kill", "stop":
+		v, ok := sshds.Load(ts)
+		if !ok {
+			ts.Fatalf("sshd: not started")
+		}
+		st := v.(*sshdState)
+		if args[0] == "kill" {
+			st.killTree()
+		} else {
+			st.stop()
+		}
+	default:
+		ts.Fatalf("usage: sshd start|kill|stop")
+	}
+}
+
+// startSSHD brings up sshd with its own host key, config and
+// authorized_keys under $WORK/sshd, key login for root and the test
+// account, and the test account given NOPASSWD sudo by a drop-in. It writes
+// the client side into the script's HOME: an identity, a ~/.ssh/config with
+// the alias zaptarget, and known_hosts holding the host key; and it puts an
+// ssh on PATH that reads that config (ssh reads the account's own home, not
+// HOME). It sets SSH_PORT, SSH_IDENTITY, SSH_HOSTKEY (the public host key
+// line) and SSH_LOG (sshd's log, LogLevel VERBOSE).
+func startSSHD(ts *testscript.TestScript) (*sshdState, error) {
+	if err := ensureAccount(); err != nil {
+		return nil, err
+	}
+	work := ts.Getenv("WORK")
+	home := ts.Getenv("HOME")
+	dir := filepath.Join(work, "sshd")
+	sshDir := filepath.Join(home, ".ssh")
+	for _, d := range []string{dir, sshDir, "/run/sshd"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	os.Chmod(dir, 0o755)
+	os.Chmod(sshDir, 0o700)
+	// sshd reads authorized_keys as the account logging in: let it reach
+	// $WORK/sshd.
+	for d := dir; d != "/" && d != "."; d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err == nil && fi.Mode().Perm()&0o001 == 0 {
+			os.Chmod(d, fi.Mode().Perm()|0o001)
+		}
+	}
+	hostKey := filepath.Join(dir, "host_ed25519")
+	identity := filepath.Join(sshDir, "id_ed25519")
+	for _, k := range []string{hostKey, identity} {
+		if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "zaptest", "-f", k).CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("ssh-keygen: %v: %s", err, out)
+		}
+	}
+	pub, err := os.ReadFile(identity + ".pub")
+	if err != nil {
+		return nil, err
+	}
+	authorized := filepath.Join(dir, "authorized_keys")
+	if err := os.WriteFile(authorized, pub, 0o644); err != nil {
+		return nil, err
+	}
+	hostPub, err := os.ReadFile(hostKey + ".pub")
+	if err != nil {
+		return nil, err
+	}
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	log := filepath.Join(dir, "log")
+	config := filepath.Join(dir, "sshd_config")
+	conf := fmt.Sprintf(`Port %d
+ListenAddress 127.0.0.1
+HostKey %s
+PidFile %s
+AuthorizedKeysFile %s
+UsePAM yes
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+StrictModes no
+LogLevel VERBOSE
+`, port, hostKey, filepath.Join(dir, "sshd.pid"), authorized)
+	if err := os.WriteFile(config, []byte(conf), 0o644); err != nil {
+		return nil, err
+	}
+	sudoers := fmt.Sprintf("/etc/sudoers.d/zaptest-sshd-%d", port)
+	if err := os.WriteFile(sudoers, []byte(TestAccount+" ALL=(ALL) NOPASSWD: ALL\n"), 0o440); err != nil {
+		return nil, err
+	}
+	st := &sshdState{port: port, dir: dir, sudoers: sudoers}
+
+	clientConf := fmt.Sprintf(`Host %s
+  HostName 127.0.0.1
+  Port %d
+Host *
+  IdentityFile %s
+  UserKnownHostsFile %s
+  GlobalKnownHostsFile /dev/null
+`, SSHHost, port, identity, filepath.Join(sshDir, "known_hosts"))
+	if err := os.WriteFile(filepath.Join(sshDir, "config"), []byte(clientConf), 0o600); err != nil {
+		st.stop()
+		return nil, err
+	}
+	hostLine := fmt.Sprintf("[127.0.0.1]:%d %s", port, strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(string(hostPub)), "zaptest")))
+	if err := os.WriteFile(filepath.Join(sshDir, "known_hosts"), []byte(hostLine+"\n"), 0o600); err != nil {
+		st.stop()
+		return nil, err
+	}
+	bin := filepath.Join(work, "sshbin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		st.stop()
+		return nil, err
+	}
+	ssh, err := exec.LookPath("ssh")
+	if err != nil {
+		st.stop()
+		return nil, err
+	}
+	wrapper := fmt.Sprintf("#!/bin/sh\nexec %s -F %s \"$@\"\n", ssh, filepath.Join(sshDir, "config"))
+	if err := os.WriteFile(filepath.Join(bin, "ssh"), []byte(wrapper), 0o755); err != nil {
+		st.stop()
+		return nil, err
+	}
+	ts.Setenv("PATH", bin+string(filepath.ListSeparator)+ts.Getenv("PATH"))
+	ts.Setenv("SSH_PORT", strconv.Itoa(port))
+	ts.Setenv("SSH_IDENTITY", identity)
+	ts.Setenv("SSH_HOSTKEY", hostLine)
+	ts.Setenv("SSH_LOG", log)
+
+	cmd := exec.Command(sshdBinary, "-D", "-f", config, "-E", log)
+	if err := cmd.Start(); err != nil {
+		st.stop()
+		return nil, fmt.Errorf("start sshd: %w", err)
+	}
+	st.cmd = cmd
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), time.Second)
+		if err == nil {
+			c.Close()
+			break
+		}
+		select {
+		case err := <-exited:
+			out, _ := os.ReadFile(log)
+			st.cmd = nil
+			st.stop()
+			return nil, fmt.Errorf("sshd exited (%v): %s", err, out)
+		default:
+		}
+		if time.Now().After(deadline) {
+			st.stop()
+			return nil, errors.New("sshd didn't listen within 10s")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	go func() { <-exited }()
+	return st, nil
+}
+
+// stop kills sshd and what it started, and removes the sudoers drop-in.
+func (st *sshdState) stop() {
+	st.killTree()
+	if st.sudoers != "" {
+		os.Remove(st.sudoers)
+		st.sudoers = ""
+	}
+}
+
+// killTree kills sshd and every process descended from it, by PID.
+func (st *sshdState) killTree() {
+	if st.cmd == nil || st.cmd.Process == nil {
+		return
+	}
+	root := st.cmd.Process.Pid
+	pids := descendants(root)
+	syscall.Kill(root, syscall.SIGKILL)
+	for _, p := range pids {
+		syscall.Kill(p, syscall.SIGKILL)
+	}
+	st.cmd = nil
+}
+
+// descendants lists the processes below pid, from /proc.
+func descendants(pid int) []int {
+	children := map[int][]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// The parent is the second field after the command's closing ")".
+		s := string(data)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 2 {
+			continue
+		}
+		ppid, _ := strconv.Atoi(f[1])
+		children[ppid] = append(children[ppid], p)
+	}
+	var out []int
+	queue := []int{pid}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, c := range children[p] {
+			out = append(out, c)
+			queue = append(queue, c)
+		}
+	}
+	return out
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}

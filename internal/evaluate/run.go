@@ -101,6 +101,9 @@ func Run(ctx context.Context, s Script, opts Options) (*declaration.Declaration,
 	defer stop()
 
 	b := newBuilder(rt, &converter{rt: rt, in: in}, pos)
+	if err := b.installEnvRef(); err != nil {
+		return nil, err
+	}
 	if _, err := rt.RunProgram(prg); err != nil {
 		return nil, b.failure(err)
 	}

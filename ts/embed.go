@@ -10,5 +10,5 @@ import "embed"
 // Files are the package's files, named relative to its folder. A file added
 // to the folder is added here too; internal/tspkg's tests fail until it is.
 //
-//go:embed package.json tsconfig.json *.ts recipes
+//go:embed package.json tsconfig.json README.md *.ts recipes
 var Files embed.FS

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -155,5 +156,89 @@ func TestWithin(t *testing.T) {
 		if got := Within(c.p, c.dir); got != c.want {
 			t.Errorf("Within(%q, %q) = %v", c.p, c.dir, got)
 		}
+	}
+}
+
+func TestFindModeRefusals(t *testing.T) {
+	dir := tree(t, map[string]string{
+		"open/package.json":      `{"name": "open"}`,
+		"open/zap.ts":            "",
+		"opendir/package.json":   `{"name": "opendir"}`,
+		"opendir/zap.ts":         "",
+		"real/package.json":      `{"name": "real"}`,
+		"real/zap.ts":            "",
+		"walk/package.json":      `{"name": "above"}`,
+		"walk/shared/sub/zap.ts": "",
+		"fifo/zap.ts":            "",
+		"notdir/zap.ts":          "",
+		"file":                   "",
+	})
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.Chmod(filepath.Join(dir, "open/zap.ts"), 0o666))
+	must(os.Chmod(filepath.Join(dir, "opendir"), 0o777))
+	must(os.Chmod(filepath.Join(dir, "real/zap.ts"), 0o646))
+	must(os.Symlink(filepath.Join(dir, "real/zap.ts"), filepath.Join(dir, "link.ts")))
+	must(os.Chmod(filepath.Join(dir, "walk/shared"), 0o777))
+	must(syscall.Mkfifo(filepath.Join(dir, "fifo/package.json"), 0o644))
+	must(os.Symlink(filepath.Join(dir, "file/package.json"), filepath.Join(dir, "notdir/package.json")))
+	for cfg, want := range map[string]string{
+		"open/zap.ts":            "open/zap.ts is writable by every user (mode 0666)",
+		"opendir/zap.ts":         "opendir, which every user can write",
+		"link.ts":                "real/zap.ts is writable by every user (mode 0646)",
+		"walk/shared/sub/zap.ts": "the walk stopped below " + filepath.Join(dir, "walk/shared") + ", which every user can write",
+		"fifo/zap.ts":            "fifo/package.json is a FIFO, refused unopened",
+		"notdir/zap.ts":          "notdir/package.json: the path goes through something that isn't a directory",
+	} {
+		_, err := Find(filepath.Join(dir, cfg))
+		var e *Error
+		if !errors.As(err, &e) || !strings.Contains(e.Msg, want) {
+			t.Errorf("%s: err = %v, want %q", cfg, err, want)
+		}
+	}
+}
+
+func TestLinkedThroughShared(t *testing.T) {
+	dir := tree(t, map[string]string{
+		"proj/package.json":      `{"name": "p"}`,
+		"proj/zap.ts":            "",
+		"open/pkg/package.json":  `{"name": "pkg"}`,
+		"safe/pkg2/package.json": `{"name": "pkg2"}`,
+		"safe/pkg3/package.json": `{"name": "pkg3"}`,
+		"hop/.keep":              "",
+	})
+	if err := os.Chmod(filepath.Join(dir, "open"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(dir, "hop"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	nm := filepath.Join(dir, "proj/node_modules")
+	os.MkdirAll(nm, 0o755)
+	// pkg lives in a directory every user can write; pkg2 is safe, but
+	// reached through a link sitting in one; pkg3 is safe and reached
+	// directly.
+	for link, target := range map[string]string{
+		"pkg":  filepath.Join(dir, "open/pkg"),
+		"pkg2": filepath.Join(dir, "hop/pkg2"),
+		"pkg3": filepath.Join(dir, "safe/pkg3"),
+	} {
+		if err := os.Symlink(target, filepath.Join(nm, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(dir, "safe/pkg2"), filepath.Join(dir, "hop/pkg2")); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Find(filepath.Join(dir, "proj/zap.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{filepath.Join(dir, "safe/pkg3")}; !reflect.DeepEqual(p.Packages, want) {
+		t.Fatalf("packages = %v, want %v", p.Packages, want)
 	}
 }

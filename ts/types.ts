@@ -208,20 +208,15 @@ export interface SourceContent {
  * tarball, optionally dropping leading path components. */
 export type Extract = { type: 'none' } | { type: 'tar.xz' | 'tar.gz'; strip_components?: number };
 
-/** A bearer credential for a private byte host. The token is a reference:
- * a secret by its use, never hashed. */
-export interface Auth {
-	type: 'bearer';
-	token: string;
-}
-
 /** Content fetched from a URL and pinned by blake3. */
 export interface RemoteContent {
 	type: 'remote';
 	/** https:// (http:// only to a loopback host). Takes a reference. */
 	url: string;
 	extract?: Extract;
-	auth?: Auth;
+	/** A bearer token for a private byte host, typically a reference: a
+	 * secret by this use, resolved at the fetch and never hashed. */
+	auth?: string;
 	/** A vendored pin, 64 lowercase hex; without it the pin is tracked in
 	 * zap.lock. */
 	blake3?: string;
@@ -356,9 +351,12 @@ export interface PipelineStep {
 }
 
 /** Steps run in declared order on every wetrun; a pipeline never reads
- * converged. */
+ * converged. A pipeline-level env, and a step's cwd, env or depends_on, are
+ * refused: write them into the step's run. */
 export interface PipelineSpec extends Common {
 	steps: PipelineStep[];
+	/** Steps run one at a time: 1 is the only value. */
+	max_concurrency?: 1;
 }
 
 /** A minisign check of a build source before it is cached or pinned. */
@@ -377,7 +375,8 @@ export interface BuildSource {
 	/** Takes a reference. */
 	url: string;
 	extract?: Extract;
-	auth?: Auth;
+	/** A bearer token for a private byte host, typically a reference. */
+	auth?: string;
 	verify?: SourceVerify;
 	/** A vendored pin; without it the pin is tracked in zap.lock. */
 	blake3?: string;

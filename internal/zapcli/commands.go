@@ -31,10 +31,18 @@ func (a *app) run(ctx context.Context, args []string) error {
 		return fs
 	}
 
-	planFlags := newFlags("zap plan")
+	// evalFlags is a flag set for a command that evaluates the config:
+	// it takes --evaluator.
+	evalFlags := func(name string) *flag.FlagSet {
+		fs := newFlags(name)
+		fs.StringVar(&a.evaluator, "evaluator", "", "evaluate with the zap-eval binary at `PATH` (absolute; default $ZAP_EVAL, else the one beside zap)")
+		return fs
+	}
+
+	planFlags := evalFlags("zap plan")
 	diff := planFlags.Bool("diff", false, "add each drifted resource's current → desired lines above its steps")
 
-	applyFlags := newFlags("zap apply")
+	applyFlags := evalFlags("zap apply")
 	wetrun := applyFlags.Bool("wetrun", false, "change the target: execute the plan you reviewed (without it, apply only previews)")
 	expect := applyFlags.String("expect-plan", "", "execute only if the plan's plan_hash is exactly `HASH` (with --wetrun)")
 	jsonOut := applyFlags.Bool("json", false, "stream the wetrun's events as JSON lines on stdout (with --wetrun)")
@@ -46,7 +54,7 @@ func (a *app) run(ctx context.Context, args []string) error {
 		LongHelp: `Evaluates the config and runs the two machine-free gates (a hardcoded
 secret, a structural error). Prints ok: N resource(s) and exits 0, or the
 error and exits 2. No target is read.`,
-		FlagSet: newFlags("zap config validate"),
+		FlagSet: evalFlags("zap config validate"),
 		Exec: func(ctx context.Context, args []string) error {
 			cfg, err := configArg(args)
 			if err != nil {
@@ -56,6 +64,26 @@ error and exits 2. No target is read.`,
 		},
 	}
 	commands := []*ffcli.Command{
+		{
+			Name:       "lock",
+			ShortUsage: "zap lock [--evaluator PATH] [CONFIG]",
+			ShortHelp:  "pin the zap-eval the config is evaluated with in zap.lock",
+			LongHelp: `Hashes the zap-eval binary (--evaluator, else $ZAP_EVAL, else the one
+beside zap), evaluates the config with it, and records its blake3 as the
+toolchain pin in the config's lock (zap.ts -> zap.lock), whatever the lock
+pinned before. Prints pinned zap-eval <blake3>, and (was <old>) when the pin
+moved. Every other command that evaluates refuses a zap-eval off the pin.
+
+Exit status: 0 pinned; 1 a problem in the world; 2 an input error.`,
+			FlagSet: evalFlags("zap lock"),
+			Exec: func(ctx context.Context, args []string) error {
+				cfg, err := configArg(args)
+				if err != nil {
+					return err
+				}
+				return a.cmdLock(ctx, cfg)
+			},
+		},
 		{
 			Name:       "plan",
 			ShortUsage: "zap plan [--diff] [CONFIG]",
@@ -119,7 +147,7 @@ drift adds what was observed, a ? the reason.
 
 Exit status: 0 every resource was read; 1 a resource couldn't be read or a
 referenced variable is unset; 2 an input error.`,
-			FlagSet: newFlags("zap detect"),
+			FlagSet: evalFlags("zap detect"),
 			Exec: func(ctx context.Context, args []string) error {
 				cfg, err := configArg(args)
 				if err != nil {
@@ -141,7 +169,7 @@ is the plan zap apply --wetrun binds to.
 Exit status: 0 the last run read every declared resource; 1 there is no
 last run (unless nothing is declared), or the last run held a resource, was
 unverifiable, or didn't read a declared resource; 2 an input error.`,
-			FlagSet: newFlags("zap status"),
+			FlagSet: evalFlags("zap status"),
 			Exec: func(ctx context.Context, args []string) error {
 				cfg, err := configArg(args)
 				if err != nil {

@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 
+	"github.com/zap-go/zap/internal/lock"
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/state"
@@ -20,8 +23,13 @@ type session struct {
 	a      *app
 	config string // as given
 	abs    string // absolute: the report's key
+	lock   string // the config's zap.lock
 	st     *stages
 	store  *state.Store
+	// cache is the state directory the pin cache is kept in: store, or
+	// for a command that keeps no state, the one HOME or ZAP_HOME names
+	// (nil when neither is usable: then nothing is cached).
+	cache *state.Store
 }
 
 // open prepares a command on config. withState opens the state directory
@@ -33,8 +41,17 @@ func (a *app) open(config string, withState bool) (*session, error) {
 		return nil, failf(1, "config %s: %v", config, err)
 	}
 	s.abs = abs
+	if s.lock, err = lock.Path(config); err != nil {
+		return nil, fail(2, err.Error(), "name the config zap.ts (or any name but *.lock): its lock is written beside it as zap.lock")
+	}
+	if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
+		return nil, fail(2, fmt.Sprintf("config %s not found", config), "give the path of a zap.ts, or run zap in its directory")
+	}
 	if s.st, err = a.stages(); err != nil {
 		return nil, err
+	}
+	if !withState {
+		s.cache, _ = state.Open(a.getenv)
 	}
 	if withState {
 		if s.store, err = state.Open(a.getenv); err != nil {
@@ -43,6 +60,7 @@ func (a *app) open(config string, withState bool) (*session, error) {
 		if err := s.store.Check(); err != nil {
 			return nil, stateError(err)
 		}
+		s.cache = s.store
 	}
 	return s, nil
 }
@@ -62,22 +80,6 @@ func stateError(err error) error {
 type evaluation struct {
 	decl *declaration.Declaration
 	json []byte
-}
-
-// evaluate runs zap-eval on the config.
-func (s *session) evaluate(ctx context.Context) (*evaluation, error) {
-	out, err := s.st.run(ctx, "zap-eval", nil, s.config)
-	if err != nil {
-		return nil, err
-	}
-	d, err := declaration.Read(out)
-	if err == nil {
-		err = d.Validate()
-	}
-	if err != nil {
-		return nil, failf(1, "zap-eval wrote a declaration zap can't read: %v", err)
-	}
-	return &evaluation{decl: d, json: out}, nil
 }
 
 // detection is one detection pass.

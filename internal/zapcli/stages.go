@@ -43,7 +43,12 @@ func (s *stages) command(ctx context.Context, name string, args ...string) *exec
 
 // run runs a stage with stdin and returns what it wrote on stdout.
 func (s *stages) run(ctx context.Context, name string, stdin []byte, args ...string) ([]byte, error) {
-	cmd := s.command(ctx, name, args...)
+	return s.runCmd(s.command(ctx, name, args...), name, stdin)
+}
+
+// runCmd runs cmd, the stage name, with stdin and returns what it wrote on
+// stdout.
+func (s *stages) runCmd(cmd *exec.Cmd, name string, stdin []byte) ([]byte, error) {
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}

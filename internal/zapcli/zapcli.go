@@ -148,6 +148,8 @@ type app struct {
 	// stageDir overrides where the stages are found (tests); "" is
 	// beside zap's own executable.
 	stageDir string
+	// evaluator is --evaluator: the zap-eval to run, by absolute path.
+	evaluator string
 }
 
 // exitError is a failure with its exit code. A quiet one has already said

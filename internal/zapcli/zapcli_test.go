@@ -3,6 +3,7 @@ package zapcli
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zeebo/blake3"
+
+	"github.com/zap-go/zap/internal/lock"
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/planner"
 	"github.com/zap-go/zap/internal/state"
@@ -40,6 +44,40 @@ code=0
 exit $code
 `
 
+// TestMain doubles as the fake zap-eval: the evaluator is held to the pin
+// and a script is refused, so the fake evaluator is a copy of this test
+// binary, which acts as the fake stage when run as zap-eval.
+func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == "zap-eval" {
+		os.Exit(fakeEval(os.Getenv("FAKE")))
+	}
+	os.Exit(m.Run())
+}
+
+// fakeEval is fakeStage in Go, for zap-eval.
+func fakeEval(dir string) int {
+	const name = "zap-eval"
+	n, _ := strconv.Atoi(strings.TrimSpace(readOr(filepath.Join(dir, name+".count"), "0")))
+	n++
+	os.WriteFile(filepath.Join(dir, name+".count"), []byte(strconv.Itoa(n)+"\n"), 0o644)
+	out := filepath.Join(dir, name+"."+strconv.Itoa(n))
+	if _, err := os.Stat(out); err != nil {
+		out = filepath.Join(dir, name)
+	}
+	code, _ := strconv.Atoi(strings.TrimSpace(readOr(out+".code", "0")))
+	os.Stderr.WriteString(readOr(out+".err", ""))
+	os.Stdout.WriteString(readOr(out, ""))
+	return code
+}
+
+func readOr(path, or string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return or
+	}
+	return string(b)
+}
+
 type fake struct {
 	t    *testing.T
 	bin  string // the stages
@@ -56,10 +94,27 @@ func newFake(t *testing.T) *fake {
 			t.Fatal(err)
 		}
 	}
-	for _, name := range []string{"zap-eval", "zap-detect", "zap-plan", "zap-exec"} {
+	for _, name := range []string{"zap-detect", "zap-plan", "zap-exec"} {
 		if err := os.WriteFile(filepath.Join(f.bin, name), []byte(fakeStage), 0o755); err != nil {
 			t.Fatal(err)
 		}
+	}
+	self, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(f.bin, "zap-eval"), self, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// The config is ./zap.ts (the fake zap-eval doesn't read it), and its
+	// lock pins that zap-eval.
+	t.Chdir(root)
+	if err := os.WriteFile("zap.ts", []byte("export default (zap) => {};\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := blake3.Sum256(self)
+	if err := lock.Write("zap.lock", &lock.Lock{Toolchain: &lock.Toolchain{Blake3: hex.EncodeToString(sum[:])}}); err != nil {
+		t.Fatal(err)
 	}
 	return f
 }
@@ -107,9 +162,10 @@ func (f *fake) run(args ...string) (code int, stdout, stderr string) {
 			return ""
 		},
 		lookupEnv: func(string) (string, bool) { return "", false },
-		environ:   []string{"FAKE=" + f.dir, "PATH=/usr/bin:/bin"},
-		now:       func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
-		stageDir:  f.bin,
+		// GORACE: a -race zap-eval (this test binary) would sleep 1 s at exit.
+		environ:  []string{"FAKE=" + f.dir, "PATH=/usr/bin:/bin", "GORACE=atexit_sleep_ms=0"},
+		now:      func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
+		stageDir: f.bin,
 	}
 	code = a.main(context.Background(), args)
 	return code, out.String(), errb.String()
@@ -442,4 +498,115 @@ func TestStageFailures(t *testing.T) {
 	if out != "ok: 2 resource(s)\n" {
 		t.Errorf("validate: %q", out)
 	}
+}
+
+func TestToolchainPin(t *testing.T) {
+	f := newFake(t)
+	f.stage("zap-eval", 0, "", declJSON)
+	pinned := readOr("zap.lock", "")
+
+	// No lock: every command that evaluates refuses, saying to run zap lock.
+	os.Remove("zap.lock")
+	for _, args := range [][]string{{"plan"}, {"apply"}, {"apply", "--wetrun"}, {"detect"}, {"status"}, {"config", "validate"}} {
+		code, out, errs := f.run(args...)
+		want(t, strings.Join(args, " ")+" with no lock", code, 2, out, errs)
+		if errs != "error: no toolchain pin: zap.lock doesn't exist\nhint: run zap lock to pin the zap-eval this config is evaluated with\n" {
+			t.Errorf("%v with no lock: %q", args, errs)
+		}
+	}
+	if n := f.calls("zap-eval"); n != 0 {
+		t.Errorf("zap-eval ran %d times with no lock", n)
+	}
+	// A lock with no pin.
+	os.WriteFile("zap.lock", []byte(`{"format":"zap.lock/1","entries":[]}`), 0o644)
+	code, out, errs := f.run("plan")
+	want(t, "no pin", code, 2, out, errs)
+	if !strings.HasPrefix(errs, "error: no toolchain pin: zap.lock pins no zap-eval\n") {
+		t.Errorf("no pin: %q", errs)
+	}
+
+	// zap lock pins it, and says what it replaced when the pin moved.
+	code, out, errs = f.run("lock")
+	want(t, "lock", code, 0, out, errs)
+	sum := hexOf(t, filepath.Join(f.bin, "zap-eval"))
+	if out != "pinned zap-eval "+sum+"\n" {
+		t.Errorf("lock: %q", out)
+	}
+	if got := readOr("zap.lock", ""); got != pinned {
+		t.Errorf("lock wrote %q, want %q", got, pinned)
+	}
+	code, out, errs = f.run("config", "validate")
+	want(t, "validate pinned", code, 0, out, errs)
+
+	// Another build (one byte more) named by --evaluator: refused until
+	// zap lock pins it.
+	other := filepath.Join(t.TempDir(), "zap-eval")
+	self, _ := os.ReadFile(filepath.Join(f.bin, "zap-eval"))
+	os.WriteFile(other, append(self, 0), 0o755)
+	osum := hexOf(t, other)
+	for _, args := range [][]string{{"plan"}, {"detect"}, {"status"}, {"config", "validate"}} {
+		cmd := append([]string{args[0]}, args[1:]...)
+		cmd = append(cmd, "--evaluator", other)
+		code, out, errs := f.run(cmd...)
+		want(t, strings.Join(args, " ")+" off the pin", code, 2, out, errs)
+		if errs != "error: zap-eval "+other+" hashes to "+osum+", not the toolchain pin "+sum+" in zap.lock\nhint: run zap lock to pin it, or point --evaluator at the pinned one\n" {
+			t.Errorf("%v off the pin: %q", args, errs)
+		}
+	}
+	code, out, errs = f.run("lock", "--evaluator", other)
+	want(t, "lock other", code, 0, out, errs)
+	if out != "pinned zap-eval "+osum+" (was "+sum+")\n" {
+		t.Errorf("lock moved: %q", out)
+	}
+	code, out, errs = f.run("config", "validate", "--evaluator", other)
+	want(t, "validate other", code, 0, out, errs)
+	// Now the one beside zap is off the pin.
+	code, out, errs = f.run("config", "validate")
+	want(t, "beside zap off the pin", code, 2, out, errs)
+
+	// A relative --evaluator is refused.
+	code, out, errs = f.run("plan", "--evaluator", "zap-eval")
+	want(t, "relative", code, 2, out, errs)
+	if !strings.HasPrefix(errs, "error: --evaluator zap-eval is not an absolute path\n") {
+		t.Errorf("relative: %q", errs)
+	}
+	// A script is refused.
+	script := filepath.Join(t.TempDir(), "zap-eval")
+	os.WriteFile(script, []byte("#!/bin/sh\nexec "+other+" \"$@\"\n"), 0o755)
+	code, out, errs = f.run("lock", "--evaluator", script)
+	want(t, "script", code, 2, out, errs)
+	if !strings.Contains(errs, "a script (#!)") {
+		t.Errorf("script: %q", errs)
+	}
+	// A config named *.lock.
+	code, out, errs = f.run("lock", "site.lock")
+	want(t, "*.lock", code, 2, out, errs)
+	if !strings.HasPrefix(errs, "error: site.lock: the config is named as its own lock would be") {
+		t.Errorf("*.lock: %q", errs)
+	}
+}
+
+func TestEvaluatorFormat(t *testing.T) {
+	f := newFake(t)
+	f.stage("zap-eval", 0, "", strings.Replace(declJSON, "zap.declaration/1", "zap.declaration/2", 1))
+	code, out, errs := f.run("config", "validate")
+	want(t, "another format", code, 2, out, errs)
+	if !strings.Contains(errs, "answers in zap.declaration/2, and this zap reads zap.declaration/1") {
+		t.Errorf("another format: %q", errs)
+	}
+	code, out, errs = f.run("lock")
+	want(t, "lock another format", code, 2, out, errs)
+	f.stage("zap-eval", 0, "", "not json")
+	code, out, errs = f.run("config", "validate")
+	want(t, "garbage", code, 1, out, errs)
+}
+
+func hexOf(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := blake3.Sum256(b)
+	return hex.EncodeToString(s[:])
 }

@@ -1,0 +1,213 @@
+package zapcli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/zap-go/zap/internal/lock"
+	"github.com/zap-go/zap/internal/pin"
+	"github.com/zap-go/zap/internal/state"
+	"github.com/zap-go/zap/pkg/declaration"
+)
+
+// The toolchain pin: every command that evaluates reads the blake3 of the
+// zap-eval binary zap.lock pins, opens the binary once (internal/pin), and
+// runs it only when it hashes to the pin; zap lock records the pin instead.
+
+const lockHint = "run zap lock to pin the zap-eval this config is evaluated with"
+
+// evaluatorPath is the zap-eval to run: --evaluator, else $ZAP_EVAL, else
+// the one installed beside zap. One named by flag or environment must be
+// absolute: Zap never looks one up on PATH.
+func (s *session) evaluatorPath() (string, error) {
+	p, from := s.a.evaluator, "--evaluator"
+	if p == "" {
+		p, from = s.a.getenv("ZAP_EVAL"), "ZAP_EVAL"
+	}
+	if p == "" {
+		return filepath.Join(s.st.dir, "zap-eval"), nil
+	}
+	if !filepath.IsAbs(p) {
+		return "", fail(2, fmt.Sprintf("%s %s is not an absolute path", from, p),
+			"name the zap-eval binary by its absolute path; Zap never looks one up on PATH")
+	}
+	return p, nil
+}
+
+// openEvaluator opens and hashes the evaluator, through the pin cache when
+// the state directory can hold one.
+func (s *session) openEvaluator() (*pin.Binary, error) {
+	path, err := s.evaluatorPath()
+	if err != nil {
+		return nil, err
+	}
+	o := pin.Options{Now: s.a.now}
+	if s.cache != nil {
+		o.Cache = s.cache.PinCache()
+	}
+	b, err := pin.Open(path, o)
+	switch {
+	case err == nil:
+		return b, nil
+	case errors.Is(err, pin.ErrRefused):
+		return nil, fail(2, fmt.Sprintf("zap-eval: %v", err),
+			"name the zap-eval binary itself, by its absolute path, with --evaluator or ZAP_EVAL")
+	case errors.Is(err, pin.ErrChanged):
+		return nil, fail(1, fmt.Sprintf("zap-eval: %v", err), "retry once nothing writes the binary")
+	case errors.Is(err, state.ErrUntrusted):
+		return nil, stateError(err)
+	}
+	return nil, failf(1, "zap-eval: %v", err)
+}
+
+// readLock reads the config's lock; nil when there is none.
+func (s *session) readLock() (*lock.Lock, error) {
+	l, err := lock.Read(s.lock)
+	switch {
+	case err == nil:
+		return l, nil
+	case errors.Is(err, lock.ErrNewer):
+		return nil, fail(2, err.Error(), "this zap is older than the one that wrote the lock; upgrade zap")
+	case errors.Is(err, lock.ErrLink):
+		return nil, fail(2, err.Error(), "zap.lock is committed beside the config: make it a regular file of its own")
+	case errors.Is(err, lock.ErrInvalid):
+		return nil, fail(2, err.Error(), "fix it, or restore it from version control")
+	}
+	return nil, failf(1, "%v", err)
+}
+
+// toolchainPin is the pin the config's lock records, refusing a lock that
+// records none.
+func (s *session) toolchainPin() (string, error) {
+	l, err := s.readLock()
+	if err != nil {
+		return "", err
+	}
+	if l == nil {
+		return "", fail(2, fmt.Sprintf("no toolchain pin: %s doesn't exist", s.lock), lockHint)
+	}
+	if l.Toolchain == nil {
+		return "", fail(2, fmt.Sprintf("no toolchain pin: %s pins no zap-eval", s.lock), lockHint)
+	}
+	return l.Toolchain.Blake3, nil
+}
+
+// evaluate evaluates the config with the pinned evaluator.
+func (s *session) evaluate(ctx context.Context) (*evaluation, error) {
+	want, err := s.toolchainPin()
+	if err != nil {
+		return nil, err
+	}
+	bin, err := s.openEvaluator()
+	if err != nil {
+		return nil, err
+	}
+	defer bin.Close()
+	if bin.Sum != want {
+		return nil, fail(2, fmt.Sprintf("zap-eval %s hashes to %s, not the toolchain pin %s in %s", bin.Path, bin.Sum, want, s.lock),
+			"run zap lock to pin it, or point --evaluator at the pinned one")
+	}
+	return s.runEvaluator(ctx, bin)
+}
+
+// runEvaluator runs the opened evaluator on the config: the operator
+// environment (zap-eval reads the variables the secret gate looks at) with
+// TZ=UTC.
+func (s *session) runEvaluator(ctx context.Context, bin *pin.Binary) (*evaluation, error) {
+	cmd, err := bin.Command(ctx, s.config)
+	if err != nil {
+		if errors.Is(err, pin.ErrChanged) {
+			return nil, fail(1, fmt.Sprintf("zap-eval: %v", err), "retry once nothing writes the binary")
+		}
+		return nil, failf(1, "zap-eval: %v", err)
+	}
+	cmd.Env = append(withoutVar(s.st.env, "TZ"), "TZ=UTC")
+	out, err := s.st.runCmd(cmd, "zap-eval", nil)
+	if err != nil {
+		return nil, err
+	}
+	d, err := declaration.Read(out)
+	if err == nil {
+		err = d.Validate()
+	}
+	if err != nil {
+		if f := firstFormat(out); f != declaration.Format && strings.HasPrefix(f, "zap.declaration/") {
+			return nil, fail(2, fmt.Sprintf("zap-eval %s answers in %s, and this zap reads %s", bin.Path, f, declaration.Format),
+				"use the zap-eval that came with this zap, and run zap lock to pin it")
+		}
+		return nil, failf(1, "zap-eval wrote a declaration zap can't read: %v", err)
+	}
+	return &evaluation{decl: d, json: out}, nil
+}
+
+// withoutVar is env less any NAME=... entry.
+func withoutVar(env []string, name string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, name+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// firstFormat is the string value of a document's first field when that
+// field is "format"; "" otherwise.
+func firstFormat(doc []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	if k, err := dec.Token(); err != nil || k != "format" {
+		return ""
+	}
+	v, _ := dec.Token()
+	f, _ := v.(string)
+	return f
+}
+
+// cmdLock is zap lock: hash the evaluator, evaluate the config with it, and
+// record its blake3 as the toolchain pin, whatever the lock pinned before.
+func (a *app) cmdLock(ctx context.Context, config string) error {
+	s, err := a.open(config, false)
+	if err != nil {
+		return err
+	}
+	l, err := s.readLock()
+	if err != nil {
+		return err
+	}
+	bin, err := s.openEvaluator()
+	if err != nil {
+		return err
+	}
+	defer bin.Close()
+	if _, err := s.runEvaluator(ctx, bin); err != nil {
+		return err
+	}
+	if l == nil {
+		l = &lock.Lock{}
+	}
+	was := ""
+	if l.Toolchain != nil && l.Toolchain.Blake3 != bin.Sum {
+		was = l.Toolchain.Blake3
+	}
+	l.Toolchain = &lock.Toolchain{Blake3: bin.Sum}
+	if err := lock.Write(s.lock, l); err != nil {
+		if errors.Is(err, lock.ErrLink) {
+			return fail(2, err.Error(), "zap.lock is committed beside the config: make it a regular file of its own")
+		}
+		return failf(1, "write %s: %v", s.lock, err)
+	}
+	if was != "" {
+		fmt.Fprintf(a.stdout, "pinned zap-eval %s (was %s)\n", bin.Sum, was)
+	} else {
+		fmt.Fprintf(a.stdout, "pinned zap-eval %s\n", bin.Sum)
+	}
+	return nil
+}

@@ -1,0 +1,49 @@
+package sshhost
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseConfig(t *testing.T) {
+	out := `user bob
+hostname 10.0.0.5
+port 2222
+hashknownhosts yes
+identityfile ~/.ssh/id_ed25519
+identityfile /keys/deploy
+userknownhostsfile ~/.ssh/known_hosts ~/.ssh/known_hosts2
+globalknownhostsfile /etc/ssh/ssh_known_hosts
+proxyjump jump@bastion:2200
+connecttimeout 7
+localcommand touch /tmp/x
+`
+	c, err := parseConfig("web", []byte(out), "/home/op")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Config{
+		Host: "web", HostName: "10.0.0.5", User: "bob", Port: 2222,
+		IdentityFiles:  []string{"/home/op/.ssh/id_ed25519", "/keys/deploy"},
+		KnownHosts:     []string{"/home/op/.ssh/known_hosts", "/home/op/.ssh/known_hosts2"},
+		Global:         []string{"/etc/ssh/ssh_known_hosts"},
+		HashKnownHosts: true, ProxyJump: "jump@bastion:2200", ConnectTimeout: 7,
+	}
+	if !reflect.DeepEqual(c, want) {
+		t.Errorf("got %+v\nwant %+v", c, want)
+	}
+	if !c.Recorded() {
+		t.Error("a config with a known_hosts file records keys")
+	}
+	c, err = parseConfig("web", []byte("userknownhostsfile /dev/null /dev/null\nproxycommand nc %h %p\n"), "/h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Recorded() || c.ProxyCommand == "" || c.HostName != "web" || c.Port != 22 {
+		t.Errorf("got %+v", c)
+	}
+	if _, err := parseConfig("web", []byte("port x\n"), "/h"); err == nil || !strings.Contains(err.Error(), "port") {
+		t.Errorf("a port that isn't one: %v", err)
+	}
+}

@@ -126,6 +126,8 @@ func (s *session) runEvaluator(ctx context.Context, bin *pin.Binary) (*evaluatio
 		}
 		return nil, failf(1, "zap-eval: %v", err)
 	}
+	// Whatever its file is called, it is zap-eval.
+	cmd.Args[0] = "zap-eval"
 	cmd.Env = append(withoutVar(s.st.env, "TZ"), "TZ=UTC")
 	out, err := s.st.runCmd(cmd, "zap-eval", nil)
 	if err != nil {

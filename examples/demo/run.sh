@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# make demo: the whole loop on this machine. Preview, act on the reviewed
-# plan, then read the machine again to show it converged.
+# make demo: the whole loop on this machine. Pin the evaluator (zap lock),
+# preview, act on the reviewed plan, then read the machine again to show it
+# converged.
 set -u
 cd "$(dirname "$0")"
 zap=../../bin/zap
 step() { printf '\n\033[1m$ zap %s\033[0m\n' "$*"; }
+
+step lock
+"$zap" lock zap.ts || exit $?
 
 step plan
 "$zap" plan zap.ts; rc=$?

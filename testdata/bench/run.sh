@@ -34,7 +34,9 @@ export default (zap) => {
 };
 TS
 
-# Converge once, so every measured pass reads a converged machine.
+# Pin the evaluator, and converge once, so every measured pass reads a
+# converged machine.
+"$bin/zap" lock zap.ts >/dev/null
 "$bin/zap" plan zap.ts >/dev/null
 "$bin/zap" apply --wetrun zap.ts >/dev/null
 "$bin/zap" apply zap.ts >/dev/null

@@ -7,6 +7,7 @@
 //
 //	zap                                   prints the loop and the commands
 //	zap version                           prints zap <version>
+//	zap lock [CONFIG]                     pins the zap-eval the config is evaluated with
 //	zap config validate [CONFIG]          evaluates the config only
 //	zap plan [--diff] [CONFIG]            detects and prints the plan
 //	zap apply [--wetrun] [--expect-plan HASH] [--json] [CONFIG]
@@ -14,6 +15,16 @@
 //	zap status [CONFIG]                   the last run, offline
 //
 // CONFIG defaults to ./zap.ts. --help on any command prints its flags.
+//
+// # The toolchain pin
+//
+// Every command that evaluates takes --evaluator PATH (else $ZAP_EVAL,
+// else the zap-eval beside zap; absolute when named) and runs it only when
+// its blake3 is the toolchain pin in the config's zap.lock (internal/lock),
+// exiting 2 when there is no pin or the binary is off it. zap lock is the
+// one command that records the pin instead of checking it. The binary is
+// opened once and what runs is the sealed memfd copy that was hashed
+// (internal/pin), or on a pin cache hit the descriptor that was checked.
 //
 // The pipeline of a pass is
 //
@@ -32,6 +43,7 @@
 //
 //	command            0                          1                                          2
 //	version            printed
+//	lock               pinned                     zap-eval crashed or can't run; I/O         config error; evaluator refused
 //	config validate    ok: N resource(s)          zap-eval crashed or can't run              config error (eval, gates)
 //	plan               the plan (changes or not) a hold, an unset reference; world errors   input error
 //	apply (dry)        no changes                 a hold, an unset reference; world errors   changes pending; input error

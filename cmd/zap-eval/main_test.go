@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os/user"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -21,6 +22,17 @@ func TestScripts(t *testing.T) {
 			return sandbox.ABI() >= sandbox.MinABI, nil
 		}
 		return shared(cond)
+	}
+	// accountenv sets ZAPTEST_UID and ZAPTEST_GID to the ids of the account
+	// runas uses, for the scripts that play sudo (sandbox_eval_not_root).
+	p.Cmds["accountenv"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 0 {
+			ts.Fatalf("usage: accountenv")
+		}
+		u, err := user.Lookup(scripttest.TestAccount)
+		ts.Check(err)
+		ts.Setenv("ZAPTEST_UID", u.Uid)
+		ts.Setenv("ZAPTEST_GID", u.Gid)
 	}
 	testscript.Run(t, p)
 }

@@ -57,8 +57,13 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Msg }
 
-// Find resolves config and finds its project.
-func Find(config string) (*Project, error) {
+// Find resolves config and finds its project, walking through the
+// directories of Owners.
+func Find(config string) (*Project, error) { return FindWith(config, Owners()) }
+
+// FindWith resolves config and finds its project, walking up only through
+// directories one of owners owns.
+func FindWith(config string, owners []uint32) (*Project, error) {
 	abs, err := filepath.Abs(config)
 	if err != nil {
 		return nil, err
@@ -90,7 +95,7 @@ func Find(config string) (*Project, error) {
 			Hint: "keep the config in a directory of its own that only you can write",
 		}
 	}
-	root, err := walk(filepath.Dir(real), Owners())
+	root, err := walk(filepath.Dir(real), owners)
 	if err != nil {
 		return nil, err
 	}

@@ -104,6 +104,10 @@ func setup(env *testscript.Env) error {
 	env.Setenv("HOME", home)
 	env.Setenv("TZ", "UTC")
 	env.Setenv("LC_ALL", "C")
+	// zap-eval never evaluates as root; in a test binary this lets the
+	// scripts that run as root on root's projects evaluate all the same
+	// (internal/zapeval; its sandbox_ scripts clear it to test the drop).
+	env.Setenv("ZAP_TEST_EVAL_AS_ROOT", "1")
 	if u, err := user.Current(); err == nil {
 		env.Setenv("USER", u.Username)
 		env.Setenv("LOGNAME", u.Username)

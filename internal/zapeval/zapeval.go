@@ -17,6 +17,14 @@
 // stdout as canonical JSON and a newline. What the config prints with
 // console goes to stderr.
 //
+// It never evaluates as root. Run as root, it runs itself again, before
+// bundling, as the user who ran sudo (SUDO_UID, in the group SUDO_GID) when
+// that user owns the project, otherwise as the project's owner in its
+// primary group, never in group 0 and with no supplementary groups; that
+// zap-eval finds the project again, must find the same one, and only then
+// walls itself in. A project root owns, one that is or holds the user's
+// home, and one the user can't search down to are refused, exit 2.
+//
 // The environment never shapes the declaration: the one thing zap-eval
 // reads it for is the secret gate, which only refuses. A string the config
 // wrote out that holds the whole value (8 characters or more) of a secret it
@@ -38,6 +46,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/user"
+	"strconv"
 
 	"github.com/peterbourgon/ff/v3"
 
@@ -83,8 +93,13 @@ func ownErr(err error) error                     { return &exitError{code: 1, er
 // Main runs zap-eval with args and returns its exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	err := run(ctx, args, stdout, stderr)
-	if err == nil {
+	if err == nil || err == errDone {
 		return 0
+	}
+	var done *exitError
+	if errors.As(err, &done) && done.err == errDone {
+		// The zap-eval run as the dropped user said what there was to say.
+		return done.code
 	}
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, usage)
@@ -108,6 +123,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("zap-eval", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
+	dropped := fs.String(dropFlag, "", "internal: the project root zap-eval found as root, before dropping to its owner")
 	if err := ff.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -125,10 +141,31 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		config = fs.Arg(0)
 	}
 
-	proj, err := project.Find(config)
+	owners := project.Owners()
+	if *dropped != "" {
+		if os.Geteuid() == 0 {
+			return ownErr(errors.New("--" + dropFlag + " is for the zap-eval that root re-executes as the project's owner"))
+		}
+		// Root walked its own directories too: find the same project.
+		owners = append(owners, 0)
+	}
+	proj, err := project.FindWith(config, owners)
 	if err != nil {
 		return classify(err)
 	}
+	if *dropped != "" && proj.Root != *dropped {
+		return configErr(fmt.Errorf("the project found as %s, %s, isn't the one found as root, %s", currentUser(), proj.Root, *dropped))
+	}
+	// The evaluator never runs as root: run as root, zap-eval runs itself
+	// again as the user the project belongs to, who then walls itself in.
+	if os.Geteuid() == 0 && !evalAsRootInTest() {
+		acct, err := dropTarget(proj, os.Getenv, lookupPasswd)
+		if err != nil {
+			return err
+		}
+		return reexec(ctx, acct, proj, stdout, stderr)
+	}
+	reportCredentials(stderr)
 	// From here on the process reads only the project and the packages it
 	// links: not esbuild, not the config, nothing can read anything else.
 	if err := sandbox.Restrict(append([]string{proj.Root}, proj.Packages...)...); err != nil {
@@ -192,6 +229,13 @@ func classify(err error) error {
 		return configErr(ee, hints(ee.Hint)...)
 	}
 	return ownErr(err)
+}
+
+func currentUser() string {
+	if u, err := user.Current(); err == nil {
+		return u.Username
+	}
+	return "uid " + strconv.Itoa(os.Getuid())
 }
 
 func hints(h string) []string {

@@ -43,12 +43,21 @@ staticcheck:
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
 
 # The TypeScript package's types (ts/) and the example configs, checked by
-# tsc: the one .ci/run installs in .ci/node_modules, else one on PATH.
-TSC ?= $(firstword $(wildcard .ci/node_modules/.bin/tsc) $(shell command -v tsc 2>/dev/null))
+# tsc: one on PATH, else the one in .ci/node_modules, which this target
+# installs from the npm registry when it is missing and npm is there.
+TYPESCRIPT_VERSION := 5.9.3
 
 typecheck:
-	@if [ -z "$(TSC)" ]; then echo "typecheck: tsc not found: run .ci/run, or npm install --no-save --prefix .ci typescript@5" >&2; exit 1; fi
-	$(TSC) --noEmit -p ts/tsconfig.json
+	@tsc=$$(command -v tsc 2>/dev/null || true); \
+	if [ -z "$$tsc" ]; then \
+	  tsc=.ci/node_modules/.bin/tsc; \
+	  if [ "$$($$tsc --version 2>/dev/null)" != "Version $(TYPESCRIPT_VERSION)" ]; then \
+	    if ! command -v npm >/dev/null 2>&1; then echo "typecheck: no tsc and no npm: install Node.js and npm (or run .ci/run)" >&2; exit 1; fi; \
+	    echo "typecheck: installing typescript@$(TYPESCRIPT_VERSION) in .ci/node_modules"; \
+	    npm install --no-save --no-audit --no-fund --silent --prefix .ci typescript@$(TYPESCRIPT_VERSION) >/dev/null || exit 1; \
+	  fi; \
+	fi; \
+	echo "$$tsc --noEmit -p ts/tsconfig.json"; $$tsc --noEmit -p ts/tsconfig.json
 
 tidy-check:
 	@cp go.mod /tmp/zap-go.mod.bak; cp go.sum /tmp/zap-go.sum.bak; \

@@ -103,6 +103,9 @@ func setup(env *testscript.Env) error {
 	}
 	env.Setenv("HOME", home)
 	env.Setenv("TZ", "UTC")
+	// A race-enabled binary sleeps a second at exit by default; the scripts
+	// run hundreds of them.
+	env.Setenv("GORACE", "atexit_sleep_ms=0")
 	env.Setenv("LC_ALL", "C")
 	// zap-eval never evaluates as root; in a test binary this lets the
 	// scripts that run as root on root's projects evaluate all the same

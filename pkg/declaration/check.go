@@ -92,7 +92,7 @@ func checkURL(t Text, loopback bool) error {
 func CheckURLValue(s string, loopback bool) error {
 	u, err := url.Parse(s)
 	if err != nil || u.Scheme == "" {
-		return fmt.Errorf("%q is not a URL: want https://host/...", s)
+		return fmt.Errorf("%q is not a URL: want https://host/path", s)
 	}
 	switch {
 	case u.Scheme == "https":

@@ -77,7 +77,7 @@ func Unverifiable(w io.Writer, unresolved []string) {
 	fmt.Fprintf(w, "%s — %d referenced variable(s) are unset or empty, so this comparison cannot be trusted: %s\n",
 		BannerUnverifiable, len(unresolved), names(unresolved))
 	fmt.Fprintln(w, "an unset reference resolves to an empty string, which can both hide real drift and invent drift that isn't there.")
-	fmt.Fprintln(w, "provide them (in the environment) and re-run.")
+	fmt.Fprintln(w, "provide them (--env-file or the environment) and re-run.")
 }
 
 // The reasons a wetrun refuses.

@@ -33,6 +33,9 @@ type StatusResource struct {
 	Verdict observation.Verdict
 	// Changed is true when its declaration hashes differently now.
 	Changed bool
+	// Secret is true when it references a secret, whose changed value
+	// its hash doesn't show.
+	Secret bool
 }
 
 // Status writes the last-run status: the banners, when and by which command
@@ -48,7 +51,7 @@ func Status(w io.Writer, v *StatusView) {
 	if len(v.UnresolvedNow) > 0 {
 		fmt.Fprintf(w, "%s — %d referenced variable(s) are unset or empty now, so what changed since can't be told: %s\n",
 			BannerUnverifiable, len(v.UnresolvedNow), names(v.UnresolvedNow))
-		fmt.Fprintln(w, "provide them (in the environment) and re-run.")
+		fmt.Fprintln(w, "provide them (--env-file or the environment) and re-run.")
 		lead = true
 	}
 	if lead {
@@ -72,6 +75,9 @@ func Status(w io.Writer, v *StatusView) {
 			fmt.Fprint(w, "  (not read)")
 		case r.Changed:
 			fmt.Fprint(w, "  (config changed since)")
+		}
+		if r.Read && r.Secret {
+			fmt.Fprint(w, "  (references a secret: a new value of it doesn't show here)")
 		}
 		fmt.Fprintln(w)
 	}

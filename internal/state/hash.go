@@ -5,11 +5,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/zeebo/blake3"
 
+	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -40,24 +40,17 @@ func ResourceHash(r *declaration.Resource, res *resolve.Resolution) (hash string
 	delete(m, "depends_on")
 
 	secrets := map[string]bool{}
-	var masks []mask
 	for _, ref := range res.References {
-		if !ref.Secret {
-			continue
-		}
-		secrets[ref.Name] = true
-		if v, _ := res.Lookup(ref.Name); v != "" {
-			masks = append(masks, mask{value: v, token: token(ref.Name)})
+		if ref.Secret {
+			secrets[ref.Name] = true
 		}
 	}
-	// Longer values first, so one secret holding another masks whole.
-	sort.Slice(masks, func(i, j int) bool { return len(masks[i].value) > len(masks[j].value) })
 	for _, n := range r.Refs() {
 		if secrets[n] {
 			secret = true
 		}
 	}
-	h := &hasher{res: res, secrets: secrets, masks: masks}
+	h := &hasher{res: res, secrets: secrets, masker: Masker(res)}
 	v, err := h.walk(m)
 	if err != nil {
 		return "", false, fmt.Errorf("resource %q: %w", r.ID, err)
@@ -74,12 +67,25 @@ func ResourceHash(r *declaration.Resource, res *resolve.Resolution) (hash string
 
 func token(name string) string { return "[MASKED:" + name + "]" }
 
-type mask struct{ value, token string }
+// Masker masks the value of every secret res resolved, in every form
+// internal/mask knows.
+func Masker(res *resolve.Resolution) *mask.Masker {
+	values := map[string]string{}
+	for _, ref := range res.References {
+		if !ref.Secret {
+			continue
+		}
+		if v, _ := res.Lookup(ref.Name); v != "" {
+			values[ref.Name] = v
+		}
+	}
+	return mask.New(values)
+}
 
 type hasher struct {
 	res     *resolve.Resolution
 	secrets map[string]bool
-	masks   []mask
+	masker  *mask.Masker
 }
 
 // walk replaces every Text spelled with a reference ({"$env":...} or
@@ -145,9 +151,4 @@ func (h *hasher) text(v map[string]any) (any, error) {
 	return b.String(), nil
 }
 
-func (h *hasher) mask(s string) string {
-	for _, m := range h.masks {
-		s = strings.ReplaceAll(s, m.value, m.token)
-	}
-	return s
-}
+func (h *hasher) mask(s string) string { return h.masker.String(s) }

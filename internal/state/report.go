@@ -29,7 +29,7 @@ func NewReport(p Pass) (*Report, error) {
 		Format:     Format,
 		Time:       p.Time.UTC().Format(time.RFC3339),
 		Command:    p.Command,
-		Host:       o.Context.Target,
+		Host:       Masker(p.Res).String(o.Context.Target),
 		Preview:    p.Preview,
 		PlanHash:   p.PlanHash,
 		Unresolved: append([]string(nil), o.Unresolved...),

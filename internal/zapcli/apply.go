@@ -26,14 +26,14 @@ func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) err
 	if err != nil {
 		return err
 	}
-	ev, err := s.evaluate(ctx)
+	ev, err := s.load(ctx)
 	if err != nil {
 		return err
 	}
 	if res := s.resolution(ev.decl); len(res.Unresolved) > 0 {
 		return fail(2, fmt.Sprintf("%d referenced variable(s) are unset or empty: %s\na wetrun starts only when every variable the config references is set, so no empty value is ever acted on",
 			len(res.Unresolved), strings.Join(res.Unresolved, ", ")),
-			"provide them in the environment and re-run")
+			"provide them (--env-file or the environment) and re-run")
 	}
 	h := host(ev.decl)
 	last, err := s.lastRun(h)
@@ -181,7 +181,7 @@ func (w *wetrun) emitter() func(*events.Event) {
 			// Every field is a string or a number: this can't happen.
 			panic(err)
 		}
-		w.s.a.stdout.Write(append(b, '\n'))
+		w.s.a.stdout.Write(append(maskJSON(w.s.a.masker, b), '\n'))
 	}
 }
 
@@ -228,7 +228,7 @@ func (w *wetrun) execute(ctx context.Context, confirmed bool) error {
 			notOK[e.ID] = true
 		}
 		if w.o.json {
-			a.stdout.Write(append(append([]byte(nil), line...), '\n'))
+			a.stdout.Write(append(maskJSON(a.masker, line), '\n'))
 		} else {
 			progress.Event(e)
 		}

@@ -36,6 +36,7 @@ func (a *app) run(ctx context.Context, args []string) error {
 	evalFlags := func(name string) *flag.FlagSet {
 		fs := newFlags(name)
 		fs.StringVar(&a.evaluator, "evaluator", "", "evaluate with the zap-eval binary at `PATH` (absolute; default $ZAP_EVAL, else the one beside zap)")
+		fs.StringVar(&a.envFile, "env-file", "", "load the NAME=VALUE lines of `PATH` into the environment references resolve from (its values win over the shell's)")
 		return fs
 	}
 

@@ -35,6 +35,9 @@ type session struct {
 // open prepares a command on config. withState opens the state directory
 // too, refusing a HOME or ZAP_HOME that can't hold it.
 func (a *app) open(config string, withState bool) (*session, error) {
+	if err := a.loadEnvFile(); err != nil {
+		return nil, err
+	}
 	s := &session{a: a, config: config}
 	abs, err := filepath.Abs(config)
 	if err != nil {
@@ -73,6 +76,17 @@ func stateError(err error) error {
 			"every file under ~/.zap (or $ZAP_HOME) must belong to the user Zap runs as, and no other account may write it; fix or remove it")
 	}
 	return failf(1, "state: %v", err)
+}
+
+// load evaluates the config and, from here on, masks every secret it
+// references out of everything zap writes.
+func (s *session) load(ctx context.Context) (*evaluation, error) {
+	ev, err := s.evaluate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.a.useSecrets(s.resolution(ev.decl))
+	return ev, nil
 }
 
 // evaluation is a config evaluated: the declaration and its JSON as zap-eval

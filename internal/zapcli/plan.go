@@ -14,7 +14,7 @@ func (a *app) cmdValidate(ctx context.Context, config string) error {
 	if err != nil {
 		return err
 	}
-	ev, err := s.evaluate(ctx)
+	ev, err := s.load(ctx)
 	if err != nil {
 		return err
 	}
@@ -25,7 +25,7 @@ func (a *app) cmdValidate(ctx context.Context, config string) error {
 // preview runs the pass plan and a dry apply share: evaluate, check the
 // state directory, detect, plan.
 func (s *session) preview(ctx context.Context) (*evaluation, *detection, *planned, error) {
-	ev, err := s.evaluate(ctx)
+	ev, err := s.load(ctx)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -90,7 +90,7 @@ func (a *app) cmdDetect(ctx context.Context, config string) error {
 	if err != nil {
 		return err
 	}
-	ev, err := s.evaluate(ctx)
+	ev, err := s.load(ctx)
 	if err != nil {
 		return err
 	}

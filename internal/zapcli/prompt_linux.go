@@ -20,7 +20,7 @@ func (a *app) terminal() (*os.File, bool) {
 	if !ok {
 		return nil, false
 	}
-	errw, ok := a.stderr.(*os.File)
+	errw, ok := a.rawStderr.(*os.File)
 	if !ok {
 		return nil, false
 	}
@@ -45,6 +45,7 @@ func (a *app) ask(tty *os.File, p *plan.Plan, reason string) (bool, error) {
 		return false, failf(1, "discard the input typed ahead: %v", err)
 	}
 	fmt.Fprint(a.stderr, "To execute exactly this plan, type the first eight characters of its plan_hash: ")
+	a.flushOutputs()
 	answer, err := readLine(tty)
 	if err != nil {
 		return false, failf(1, "read the answer: %v", err)

@@ -2,6 +2,7 @@ package zapcli
 
 import (
 	"context"
+	"slices"
 
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/state"
@@ -15,7 +16,7 @@ func (a *app) cmdStatus(ctx context.Context, config string) error {
 	if err != nil {
 		return err
 	}
-	ev, err := s.evaluate(ctx)
+	ev, err := s.load(ctx)
 	if err != nil {
 		return err
 	}
@@ -42,11 +43,15 @@ func (a *app) cmdStatus(ctx context.Context, config string) error {
 		if got, ok := seen[r.ID]; ok {
 			line.Read = true
 			line.Verdict = got.Verdict
-			hash, _, err := state.ResourceHash(r, res)
+			hash, secret, err := state.ResourceHash(r, res)
 			if err != nil {
 				return failf(1, "state: %v", err)
 			}
-			line.Changed = hash != got.Hash
+			line.Secret = secret
+			// A secret this environment can't resolve can't be masked
+			// out of the hash: fail closed to "changed since", never a
+			// false "unchanged".
+			line.Changed = hash != got.Hash || secret && unresolvedIn(r.Refs(), res.Unresolved)
 			if got.Verdict == observation.Undetermined {
 				code = 1
 			}
@@ -67,4 +72,14 @@ func (a *app) cmdStatus(ctx context.Context, config string) error {
 	}
 	render.Status(a.stdout, v)
 	return exit(code)
+}
+
+// unresolvedIn reports whether any of refs is unresolved.
+func unresolvedIn(refs, unresolved []string) bool {
+	for _, n := range refs {
+		if slices.Contains(unresolved, n) {
+			return true
+		}
+	}
+	return false
 }

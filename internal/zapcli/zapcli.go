@@ -100,6 +100,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/render"
 )
 
@@ -134,6 +135,8 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 
 // main runs the command and prints its error, once.
 func (a *app) main(ctx context.Context, args []string) int {
+	a.wrapOutputs()
+	defer a.flushOutputs()
 	err := a.run(ctx, args)
 	if err == nil {
 		return 0
@@ -162,6 +165,17 @@ type app struct {
 	stageDir string
 	// evaluator is --evaluator: the zap-eval to run, by absolute path.
 	evaluator string
+	// envFile is --env-file: a file of NAME=VALUE lines loaded into the
+	// operator environment before anything resolves.
+	envFile string
+
+	// rawStderr is stderr as given (the terminal check needs the file);
+	// stdout and stderr are masked writers over the given ones.
+	rawStderr        io.Writer
+	outMask, errMask *maskedWriter
+	// masker masks every secret the config references, once it is
+	// evaluated; nil before.
+	masker *mask.Masker
 }
 
 // exitError is a failure with its exit code. A quiet one has already said

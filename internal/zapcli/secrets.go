@@ -1,0 +1,227 @@
+package zapcli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/zap-go/zap/internal/envfile"
+	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/mask"
+	"github.com/zap-go/zap/internal/resolve"
+	"github.com/zap-go/zap/internal/secret"
+	"github.com/zap-go/zap/pkg/declaration"
+)
+
+// maskedWriter is one of zap's own outputs: everything written through it
+// is masked by the Masker the command has, once the config is evaluated
+// and its secrets resolved. Before that it passes bytes on as they are:
+// nothing zap prints before it knows the secrets comes from them (an env
+// file's errors name no value).
+type maskedWriter struct {
+	mu    sync.Mutex
+	under io.Writer
+	mw    *mask.Writer // nil until a Masker is set
+}
+
+func (w *maskedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	mw := w.mw
+	w.mu.Unlock()
+	if mw == nil {
+		return w.under.Write(p)
+	}
+	return mw.Write(p)
+}
+
+// setMasker flushes what the old Masker held back and masks what follows
+// with m.
+func (w *maskedWriter) setMasker(m *mask.Masker) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.mw != nil {
+		_ = w.mw.Close()
+	}
+	w.mw = mask.NewWriter(w.under, m)
+}
+
+// flush writes the tail the Masker held back (a possible start of a
+// secret): before zap waits for an answer, and at exit. Writing after a
+// flush starts a new stream.
+func (w *maskedWriter) flush() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.mw != nil {
+		_ = w.mw.Close()
+	}
+}
+
+// outputs wraps the app's stdout and stderr in maskedWriters, keeping the
+// raw stderr for the terminal check.
+func (a *app) wrapOutputs() {
+	a.rawStderr = a.stderr
+	a.outMask = &maskedWriter{under: a.stdout}
+	a.errMask = &maskedWriter{under: a.stderr}
+	a.stdout, a.stderr = a.outMask, a.errMask
+}
+
+// flushOutputs writes what masking held back.
+func (a *app) flushOutputs() {
+	if a.outMask != nil {
+		a.outMask.flush()
+		a.errMask.flush()
+	}
+}
+
+// useSecrets builds the command's one Masker from the resolved value of
+// every secret the declaration references (internal/secret's rule, through
+// resolve) and masks every output with it from here on.
+func (a *app) useSecrets(res *resolve.Resolution) {
+	a.masker = secretMasker(res)
+	if a.outMask != nil {
+		a.outMask.setMasker(a.masker)
+		a.errMask.setMasker(a.masker)
+	}
+}
+
+// secretMasker masks every secret res resolved to a value.
+func secretMasker(res *resolve.Resolution) *mask.Masker {
+	secrets := map[string]string{}
+	for _, r := range res.References {
+		if !r.Secret {
+			continue
+		}
+		if v, _ := res.Lookup(r.Name); v != "" {
+			secrets[r.Name] = v
+		}
+	}
+	return mask.New(secrets)
+}
+
+// maskJSON masks one encoded JSON document (an event line) and keeps it
+// valid: the bytes masked as text when that is still valid JSON (masking
+// only ever replaces text inside strings then), else every string of the
+// decoded value masked and the value encoded again.
+func maskJSON(m *mask.Masker, line []byte) []byte {
+	out := bytes.Clone(m.Bytes(line))
+	if bytes.Equal(out, line) || json.Valid(out) {
+		return out
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		// Not JSON to begin with: text masking is all there is.
+		return out
+	}
+	enc, err := json.Marshal(maskValue(m, v))
+	if err != nil {
+		return out
+	}
+	return enc
+}
+
+func maskValue(m *mask.Masker, v any) any {
+	switch v := v.(type) {
+	case string:
+		return m.String(v)
+	case []any:
+		for i := range v {
+			v[i] = maskValue(m, v[i])
+		}
+		return v
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[m.String(k)] = maskValue(m, e)
+		}
+		return out
+	}
+	return v
+}
+
+// loadEnvFile reads --env-file into the operator environment before
+// anything resolves: a name the file sets takes the file's value over the
+// shell's, in every stage's environment too. Its permission warnings print
+// once, here.
+func (a *app) loadEnvFile() error {
+	if a.envFile == "" {
+		return nil
+	}
+	isSecret := func(name, value string) bool {
+		s, _ := secret.Classify(name, value, secret.Options{})
+		return s
+	}
+	vars, warns, err := envfile.Load(a.envFile, isSecret)
+	if err != nil {
+		var pe *envfile.Error
+		if errors.As(err, &pe) {
+			var hints []string
+			if h := pe.Hint(); h != "" {
+				hints = append(hints, h)
+			}
+			return fail(2, "env file "+escape.Line(pe.Error()), hints...)
+		}
+		if errors.Is(err, os.ErrNotExist) {
+			return fail(2, fmt.Sprintf("env file %s not found", escape.Line(a.envFile)), "--env-file names a file of NAME=VALUE lines")
+		}
+		return fail(2, escape.Line(err.Error()))
+	}
+	set := make(map[string]string, len(vars))
+	for _, v := range vars {
+		set[v.Name] = v.Value
+	}
+	env := make([]string, 0, len(a.environ)+len(vars))
+	for _, kv := range a.environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if _, ok := set[name]; !ok {
+			env = append(env, kv)
+		}
+	}
+	for _, v := range vars {
+		env = append(env, v.Name+"="+v.Value)
+	}
+	a.environ = env
+	lookup, getenv := a.lookupEnv, a.getenv
+	a.lookupEnv = func(name string) (string, bool) {
+		if v, ok := set[name]; ok {
+			return v, true
+		}
+		return lookup(name)
+	}
+	a.getenv = func(name string) string {
+		if v, ok := set[name]; ok {
+			return v
+		}
+		return getenv(name)
+	}
+	for _, w := range warns {
+		fmt.Fprintf(a.stderr, "warning: %s\nhint: %s\n", escape.Line(w.String()), escape.Line(w.Hint()))
+	}
+	return nil
+}
+
+// secretRefs names the secrets among the variables a Text references.
+func secretRefs(t *declaration.Text, res *resolve.Resolution) []string {
+	if t == nil {
+		return nil
+	}
+	var out []string
+	for _, p := range t.Parts() {
+		if p.Env == "" {
+			continue
+		}
+		for _, r := range res.References {
+			if r.Name == p.Env && r.Secret && !slices.Contains(out, p.Env) {
+				out = append(out, p.Env)
+			}
+		}
+	}
+	return out
+}

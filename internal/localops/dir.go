@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"syscall"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/pkg/events"
@@ -14,15 +14,14 @@ import (
 // Dir makes a directory and sets its declared mode, owner and group (see the
 // package documentation).
 func (h *Host) Dir(ctx context.Context, d *execute.Dir) error {
-	if fi, err := os.Lstat(d.Path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		return execute.Errorf(events.Conflict, "%s is a symbolic link", d.Path)
+	err := h.dir(d)
+	if h.Elevated != nil && denied(err) {
+		return h.Elevated.Dir(ctx, d)
 	}
-	if err := mkdirAll(d.Path); err != nil {
-		return err
-	}
-	if d.Mode == "" && d.Owner == "" && d.Group == "" {
-		return nil
-	}
+	return err
+}
+
+func (h *Host) dir(d *execute.Dir) error {
 	var mode uint32
 	uid, gid := -1, -1
 	var err error
@@ -41,22 +40,64 @@ func (h *Host) Dir(ctx context.Context, d *execute.Dir) error {
 			return err
 		}
 	}
-	fd, err := syscall.Open(d.Path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	name := base(d.Path)
+	if d.Path == "/" || name == "" || name == "." || name == ".." {
+		return execute.Errorf(events.Permanent, "%s doesn't name a directory Zap can make", d.Path)
+	}
+	dirfd, below, err := openDirs(parent(d.Path))
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dirfd)
+	fd, err := openat(dirfd, name, dirFlags|unix.O_NOFOLLOW)
+	if errors.Is(err, unix.ENOENT) {
+		if !below {
+			if below, err = underShared(dirfd); err != nil {
+				return fmt.Errorf("walk up from %s: %w", parent(d.Path), err)
+			}
+		}
+		fd, err = makeDir(dirfd, name, d.Path, below)
+		if err == nil {
+			// Made by someone else meanwhile: it must not be a link.
+			var st unix.Stat_t
+			if serr := unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); serr != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+				unix.Close(fd)
+				return execute.Errorf(events.Conflict, "%s is a symbolic link", d.Path)
+			}
+		}
+	}
 	switch {
-	case errors.Is(err, syscall.ELOOP):
+	case errors.Is(err, unix.ELOOP):
 		return execute.Errorf(events.Conflict, "%s is a symbolic link", d.Path)
-	case errors.Is(err, syscall.ENOTDIR):
+	case errors.Is(err, unix.ENOTDIR):
+		var st unix.Stat_t
+		if unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
+			return execute.Errorf(events.Conflict, "%s is a symbolic link", d.Path)
+		}
 		return execute.Errorf(events.Conflict, "%s is in the way: it is not a directory", d.Path)
 	case err != nil:
 		return fmt.Errorf("open the directory %s: %w", d.Path, err)
 	}
-	f := os.NewFile(uintptr(fd), d.Path)
-	defer f.Close()
-	if err := setOwner(f, uid, gid); err != nil {
-		return fmt.Errorf("give %s its owner: %w", d.Path, err)
+	defer unix.Close(fd)
+	if uid != -1 || gid != -1 {
+		var st unix.Stat_t
+		if err := unix.Fstat(fd, &st); err != nil {
+			return err
+		}
+		if uid == int(st.Uid) {
+			uid = -1
+		}
+		if gid == int(st.Gid) {
+			gid = -1
+		}
+		if uid != -1 || gid != -1 {
+			if err := unix.Fchown(fd, uid, gid); err != nil {
+				return fmt.Errorf("give %s its owner: %w", d.Path, err)
+			}
+		}
 	}
 	if d.Mode != "" {
-		if err := syscall.Fchmod(fd, mode); err != nil {
+		if err := unix.Fchmod(fd, mode); err != nil {
 			return fmt.Errorf("give %s mode %s: %w", d.Path, d.Mode, err)
 		}
 	}

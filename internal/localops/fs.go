@@ -4,74 +4,57 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/user"
 	"strconv"
 	"strings"
 	"syscall"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/pkg/events"
 )
 
-// mkdirAll makes each missing directory of the absolute path, one at a time from the top,
-// with mode 0777 less the umask, as mkdir -p does. A link in a directory on
-// the way is followed; anything else in the way is a conflict.
-func mkdirAll(path string) error {
-	at := ""
-	for _, part := range strings.Split(path, "/") {
-		if part == "" {
-			continue
-		}
-		// Joined as written, so the kernel reads a .. after a link as it
-		// reads the path itself.
-		at += "/" + part
-		fi, err := os.Stat(at)
-		if err == nil {
-			if !fi.IsDir() {
-				return execute.Errorf(events.Conflict, "%s is in the way: it is not a directory", at)
-			}
-			continue
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		if err := os.Mkdir(at, 0o777); err != nil {
-			if errors.Is(err, fs.ErrExist) {
-				if fi, serr := os.Stat(at); serr == nil && fi.IsDir() {
-					continue
-				}
-				return execute.Errorf(events.Conflict, "%s is in the way: it is not a directory", at)
-			}
-			return err
-		}
-	}
-	return nil
-}
-
-// stage makes a new file beside a path in dir, named .zap.XXXXXX, mode 0600,
-// and returns it open.
-func stage(dir string) (*os.File, string, error) {
+// stage makes a new file beside a path, in the directory open at dirfd (dir
+// is its path, for messages), named .zap.XXXXXX, mode 0600 whatever the
+// umask or a default access list gives, and returns it open. Before a byte
+// is written it must be a regular file of the writer's, empty, with one
+// name, and still the file at the staged name.
+func stage(dirfd int, dir string) (*os.File, string, error) {
 	for range 100 {
-		name := join(dir, ".zap."+randomName(6))
-		fd, err := syscall.Open(name, syscall.O_RDWR|syscall.O_CREAT|syscall.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
-		if errors.Is(err, syscall.EEXIST) {
+		name := ".zap." + randomName(6)
+		fd, err := unix.Openat(dirfd, name, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+		if errors.Is(err, unix.EEXIST) || errors.Is(err, unix.EINTR) {
 			continue
 		}
+		path := join(dir, name)
 		if err != nil {
 			return nil, "", fmt.Errorf("stage a file in %s: %w", dir, err)
 		}
-		f := os.NewFile(uintptr(fd), name)
-		// A default access list on the directory may have widened the mode.
-		if err := f.Chmod(0o600); err != nil {
+		f := os.NewFile(uintptr(fd), path)
+		var st unix.Stat_t
+		err = unix.Fchmod(fd, 0o600)
+		if err == nil {
+			err = unix.Fstat(fd, &st)
+		}
+		if err != nil {
 			f.Close()
-			os.Remove(name)
 			return nil, "", fmt.Errorf("stage a file in %s: %w", dir, err)
 		}
-		return f, name, nil
+		if st.Mode&unix.S_IFMT != unix.S_IFREG || int(st.Uid) != os.Geteuid() || st.Size != 0 || st.Nlink != 1 || !still(dirfd, name, f) {
+			// Not removed: the name may no longer be the file made here.
+			f.Close()
+			return nil, "", execute.Errorf(events.Conflict, "the staged file %s changed under it", path)
+		}
+		return f, path, nil
 	}
 	return nil, "", execute.Errorf(events.Conflict, "stage a file in %s: no free name", dir)
+}
+
+// denied reports whether err is the system refusing the writer.
+func denied(err error) bool {
+	return errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM)
 }
 
 // randomName returns n characters from [A-Za-z0-9], as mktemp's X's are.
@@ -129,14 +112,6 @@ func setOwner(f *os.File, uid, gid int) error {
 		return nil
 	}
 	return syscall.Fchown(int(f.Fd()), uid, gid)
-}
-
-// syncDir makes a rename in dir durable, as far as the filesystem lets it.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
 }
 
 // parent returns the directory a path's last name is in, without cleaning

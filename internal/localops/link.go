@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/pkg/events"
@@ -12,35 +13,52 @@ import (
 
 // Link makes path a symbolic link to target (see the package documentation).
 func (h *Host) Link(ctx context.Context, l *execute.Link) error {
-	if fi, err := os.Lstat(l.Path); err == nil && fi.IsDir() {
-		return execute.Errorf(events.Conflict, "%s is a directory", l.Path)
+	err := h.link(l)
+	if h.Elevated != nil && denied(err) {
+		return h.Elevated.Link(ctx, l)
 	}
-	dir := parent(l.Path)
-	if err := mkdirAll(dir); err != nil {
+	return err
+}
+
+func (h *Host) link(l *execute.Link) error {
+	dir, name := parent(l.Path), base(l.Path)
+	if name == "" || name == "." || name == ".." {
+		return execute.Errorf(events.Permanent, "%s doesn't name a link", l.Path)
+	}
+	dirfd, _, err := openDirs(dir)
+	if err != nil {
 		return err
 	}
-	var tmp string
+	defer unix.Close(dirfd)
+	isDir := func() bool {
+		var st unix.Stat_t
+		return unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR
+	}
+	if isDir() {
+		return execute.Errorf(events.Conflict, "%s is a directory", l.Path)
+	}
+	tmp := ""
 	for range 100 {
-		tmp = join(dir, ".zap."+randomName(6))
-		err := os.Symlink(l.Target, tmp)
+		tmp = ".zap." + randomName(6)
+		err := unix.Symlinkat(l.Target, dirfd, tmp)
 		if err == nil {
 			break
 		}
-		if !errors.Is(err, os.ErrExist) {
-			return fmt.Errorf("make a link in %s: %w", dir, errors.Unwrap(err))
+		if !errors.Is(err, unix.EEXIST) {
+			return fmt.Errorf("make a link in %s: %w", dir, err)
 		}
 		tmp = ""
 	}
 	if tmp == "" {
 		return execute.Errorf(events.Conflict, "make a link in %s: no free name", dir)
 	}
-	if err := os.Rename(tmp, l.Path); err != nil {
-		os.Remove(tmp)
-		if fi, serr := os.Lstat(l.Path); serr == nil && fi.IsDir() {
+	if err := unix.Renameat(dirfd, tmp, dirfd, name); err != nil {
+		unix.Unlinkat(dirfd, tmp, 0)
+		if isDir() {
 			return execute.Errorf(events.Conflict, "%s is a directory", l.Path)
 		}
-		return fmt.Errorf("rename the link onto %s: %w", l.Path, errors.Unwrap(err))
+		return fmt.Errorf("rename the link onto %s: %w", l.Path, err)
 	}
-	syncDir(dir)
+	unix.Fsync(dirfd)
 	return nil
 }

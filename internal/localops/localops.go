@@ -2,59 +2,81 @@
 // Go on the local machine, and runs operators' commands there. Host
 // implements execute.Host.
 //
-// put installs a file whole. Missing parent directories are made one at a
-// time, each with the mode a plain mkdir gives. The content is staged beside
-// the path in a new file .zap.XXXXXX (O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600)
-// that stays open: the bytes are written and synced, read back through the
-// descriptor and held to the plan's SHA-512, the owner, group and mode are
-// set on the open file, and it is renamed onto the path. rename replaces a
-// symbolic link at the path rather than following it; a directory there is a
-// conflict. On any failure the staged file is removed and the path is left as
-// it was.
+// Every operation works inside the directories of its path held open: the
+// path is walked one name at a time from /, each directory opened inside the
+// one before it (a link in a directory on the way is followed, as the kernel
+// follows it). A missing directory is made there (mkdirat, the mode a plain
+// mkdir gives), opened without following a link, and must be the empty
+// directory of the writer's just made, or the operation fails; it is given,
+// through its descriptor, the owner and group of the directory it was made
+// in, so it belongs to someone who could have made it. Below a shared
+// directory (its sticky bit set, or one every account may write, such as
+// /tmp), on the path as written or found by walking up by .. from where the
+// path leads, a made directory stays the writer's.
 //
-// A mode, owner or group the put leaves unset is kept: from the regular file
-// it replaces (read with lstat, so never through a link; the mode without
-// set-id or sticky bits); for a new file, the mode is 0666 less the umask and
-// the owner and group are its directory's. A symbolic link, anything else
-// that isn't a regular file, or a regular file with a second name (a hard
-// link) keeps nothing: the new file is the writer's, at 0666 less the umask.
-// An owner or group is set only when it differs from the staged file's.
+// put installs a file whole. The content is staged beside the path in a new
+// file .zap.XXXXXX (openat O_CREAT|O_EXCL|O_NOFOLLOW, then mode 0600 set on
+// it whatever the umask or a default access list gave) that stays open;
+// before a byte is written it must be a regular file of the writer's, empty,
+// with one name, and still the file at the staged name. The bytes are
+// written and synced, read back through the descriptor and held to the
+// plan's SHA-512, the owner, group and mode are set on the open file, and,
+// once the staged name is checked to still be that file, it is renamed onto
+// the path (renameat in the held directory). rename replaces a symbolic link
+// at the path rather than following it; a directory there is a conflict. On
+// any failure the staged file, if the name is still it, is removed and the
+// path is left as it was.
+//
+// A mode, owner or group the put leaves unset is kept from the regular file
+// it replaces (read without following a link; the mode without set-id or
+// sticky bits); a new file takes 0666 less the umask and its directory's
+// owner and group. A symbolic link, anything else that isn't a regular file,
+// a regular file with a second name (a hard link), and anything below a
+// shared directory keep nothing: the new file is the writer's, at 0666 less
+// the umask. A mode is never kept from a file with an extended access list
+// (the system.posix_acl_access attribute): such a put is refused until it
+// declares mode. An owner or group is set only when it differs from the
+// staged file's.
 //
 // A put with a validate command reads the file it replaces first, through one
-// descriptor: it must be a regular file (not a link, fifo or directory) of at
-// most 16 MiB, or the change fails with nothing written. After the write the
-// command runs as an operator's command; when it fails the old bytes go back
-// the same way (staged, renamed) with their owner and group and their mode
-// less any set-id or sticky bit the declared mode doesn't carry, or a file
-// that didn't exist is removed, and the put fails.
+// descriptor (O_NOFOLLOW|O_NONBLOCK, so neither a link nor a fifo holds it):
+// it must be a regular file of at most 16 MiB, or the change fails with
+// nothing written. After the write the command runs as an operator's
+// command; when it fails the old bytes go back the same way (staged,
+// renamed) with their owner and group and their mode less any set-id or
+// sticky bit the declared mode doesn't carry, or a file that didn't exist is
+// removed, and the put fails.
 //
-// dir makes each missing directory one at a time (a link in a directory on
-// the way is followed), then sets the declared mode, owner and group on the
-// directory itself through a descriptor opened with O_NOFOLLOW: a symbolic
-// link at the path is a conflict, and what it points to is left alone.
+// dir makes each missing directory as above, the last one too, then sets
+// the declared mode, owner and group on the directory itself through a
+// descriptor opened with O_NOFOLLOW: a symbolic link at the path is a
+// conflict, and what it points to is left alone.
 //
 // link makes the symbolic link under a new name beside the path and renames
 // it onto the path, replacing a regular file or another link; a directory at
 // the path is a conflict.
+//
+// An operation the system refuses natively (EACCES, EPERM) is handed to
+// Host.Elevated when it is set: the seam where the constant scripts under
+// sudo plug in. Without it the refusal is the operation's failure.
 //
 // An operator's command runs as /bin/sh reading execute.Script's text on
 // stdin, never on an argv, in its own session (no terminal, its own process
 // group, killed whole at its time limit), with the environment Host holds.
 // What it prints is kept, the last 64 KiB, for the failure it reports.
 //
-// Not yet here (the shapes leave room for them): nothing is kept below a
-// directory with its sticky bit set or one every account may write; a mode
-// isn't kept from a file with an access list; a made directory doesn't take
-// its parent's owner; an operation denied locally isn't retried under sudo.
 package localops
 
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"os"
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/zap-go/zap/internal/execute"
 )
 
 // Host is the local machine.
@@ -65,6 +87,18 @@ type Host struct {
 	Env []string
 	// Shell is the shell commands are handed to; "" is /bin/sh.
 	Shell string
+	// Elevated performs an operation the system refused natively (EACCES,
+	// EPERM) with more privilege: the constant script under sudo. nil: a
+	// refused operation fails as refused. This is the seam the sudo
+	// fallback plugs into.
+	Elevated Ops
+}
+
+// Ops performs Zap's own operations on a host.
+type Ops interface {
+	Put(ctx context.Context, p *execute.Put) error
+	Dir(ctx context.Context, d *execute.Dir) error
+	Link(ctx context.Context, l *execute.Link) error
 }
 
 // New returns the local host whose commands run with env.

@@ -8,9 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"syscall"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/pkg/events"
@@ -31,18 +31,30 @@ type attrs struct {
 
 // Put installs a file whole (see the package documentation).
 func (h *Host) Put(ctx context.Context, p *execute.Put) error {
-	dir := parent(p.Path)
-	if err := mkdirAll(dir); err != nil {
+	err := h.put(ctx, p)
+	if h.Elevated != nil && denied(err) {
+		return h.Elevated.Put(ctx, p)
+	}
+	return err
+}
+
+func (h *Host) put(ctx context.Context, p *execute.Put) error {
+	dir, name := parent(p.Path), base(p.Path)
+	if name == "" || name == "." || name == ".." {
+		return execute.Errorf(events.Permanent, "%s doesn't name a file", p.Path)
+	}
+	dirfd, below, err := openDirs(dir)
+	if err != nil {
 		return err
 	}
+	defer unix.Close(dirfd)
 	var old *snapshot
 	if p.Validate != nil {
-		var err error
-		if old, err = readSnapshot(p.Path); err != nil {
+		if old, err = readSnapshot(dirfd, p.Path); err != nil {
 			return err
 		}
 	}
-	a, err := h.kept(p.Path, dir)
+	a, err := h.kept(dirfd, p.Path, below, p.Mode != "")
 	if err != nil {
 		return err
 	}
@@ -63,7 +75,7 @@ func (h *Host) Put(ctx context.Context, p *execute.Put) error {
 		}
 		a.mode = declared
 	}
-	if err := install(p.Path, p.Content, p.SHA512, a); err != nil {
+	if err := install(dirfd, p.Path, p.Content, p.SHA512, a); err != nil {
 		return err
 	}
 	if p.Validate == nil {
@@ -74,57 +86,87 @@ func (h *Host) Put(ctx context.Context, p *execute.Put) error {
 		return nil
 	}
 	if !old.exists {
-		if err := os.Remove(p.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := unix.Unlinkat(dirfd, name, 0); err != nil && !errors.Is(err, unix.ENOENT) {
 			return fmt.Errorf("the check %w, and removing the new file failed: %v", verr, err)
 		}
 		return fmt.Errorf("the check %w; the new file is removed", verr)
 	}
 	back := attrs{mode: old.mode&^setIDSticky | old.mode&setIDSticky&declared, uid: old.uid, gid: old.gid}
-	if err := install(p.Path, old.data, hexSHA512(old.data), back); err != nil {
+	if err := install(dirfd, p.Path, old.data, hexSHA512(old.data), back); err != nil {
 		return fmt.Errorf("the check %w, and putting the old file back failed: %v", verr, err)
 	}
 	return fmt.Errorf("the check %w; the old file is back", verr)
 }
 
-// kept returns what a new file at path keeps when the put leaves its mode,
-// owner or group unset.
-func (h *Host) kept(path, dir string) (attrs, error) {
+// kept returns what the file put at path (in the directory open at dirfd)
+// keeps when the put leaves its mode, owner or group unset. below is whether
+// the directory is below a shared one; moded is whether the put declares a
+// mode.
+func (h *Host) kept(dirfd int, path string, below, moded bool) (attrs, error) {
 	writers := attrs{mode: 0o666 &^ h.Umask, uid: -1, gid: -1}
-	fi, err := os.Lstat(path)
+	var st unix.Stat_t
+	err := unix.Fstatat(dirfd, base(path), &st, unix.AT_SYMLINK_NOFOLLOW)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		var st syscall.Stat_t
-		if err := syscall.Stat(dir, &st); err != nil {
-			return attrs{}, err
-		}
-		return attrs{mode: writers.mode, uid: int(st.Uid), gid: int(st.Gid)}, nil
-	case err != nil:
-		return attrs{}, err
-	case fi.IsDir():
-		return attrs{}, execute.Errorf(events.Conflict, "%s is a directory", path)
-	case fi.Mode().IsRegular():
-		st := fi.Sys().(*syscall.Stat_t)
-		if st.Nlink != 1 {
+	case errors.Is(err, unix.ENOENT):
+		if below {
 			return writers, nil
 		}
-		return attrs{mode: st.Mode & 0o777, uid: int(st.Uid), gid: int(st.Gid)}, nil
+		var dst unix.Stat_t
+		if err := unix.Fstat(dirfd, &dst); err != nil {
+			return attrs{}, err
+		}
+		return attrs{mode: writers.mode, uid: int(dst.Uid), gid: int(dst.Gid)}, nil
+	case err != nil:
+		return attrs{}, fmt.Errorf("read what %s holds: %w", path, err)
+	case st.Mode&unix.S_IFMT == unix.S_IFDIR:
+		return attrs{}, execute.Errorf(events.Conflict, "%s is a directory", path)
+	case st.Mode&unix.S_IFMT != unix.S_IFREG, st.Nlink != 1, below:
+		// A symbolic link, a fifo, a socket, a device, a file with a
+		// second name, or anything below a shared directory keeps nothing.
+		return writers, nil
 	}
-	// A symbolic link, a fifo, a socket or a device keeps nothing.
-	return writers, nil
+	if !moded {
+		acl, err := hasACL(dirfd, base(path))
+		if err != nil {
+			return attrs{}, fmt.Errorf("read the access list of %s: %w", path, err)
+		}
+		if acl {
+			return attrs{}, execute.Errorf(events.Permanent, "%s has an access list, so its mode bits aren't its mode and can't be kept: declare mode", path)
+		}
+	}
+	return attrs{mode: st.Mode & 0o777, uid: int(st.Uid), gid: int(st.Gid)}, nil
 }
 
-// install stages data beside path, checks it against sum, gives it a, and
-// renames it onto path. On failure the staged file is removed.
-func install(path string, data []byte, sum string, a attrs) (err error) {
-	f, tmp, err := stage(parent(path))
+// hasACL reports whether the file name in dirfd has an extended access list.
+// The name is read without following a link.
+func hasACL(dirfd int, name string) (bool, error) {
+	at := fmt.Sprintf("/proc/self/fd/%d/%s", dirfd, name)
+	_, err := unix.Lgetxattr(at, "system.posix_acl_access", nil)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, unix.ENODATA), errors.Is(err, unix.EOPNOTSUPP):
+		return false, nil
+	}
+	return false, err
+}
+
+// install stages data beside path (in the directory open at dirfd), checks
+// it against sum, gives it a, and renames it onto path. On failure the
+// staged file is removed.
+func install(dirfd int, path string, data []byte, sum string, a attrs) (err error) {
+	f, tmp, err := stage(dirfd, parent(path))
 	if err != nil {
 		return err
 	}
+	tmpName := base(tmp)
 	defer func() {
-		f.Close()
-		if err != nil {
-			os.Remove(tmp)
+		// Only the file staged here: an unlink by name could remove what
+		// another account put there instead.
+		if err != nil && still(dirfd, tmpName, f) {
+			unix.Unlinkat(dirfd, tmpName, 0)
 		}
+		f.Close()
 	}()
 	if _, err := f.Write(data); err != nil {
 		return fmt.Errorf("write the staged file %s: %w", tmp, err)
@@ -143,17 +185,30 @@ func install(path string, data []byte, sum string, a attrs) (err error) {
 	if err := setOwner(f, a.uid, a.gid); err != nil {
 		return fmt.Errorf("give the staged file %s its owner: %w", tmp, err)
 	}
-	if err := syscall.Fchmod(int(f.Fd()), a.mode); err != nil {
+	if err := unix.Fchmod(int(f.Fd()), a.mode); err != nil {
 		return fmt.Errorf("give the staged file %s mode %o: %w", tmp, a.mode, err)
 	}
-	if fi, err := os.Lstat(path); err == nil && fi.IsDir() {
+	var st unix.Stat_t
+	if err := unix.Fstatat(dirfd, base(path), &st, unix.AT_SYMLINK_NOFOLLOW); err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
 		return execute.Errorf(events.Conflict, "%s is a directory", path)
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("rename the staged file onto %s: %w", path, errors.Unwrap(err))
+	if !still(dirfd, tmpName, f) {
+		return execute.Errorf(events.Conflict, "the staged file %s changed under it", tmp)
 	}
-	syncDir(parent(path))
+	if err := unix.Renameat(dirfd, tmpName, dirfd, base(path)); err != nil {
+		return fmt.Errorf("rename the staged file onto %s: %w", path, err)
+	}
+	unix.Fsync(dirfd)
 	return nil
+}
+
+// still reports whether name in dirfd is still the open file f.
+func still(dirfd int, name string, f *os.File) bool {
+	var at, held unix.Stat_t
+	if unix.Fstatat(dirfd, name, &at, unix.AT_SYMLINK_NOFOLLOW) != nil || unix.Fstat(int(f.Fd()), &held) != nil {
+		return false
+	}
+	return at.Dev == held.Dev && at.Ino == held.Ino
 }
 
 func hexSHA512(b []byte) string {
@@ -169,26 +224,27 @@ type snapshot struct {
 	uid, gid int
 }
 
-// readSnapshot reads the file at path through one descriptor: a regular
-// file of SnapshotLimit bytes at most, never through a link; no file is an
-// empty snapshot.
-func readSnapshot(path string) (*snapshot, error) {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+// readSnapshot reads the file at path (in the directory open at dirfd)
+// through one descriptor: a regular file of SnapshotLimit bytes at most,
+// never through a link, never waiting on a fifo; no file is an empty
+// snapshot.
+func readSnapshot(dirfd int, path string) (*snapshot, error) {
+	fd, err := openat(dirfd, base(path), unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC)
 	switch {
-	case errors.Is(err, syscall.ENOENT):
+	case errors.Is(err, unix.ENOENT):
 		return &snapshot{}, nil
-	case errors.Is(err, syscall.ELOOP):
+	case errors.Is(err, unix.ELOOP):
 		return nil, execute.Errorf(events.Conflict, "%s is a symbolic link, which a validated write can't put back", path)
 	case err != nil:
 		return nil, fmt.Errorf("read %s before the write: %w", path, err)
 	}
 	f := os.NewFile(uintptr(fd), path)
 	defer f.Close()
-	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
 		return nil, fmt.Errorf("read %s before the write: %w", path, err)
 	}
-	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return nil, execute.Errorf(events.Conflict, "%s is not a regular file, which a validated write can't put back", path)
 	}
 	if st.Size > SnapshotLimit {

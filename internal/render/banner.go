@@ -26,7 +26,24 @@ const (
 	BannerRefused      = "REFUSED"
 	BannerDeclined     = "DECLINED"
 	BannerResidual     = "RESIDUAL"
+	BannerUnbindable   = "UNBINDABLE"
+	BannerUnrecorded   = "UNRECORDED"
 )
+
+// Unbindable says a plan names no one machine: its target's host or
+// connecting user goes through the secret references refs.
+func Unbindable(w io.Writer, refs []string) {
+	fmt.Fprintf(w, "%s — the target's host or connecting user goes through the secret reference %s, so this plan names no one machine:\n",
+		BannerUnbindable, names(refs))
+	fmt.Fprintln(w, "it has no plan_hash, is not recorded as a preview, and zap apply --wetrun refuses it.")
+}
+
+// Unrecorded says a pass kept no last-run report: its host goes through the
+// secret references refs.
+func Unrecorded(w io.Writer, refs []string) {
+	fmt.Fprintf(w, "%s — the target's host goes through the secret reference %s, so no last-run report is kept for it\n",
+		BannerUnrecorded, names(refs))
+}
 
 // Banners writes the UNDETERMINED banner for held resources and the
 // UNVERIFIABLE banner for unresolved references, and reports whether it

@@ -66,6 +66,13 @@ type PlanOptions struct {
 	// Diff adds a drifted resource's ~ field: observed → desired lines
 	// above its steps.
 	Diff bool
+	// Unbindable names the secret references the target's host or
+	// connecting user goes through: the plan is shown with no plan_hash,
+	// under the UNBINDABLE note.
+	Unbindable []string
+	// Unrecorded names the secret references the target's host goes
+	// through: the UNRECORDED note says no last-run report is kept.
+	Unrecorded []string
 }
 
 // Plan writes the whole plan: the banners for what the pass couldn't
@@ -89,11 +96,20 @@ func Plan(w io.Writer, p *plan.Plan, o PlanOptions) {
 		fmt.Fprintln(w, "(no changes, but not converged: see the banner above)")
 	default:
 		fmt.Fprintf(w, "Plan: %d change(s)\n", len(p.Changes))
-		if o.Mode == ModeApply {
+		if o.Mode == ModeApply && len(o.Unbindable) == 0 {
 			fmt.Fprintln(w, "dry run: nothing was changed; zap apply --wetrun executes this plan")
 		}
 	}
-	fmt.Fprintf(w, "plan_hash: %s\n", p.Hash)
+	if len(o.Unbindable) > 0 {
+		fmt.Fprintln(w)
+		Unbindable(w, o.Unbindable)
+	} else {
+		fmt.Fprintf(w, "plan_hash: %s\n", p.Hash)
+	}
+	if len(o.Unrecorded) > 0 {
+		fmt.Fprintln(w)
+		Unrecorded(w, o.Unrecorded)
+	}
 }
 
 // Header writes the lines naming the machine and environment a pass is for:

@@ -30,12 +30,15 @@ func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) err
 	if err != nil {
 		return err
 	}
-	if res := s.resolution(ev.decl); len(res.Unresolved) > 0 {
+	if err := s.conn.checkBindable(); err != nil {
+		return err
+	}
+	if res := s.res; len(res.Unresolved) > 0 {
 		return fail(2, fmt.Sprintf("%d referenced variable(s) are unset or empty: %s\na wetrun starts only when every variable the config references is set, so no empty value is ever acted on",
 			len(res.Unresolved), strings.Join(res.Unresolved, ", ")),
 			"provide them (--env-file or the environment) and re-run")
 	}
-	h := host(ev.decl)
+	h := hostKey(ev.decl, s.res)
 	last, err := s.lastRun(h)
 	if err != nil {
 		return err
@@ -46,6 +49,9 @@ func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) err
 	}
 	pl, err := s.plan(ctx, det)
 	if err != nil {
+		return err
+	}
+	if err := refuseBadValues(badValues(pl.plan, s.res)); err != nil {
 		return err
 	}
 	w := &wetrun{s: s, o: o, ev: ev, det: det, pl: pl}

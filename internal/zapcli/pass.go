@@ -30,6 +30,10 @@ type session struct {
 	// for a command that keeps no state, the one HOME or ZAP_HOME names
 	// (nil when neither is usable: then nothing is cached).
 	cache *state.Store
+	// res and conn are the config's references resolved and its target's
+	// connection context, once load evaluated it.
+	res  *resolve.Resolution
+	conn connection
 }
 
 // open prepares a command on config. withState opens the state directory
@@ -85,7 +89,9 @@ func (s *session) load(ctx context.Context) (*evaluation, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.a.useSecrets(s.resolution(ev.decl))
+	s.res = s.resolution(ev.decl)
+	s.conn = connectionOf(ev.decl, s.res)
+	s.a.useSecrets(s.res)
 	return ev, nil
 }
 
@@ -144,16 +150,26 @@ func (s *session) resolution(d *declaration.Declaration) *resolve.Resolution {
 	return resolve.Resolve(d, s.a.lookupEnv)
 }
 
-// host is the name of the target a report is kept for.
-func host(d *declaration.Declaration) string {
-	if d.Target.Local {
-		return "local"
+// record writes the report of a pass that was rendered with the
+// connection's notes: none for a masked host, and never a preview of a plan
+// no review can bind.
+func (s *session) recordPass(cmd state.Command, preview bool, planHash string, ev *evaluation, det *detection) error {
+	if s.conn.unrecorded() {
+		return nil
 	}
-	if h, ok := d.Target.Host.Plain(); ok {
-		return h
+	if s.conn.unbindable() {
+		preview, planHash = false, ""
 	}
-	// A host behind a reference: resolved when remote targets arrive.
-	return d.Target.Host.String()
+	return s.record(cmd, preview, planHash, ev, det)
+}
+
+// lastRunOf is the last-run report of the config's target; none is kept
+// for a masked host.
+func (s *session) lastRunOf(d *declaration.Declaration) (*state.Loaded, error) {
+	if s.conn.unrecorded() {
+		return nil, nil
+	}
+	return s.lastRun(hostKey(d, s.res))
 }
 
 // lastRun reads the config's last-run report for host, refusing state that

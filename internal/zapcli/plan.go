@@ -29,7 +29,10 @@ func (s *session) preview(ctx context.Context) (*evaluation, *detection, *planne
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if _, err := s.lastRun(host(ev.decl)); err != nil {
+	if err := s.conn.checkConnectable(); err != nil {
+		return nil, nil, nil, err
+	}
+	if _, err := s.lastRunOf(ev.decl); err != nil {
 		return nil, nil, nil, err
 	}
 	det, err := s.detect(ctx, ev)
@@ -53,8 +56,10 @@ func (a *app) cmdPlan(ctx context.Context, config string, diff bool) error {
 	if err != nil {
 		return err
 	}
-	render.Plan(a.stdout, pl.plan, render.PlanOptions{Mode: render.ModePlan, Diff: diff})
-	if err := s.record(state.CmdPlan, true, pl.plan.Hash, ev, det); err != nil {
+	a.warnBadValues(badValues(pl.plan, s.res))
+	render.Plan(a.stdout, pl.plan, render.PlanOptions{Mode: render.ModePlan, Diff: diff,
+		Unbindable: s.conn.masked, Unrecorded: s.conn.maskedHost})
+	if err := s.recordPass(state.CmdPlan, true, pl.plan.Hash, ev, det); err != nil {
 		return err
 	}
 	return exit(verdictCode(det.obs))
@@ -71,8 +76,10 @@ func (a *app) cmdApply(ctx context.Context, config string) error {
 	if err != nil {
 		return err
 	}
-	render.Plan(a.stdout, pl.plan, render.PlanOptions{Mode: render.ModeApply})
-	if err := s.record(state.CmdApply, true, pl.plan.Hash, ev, det); err != nil {
+	a.warnBadValues(badValues(pl.plan, s.res))
+	render.Plan(a.stdout, pl.plan, render.PlanOptions{Mode: render.ModeApply,
+		Unbindable: s.conn.masked, Unrecorded: s.conn.maskedHost})
+	if err := s.recordPass(state.CmdApply, true, pl.plan.Hash, ev, det); err != nil {
 		return err
 	}
 	if code := verdictCode(det.obs); code != 0 {
@@ -94,7 +101,10 @@ func (a *app) cmdDetect(ctx context.Context, config string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.lastRun(host(ev.decl)); err != nil {
+	if err := s.conn.checkConnectable(); err != nil {
+		return err
+	}
+	if _, err := s.lastRunOf(ev.decl); err != nil {
 		return err
 	}
 	det, err := s.detect(ctx, ev)
@@ -102,7 +112,11 @@ func (a *app) cmdDetect(ctx context.Context, config string) error {
 		return err
 	}
 	render.Detect(a.stdout, det.obs)
-	if err := s.record(state.CmdDetect, false, "", ev, det); err != nil {
+	if s.conn.unrecorded() {
+		fmt.Fprintln(a.stdout)
+		render.Unrecorded(a.stdout, s.conn.maskedHost)
+	}
+	if err := s.recordPass(state.CmdDetect, false, "", ev, det); err != nil {
 		return err
 	}
 	return exit(verdictCode(det.obs))

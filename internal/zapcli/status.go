@@ -20,12 +20,12 @@ func (a *app) cmdStatus(ctx context.Context, config string) error {
 	if err != nil {
 		return err
 	}
-	h := host(ev.decl)
-	l, err := s.lastRun(h)
+	h := hostKey(ev.decl, s.res)
+	l, err := s.lastRunOf(ev.decl)
 	if err != nil {
 		return err
 	}
-	res := s.resolution(ev.decl)
+	res := s.res
 	v := &render.StatusView{Host: h, UnresolvedNow: res.Unresolved}
 	seen := map[string]state.Resource{}
 	if l != nil {

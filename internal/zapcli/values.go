@@ -1,0 +1,106 @@
+package zapcli
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/resolve"
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// badValue is a referenced value a command can't carry: a command takes a
+// value as text, so a single quote would end the quoting around it, and a
+// NUL or a reference delimiter (U+FDD0, U+FDD1) is never substituted. An
+// env value is quoted after it resolves and carries anything but the last
+// three.
+type badValue struct {
+	id    string // the resource
+	field string // run, check, validate, env.NAME
+	name  string // the variable
+	what  string // what the value holds
+}
+
+func (b badValue) String() string {
+	return fmt.Sprintf("resource %s: %s: the value of %s holds %s, which Zap refuses in a command",
+		escape.Line(b.id), escape.Line(b.field), escape.Line(b.name), b.what)
+}
+
+// badValues lists, for every planned command (a script's run and check, a
+// file's validate, and a script's env values), each referenced value the
+// command can't carry.
+func badValues(p *plan.Plan, res *resolve.Resolution) []badValue {
+	var out []badValue
+	for _, c := range p.Changes {
+		r := &c.Resource
+		check := func(field string, t *declaration.Text, inCommand bool) {
+			if t == nil {
+				return
+			}
+			for _, n := range t.Refs() {
+				v, _ := res.Lookup(n)
+				if what := unsafeIn(v, inCommand); what != "" {
+					out = append(out, badValue{id: r.ID, field: field, name: n, what: what})
+				}
+			}
+		}
+		switch {
+		case r.Script != nil:
+			check("run", &r.Script.Run, true)
+			check("check", &r.Script.Check, true)
+			keys := make([]string, 0, len(r.Script.Env))
+			for k := range r.Script.Env {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				t := r.Script.Env[k]
+				check("env."+k, &t, false)
+			}
+		case r.File != nil:
+			check("validate", r.File.Validate, true)
+		}
+	}
+	return out
+}
+
+// unsafeIn names what v holds that a command (or, not inCommand, an env
+// value) can't carry, or "".
+func unsafeIn(v string, inCommand bool) string {
+	switch {
+	case inCommand && strings.Contains(v, "'"):
+		return "a single quote"
+	case strings.Contains(v, "\x00"):
+		return "a NUL"
+	case strings.ContainsAny(v, "\uFDD0\uFDD1"):
+		return "a reference delimiter (U+FDD0 or U+FDD1)"
+	}
+	return ""
+}
+
+// warnBadValues prints a warning for each value a planned command can't
+// carry (plan and a dry apply: the wetrun refuses them).
+func (a *app) warnBadValues(bad []badValue) {
+	for _, b := range bad {
+		fmt.Fprintf(a.stderr, "warning: %s\n", b)
+	}
+	if len(bad) > 0 {
+		fmt.Fprintln(a.stderr, "hint: a wetrun refuses this plan; hand the command the value through env, which is quoted after it resolves")
+	}
+}
+
+// refuseBadValues is the wetrun's check of every planned command, before
+// anything runs.
+func refuseBadValues(bad []badValue) error {
+	if len(bad) == 0 {
+		return nil
+	}
+	lines := make([]string, len(bad))
+	for i, b := range bad {
+		lines[i] = b.String()
+	}
+	return fail(2, strings.Join(lines, "\n")+"\nnothing was run",
+		"hand the command the value through env, which is quoted after it resolves, or change the value")
+}

@@ -64,7 +64,6 @@
 // stdin, never on an argv, in its own session (no terminal, its own process
 // group, killed whole at its time limit), with the environment Host holds.
 // What it prints is kept, the last 64 KiB, for the failure it reports.
-//
 package localops
 
 import (

@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -18,6 +22,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/zap-go/zap/internal/envfile"
 	"github.com/zap-go/zap/internal/scripttest"
 	"github.com/zap-go/zap/pkg/events"
 )
@@ -42,11 +47,18 @@ func TestMain(m *testing.M) { testscript.Main(m, scripttest.Commands()) }
 //	    the first eight characters of the plan_hash the terminal showed;
 //	    HASH8: the same in upper case).
 //	    stdout is the command's; stderr is what the terminal showed.
+//	canary ENVFILE PATH...
+//	    fails when any file at or under the PATHs holds a value of ENVFILE
+//	    (read by internal/envfile) in any form masking covers: as is,
+//	    trimmed, URL-encoded, JSON-escaped, shell-single-quoted, each long
+//	    line of a multi-line value (\n decoded), a URL's password and an
+//	    authorization token. With !, fails when none does.
 func TestScripts(t *testing.T) {
 	p := scripttest.Params("testdata/script")
 	p.Cmds["planhash"] = cmdPlanhash
 	p.Cmds["events"] = cmdEvents
 	p.Cmds["ttyrun"] = cmdTtyrun
+	p.Cmds["canary"] = cmdCanary
 	testscript.Run(t, p)
 }
 
@@ -261,4 +273,77 @@ func scriptEnv(ts *testscript.TestScript) []string {
 		}
 	}
 	return env
+}
+
+func cmdCanary(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 {
+		ts.Fatalf("usage: canary ENVFILE PATH...")
+	}
+	vars, err := envfile.Parse(args[0], []byte(ts.ReadFile(args[0])))
+	ts.Check(err)
+	forms := map[string]string{} // form -> variable
+	for _, v := range vars {
+		for _, f := range canaryForms(v.Value) {
+			if len(f) >= 8 {
+				forms[f] = v.Name
+			}
+		}
+	}
+	found := 0
+	for _, root := range args[1:] {
+		err := filepath.WalkDir(ts.MkAbs(root), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			for f, name := range forms {
+				if bytes.Contains(data, []byte(f)) {
+					found++
+					if !neg {
+						ts.Logf("%s holds %s in the form %q", path, name, f)
+					}
+				}
+			}
+			return nil
+		})
+		ts.Check(err)
+	}
+	switch {
+	case !neg && found > 0:
+		ts.Fatalf("canary: %d form(s) of a secret found", found)
+	case neg && found == 0:
+		ts.Fatalf("canary: no form of any value found")
+	}
+}
+
+// canaryForms is every form of v a reader could recognize it in.
+func canaryForms(v string) []string {
+	whole := []string{v, strings.TrimSpace(v)}
+	if d := strings.ReplaceAll(v, `\n`, "\n"); d != v {
+		whole = append(whole, d)
+	}
+	var out []string
+	for _, w := range whole {
+		j, _ := json.Marshal(w)
+		out = append(out, w, url.QueryEscape(w), url.PathEscape(w), string(j[1:len(j)-1]),
+			"'"+strings.ReplaceAll(w, "'", `'\''`)+"'")
+		for _, l := range strings.Split(w, "\n") {
+			l = strings.TrimSpace(l)
+			if len(l) >= 24 && !strings.HasPrefix(l, "-----") {
+				out = append(out, l)
+			}
+		}
+	}
+	if u, err := url.Parse(v); err == nil && u.User != nil {
+		if p, ok := u.User.Password(); ok {
+			out = append(out, p, url.QueryEscape(p))
+		}
+	}
+	if tok, ok := strings.CutPrefix(v, "Bearer "); ok {
+		out = append(out, tok)
+	}
+	return out
 }

@@ -32,7 +32,7 @@
 //	make install failed: can't enter /srv/app: no such file or directory
 //
 // code is the failure's triage category (see Classify). Secret values are
-// masked out of every error and output (see Masker).
+// masked out of every error and output (internal/mask).
 package execute
 
 import (
@@ -41,6 +41,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/pkg/events"
 )
 
@@ -49,8 +50,9 @@ type Runner struct {
 	Host Host
 	// Events is where the stream goes; each event is one Write.
 	Events io.Writer
-	// Mask takes secret values out of errors and output; nil masks nothing.
-	Mask *Masker
+	// Mask takes secret values out of errors and output (internal/mask, in
+	// every form it knows); nil masks nothing.
+	Mask *mask.Masker
 }
 
 // Result counts a run's changes.
@@ -167,7 +169,7 @@ func (r *Runner) failed(id string, n int, s *PreparedStep, err error) *events.Ev
 	default:
 		msg = s.Summary + " failed: " + err.Error()
 	}
-	return &events.Event{Event: events.StepFailed, ID: id, Step: n, Error: r.Mask.Mask(msg), Code: code, Exit: exit, Output: r.Mask.Mask(output)}
+	return &events.Event{Event: events.StepFailed, ID: id, Step: n, Error: r.Mask.String(msg), Code: code, Exit: exit, Output: r.Mask.String(output)}
 }
 
 // emit writes one event as one line.

@@ -22,6 +22,11 @@ type Context struct {
 	User string
 	// Root reports whether User is root, who can run root steps.
 	Root bool
+	// Remote is a target over SSH, where an elevated operation runs as root
+	// (under sudo) and Home is the declared one ("" when none is declared:
+	// a path under ~ is then refused, since Zap never guesses a remote
+	// home).
+	Remote bool
 }
 
 // Prepared is a plan with every step's arguments resolved, ready to run.
@@ -64,8 +69,10 @@ func (e *PrepareError) Error() string { return fmt.Sprintf("resource %q: %s", e.
 // reference delimiter (U+FDD0, U+FDD1) substituted into a command, or a NUL
 // or delimiter in an env value; a path that resolves to neither an absolute
 // path nor one under ~, that ends in . or .., or that is at or under Zap's
-// own /var/lib/zap; a link that would point at /var/lib/zap or a directory
-// above it; and a root step when Zap doesn't run as root.
+// own /var/lib/zap; a path or link target under ~ when c.Home is empty (a
+// remote target that declares no home); a link that would point at
+// /var/lib/zap or a directory above it; and a root step when Zap doesn't
+// run as root.
 func Prepare(p *plan.Plan, lookup Lookup, c Context) (*Prepared, error) {
 	out := &Prepared{Hash: p.Hash}
 	for i := range p.Changes {
@@ -87,7 +94,11 @@ func prepareStep(id string, s plan.Step, lookup Lookup, c Context) (PreparedStep
 	fail := func(format string, args ...any) (PreparedStep, error) {
 		return PreparedStep{}, &PrepareError{ID: id, Msg: fmt.Sprintf(format, args...)}
 	}
-	ps := PreparedStep{Summary: Summary(s, c.User)}
+	who := c.User
+	if c.Remote && s.Op != nil && s.Op.Privilege == plan.Elevated {
+		who = "root"
+	}
+	ps := PreparedStep{Summary: Summary(s, who)}
 	priv := plan.Login
 	switch {
 	case s.Op != nil:
@@ -158,6 +169,9 @@ func prepareStep(id string, s plan.Step, lookup Lookup, c Context) (PreparedStep
 			}
 			if target == "" || strings.ContainsRune(target, 0) {
 				return fail("target: resolves to nothing, or holds a NUL")
+			}
+			if c.Home == "" && expandHome(target, "/") != target {
+				return fail("target: %s is under ~, and the target declares no home (Zap never guesses a remote home)", target)
 			}
 			target = expandHome(target, c.Home)
 			if strings.HasPrefix(target, "/") && aboveOrAtState(clean(target)) {
@@ -242,6 +256,9 @@ func (r resolver) path(field string, t declaration.Text, home string) (string, e
 	}
 	if err := declaration.CheckPathValue(s); err != nil {
 		return "", r.fail(field, "%v", err)
+	}
+	if home == "" && expandHome(s, "/") != s {
+		return "", r.fail(field, "%s is under ~, and the target declares no home (Zap never guesses a remote home)", s)
 	}
 	s = expandHome(s, home)
 	if !strings.HasPrefix(s, "/") {

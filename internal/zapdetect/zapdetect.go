@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	zap-detect [DECLARATION]
+//	zap-detect [--bootstrap] [DECLARATION]
 //
 // zap-detect reads a declaration (from the file DECLARATION, or stdin when it
 // is absent), validates it, resolves its references from its own
@@ -26,7 +26,9 @@
 // operator's ssh would make it. Its host and user resolve from the
 // environment; ~ and $HOME in a path resolve against the declared home, and
 // a path under ~ with no home declared holds. The context names the
-// resolved host and the declared user ("" when ssh chooses).
+// resolved host and the declared user ("" when ssh chooses). With
+// --bootstrap it connects as the declared bootstrap_user instead, and the
+// context names that user (a target with no bootstrap_user is bad input).
 //
 // Exit codes: 0 it wrote the observations (undetermined verdicts included:
 // verdicts are data); 2 bad input (an unknown flag, a declaration that
@@ -56,7 +58,7 @@ import (
 	"github.com/zap-go/zap/pkg/observation"
 )
 
-const usage = `usage: zap-detect [DECLARATION]
+const usage = `usage: zap-detect [--bootstrap] [DECLARATION]
 
 Reads a declaration (zap-eval's output) from the file DECLARATION, or from
 stdin when it is absent, reads the target it describes, and writes the
@@ -66,6 +68,10 @@ observations, one verdict per resource, to stdout.
 
 References resolve from zap-detect's environment; ~ and $HOME in a path
 resolve against $HOME.
+
+  --bootstrap  connect to a remote target as its bootstrap_user rather than
+               its user (the first bring-up of a host); the observations
+               name the user connected as
 
 Exit status: 0 the observations were written (undetermined verdicts are
 listed in them), 2 bad input, 1 the input couldn't be read or the output
@@ -114,6 +120,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	fs := flag.NewFlagSet("zap-detect", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
+	bootstrap := fs.Bool("bootstrap", false, "connect as the target's bootstrap_user")
 	if err := ff.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -169,9 +176,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		host = &localhost.Host{Env: os.Environ()}
 		ctxt = observation.Context{Target: "local", User: me.Username, Home: home}
 	} else {
-		target, err := remoteTarget(&d.Target, res)
+		target, err := sshhost.ResolveTarget(&d.Target, res.Text, *bootstrap)
 		if err != nil {
-			return err
+			var te *sshhost.TargetError
+			if errors.As(err, &te) && te.Hint != "" {
+				return badInput(err, te.Hint)
+			}
+			return badInput(err)
 		}
 		client, err := sshhost.Dial(ctx, target, operatorHome())
 		if err != nil {
@@ -233,39 +244,4 @@ func operatorHome() string {
 		return u.HomeDir
 	}
 	return os.Getenv("HOME")
-}
-
-// remoteTarget resolves a remote target's host and user. A host or user
-// that resolves to nothing, or to something ssh would take for an option or
-// that spans lines, stops the pass before it connects.
-func remoteTarget(t *declaration.Target, res *resolve.Resolution) (sshhost.Target, error) {
-	out := sshhost.Target{Port: t.Port, Identity: t.Identity}
-	for _, f := range []struct {
-		name string
-		v    *declaration.Text
-		to   *string
-	}{{"target.host", t.Host, &out.Host}, {"target.user", t.User, &out.User}} {
-		if f.v == nil {
-			continue
-		}
-		v := res.Text(*f.v)
-		switch {
-		case v == "" && f.v.HasRefs():
-			return out, badInput(fmt.Errorf("%s: %s, so there is no one to connect as or to", f.name, unset(*f.v)), "set the variable, in the environment zap-detect runs in")
-		case v == "":
-			return out, badInput(fmt.Errorf("%s: is empty", f.name))
-		case strings.HasPrefix(v, "-") || strings.ContainsAny(v, " \t\r\n\x00"):
-			return out, badInput(fmt.Errorf("%s: resolves to a value ssh would misread (it begins with - or holds whitespace)", f.name))
-		}
-		*f.to = v
-	}
-	return out, nil
-}
-
-func unset(t declaration.Text) string {
-	refs := t.Refs()
-	if len(refs) == 1 {
-		return "the reference " + refs[0] + " is unset or empty"
-	}
-	return "the references " + strings.Join(refs, ", ") + " resolve to nothing"
 }

@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	zap-exec [PLAN]
+//	zap-exec [--bootstrap] [PLAN]
 //
 // zap-exec reads the plan zap-plan wrote (from the file PLAN, or stdin when
 // it is absent) and, before anything on the target changes, refuses (exit 2,
@@ -12,10 +12,14 @@
 //   - doesn't decode or validate (the message names the field);
 //   - doesn't hash to its plan_hash (plan.Verify with the operation scripts
 //     of internal/ops): it was edited, or made by a zap whose scripts differ;
-//   - is for a remote target, which this round doesn't reach;
 //   - was made for another context: on a local target the account zap-exec
 //     runs as and $HOME must be the plan's user and home, since a review made
-//     as one user doesn't bind a run as another;
+//     as one user doesn't bind a run as another; on a remote target the host
+//     and connecting user (the bootstrap_user with --bootstrap), resolved
+//     from the environment before connecting (one that resolves to nothing
+//     is refused), and the declared home must be the plan's;
+//   - puts a file with a validate check on a remote target, which the
+//     operation script can't roll back yet;
 //   - references a variable that is unset or empty in zap-exec's environment,
 //     or a plain one whose value isn't the one the plan recorded, or was made
 //     with one unresolved (the message names the variable, never a value);
@@ -24,13 +28,17 @@
 //     see execute.Prepare).
 //
 // Then it runs the changes in order (internal/execute, on the local host of
-// internal/localops), stopping at the first failure, and writes the event
+// internal/localops, or over one SSH connection with sshhost.Exec: file
+// operations as root under sudo -n, commands as the connecting user),
+// stopping at the first failure, and writes the event
 // stream of pkg/events on stdout, one JSON object per line as it happens; the
 // package documentation of internal/execute lists the events and the words
 // of their errors.
 //
 // Exit codes: 0 every change succeeded; 1 a change failed (the rest were
-// skipped), or the events couldn't be written; 2 the plan was refused.
+// skipped), the events couldn't be written, or a remote target couldn't be
+// reached ("cannot connect to HOST: ssh's reason", before any event); 2 the
+// plan was refused.
 package zapexec
 
 import (
@@ -50,12 +58,14 @@ import (
 
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/internal/localops"
+	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/resolve"
+	"github.com/zap-go/zap/internal/sshhost"
 	"github.com/zap-go/zap/pkg/plan"
 )
 
-const usage = `usage: zap-exec [PLAN]
+const usage = `usage: zap-exec [--bootstrap] [PLAN]
 
 Executes the plan zap-plan wrote (the file PLAN, or stdin when it is absent)
 on its target, in order, stopping at the first failure, and streams JSON
@@ -65,7 +75,11 @@ events to stdout, one per line.
   zap-exec plan.json
 
 The plan must hash to its plan_hash, be for the user and HOME zap-exec runs
-with, and every variable it references must be set as the plan recorded it.
+with (remotely: the host and user it connects as), and every variable it
+references must be set as the plan recorded it.
+
+  --bootstrap  connect to a remote target as its bootstrap_user; the plan
+               must have been made with --bootstrap too
 
 Exit status: 0 every change succeeded, 1 a change failed, 2 the plan was
 refused before anything ran.
@@ -120,6 +134,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	fs := flag.NewFlagSet("zap-exec", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
+	bootstrap := fs.Bool("bootstrap", false, "connect as the target's bootstrap_user")
 	if err := ff.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -154,11 +169,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	if err := plan.Verify(p, ops.Script); err != nil {
 		return refuse(err, "make the plan again with this zap (zap-eval | zap-detect | zap-plan), review it, and run that")
 	}
-	c, err := checkContext(p)
+	res, err := checkReferences(p)
 	if err != nil {
 		return err
 	}
-	res, err := checkReferences(p)
+	var c execute.Context
+	var target sshhost.Target
+	if p.Target.Local {
+		c, err = checkContext(p)
+	} else {
+		target, c, err = checkRemote(p, res, *bootstrap)
+	}
 	if err != nil {
 		return err
 	}
@@ -168,18 +189,36 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 			secrets[ref.Name], _ = res.Lookup(ref.Name)
 		}
 	}
-	mask := execute.NewMasker(secrets)
+	masker := mask.New(secrets)
 	prepared, err := execute.Prepare(p, res.Lookup, c)
 	if err != nil {
 		// A path that resolves wrong is named as it resolved, which may
 		// hold a secret.
-		return refuse(errors.New(mask.Mask(err.Error())))
+		return refuse(errors.New(masker.String(err.Error())))
+	}
+	if c.Remote {
+		if err := checkRemoteSteps(prepared); err != nil {
+			return err
+		}
 	}
 
+	var host execute.Host = localops.New(os.Environ())
+	if c.Remote {
+		client, err := sshhost.Dial(ctx, target, operatorHome())
+		if err != nil {
+			var ce *sshhost.ConnectError
+			if errors.As(err, &ce) {
+				return &exitError{code: 1, err: fmt.Errorf("cannot connect to %s: %s", target.Host, masker.String(ce.Reason)), hints: ce.Hints}
+			}
+			return inWorld(fmt.Errorf("cannot connect to %s: %s", target.Host, masker.String(err.Error())))
+		}
+		defer client.Close()
+		host = client.Exec()
+	}
 	runner := &execute.Runner{
-		Host:   localops.New(os.Environ()),
+		Host:   host,
 		Events: stdout,
-		Mask:   mask,
+		Mask:   masker,
 	}
 	result, err := runner.Run(ctx, prepared)
 	if err != nil {
@@ -191,11 +230,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	return nil
 }
 
-// checkContext refuses a plan for another target, account or HOME than this
+// checkContext refuses a plan for another account or HOME than this local
 // run's, and returns the context its steps resolve against.
 func checkContext(p *plan.Plan) (execute.Context, error) {
-	if !p.Target.Local || p.Context.Target != "local" {
-		return execute.Context{}, refuse(errors.New("remote targets are not supported yet"))
+	if p.Context.Target != "local" {
+		return execute.Context{}, refuse(fmt.Errorf("plan: context.target: %q, but the plan's target is local", p.Context.Target))
 	}
 	home := os.Getenv("HOME")
 	switch {
@@ -244,4 +283,70 @@ func checkReferences(p *plan.Plan) (*resolve.Resolution, error) {
 		}
 	}
 	return res, nil
+}
+
+// checkRemote resolves a remote plan's host and connecting user (the
+// bootstrap_user with --bootstrap) and refuses a plan made for another host,
+// user or home than the one this run would connect to, since a review made
+// for one doesn't bind a run on another.
+func checkRemote(p *plan.Plan, res *resolve.Resolution, bootstrap bool) (sshhost.Target, execute.Context, error) {
+	target, err := sshhost.ResolveTarget(&p.Target, res.Text, bootstrap)
+	if err != nil {
+		var te *sshhost.TargetError
+		if errors.As(err, &te) && te.Hint != "" {
+			return target, execute.Context{}, refuse(err, te.Hint)
+		}
+		return target, execute.Context{}, refuse(err)
+	}
+	c := p.Context
+	hint := "make and review the plan for the host and user that run it"
+	switch {
+	case c.Target != target.Host:
+		return target, execute.Context{}, refuse(fmt.Errorf("the plan is for host %s, and the target resolves to %s here", c.Target, target.Host), hint)
+	case c.User != target.User && bootstrap:
+		return target, execute.Context{}, refuse(
+			fmt.Errorf("the plan is for user %s, and --bootstrap connects as %s: a plan made without --bootstrap doesn't bind a --bootstrap run", orNone(c.User), target.User),
+			"make and review the plan with --bootstrap too")
+	case c.User != target.User:
+		return target, execute.Context{}, refuse(
+			fmt.Errorf("the plan is for user %s, and this run connects as %s: a review made as one user doesn't bind a run as another", orNone(c.User), orNone(target.User)),
+			hint+" (a plan made with --bootstrap runs only with --bootstrap)")
+	case c.Home != p.Target.Home:
+		return target, execute.Context{}, refuse(fmt.Errorf("plan: context.home: %q, but the target declares home %q", c.Home, p.Target.Home))
+	}
+	user := target.User
+	if user == "" {
+		user = "the connecting user"
+	}
+	return target, execute.Context{Home: p.Target.Home, User: user, Remote: true}, nil
+}
+
+// checkRemoteSteps refuses, before connecting, a step the SSH host can't
+// run yet.
+func checkRemoteSteps(p *execute.Prepared) error {
+	for _, c := range p.Changes {
+		for _, s := range c.Steps {
+			if s.Put != nil && s.Put.Validate != nil {
+				return refuse(fmt.Errorf("resource %q: a file with a validate check can't be written over SSH yet", c.Change.ID),
+					"drop validate from the file for now, or run the check as a script after it")
+			}
+		}
+	}
+	return nil
+}
+
+func orNone(user string) string {
+	if user == "" {
+		return "(none: ssh chooses)"
+	}
+	return user
+}
+
+// operatorHome is what ~ means in the operator's ssh config: the account's
+// home, as ssh takes it, else $HOME.
+func operatorHome() string {
+	if u, err := user.Current(); err == nil && u.HomeDir != "" {
+		return u.HomeDir
+	}
+	return os.Getenv("HOME")
 }

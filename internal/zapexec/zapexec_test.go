@@ -240,20 +240,35 @@ func TestRefusesPlanMadeUnresolved(t *testing.T) {
 	}
 }
 
-func TestRefusesRemoteTarget(t *testing.T) {
-	f := newFixture(t)
-	host := declaration.Lit("example.org")
-	f.plan.Target = declaration.Target{Host: &host}
-	f.plan.Context.Target = "example.org"
-	code, _, stderr := execMain(t, f.encode(t))
-	if code != 2 || stderr != "zap-exec: remote targets are not supported yet\n" {
-		t.Fatalf("exit %d, stderr %q", code, stderr)
+// TestRemoteContext checks that a remote plan binds only a run that would
+// connect to its host as its user, refused before connecting.
+func TestRemoteContext(t *testing.T) {
+	host, user, boot := declaration.Lit("example.org"), declaration.Lit("deploy"), declaration.Lit("admin")
+	for _, tc := range []struct {
+		name, target, user, home string
+		args                     []string
+		want                     string
+	}{
+		{"host", "other.org", "deploy", "", nil, "zap-exec: the plan is for host other.org, and the target resolves to example.org here\n"},
+		{"user", "example.org", "admin", "", nil, "zap-exec: the plan is for user admin, and this run connects as deploy: a review made as one user doesn't bind a run as another\n"},
+		{"bootstrap", "example.org", "deploy", "", []string{"--bootstrap"}, "zap-exec: the plan is for user deploy, and --bootstrap connects as admin: a plan made without --bootstrap doesn't bind a --bootstrap run\n"},
+		{"home", "example.org", "deploy", "/home/deploy", nil, "zap-exec: plan: context.home: \"/home/deploy\", but the target declares home \"\"\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.plan.Target = declaration.Target{Host: &host, User: &user, BootstrapUser: &boot}
+			f.plan.Context = observation.Context{Target: tc.target, User: tc.user, Home: tc.home}
+			code, _, stderr := execMain(t, f.encode(t), tc.args...)
+			if code != 2 || !strings.HasPrefix(stderr, tc.want) {
+				t.Fatalf("exit %d, stderr %q", code, stderr)
+			}
+		})
 	}
 }
 
 func TestUsage(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := Main(context.Background(), []string{"--help"}, nil, &stdout, &stderr); code != 0 || !strings.HasPrefix(stdout.String(), "usage: zap-exec [PLAN]") {
+	if code := Main(context.Background(), []string{"--help"}, nil, &stdout, &stderr); code != 0 || !strings.HasPrefix(stdout.String(), "usage: zap-exec [--bootstrap] [PLAN]") {
 		t.Fatalf("--help: exit %d, %q", code, stdout.String())
 	}
 	stdout.Reset()

@@ -144,13 +144,21 @@ func run(_ context.Context, args []string, stdin io.Reader, stdout io.Writer) er
 	return nil
 }
 
-// checkContext refuses a target this round doesn't plan for and a context
-// that doesn't name the local machine, account and HOME the plan binds.
+// checkContext refuses a context that doesn't name the local machine,
+// account and HOME a local plan binds, or the host and declared home a
+// remote plan binds (its user is the one zap-detect connected as, "" when
+// ssh chose).
 func checkContext(o *observation.Observations) error {
-	if !o.Declaration.Target.Local {
-		return badInput(errors.New("remote targets are not supported yet"))
-	}
 	c := o.Context
+	if !o.Declaration.Target.Local {
+		switch {
+		case c.Target == "" || c.Target == "local":
+			return badInput(fmt.Errorf("observations: context.target: %q, but the declaration's target is a remote host", c.Target))
+		case c.Home != o.Declaration.Target.Home:
+			return badInput(fmt.Errorf("observations: context.home: %q, but the declaration's target declares home %q", c.Home, o.Declaration.Target.Home))
+		}
+		return nil
+	}
 	switch {
 	case c.Target != "local":
 		return badInput(fmt.Errorf("observations: context.target: %q, but the declaration's target is local", c.Target))

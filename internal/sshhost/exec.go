@@ -1,0 +1,250 @@
+package sshhost
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/zap-go/zap/internal/execute"
+	"github.com/zap-go/zap/internal/ops"
+	"github.com/zap-go/zap/pkg/events"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// Exec is a Client acting for zap-exec: an execute.Host on the one
+// connection of the run.
+//
+// An operation (put, dir, link) runs its constant script of internal/ops
+// under sudo: the session's command is `sudo -n sh -s -- ARGS`, each
+// argument single-quoted, and the script (for a put, ops.PutInput: the
+// script, then the content) arrives on stdin. Before the first operation
+// one `sudo -n true` checks that sudo works without a password; a sudo that
+// won't is the fixed failure "sudo authentication failed" (permission), and
+// every later operation of the run fails the same way without asking again.
+//
+// An operator's command runs as the connecting user: the session's command
+// is `sh`, reading execute.Script on stdin, so nothing of it is on an argv.
+// Past its limit the session is sent SIGKILL and closed.
+//
+// A session that ends with no exit status (the connection dropped, sshd
+// killed) is transient; an operation script's exit 94 (something in the
+// way) a conflict, 93 (the content didn't arrive whole) permanent, and any
+// other failure is classified by what the script printed last.
+type Exec struct {
+	c *Client
+
+	mu      sync.Mutex
+	checked bool
+	sudoErr error
+}
+
+// Exec returns c as an execute.Host.
+func (c *Client) Exec() *Exec { return &Exec{c: c} }
+
+var _ execute.Host = (*Exec)(nil)
+
+// errNoValidate is a put with a validate check, which the operation script
+// doesn't run: zap-exec refuses such a plan before anything runs.
+var errNoValidate = errors.New("a file with a validate check can't be written over SSH yet; nothing was written")
+
+// Put installs a file whole, under sudo.
+func (e *Exec) Put(ctx context.Context, p *execute.Put) error {
+	if p.Validate != nil {
+		return execute.Errorf(events.Permanent, "%w", errNoValidate)
+	}
+	script, ok := ops.Script(plan.OpPut)
+	if !ok {
+		return errors.New("this zap has no put script")
+	}
+	return e.op(ctx, "put", ops.PutInput(script.Text, p.Content),
+		p.Path, p.Mode, p.Owner, p.Group, p.SHA512, strconv.Itoa(len(p.Content)))
+}
+
+// Dir makes a directory, under sudo.
+func (e *Exec) Dir(ctx context.Context, d *execute.Dir) error {
+	script, ok := ops.Script(plan.OpDir)
+	if !ok {
+		return errors.New("this zap has no dir script")
+	}
+	return e.op(ctx, "dir", []byte(script.Text), d.Path, d.Mode, d.Owner, d.Group)
+}
+
+// Link makes or replaces a symbolic link, under sudo.
+func (e *Exec) Link(ctx context.Context, l *execute.Link) error {
+	script, ok := ops.Script(plan.OpLink)
+	if !ok {
+		return errors.New("this zap has no link script")
+	}
+	return e.op(ctx, "link", []byte(script.Text), l.Path, l.Target)
+}
+
+// Run runs an operator's command as the connecting user.
+func (e *Exec) Run(ctx context.Context, c *execute.Command) error {
+	r := e.c.session(ctx, "sh", []byte(c.Script), c.Timeout)
+	switch {
+	case r.timedOut:
+		return &execute.TimeoutError{After: c.Timeout, Output: r.output()}
+	case r.err != nil:
+		return r.err
+	case r.status == 0:
+		return nil
+	case r.status == execute.CwdStatus && c.Cwd != "" && strings.Contains(r.stderr, "cd"):
+		return execute.Errorf(events.NotFound, "can't enter %s: %s", c.Cwd, lastLine(r.stderr))
+	}
+	return &execute.ExitError{Status: r.status, Output: r.output()}
+}
+
+// op runs one operation script under sudo.
+func (e *Exec) op(ctx context.Context, name string, stdin []byte, args ...string) error {
+	if err := e.sudo(ctx); err != nil {
+		return err
+	}
+	var cmd strings.Builder
+	cmd.WriteString("sudo -n " + ops.Invocation)
+	for _, a := range args {
+		cmd.WriteString(" " + execute.Quote(a))
+	}
+	r := e.c.session(ctx, cmd.String(), stdin, 0)
+	if r.err != nil {
+		return r.err
+	}
+	if r.status == 0 {
+		return nil
+	}
+	msg := strings.TrimPrefix(lastLine(r.stderr), "zap "+name+": ")
+	if msg == "" {
+		msg = fmt.Sprintf("the %s script exited %d", name, r.status)
+	}
+	switch {
+	case r.status == 94:
+		return execute.Errorf(events.Conflict, "%s", msg)
+	case r.status == 93:
+		return execute.Errorf(events.Permanent, "%s", msg)
+	case strings.HasPrefix(msg, "sudo: "):
+		return execute.Errorf(events.Permission, "sudo refused: %s", strings.TrimPrefix(msg, "sudo: "))
+	}
+	return execute.Errorf(classifyMessage(msg), "%s", msg)
+}
+
+// classifyMessage is the triage code of what a failed tool printed.
+func classifyMessage(msg string) events.Code {
+	m := strings.ToLower(msg)
+	switch {
+	case strings.Contains(m, "permission denied"), strings.Contains(m, "operation not permitted"):
+		return events.Permission
+	case strings.Contains(m, "invalid user"), strings.Contains(m, "invalid group"), strings.Contains(m, "no such file"):
+		return events.NotFound
+	case strings.Contains(m, "no space left"), strings.Contains(m, "quota exceeded"), strings.Contains(m, "file exists"),
+		strings.Contains(m, "not a directory"), strings.Contains(m, "is a directory"), strings.Contains(m, "too many levels of symbolic links"):
+		return events.Conflict
+	}
+	return events.Permanent
+}
+
+// sudo checks once per run that sudo works without a password.
+func (e *Exec) sudo(ctx context.Context) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.checked {
+		return e.sudoErr
+	}
+	r := e.c.session(ctx, "sudo -n true", nil, sudoCheckLimit)
+	switch {
+	case r.err != nil:
+		return r.err // not checked: a dropped connection says so itself
+	case r.timedOut:
+		e.sudoErr = execute.Errorf(events.Permission, "sudo authentication failed")
+	case r.status == 127:
+		e.sudoErr = execute.Errorf(events.Permission, "the target has no sudo")
+	case r.status != 0:
+		e.sudoErr = execute.Errorf(events.Permission, "sudo authentication failed")
+	}
+	e.checked = true
+	return e.sudoErr
+}
+
+// sudoCheckLimit bounds the sudo check: sudo -n never waits on a prompt.
+const sudoCheckLimit = 30 * time.Second
+
+// sessionResult is how a session ended.
+type sessionResult struct {
+	status         int // the exit status (128+n for a signal n)
+	stdout, stderr string
+	timedOut       bool
+	err            error // no status: the connection dropped, or no session
+}
+
+func (r *sessionResult) output() string { return execute.JoinOutput(r.stdout, r.stderr) }
+
+// session runs command in a session of its own with stdin, under limit (0
+// is none), and keeps the tail of what it prints.
+func (c *Client) session(ctx context.Context, command string, stdin []byte, limit time.Duration) sessionResult {
+	s, err := c.client.NewSession()
+	if err != nil {
+		return sessionResult{err: execute.Errorf(events.Transient, "the connection to %s is gone: %v", c.Config.Host, err)}
+	}
+	defer s.Close()
+	stdout, stderr := execute.NewTail(execute.OutputLimit), execute.NewTail(execute.OutputLimit)
+	s.Stdout, s.Stderr = stdout, stderr
+	if stdin != nil {
+		s.Stdin = strings.NewReader(string(stdin))
+	}
+	if err := s.Start(command); err != nil {
+		return sessionResult{err: execute.Errorf(events.Transient, "start a session on %s: %v", c.Config.Host, err)}
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- s.Wait() }()
+	var timeout <-chan time.Time
+	if limit > 0 {
+		t := time.NewTimer(limit)
+		defer t.Stop()
+		timeout = t.C
+	}
+	kill := func() {
+		s.Signal(ssh.SIGKILL)
+		s.Close()
+		<-waited
+	}
+	select {
+	case err = <-waited:
+	case <-timeout:
+		kill()
+		return sessionResult{timedOut: true, stdout: stdout.String(), stderr: stderr.String()}
+	case <-ctx.Done():
+		kill()
+		return sessionResult{err: fmt.Errorf("interrupted: %w", ctx.Err())}
+	}
+	r := sessionResult{stdout: stdout.String(), stderr: stderr.String()}
+	var ee *ssh.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee) && ee.Signal() == "":
+		r.status = ee.ExitStatus()
+	case errors.As(err, &ee):
+		r.status = 128 + signalNumber(ee.Signal())
+	case errors.Is(err, io.EOF), errors.As(err, new(*ssh.ExitMissingError)):
+		r.err = execute.Errorf(events.Transient, "the connection to %s dropped before the step ended", c.Config.Host)
+	default:
+		r.err = execute.Errorf(events.Transient, "the session on %s ended with no exit status: %v", c.Config.Host, err)
+	}
+	return r
+}
+
+// signalNumber is the Linux number of an SSH signal name (0 for one it
+// doesn't know).
+func signalNumber(name string) int {
+	return map[string]int{"HUP": 1, "INT": 2, "QUIT": 3, "ILL": 4, "ABRT": 6, "FPE": 8, "KILL": 9, "USR1": 10, "SEGV": 11, "USR2": 12, "PIPE": 13, "ALRM": 14, "TERM": 15}[name]
+}
+
+// lastLine is the last non-empty line of s, trimmed.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}

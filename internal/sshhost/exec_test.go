@@ -1,0 +1,196 @@
+package sshhost
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/zap-go/zap/internal/execute"
+	"github.com/zap-go/zap/pkg/events"
+)
+
+// fakeServer is an SSH server that answers each exec request by the
+// command's first word: reply returns what to print on stderr and the exit
+// status, or drop to close the channel with no status.
+type fakeServer struct {
+	mu       sync.Mutex
+	commands []string
+	stdins   []string
+	reply    func(cmd string) (stderr string, status int, drop bool)
+}
+
+func (f *fakeServer) dial(t *testing.T) *Client {
+	t.Helper()
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	signer, err := ssh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := &ssh.ServerConfig{NoClientAuth: true}
+	conf.AddHostKey(signer)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go f.serve(c, conf)
+		}
+	}()
+	sc, err := ssh.Dial("tcp", l.Addr().String(), &ssh.ClientConfig{User: "u", HostKeyCallback: ssh.InsecureIgnoreHostKey()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Client{Config: &Config{Host: "fake"}, client: sc}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func (f *fakeServer) serve(c net.Conn, conf *ssh.ServerConfig) {
+	_, chans, reqs, err := ssh.NewServerConn(c, conf)
+	if err != nil {
+		return
+	}
+	go ssh.DiscardRequests(reqs)
+	for nc := range chans {
+		ch, reqs, err := nc.Accept()
+		if err != nil {
+			return
+		}
+		go func() {
+			for r := range reqs {
+				if r.Type != "exec" {
+					r.Reply(false, nil)
+					continue
+				}
+				r.Reply(true, nil)
+				n := binary.BigEndian.Uint32(r.Payload)
+				cmd := string(r.Payload[4 : 4+n])
+				in, _ := io.ReadAll(ch)
+				f.mu.Lock()
+				f.commands = append(f.commands, cmd)
+				f.stdins = append(f.stdins, string(in))
+				f.mu.Unlock()
+				stderr, status, drop := f.reply(cmd)
+				if drop {
+					c.Close()
+					return
+				}
+				ch.Stderr().Write([]byte(stderr))
+				ch.SendRequest("exit-status", false, binary.BigEndian.AppendUint32(nil, uint32(status)))
+				ch.Close()
+				return
+			}
+		}()
+	}
+}
+
+func wantCoded(t *testing.T, err error, code events.Code, msg string) {
+	t.Helper()
+	var ce *execute.CodedError
+	if !errors.As(err, &ce) || ce.Code != code || ce.Error() != msg {
+		t.Fatalf("got %#v (%v), want %s %q", err, err, code, msg)
+	}
+}
+
+// TestSudoRefusedOnce checks that a sudo that won't authenticate fails
+// every operation with the fixed reason, as permission, having asked once.
+func TestSudoRefusedOnce(t *testing.T) {
+	f := &fakeServer{reply: func(cmd string) (string, int, bool) { return "sudo: a password is required\n", 1, false }}
+	e := f.dial(t).Exec()
+	ctx := context.Background()
+	wantCoded(t, e.Dir(ctx, &execute.Dir{Path: "/x"}), events.Permission, "sudo authentication failed")
+	wantCoded(t, e.Link(ctx, &execute.Link{Path: "/x", Target: "y"}), events.Permission, "sudo authentication failed")
+	if len(f.commands) != 1 || f.commands[0] != "sudo -n true" {
+		t.Fatalf("commands %q", f.commands)
+	}
+}
+
+// TestOpCommandAndCodes checks the command an operation runs as, that its
+// script arrives on stdin, and how its failures are classified.
+func TestOpCommandAndCodes(t *testing.T) {
+	var status int
+	var stderr string
+	f := &fakeServer{reply: func(cmd string) (string, int, bool) {
+		if cmd == "sudo -n true" {
+			return "", 0, false
+		}
+		return stderr, status, false
+	}}
+	e := f.dial(t).Exec()
+	ctx := context.Background()
+	if err := e.Put(ctx, &execute.Put{Path: "/etc/it's", Content: []byte("hi\n"), SHA512: "abc", Mode: "644"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.commands[1]; got != `sudo -n sh -s -- '/etc/it'\''s' '644' '' '' 'abc' '3'` {
+		t.Fatalf("command %q", got)
+	}
+	if in := f.stdins[1]; !strings.HasPrefix(in, "# zap put") || !strings.HasSuffix(in, "aGkK\n__zap_content_end__\n") {
+		t.Fatalf("stdin %q", in)
+	}
+	for _, tc := range []struct {
+		status int
+		stderr string
+		code   events.Code
+		msg    string
+	}{
+		{94, "zap dir: /x is a symbolic link\n", events.Conflict, "/x is a symbolic link"},
+		{93, "zap dir: 1 bytes of 3 arrived\n", events.Permanent, "1 bytes of 3 arrived"},
+		{1, "chown: invalid user: 'nobody-here'\n", events.NotFound, "chown: invalid user: 'nobody-here'"},
+		{1, "mkdir: cannot create directory '/x': Permission denied\n", events.Permission, "mkdir: cannot create directory '/x': Permission denied"},
+		{1, "sudo: a password is required\n", events.Permission, "sudo refused: a password is required"},
+		{2, "", events.Permanent, "the dir script exited 2"},
+	} {
+		status, stderr = tc.status, tc.stderr
+		wantCoded(t, e.Dir(ctx, &execute.Dir{Path: "/x"}), tc.code, tc.msg)
+	}
+}
+
+// TestDroppedConnection checks that a session ending with no exit status
+// is transient, and a command past its limit a timeout.
+func TestDroppedConnection(t *testing.T) {
+	f := &fakeServer{reply: func(cmd string) (string, int, bool) { return "", 0, true }}
+	e := f.dial(t).Exec()
+	err := e.Run(context.Background(), &execute.Command{Script: "true\n"})
+	if code, _, _ := execute.Classify(err); code != events.Transient || !strings.Contains(err.Error(), "the connection to fake") {
+		t.Fatalf("got %v (%s)", err, code)
+	}
+}
+
+func TestRunStatusAndTimeout(t *testing.T) {
+	block := make(chan struct{})
+	t.Cleanup(func() { close(block) })
+	f := &fakeServer{reply: func(cmd string) (string, int, bool) {
+		if cmd == "sh" {
+			return "boom\n", 3, false
+		}
+		<-block
+		return "", 0, false
+	}}
+	e := f.dial(t).Exec()
+	err := e.Run(context.Background(), &execute.Command{Script: "exit 3\n"})
+	var ee *execute.ExitError
+	if !errors.As(err, &ee) || ee.Status != 3 || ee.Output != "boom\n" || f.commands[0] != "sh" || f.stdins[0] != "exit 3\n" {
+		t.Fatalf("got %#v, commands %q", err, f.commands)
+	}
+	// A session the server never ends runs into its limit.
+	r := e.c.session(context.Background(), "hang", nil, 50*time.Millisecond)
+	if !r.timedOut {
+		t.Fatalf("got %+v", r)
+	}
+}

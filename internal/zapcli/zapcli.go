@@ -15,6 +15,22 @@
 //	zap status [CONFIG]                   the last run, offline
 //
 // CONFIG defaults to ./zap.ts. --help on any command prints its flags.
+// Every command that reads a config takes --env-file PATH: NAME=VALUE lines
+// (internal/envfile) loaded into the operator environment before anything
+// resolves, the file's value winning over the shell's; an error in it names
+// the file, the line and the name, never a value (exit 2).
+//
+// # Secrets
+//
+// Once the config is evaluated, one Masker built from every referenced
+// secret's value masks everything zap writes (stdout, stderr, --json event
+// lines, kept valid) and the report's hashes. A host or connecting user
+// behind a secret: the plan shows no plan_hash (UNBINDABLE) and isn't a
+// preview, a masked host keeps no report (UNRECORDED), and a wetrun is
+// refused (exit 2); one that resolves to nothing stops before connecting
+// (exit 2). A value holding a single quote, a NUL or U+FDD0/U+FDD1 in a
+// planned command warns in plan and a dry apply, and refuses a wetrun
+// (exit 2).
 //
 // # The toolchain pin
 //

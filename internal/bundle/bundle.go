@@ -57,6 +57,11 @@ type Bundle struct {
 	// SourceMap maps positions in Code back to the modules, named relative
 	// to the project.
 	SourceMap []byte
+	// Inputs is everything on disk the bundle depends on, sorted by path:
+	// every module and package.json read, with the blake3 of the bytes
+	// read, and every path whose absence decided a resolution. The same
+	// inputs with the same bytes make the same bundle.
+	Inputs []Input
 }
 
 // Error is a config that can't be bundled: the config's problem. Each
@@ -138,11 +143,12 @@ func Build(p *project.Project) (*Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Bundle{Name: filepath.Base(outfile), Code: string(code), SourceMap: smap}, nil
+	return &Bundle{Name: filepath.Base(outfile), Code: string(code), SourceMap: smap, Inputs: r.in.list()}, nil
 }
 
 type resolver struct {
-	p *project.Project
+	p  *project.Project
+	in inputs
 }
 
 func (r *resolver) setup(b api.PluginBuild) {
@@ -183,22 +189,40 @@ func (r *resolver) resolve(b api.PluginBuild, args api.OnResolveArgs) (api.OnRes
 	relative := strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == ".."
 	switch {
 	case relative || strings.HasPrefix(spec, "/"):
+		noExt := false
 		if ext := filepath.Ext(spec); ext == "" || strings.Contains(ext, "/") {
-			return fail("%q names no extension: a relative import names its file, such as %q", spec, spec+".ts")
+			noExt = true
 		}
 		if args.Namespace == embedded {
+			if noExt {
+				return r.noExtension(spec)
+			}
 			return resolveEmbeddedRelative(args.Importer, spec)
 		}
-		// Refuse a path that is outside as written before esbuild looks:
-		// the sandbox would only let it say it can't read there.
+		// Refuse a path that is outside as written before esbuild looks
+		// (the sandbox would only let it say it can't read there), and
+		// before asking for an extension: import '/etc/passwd' is
+		// refused for where it leads.
 		target := filepath.FromSlash(spec)
 		if !filepath.IsAbs(target) {
 			target = filepath.Join(args.ResolveDir, target)
 		}
-		if !r.admitted(realish(filepath.Clean(target))) {
+		target = filepath.Clean(target)
+		if !r.admitted(realish(target)) {
 			return r.outside(spec)
 		}
-		return r.hand(b, args, args.ResolveDir, nil)
+		if noExt {
+			return r.noExtension(spec)
+		}
+		res, err := r.hand(b, args, args.ResolveDir, nil)
+		if err == nil && len(res.Errors) == 0 {
+			// An import of ./x.js that found x.ts would find x.js
+			// once there is one.
+			if _, err := os.Lstat(target); errors.Is(err, fs.ErrNotExist) {
+				r.in.absent(realish(target))
+			}
+		}
+		return res, err
 	case strings.Contains(spec, ":"):
 		return fail("%q: only relative imports and packages in the project's node_modules resolve", spec)
 	}
@@ -215,6 +239,7 @@ func (r *resolver) resolve(b api.PluginBuild, args api.OnResolveArgs) (api.OnRes
 		// one at the name that leads nowhere is an error below, not a
 		// reason to fall back.
 		if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+			r.in.absent(dir)
 			return resolveEmbedded(spec)
 		}
 	}
@@ -225,7 +250,7 @@ func (r *resolver) resolve(b api.PluginBuild, args api.OnResolveArgs) (api.OnRes
 	if !r.admitted(real) {
 		return fail("package %q leads outside the project and the packages it links", pkg)
 	}
-	if err := hasExports(filepath.Join(real, "package.json")); err != nil {
+	if err := r.hasExports(filepath.Join(real, "package.json")); err != nil {
 		return fail("package %q: %v", pkg, err)
 	}
 	// Resolve from the project's root so that the package found is the
@@ -265,6 +290,10 @@ func (r *resolver) hand(b api.PluginBuild, args api.OnResolveArgs, dir string, u
 		return r.outside(args.Path)
 	}
 	return api.OnResolveResult{Path: real, Namespace: namespace}, nil
+}
+
+func (r *resolver) noExtension(spec string) (api.OnResolveResult, error) {
+	return fail("%q names no extension: a relative import names its file, such as %q", spec, spec+".ts")
 }
 
 func (r *resolver) outside(spec string) (api.OnResolveResult, error) {
@@ -365,6 +394,10 @@ func (r *resolver) load(args api.OnLoadArgs) (api.OnLoadResult, error) {
 	if err != nil {
 		return api.OnLoadResult{}, err
 	}
+	r.in.read(args.Path, data)
+	if root := r.rootOf(args.Path); root != "" {
+		r.in.packageJSONs(filepath.Dir(args.Path), root)
+	}
 	src := sourceMapComment.ReplaceAllString(string(data), "")
 	return api.OnLoadResult{Contents: &src, ResolveDir: filepath.Dir(args.Path), Loader: loader}, nil
 }
@@ -417,8 +450,11 @@ func packageName(spec string) string {
 }
 
 // hasExports requires a package.json with "exports".
-func hasExports(p string) error {
+func (r *resolver) hasExports(p string) error {
 	data, err := os.ReadFile(p)
+	if err == nil {
+		r.in.read(p, data)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return errors.New("no package.json")
 	}

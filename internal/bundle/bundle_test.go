@@ -1,11 +1,14 @@
 package bundle
 
 import (
+	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zeebo/blake3"
 
 	"github.com/zap-go/zap/internal/project"
 )
@@ -148,5 +151,68 @@ func TestPackageName(t *testing.T) {
 		if got := packageName(in); got != want {
 			t.Errorf("packageName(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// An import of /etc/passwd is refused for where it leads, before its
+// missing extension is mentioned.
+func TestImportEtcPasswd(t *testing.T) {
+	dir := write(t, map[string]string{
+		"proj/package.json": `{"name": "p"}`,
+		"proj/zap.ts":       "import p from '/etc/passwd';\nexport default () => p;",
+		"proj/json.ts":      "import p from '/etc/passwd.json';\nexport default () => p;",
+	})
+	for _, c := range []string{"zap.ts", "json.ts"} {
+		wantRefused(t, filepath.Join(dir, "proj", c), `leads outside the project (`+filepath.Join(dir, "proj")+`)`)
+	}
+}
+
+// Inputs lists every module and package.json the bundle read, with the
+// blake3 of its bytes, and the paths whose absence decided a resolution.
+func TestInputs(t *testing.T) {
+	dir := write(t, map[string]string{
+		"proj/package.json":                    `{"name": "p"}`,
+		"proj/conf/package.json":               `{"type": "module"}`,
+		"proj/conf/zap.ts":                     "import { a } from '../lib/a.js';\nimport { b } from 'pkg';\nimport { env_ref } from '@zap-go/zap/env_ref.ts';\nexport default () => [a, b, env_ref];",
+		"proj/lib/a.ts":                        "export const a = 1;",
+		"proj/node_modules/pkg/package.json":   `{"name": "pkg", "exports": "./index.js"}`,
+		"proj/node_modules/pkg/index.js":       "export const b = 2;",
+		"proj/node_modules/other/package.json": `{"name": "other", "exports": "./index.js"}`,
+	})
+	b, err := build(t, filepath.Join(dir, "proj/conf/zap.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, in := range b.Inputs {
+		rel, _ := filepath.Rel(dir, in.Path)
+		if in.Absent() {
+			got = append(got, rel+" absent")
+			continue
+		}
+		data, err := os.ReadFile(in.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := blake3.Sum256(data)
+		if in.Blake3 != hex.EncodeToString(sum[:]) {
+			t.Errorf("%s: blake3 %s, not that of its bytes", rel, in.Blake3)
+		}
+		got = append(got, rel)
+	}
+	want := []string{
+		"proj/conf/package.json",
+		"proj/conf/zap.ts",
+		"proj/lib/a.js absent",
+		"proj/lib/a.ts",
+		"proj/lib/package.json absent",
+		"proj/node_modules/@zap-go/zap absent",
+		"proj/node_modules/package.json absent",
+		"proj/node_modules/pkg/index.js",
+		"proj/node_modules/pkg/package.json",
+		"proj/package.json",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("inputs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

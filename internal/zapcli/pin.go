@@ -112,14 +112,14 @@ func (s *session) evaluate(ctx context.Context) (*evaluation, error) {
 		return nil, fail(2, fmt.Sprintf("zap-eval %s hashes to %s, not the toolchain pin %s in %s", bin.Path, bin.Sum, want, s.lock),
 			"run zap lock to pin it, or point --evaluator at the pinned one")
 	}
-	return s.runEvaluator(ctx, bin)
+	return s.evaluateCached(ctx, bin, want)
 }
 
 // runEvaluator runs the opened evaluator on the config: the operator
 // environment (zap-eval reads the variables the secret gate looks at) with
-// TZ=UTC.
-func (s *session) runEvaluator(ctx context.Context, bin *pin.Binary) (*evaluation, error) {
-	cmd, err := bin.Command(ctx, s.config)
+// TZ=UTC. args go before the config (evalcache.go: --inputs FILE).
+func (s *session) runEvaluator(ctx context.Context, bin *pin.Binary, args ...string) (*evaluation, error) {
+	cmd, err := bin.Command(ctx, append(args, s.config)...)
 	if err != nil {
 		if errors.Is(err, pin.ErrChanged) {
 			return nil, fail(1, fmt.Sprintf("zap-eval: %v", err), "retry once nothing writes the binary")

@@ -113,8 +113,17 @@ func searchable(fi os.FileInfo, a account) bool {
 
 // reexec runs this zap-eval again as acct, with no supplementary groups,
 // handing it the project found, and returns its exit code as an error.
-func reexec(ctx context.Context, acct account, proj *project.Project, stdout, stderr io.Writer) error {
-	cmd := exec.CommandContext(ctx, "/proc/self/exe", "--"+dropFlag+"="+proj.Root, "--", proj.Config)
+func reexec(ctx context.Context, acct account, proj *project.Project, inputs *os.File, stdout, stderr io.Writer) error {
+	args := []string{"--" + dropFlag + "=" + proj.Root}
+	var extra []*os.File
+	if inputs != nil {
+		// The file was opened here, as root: the dropped zap-eval writes
+		// through the descriptor, as descriptor 3.
+		args = append(args, "--"+inputsFDFlag+"=3")
+		extra = []*os.File{inputs}
+	}
+	cmd := exec.CommandContext(ctx, "/proc/self/exe", append(args, "--", proj.Config)...)
+	cmd.ExtraFiles = extra
 	cmd.Args[0] = os.Args[0]
 	cmd.Env = os.Environ()
 	cmd.Dir = "/"

@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	zap-eval [CONFIG]
+//	zap-eval [--inputs FILE] [CONFIG]
 //
 // zap-eval finds the config's project (internal/project: the nearest
 // directory at or above CONFIG, default ./zap.ts, whose package.json holds
@@ -16,6 +16,15 @@
 // checks and the structural gate (declaration.Validate), and writes it to
 // stdout as canonical JSON and a newline. What the config prints with
 // console goes to stderr.
+//
+// With --inputs FILE it also writes, to FILE, the evaluation's inputs
+// (evalcache.Inputs, "zap.evalinputs/1"): every module and package.json the
+// bundle read, each with the blake3 of the bytes read, and every path whose
+// absence decided a resolution, sorted by path. FILE is opened (created,
+// mode 600, or truncated) before anything else, so the sandbox, which
+// closes every write, still lets zap-eval write it; it is written only
+// when the declaration is, just before it. stdout stays the declaration
+// alone. The zap eval cache (internal/evalcache) keeps the list.
 //
 // It never evaluates as root. Run as root, it runs itself again, before
 // bundling, as the user who ran sudo (SUDO_UID, in the group SUDO_GID) when
@@ -58,7 +67,7 @@ import (
 	"github.com/zap-go/zap/pkg/declaration"
 )
 
-const usage = `usage: zap-eval [CONFIG]
+const usage = `usage: zap-eval [--inputs FILE] [CONFIG]
 
 Evaluates the config CONFIG (default ./zap.ts) in a sandbox and writes the
 declaration it makes to stdout. What the config prints goes to stderr.
@@ -68,6 +77,9 @@ declaration it makes to stdout. What the config prints goes to stderr.
 The config lives in a project: the nearest directory at or above it whose
 package.json holds more than "type" and "sideEffects". It imports only from
 that project and the packages its node_modules links.
+
+  --inputs FILE   also write the evaluation's inputs (every file read, with
+                  its blake3, and every path whose absence counted) to FILE
 
 Exit status: 0 the declaration was written, 2 the config has a problem
 (the message says which and where), 1 zap-eval couldn't run or write.
@@ -124,6 +136,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	dropped := fs.String(dropFlag, "", "internal: the project root zap-eval found as root, before dropping to its owner")
+	inputsPath := fs.String("inputs", "", "write the evaluation's inputs to `FILE`")
+	inputsFD := fs.Int(inputsFDFlag, 0, "internal: the descriptor the dropped zap-eval writes its inputs to")
 	if err := ff.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -139,6 +153,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	config := "zap.ts"
 	if fs.NArg() == 1 {
 		config = fs.Arg(0)
+	}
+	inputs, err := openInputs(*inputsPath, *inputsFD)
+	if err != nil {
+		return err
+	}
+	if inputs != nil {
+		defer inputs.Close()
 	}
 
 	owners := project.Owners()
@@ -163,7 +184,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return reexec(ctx, acct, proj, stdout, stderr)
+		return reexec(ctx, acct, proj, inputs, stdout, stderr)
 	}
 	reportCredentials(stderr)
 	// From here on the process reads only the project and the packages it
@@ -207,6 +228,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// smuggle anything past the strict reader the other stages use.
 	if _, err := declaration.Read(out); err != nil {
 		return ownErr(fmt.Errorf("the declaration doesn't read back: %w", err))
+	}
+	if err := writeInputs(inputs, b.Inputs); err != nil {
+		return err
 	}
 	if _, err := stdout.Write(append(out, '\n')); err != nil {
 		return ownErr(fmt.Errorf("write the declaration: %w", err))

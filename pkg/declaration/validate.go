@@ -92,6 +92,9 @@ func (d *Declaration) Validate() error {
 	if err := d.checkOwnership(); err != nil {
 		return err
 	}
+	if err := d.checkStateDir(); err != nil {
+		return err
+	}
 	if err := d.checkServices(); err != nil {
 		return err
 	}

@@ -1,0 +1,283 @@
+// Package evalcache is the config eval cache: a declaration zap-eval made,
+// kept with everything on disk it was made from, so that a later command
+// can be served it without running the evaluator again.
+//
+// Layout, under the state directory ($ZAP_HOME, else ~/.zap):
+//
+//	<state>/cache/eval/            mode 700, the user's own
+//	<state>/cache/eval/<key>.json  mode 600, one entry per config and pin
+//
+// where <key> is the blake3 of the toolchain pin and the config's absolute
+// path. An entry records the pin, the config path, the evaluation's inputs
+// (every module and package.json the bundle read, with the blake3 of the
+// bytes zap-eval read, and every path whose absence decided a resolution),
+// the blake3 of that list, and the declaration zap-eval wrote, byte for
+// byte. Entries are written whole and atomically (temporary file, fsync,
+// rename), mode 600.
+//
+// Every lookup validates the manifest again: it hashes each recorded input
+// as it is on disk now, and a lookup is a hit only when the entry's pin and
+// config path are the ones asked for and every input still hashes to what
+// was recorded (an absent one is still absent, a present one is still a
+// regular file, not a link). Anything else, an entry that doesn't read or
+// is of another format included, is a miss. A cache directory or entry that
+// isn't the user's own, or that another account can read or write, is
+// refused (state.ErrUntrusted).
+package evalcache
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/zeebo/blake3"
+
+	"github.com/zap-go/zap/internal/state"
+	"github.com/zap-go/zap/pkg/canon"
+	"github.com/zap-go/zap/pkg/declaration"
+)
+
+// Format is the format of a cache entry.
+const Format = "zap.evalcache/1"
+
+// maxFile is the largest input or entry read, in bytes.
+const maxFile = 80 << 20
+
+// Entry is one cached evaluation.
+type Entry struct {
+	Format string `json:"format"`
+	// Config is the config's absolute path, as zap was given it.
+	Config string `json:"config"`
+	// Toolchain is the toolchain pin: the blake3 of the zap-eval that ran.
+	Toolchain string `json:"toolchain"`
+	// Inputs is what the evaluation read, sorted by path.
+	Inputs []Input `json:"inputs"`
+	// InputsHash is the blake3 of the canonical JSON of Inputs.
+	InputsHash string `json:"inputs_hash"`
+	// Declaration is the declaration zap-eval wrote, newline included.
+	Declaration string `json:"declaration"`
+}
+
+// Cache is the eval cache directory of a state directory.
+type Cache struct {
+	state string
+	uid   int
+}
+
+// Open is the eval cache of the state directory dir. It reads nothing on
+// disk; the directories are checked as they are used.
+func Open(dir string) *Cache { return &Cache{state: dir, uid: os.Geteuid()} }
+
+// Dir is the cache's directory.
+func (c *Cache) Dir() string { return filepath.Join(c.state, "cache", "eval") }
+
+func (c *Cache) dirs() []string {
+	return []string{c.state, filepath.Join(c.state, "cache"), c.Dir()}
+}
+
+// Key is the entry name of config evaluated with the zap-eval pinned as pin.
+func Key(config, pin string) string {
+	sum := blake3.Sum256([]byte(pin + "\x00" + config))
+	return hex.EncodeToString(sum[:])
+}
+
+func (c *Cache) path(config, pin string) string {
+	return filepath.Join(c.Dir(), Key(config, pin)+".json")
+}
+
+// Lookup returns the declaration cached for config evaluated with the
+// zap-eval pinned as pin, when every input it recorded is still as it was.
+func (c *Cache) Lookup(config, pin string) ([]byte, bool, error) {
+	for i, d := range c.dirs() {
+		ok, err := c.checkDir(d, i == 2)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+	}
+	raw, err := c.readOwn(c.path(config, pin))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	var e Entry
+	if canon.Check(raw, nil) != nil || declaration.DecodeStrict(raw, &e) != nil ||
+		e.Format != Format || e.Config != config || e.Toolchain != pin || CheckInputs(e.Inputs) != nil {
+		return nil, false, nil
+	}
+	if h, err := inputsHash(e.Inputs); err != nil || h != e.InputsHash {
+		return nil, false, nil
+	}
+	for _, in := range e.Inputs {
+		if !Current(in) {
+			return nil, false, nil
+		}
+	}
+	return []byte(e.Declaration), true, nil
+}
+
+// Store records decl as config's declaration when evaluated with the
+// zap-eval pinned as pin, made from inputs.
+func (c *Cache) Store(config, pin string, inputs []Input, decl []byte) error {
+	if err := CheckInputs(inputs); err != nil {
+		return err
+	}
+	h, err := inputsHash(inputs)
+	if err != nil {
+		return err
+	}
+	data, err := canon.Marshal(Entry{Format: Format, Config: config, Toolchain: pin, Inputs: inputs, InputsHash: h, Declaration: string(decl)})
+	if err != nil {
+		return err
+	}
+	if err := c.Ensure(); err != nil {
+		return err
+	}
+	return state.WriteFile(c.path(config, pin), append(data, '\n'))
+}
+
+// Ensure makes the cache directory when it is missing, checking every
+// directory on the way.
+func (c *Cache) Ensure() error {
+	for i, d := range c.dirs() {
+		ok, err := c.checkDir(d, i == 2)
+		if err != nil {
+			return err
+		}
+		if ok {
+			continue
+		}
+		if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		if _, err := c.checkDir(d, i == 2); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func inputsHash(inputs []Input) (string, error) {
+	data, err := canon.Marshal(inputs)
+	if err != nil {
+		return "", err
+	}
+	sum := blake3.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// Current reports whether in is as it was recorded: an absent path is
+// still absent; a file is still a regular file at that path (not a link)
+// whose bytes hash to the recorded blake3.
+func Current(in Input) bool {
+	fi, err := os.Lstat(in.Path)
+	if in.Absent {
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxFile {
+		return false
+	}
+	// Opened only once it is known to be a regular file, and checked to be
+	// the same one: nothing that has an effect on open is opened.
+	f, err := os.OpenFile(in.Path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fi2, err := f.Stat()
+	if err != nil || !os.SameFile(fi, fi2) {
+		return false
+	}
+	h := blake3.New()
+	n, err := io.Copy(h, io.LimitReader(f, maxFile+1))
+	if err != nil || n > maxFile {
+		return false
+	}
+	return hex.EncodeToString(h.Sum(nil)) == in.Blake3
+}
+
+// checkDir reports whether d exists, refusing one that isn't a directory
+// owned by the user and closed to other accounts' writes (and, private,
+// to any access by them).
+func (c *Cache) checkDir(d string, private bool) (bool, error) {
+	fi, err := os.Lstat(d)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 && d == c.state {
+		// The state directory itself may be a link the user made; what
+		// it leads to is held to the same rule.
+		if fi, err = os.Stat(d); err != nil {
+			return false, err
+		}
+	}
+	if !fi.IsDir() {
+		return false, fmt.Errorf("%s: %w: not a directory", d, state.ErrUntrusted)
+	}
+	return true, c.trust(d, fi, private)
+}
+
+func (c *Cache) trust(path string, fi fs.FileInfo, private bool) error {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fmt.Errorf("%s: %w: no owner to check", path, state.ErrUntrusted)
+	}
+	if int(st.Uid) != c.uid {
+		return fmt.Errorf("%s: %w: it belongs to uid %d, and Zap runs as uid %d", path, state.ErrUntrusted, st.Uid, c.uid)
+	}
+	mask, what := fs.FileMode(0o022), "write"
+	if private {
+		mask, what = 0o077, "use"
+	}
+	if fi.Mode().Perm()&mask != 0 {
+		return fmt.Errorf("%s: %w: other accounts can %s it (mode %o)", path, state.ErrUntrusted, what, fi.Mode().Perm())
+	}
+	return nil
+}
+
+// readOwn reads an entry: a regular file the user owns that no one else
+// can use, never through a link.
+func (c *Cache) readOwn(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fmt.Errorf("%s: %w: a symbolic link", path, state.ErrUntrusted)
+		}
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w: not a regular file", path, state.ErrUntrusted)
+	}
+	if err := c.trust(path, fi, true); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxFile {
+		return nil, fmt.Errorf("%s: larger than an entry can be", path)
+	}
+	return data, nil
+}
+
+// isHex64 reports whether s is 64 lowercase hex digits.
+func isHex64(s string) bool {
+	b, err := hex.DecodeString(s)
+	return err == nil && len(b) == 32 && strings.ToLower(s) == s
+}

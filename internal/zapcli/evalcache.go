@@ -1,0 +1,125 @@
+package zapcli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/evalcache"
+	"github.com/zap-go/zap/internal/pin"
+	"github.com/zap-go/zap/internal/state"
+	"github.com/zap-go/zap/pkg/declaration"
+)
+
+// The config eval cache (internal/evalcache), under <state>/cache/eval/.
+//
+// ZAP_EVAL_CACHE decides what it does:
+//
+//   - unset: the evaluator runs, every time, so the project walk, the
+//     sandbox and the evaluator's report (the secret gate against this
+//     environment included) are checked on every command; what it made is
+//     recorded with its inputs. By default the cache buys nothing on the
+//     command that writes it: it is there for a later ZAP_EVAL_CACHE=skip.
+//   - skip: a hit is served without running the evaluator. The binary is
+//     still opened, hashed and held to its pin first, and the entry must
+//     be for this config and this pin, with every recorded input hashing
+//     as it did, but the project walk, the sandbox and the secret gate
+//     aren't checked on a hit (security.md). A miss runs the evaluator and
+//     records what it made.
+//   - off: the cache is neither read nor written.
+//
+// Any other value is refused, exit 2. With no usable state directory
+// nothing is cached. A cache directory or entry that isn't the user's own,
+// or that another account can use, is refused, exit 2; any other failure
+// to write an entry is a warning, and the command goes on.
+
+// evalCacheVar is the variable that turns the cache's use on and off.
+const evalCacheVar = "ZAP_EVAL_CACHE"
+
+// evaluateCached evaluates the config with bin, whose blake3 is the pin,
+// through the eval cache.
+func (s *session) evaluateCached(ctx context.Context, bin *pin.Binary, pin string) (*evaluation, error) {
+	mode := s.a.getenv(evalCacheVar)
+	switch mode {
+	case "", "skip", "off":
+	default:
+		return nil, fail(2, fmt.Sprintf("%s is %q", evalCacheVar, escape.Line(mode)),
+			"set ZAP_EVAL_CACHE=skip to be served a cached evaluation, off to use no cache, or leave it unset")
+	}
+	if s.cache == nil || mode == "off" {
+		return s.runEvaluator(ctx, bin)
+	}
+	c := evalcache.Open(s.cache.Dir())
+	if mode == "skip" {
+		out, hit, err := c.Lookup(s.abs, pin)
+		if err != nil {
+			return nil, evalCacheError(err)
+		}
+		if hit {
+			if ev := cachedEvaluation(out); ev != nil {
+				return ev, nil
+			}
+		}
+	}
+	if err := c.Ensure(); err != nil {
+		if errors.Is(err, state.ErrUntrusted) {
+			return nil, evalCacheError(err)
+		}
+		s.evalCacheWarning(err)
+		return s.runEvaluator(ctx, bin)
+	}
+	f, err := os.CreateTemp(c.Dir(), ".inputs-*")
+	if err != nil {
+		s.evalCacheWarning(err)
+		return s.runEvaluator(ctx, bin)
+	}
+	tmp := f.Name()
+	f.Close()
+	defer os.Remove(tmp)
+	ev, err := s.runEvaluator(ctx, bin, "--inputs", tmp)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(tmp)
+	if err == nil && len(data) == 0 {
+		// An evaluator that reported no inputs: nothing to record.
+		return ev, nil
+	}
+	if err == nil {
+		var inputs []evalcache.Input
+		if inputs, err = evalcache.ReadInputs(data); err == nil {
+			err = c.Store(s.abs, pin, inputs, ev.json)
+		}
+	}
+	if err != nil {
+		if errors.Is(err, state.ErrUntrusted) {
+			return nil, evalCacheError(err)
+		}
+		s.evalCacheWarning(err)
+	}
+	return ev, nil
+}
+
+// cachedEvaluation reads a cached declaration as zap reads zap-eval's; nil
+// when it doesn't read (then the evaluator runs).
+func cachedEvaluation(out []byte) *evaluation {
+	d, err := declaration.Read(out)
+	if err != nil || d.Validate() != nil {
+		return nil
+	}
+	return &evaluation{decl: d, json: out}
+}
+
+func evalCacheError(err error) error {
+	if errors.Is(err, state.ErrUntrusted) {
+		return fail(2, fmt.Sprintf("eval cache: %v", err),
+			"every file under ~/.zap (or $ZAP_HOME) must belong to the user Zap runs as, and the eval cache must be private to it; fix or remove it")
+	}
+	return failf(1, "eval cache: %v", err)
+}
+
+func (s *session) evalCacheWarning(err error) {
+	fmt.Fprintf(s.a.stderr, "warning: eval cache: %s\n", escape.Line(err.Error()))
+}

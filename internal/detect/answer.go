@@ -14,7 +14,15 @@ const (
 	StatusHardLinked Status = "hard_linked"
 	StatusTimedOut   Status = "timed_out"
 	StatusFailed     Status = "failed"
+	// StatusSudoFailed is a read that needed root where sudo wouldn't
+	// authenticate without a prompt; its resource holds with the fixed
+	// reason SudoFailed.
+	StatusSudoFailed Status = "sudo_failed"
 )
+
+// SudoFailed is the fixed reason of a resource with a read sudo wouldn't
+// run.
+const SudoFailed = "sudo authentication failed"
 
 // FileType is what is at a path.
 type FileType string
@@ -93,6 +101,8 @@ func problem(a Answer, what string, timeout int) string {
 	switch a.Status {
 	case StatusDenied:
 		return "permission denied reading " + what
+	case StatusSudoFailed:
+		return SudoFailed
 	case StatusTimedOut:
 		if timeout > 0 {
 			return fmt.Sprintf("reading %s timed out after %ds", what, timeout)

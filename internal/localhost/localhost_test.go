@@ -5,6 +5,7 @@ import (
 	"crypto/sha512"
 	"encoding/hex"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -110,20 +111,49 @@ func TestDigestUnreadable(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "secret")
 	mustDo(t, os.WriteFile(f, []byte("x"), 0))
-	if a := answer(t, &Host{}, detect.Query{Op: detect.OpDigest, Path: f}); a.Status != detect.StatusDenied {
+	if a := answer(t, &Host{}, detect.Query{Op: detect.OpDigest, Path: f, Lane: observation.LaneLogin}); a.Status != detect.StatusDenied {
 		t.Errorf("digest of an unreadable file: %+v", a)
 	}
 	mustDo(t, os.Chmod(dir, 0))
 	defer os.Chmod(dir, 0o700)
-	if a := answer(t, &Host{}, detect.Query{Op: detect.OpStat, Path: f}); a.Status != detect.StatusDenied {
+	if a := answer(t, &Host{}, detect.Query{Op: detect.OpStat, Path: f, Lane: observation.LaneLogin}); a.Status != detect.StatusDenied {
 		t.Errorf("stat under an unsearchable directory: %+v", a)
 	}
 }
 
-func TestRootLaneRefused(t *testing.T) {
-	_, err := (&Host{}).Answer(context.Background(), observation.LaneRoot, []detect.Query{{Op: detect.OpType, Path: "/"}})
-	if err == nil {
-		t.Fatal("the root lane should fail as a whole")
+// TestRootLane checks that the root lane is read as root in one sudo batch.
+func TestRootLane(t *testing.T) {
+	if _, err := exec.LookPath("sudo"); err != nil || os.Geteuid() != 0 {
+		t.Skip("needs root and sudo (root's sudo never prompts); zap-detect's local_sudo script covers an unprivileged account")
+	}
+	dir := t.TempDir()
+	mustDo(t, os.WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o600))
+	h := &Host{Env: os.Environ()}
+	as, err := h.Answer(context.Background(), observation.LaneRoot, []detect.Query{{Op: detect.OpType, Path: "/"}, {Op: detect.OpStat, Path: filepath.Join(dir, "f")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if as[0].Type != detect.TypeDirectory || as[1].Owner != "root" || as[1].Mode != 0o600 {
+		t.Fatalf("got %+v", as)
+	}
+}
+
+// TestSudoRefused checks that a sudo that won't authenticate fails the
+// root lane with the fixed reason, and the denied elevated reads with it.
+func TestSudoRefused(t *testing.T) {
+	bin := t.TempDir()
+	mustDo(t, os.WriteFile(filepath.Join(bin, "sudo"), []byte("#!/bin/sh\necho 'sudo: a password is required' >&2\nexit 1\n"), 0o755))
+	t.Setenv("PATH", bin+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	h := &Host{Env: os.Environ()}
+	_, err := h.Answer(context.Background(), observation.LaneRoot, []detect.Query{{Op: detect.OpType, Path: "/"}})
+	if err == nil || err.Error() != SudoFailed {
+		t.Fatalf("root lane: %v", err)
+	}
+	qs := []detect.Query{{Op: detect.OpType, Path: "/"}, {Op: detect.OpDigest, Path: "/x"}}
+	as := []detect.Answer{{Status: detect.StatusOK, Type: detect.TypeDirectory}, {Status: detect.StatusDenied}}
+	h.reaskDenied(context.Background(), qs, as)
+	if as[0].Status != detect.StatusOK || as[1].Status != detect.StatusSudoFailed {
+		t.Fatalf("got %+v", as)
 	}
 }
 

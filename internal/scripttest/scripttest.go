@@ -22,6 +22,12 @@
 //	    in HOME, and sets SSH_PORT, SSH_IDENTITY, SSH_HOSTKEY and SSH_LOG;
 //	    kill kills it and every process it started; it stops at the end.
 //
+//	sudoers allow
+//	    zaptest gets NOPASSWD sudo from a drop-in of the script's own,
+//	    removed at its end (sudo.go)
+//	rootdir
+//	    a directory of root's outside $WORK, removed at the end, as $ROOTDIR
+//
 // testscript's own chmod (one file, permission bits only) and symlink
 // (symlink LINK -> TARGET) are available as usual.
 //
@@ -92,6 +98,9 @@ func Params(dir string) testscript.Params {
 			"run":   func(ts *testscript.TestScript, neg bool, args []string) { run(ts, neg, args, false) },
 			"runas": func(ts *testscript.TestScript, neg bool, args []string) { run(ts, neg, args, true) },
 			"sshd":  cmdSSHD,
+			// sudoers and rootdir: see sudo.go.
+			"sudoers": cmdSudoers,
+			"rootdir": cmdRootDir,
 		},
 	}
 }

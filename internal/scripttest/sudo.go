@@ -1,0 +1,62 @@
+package scripttest
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// cmdSudoers is the sudoers command:
+//
+//	sudoers allow   give zaptest NOPASSWD sudo with a drop-in of the
+//	                script's own in /etc/sudoers.d, removed at the script's
+//	                end (sets SUDOERS_DROPIN to its path)
+//
+// Other scripts running at the same time may grant the same (sshd start
+// does), so a script can rely on the rule being there, never on its
+// absence.
+func cmdSudoers(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 || args[0] != "allow" {
+		ts.Fatalf("usage: sudoers allow")
+	}
+	if os.Geteuid() != 0 {
+		ts.Fatalf("sudoers: needs root; guard the script with [!root] skip")
+	}
+	ts.Check(ensureAccount())
+	f, err := os.CreateTemp("/etc/sudoers.d", "zaptest-script-")
+	ts.Check(err)
+	name := f.Name()
+	ts.Defer(func() { os.Remove(name) })
+	_, err = f.WriteString(TestAccount + " ALL=(ALL) NOPASSWD: ALL\n")
+	ts.Check(err)
+	ts.Check(f.Chmod(0o440))
+	ts.Check(f.Close())
+	ts.Setenv("SUDOERS_DROPIN", name)
+}
+
+// cmdRootDir is the rootdir command:
+//
+//	rootdir   make a directory of root's outside $WORK (which runas hands to
+//	          zaptest), mode 755, removed at the script's end, and set
+//	          ROOTDIR to it; what the script puts there stays root's
+func cmdRootDir(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: rootdir")
+	}
+	if os.Geteuid() != 0 {
+		ts.Fatalf("rootdir: needs root; guard the script with [!root] skip")
+	}
+	dir, err := os.MkdirTemp("", "zap-rootdir-")
+	ts.Check(err)
+	ts.Defer(func() { os.RemoveAll(dir) })
+	ts.Check(os.Chmod(dir, 0o755))
+	// zaptest must reach it: every directory above gets search permission
+	// for others, as runas does for $WORK.
+	for d := filepath.Dir(dir); d != "/" && d != "."; d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err == nil && fi.Mode().Perm()&0o001 == 0 {
+			ts.Check(os.Chmod(d, fi.Mode().Perm()|0o001))
+		}
+	}
+	ts.Setenv("ROOTDIR", dir)
+}

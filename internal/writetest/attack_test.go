@@ -323,3 +323,41 @@ func TestKilledAt100RandomMoments(t *testing.T) {
 	t.Logf("a whole write takes %s; of 100 writers killed at random moments within 1.25 times that, %d left a .zap.* file and %d had installed", whole, leftovers, installed)
 	w.intact()
 }
+
+func TestDirAndLinkRefuseWhatIsAtTheName(t *testing.T) {
+	w := setup(t)
+	root := filepath.Dir(w.secret)
+	d := filepath.Join(w.att, "d")
+	w.as("ln", "-s", root, d)
+	// A link at a directory's name is refused; what it leads to is left.
+	err := host().Dir(ctx, &execute.Dir{Path: d, Mode: "0777", Owner: "zaptest"})
+	if code, _, _ := execute.Classify(err); code != events.Conflict {
+		t.Fatalf("a directory at a link: %v, want a conflict", err)
+	}
+	if st := lstat(t, root); st.Mode&0o7777 != 0o700 || st.Uid != 0 {
+		t.Fatalf("root's directory is %o %d's after a refused dir", st.Mode&0o7777, st.Uid)
+	}
+	// A link's path holding a directory fails; a regular file is replaced.
+	dir := filepath.Join(w.att, "dir")
+	w.as("mkdir", dir)
+	err = host().Link(ctx, &execute.Link{Path: dir, Target: w.secret})
+	if code, _, _ := execute.Classify(err); code != events.Conflict {
+		t.Fatalf("a link over a directory: %v, want a conflict", err)
+	}
+	file := filepath.Join(w.att, "file")
+	w.as("touch", file)
+	must(t, host().Link(ctx, &execute.Link{Path: file, Target: "elsewhere"}))
+	if got, err := os.Readlink(file); err != nil || got != "elsewhere" {
+		t.Fatalf("the file at a link's path is %q %v, want the link", got, err)
+	}
+	// Directories made in zaptest's directory are given its owner and
+	// group, the declared mode and owner set on the last one itself.
+	must(t, host().Dir(ctx, &execute.Dir{Path: filepath.Join(w.att, "x/y"), Mode: "0750", Owner: "root"}))
+	if st := lstat(t, filepath.Join(w.att, "x")); int(st.Uid) != w.uid || int(st.Gid) != w.gid {
+		t.Fatalf("x is %d:%d, want zaptest's", st.Uid, st.Gid)
+	}
+	if st := lstat(t, filepath.Join(w.att, "x/y")); st.Uid != 0 || int(st.Gid) != w.gid || st.Mode&0o7777 != 0o750 {
+		t.Fatalf("x/y is %o %d:%d, want 750 0:%d", st.Mode&0o7777, st.Uid, st.Gid, w.gid)
+	}
+	w.intact()
+}

@@ -27,6 +27,10 @@
 //	    removed at its end (sudo.go)
 //	rootdir
 //	    a directory of root's outside $WORK, removed at the end, as $ROOTDIR
+//	netns start|stop
+//	    after sshd start: a network namespace joined by a veth pair on a
+//	    private /30, with an sshd inside it reachable only there, as the
+//	    ~/.ssh/config alias zapnetns (netns.go); [netns] when one can be made
 //
 // testscript's own chmod (one file, permission bits only) and symlink
 // (symlink LINK -> TARGET) are available as usual.
@@ -91,6 +95,8 @@ func Params(dir string) testscript.Params {
 				return os.Geteuid() == 0, nil
 			case "sshd":
 				return haveSSHD(), nil
+			case "netns":
+				return haveNetns(), nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
@@ -101,6 +107,8 @@ func Params(dir string) testscript.Params {
 			// sudoers and rootdir: see sudo.go.
 			"sudoers": cmdSudoers,
 			"rootdir": cmdRootDir,
+			// netns: see netns.go.
+			"netns": cmdNetns,
 		},
 	}
 }

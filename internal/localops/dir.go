@@ -49,7 +49,13 @@ func (h *Host) dir(d *execute.Dir) error {
 		return err
 	}
 	defer unix.Close(dirfd)
-	fd, err := openat(dirfd, name, dirFlags|unix.O_NOFOLLOW)
+	// Acting on the directory needs it open for reading; with nothing to
+	// set, searching it is enough.
+	flags := pathFlags | unix.O_NOFOLLOW
+	if d.Mode != "" || uid != -1 || gid != -1 {
+		flags = dirFlags | unix.O_NOFOLLOW
+	}
+	fd, err := openat(dirfd, name, flags)
 	if errors.Is(err, unix.ENOENT) {
 		if !below {
 			if below, err = underShared(dirfd); err != nil {
@@ -58,12 +64,9 @@ func (h *Host) dir(d *execute.Dir) error {
 		}
 		fd, err = makeDir(dirfd, name, d.Path, below)
 		if err == nil {
-			// Made by someone else meanwhile: it must not be a link.
-			var st unix.Stat_t
-			if serr := unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); serr != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
-				unix.Close(fd)
-				return execute.Errorf(events.Conflict, "%s is a symbolic link", d.Path)
-			}
+			// Opened again to act on it, never through a link.
+			unix.Close(fd)
+			fd, err = openat(dirfd, name, flags)
 		}
 	}
 	switch {

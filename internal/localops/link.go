@@ -59,6 +59,6 @@ func (h *Host) link(l *execute.Link) error {
 		}
 		return fmt.Errorf("rename the link onto %s: %w", l.Path, err)
 	}
-	unix.Fsync(dirfd)
+	syncDir(dirfd)
 	return nil
 }

@@ -80,7 +80,7 @@ func (s *scriptHost) Link(ctx context.Context, l *execute.Link) error {
 }
 
 // busyboxTools are the commands the scripts use, as BusyBox applets.
-var busyboxTools = []string{"base64", "chmod", "chown", "ln", "mkdir", "mktemp", "mv", "rm", "rmdir", "sha512sum", "stat", "wc", "cat"}
+var busyboxTools = []string{"base64", "chmod", "chown", "ln", "mkdir", "mktemp", "mv", "rm", "rmdir", "sha512sum", "stat", "wc", "cat", "id", "ls"}
 
 // backends returns the native host and each shell found here. A shell that
 // isn't installed is reported and left out.
@@ -545,5 +545,64 @@ func TestLinkDirectoryInTheWay(t *testing.T) {
 			t.Fatalf("something was made inside the directory: %v", entries)
 		}
 		noStaged(t, root)
+	})
+}
+
+func TestPutBelowSharedDirectoryKeepsNothing(t *testing.T) {
+	umask := withUmask(t)
+	forEach(t, func(t *testing.T, b backend, root string) {
+		for _, mode := range []uint32{0o1777, 0o777, 0o1755} {
+			shared := filepath.Join(root, fmt.Sprintf("shared%o", mode))
+			os.Mkdir(shared, 0o755)
+			syscall.Chmod(shared, mode)
+			// However deep, and through a link from outside.
+			sub := filepath.Join(shared, "a", "b")
+			os.MkdirAll(sub, 0o755)
+			link := filepath.Join(root, fmt.Sprintf("link%o", mode))
+			os.Symlink(sub, link)
+			for _, dir := range []string{sub, link} {
+				path := filepath.Join(dir, "f")
+				os.Remove(path)
+				os.WriteFile(path, []byte("planted"), 0o600)
+				syscall.Chmod(path, 0o640)
+				if os.Geteuid() == 0 {
+					os.Chown(path, 4321, 4322)
+				}
+				if err := b.Put(context.Background(), put(path, []byte("new"))); err != nil {
+					t.Fatal(err)
+				}
+				wantContent(t, path, []byte("new"))
+				wantMode(t, path, 0o666&^umask)
+				if st := stat(t, filepath.Join(sub, "f")); int(st.Uid) != os.Geteuid() {
+					t.Fatalf("below a %o directory the file is %d's, want the writer's", mode, st.Uid)
+				}
+			}
+		}
+	})
+}
+
+func TestPutRefusesKeepingModeOfFileWithAccessList(t *testing.T) {
+	if _, err := exec.LookPath("setfacl"); err != nil {
+		t.Skip("setfacl is not installed (apt-get install acl): no access list to test with")
+	}
+	forEach(t, func(t *testing.T, b backend, root string) {
+		if s, ok := b.(*scriptHost); ok && s.busy {
+			t.Skip("BusyBox has neither getfacl nor an ls that shows +: such a host can't see an access list and keeps the mode, as documented")
+		}
+		path := filepath.Join(root, "f")
+		os.WriteFile(path, []byte("old"), 0o600)
+		if out, err := exec.Command("setfacl", "-m", "u:nobody:rw", path).CombinedOutput(); err != nil {
+			t.Skipf("this filesystem takes no access list: %s", out)
+		}
+		wantCode(t, b.Put(context.Background(), put(path, []byte("new"))), events.Permanent)
+		wantContent(t, path, []byte("old"))
+		noStaged(t, root)
+		p := put(path, []byte("new"))
+		p.Mode = "0600"
+		if err := b.Put(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+		wantContent(t, path, []byte("new"))
+		wantMode(t, path, 0o600)
 	})
 }

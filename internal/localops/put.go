@@ -198,7 +198,7 @@ func install(dirfd int, path string, data []byte, sum string, a attrs) (err erro
 	if err := unix.Renameat(dirfd, tmpName, dirfd, base(path)); err != nil {
 		return fmt.Errorf("rename the staged file onto %s: %w", path, err)
 	}
-	unix.Fsync(dirfd)
+	syncDir(dirfd)
 	return nil
 }
 

@@ -12,7 +12,11 @@ import (
 	"github.com/zap-go/zap/pkg/events"
 )
 
-// dirFlags open a directory to work inside it.
+// pathFlags open a directory to work inside it: only searching it is
+// needed, as for a path.
+const pathFlags = unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC
+
+// dirFlags open a directory to act on it (read it, chown, chmod).
 const dirFlags = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
 
 // shared reports whether st is a directory with its sticky bit set or one
@@ -32,7 +36,7 @@ func openDirs(path string) (fd int, below bool, err error) {
 	if !strings.HasPrefix(path, "/") {
 		return -1, false, execute.Errorf(events.Permanent, "%s is not an absolute path", path)
 	}
-	fd, err = openat(unix.AT_FDCWD, "/", dirFlags)
+	fd, err = openat(unix.AT_FDCWD, "/", pathFlags)
 	if err != nil {
 		return -1, false, fmt.Errorf("open /: %w", err)
 	}
@@ -54,7 +58,7 @@ func openDirs(path string) (fd int, below bool, err error) {
 			continue
 		}
 		at = join(orRoot(at), part)
-		next, err := openat(fd, part, dirFlags)
+		next, err := openat(fd, part, pathFlags)
 		if errors.Is(err, unix.ENOENT) && part != ".." {
 			if !walkedUp {
 				// What is made here takes nothing from a shared directory
@@ -97,7 +101,7 @@ func makeDir(dirfd int, name, at string, below bool) (int, error) {
 		return -1, err
 	} else if err != nil {
 		// Made by someone else meanwhile: use it as found.
-		return openat(dirfd, name, dirFlags)
+		return openat(dirfd, name, pathFlags)
 	}
 	fd, err := openat(dirfd, name, dirFlags|unix.O_NOFOLLOW)
 	if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) {
@@ -150,7 +154,7 @@ func underShared(fd int) (bool, error) {
 	if err := unix.Stat("/", &root); err != nil {
 		return false, err
 	}
-	cur, err := openat(fd, ".", dirFlags)
+	cur, err := openat(fd, ".", pathFlags)
 	if err != nil {
 		return false, err
 	}
@@ -166,7 +170,7 @@ func underShared(fd int) (bool, error) {
 		if st.Dev == root.Dev && st.Ino == root.Ino {
 			return false, nil
 		}
-		up, err := openat(cur, "..", dirFlags)
+		up, err := openat(cur, "..", pathFlags)
 		if err != nil {
 			return false, err
 		}
@@ -205,4 +209,13 @@ func orRoot(s string) string {
 // base returns a path's last name.
 func base(path string) string {
 	return path[strings.LastIndex(path, "/")+1:]
+}
+
+// syncDir makes a change in the directory open at dirfd durable, as far as
+// the filesystem and the writer's access let it.
+func syncDir(dirfd int) {
+	if fd, err := openat(dirfd, ".", dirFlags); err == nil {
+		unix.Fsync(fd)
+		unix.Close(fd)
+	}
 }

@@ -22,6 +22,10 @@
 //	    in HOME, and sets SSH_PORT, SSH_IDENTITY, SSH_HOSTKEY and SSH_LOG;
 //	    kill kills it and every process it started; it stops at the end.
 //
+//	nosudo
+//	    puts a sudo first on the script's PATH that refuses as sudo does for
+//	    an account with no rule, so a read that needs root holds whatever
+//	    rules other scripts running at the same time grant zaptest.
 //	sudoers allow
 //	    zaptest gets NOPASSWD sudo from a drop-in of the script's own,
 //	    removed at its end (sudo.go)
@@ -106,6 +110,7 @@ func Params(dir string) testscript.Params {
 			"sshd":  cmdSSHD,
 			// sudoers and rootdir: see sudo.go.
 			"sudoers": cmdSudoers,
+			"nosudo":  cmdNosudo,
 			"rootdir": cmdRootDir,
 			// netns: see netns.go.
 			"netns": cmdNetns,
@@ -272,7 +277,7 @@ func handOver(ts *testscript.TestScript) (*syscall.Credential, error) {
 	}
 	// Let the account reach $WORK and the binaries: every directory above
 	// them gets search permission for others.
-	for _, start := range []string{work, filepath.Dir(firstPathEntry(ts))} {
+	for _, start := range []string{work, filepath.Dir(binDir())} {
 		for d := filepath.Dir(start); d != "/" && d != "."; d = filepath.Dir(d) {
 			fi, err := os.Stat(d)
 			if err != nil {
@@ -291,6 +296,8 @@ func handOver(ts *testscript.TestScript) (*syscall.Credential, error) {
 	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
 }
 
-func firstPathEntry(ts *testscript.TestScript) string {
-	return filepath.SplitList(ts.Getenv("PATH"))[0] + "/x"
+// binDir is where testscript put the registered binaries: the first PATH
+// entry of the test process itself (a script may put its own first).
+func binDir() string {
+	return filepath.SplitList(os.Getenv("PATH"))[0] + "/x"
 }

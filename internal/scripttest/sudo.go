@@ -60,3 +60,15 @@ func cmdRootDir(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Setenv("ROOTDIR", dir)
 }
+
+// cmdNosudo is the nosudo command: see the package documentation.
+func cmdNosudo(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: nosudo")
+	}
+	dir := ts.MkAbs("nosudo-bin")
+	ts.Check(os.MkdirAll(dir, 0o755))
+	script := "#!/bin/sh\necho 'sudo: a password is required' >&2\nexit 1\n"
+	ts.Check(os.WriteFile(filepath.Join(dir, "sudo"), []byte(script), 0o755))
+	ts.Setenv("PATH", dir+string(filepath.ListSeparator)+ts.Getenv("PATH"))
+}

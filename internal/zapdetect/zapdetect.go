@@ -41,14 +41,13 @@ package zapdetect
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/user"
 	"strings"
 
-	"github.com/peterbourgon/ff/v3"
+	"github.com/zap-go/zap/internal/stage"
 
 	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/localhost"
@@ -78,68 +77,20 @@ listed in them), 2 bad input, 1 the input couldn't be read or the output
 written.
 `
 
-// exitError carries the exit code of a failure and, when a fix is known,
-// hint lines.
-type exitError struct {
-	code  int
-	err   error
-	hints []string
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
-func badInput(err error, hints ...string) error { return &exitError{code: 2, err: err, hints: hints} }
-func inWorld(err error) error                   { return &exitError{code: 1, err: err} }
-
 // Main runs zap-detect with args and returns its exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	err := run(ctx, args, stdin, stdout)
-	if err == nil {
-		return 0
-	}
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, usage)
-		return 0
-	}
-	code := 1
-	var ee *exitError
-	if errors.As(err, &ee) {
-		code = ee.code
-	}
-	fmt.Fprintf(stderr, "zap-detect: %v\n", err)
-	if ee != nil {
-		for _, h := range ee.hints {
-			fmt.Fprintf(stderr, "hint: %s\n", h)
-		}
-	}
-	return code
+	return stage.Finish("zap-detect", usage, run(ctx, args, stdin, stdout), stdout, stderr)
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) error {
-	fs := flag.NewFlagSet("zap-detect", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
+	fs := stage.NewFlagSet("zap-detect")
 	bootstrap := fs.Bool("bootstrap", false, "connect as the target's bootstrap_user")
-	if err := ff.Parse(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return badInput(err, "run zap-detect --help for its usage")
+	if err := stage.Parse(fs, args); err != nil {
+		return err
 	}
-	if fs.NArg() > 1 {
-		return badInput(fmt.Errorf("want at most one declaration file, not %d arguments", fs.NArg()), "run zap-detect --help for its usage")
-	}
-
-	var data []byte
-	var err error
-	if fs.NArg() == 1 {
-		data, err = os.ReadFile(fs.Arg(0))
-	} else {
-		data, err = io.ReadAll(stdin)
-	}
+	data, err := stage.ReadInput(fs, stdin, "declaration")
 	if err != nil {
-		return inWorld(fmt.Errorf("read declaration: %w", err))
+		return err
 	}
 	d, err := declaration.Read(data)
 	if err == nil {
@@ -150,7 +101,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		if strings.HasPrefix(err.Error(), "format:") {
 			hints = append(hints, "make the declaration with the zap-eval of this zap")
 		}
-		return badInput(fmt.Errorf("declaration: %w", err), hints...)
+		return stage.BadInput(fmt.Errorf("declaration: %w", err), hints...)
 	}
 	res := resolve.Resolve(d, os.LookupEnv)
 	secret := map[string]bool{}
@@ -170,7 +121,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		}
 		me, err := user.Current()
 		if err != nil {
-			return inWorld(fmt.Errorf("find the account zap-detect runs as: %w", err))
+			return stage.InWorld(fmt.Errorf("find the account zap-detect runs as: %w", err))
 		}
 		env.Home = home
 		host = &localhost.Host{Env: os.Environ()}
@@ -180,17 +131,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		if err != nil {
 			var te *sshhost.TargetError
 			if errors.As(err, &te) && te.Hint != "" {
-				return badInput(err, te.Hint)
+				return stage.BadInput(err, te.Hint)
 			}
-			return badInput(err)
+			return stage.BadInput(err)
 		}
 		client, err := sshhost.Dial(ctx, target, operatorHome())
 		if err != nil {
 			var ce *sshhost.ConnectError
 			if errors.As(err, &ce) {
-				return &exitError{code: 1, err: fmt.Errorf("cannot connect to %s: %s", target.Host, ce.Reason), hints: ce.Hints}
+				return stage.InWorld(fmt.Errorf("cannot connect to %s: %s", target.Host, ce.Reason), ce.Hints...)
 			}
-			return inWorld(fmt.Errorf("cannot connect to %s: %w", target.Host, err))
+			return stage.InWorld(fmt.Errorf("cannot connect to %s: %w", target.Host, err))
 		}
 		defer client.Close()
 		env.Home = d.Target.Home
@@ -219,7 +170,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		return fmt.Errorf("encode the observations: %w", err)
 	}
 	if _, err := stdout.Write(append(out, '\n')); err != nil {
-		return inWorld(fmt.Errorf("write the observations: %w", err))
+		return stage.InWorld(fmt.Errorf("write the observations: %w", err))
 	}
 	return nil
 }
@@ -230,9 +181,9 @@ func localHome() (string, error) {
 	home, ok := os.LookupEnv("HOME")
 	switch {
 	case !ok || home == "":
-		return "", badInput(errors.New("HOME is unset or empty; ~ and $HOME in a path resolve against it"), "set HOME to your home directory")
+		return "", stage.BadInput(errors.New("HOME is unset or empty; ~ and $HOME in a path resolve against it"), "set HOME to your home directory")
 	case !strings.HasPrefix(home, "/"):
-		return "", badInput(fmt.Errorf("HOME is %q, not an absolute path; ~ and $HOME in a path resolve against it", home), "set HOME to your home directory, an absolute path")
+		return "", stage.BadInput(fmt.Errorf("HOME is %q, not an absolute path; ~ and $HOME in a path resolve against it", home), "set HOME to your home directory, an absolute path")
 	}
 	return home, nil
 }

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/zap-go/zap/internal/stage"
+
 	"github.com/zap-go/zap/internal/project"
 )
 
@@ -135,7 +137,7 @@ func reexec(ctx context.Context, acct account, proj *project.Project, inputs *os
 	case err == nil:
 		return errDone
 	case errors.As(err, &ee) && ee.ExitCode() > 0:
-		return &exitError{code: ee.ExitCode(), err: errDone}
+		return &stage.Error{Code: ee.ExitCode(), Err: errDone}
 	}
 	return ownErr(fmt.Errorf("run the evaluation as %s: %w", acct.Name, err))
 }

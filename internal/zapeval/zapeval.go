@@ -51,14 +51,13 @@ package zapeval
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/user"
 	"strconv"
 
-	"github.com/peterbourgon/ff/v3"
+	"github.com/zap-go/zap/internal/stage"
 
 	"github.com/zap-go/zap/internal/bundle"
 	"github.com/zap-go/zap/internal/evaluate"
@@ -88,64 +87,30 @@ Exit status: 0 the declaration was written, 2 the config has a problem
 // MaxOutput is the largest declaration zap-eval writes, in bytes.
 const MaxOutput = 64 << 20
 
-// exitError carries the exit code of a failure and, when a fix is known,
-// hint lines.
-type exitError struct {
-	code  int
-	err   error
-	hints []string
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
-func configErr(err error, hints ...string) error { return &exitError{code: 2, err: err, hints: hints} }
-func ownErr(err error) error                     { return &exitError{code: 1, err: err} }
+func configErr(err error, hints ...string) error { return stage.BadInput(err, hints...) }
+func ownErr(err error) error                     { return stage.InWorld(err) }
 
 // Main runs zap-eval with args and returns its exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	err := run(ctx, args, stdout, stderr)
-	if err == nil || err == errDone {
+	if err == errDone {
 		return 0
 	}
-	var done *exitError
-	if errors.As(err, &done) && done.err == errDone {
+	var done *stage.Error
+	if errors.As(err, &done) && done.Err == errDone {
 		// The zap-eval run as the dropped user said what there was to say.
-		return done.code
+		return done.Code
 	}
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, usage)
-		return 0
-	}
-	code := 1
-	var ee *exitError
-	if errors.As(err, &ee) {
-		code = ee.code
-	}
-	fmt.Fprintf(stderr, "zap-eval: %v\n", err)
-	if ee != nil {
-		for _, h := range ee.hints {
-			fmt.Fprintf(stderr, "hint: %s\n", h)
-		}
-	}
-	return code
+	return stage.Finish("zap-eval", usage, err, stdout, stderr)
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("zap-eval", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
+	fs := stage.NewFlagSet("zap-eval")
 	dropped := fs.String(dropFlag, "", "internal: the project root zap-eval found as root, before dropping to its owner")
 	inputsPath := fs.String("inputs", "", "write the evaluation's inputs to `FILE`")
 	inputsFD := fs.Int(inputsFDFlag, 0, "internal: the descriptor the dropped zap-eval writes its inputs to")
-	if err := ff.Parse(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		if inner := errors.Unwrap(err); inner != nil {
-			err = inner
-		}
-		return configErr(err, "run zap-eval --help for its usage")
+	if err := stage.Parse(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 1 {
 		return configErr(fmt.Errorf("want at most one config, not %d arguments", fs.NArg()), "run zap-eval --help for its usage")
@@ -190,9 +155,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// From here on the process reads only the project and the packages it
 	// links: not esbuild, not the config, nothing can read anything else.
 	if err := sandbox.Restrict(append([]string{proj.Root}, proj.Packages...)...); err != nil {
-		e := &exitError{code: 1, err: fmt.Errorf("sandbox: %w", err)}
+		e := &stage.Error{Code: 1, Err: fmt.Errorf("sandbox: %w", err)}
 		if errors.Is(err, sandbox.ErrUnsupported) {
-			e.hints = []string{"zap-eval runs a config only inside its Landlock sandbox; run it on a kernel with Landlock enabled"}
+			e.Hints = []string{"zap-eval runs a config only inside its Landlock sandbox; run it on a kernel with Landlock enabled"}
 		}
 		return e
 	}

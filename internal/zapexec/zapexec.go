@@ -44,7 +44,6 @@ package zapexec
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -54,7 +53,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/peterbourgon/ff/v3"
+	"github.com/zap-go/zap/internal/stage"
 
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/internal/localops"
@@ -85,64 +84,29 @@ Exit status: 0 every change succeeded, 1 a change failed, 2 the plan was
 refused before anything ran.
 `
 
-// exitError carries the exit code of a failure and, when a fix is known,
-// hint lines.
-type exitError struct {
-	code  int
-	err   error
-	hints []string
-}
+// refuse marks a plan this run won't act on: exit 2, nothing changed.
+func refuse(err error, hints ...string) error { return stage.BadInput(err, hints...) }
 
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
-func refuse(err error, hints ...string) error { return &exitError{code: 2, err: err, hints: hints} }
-func inWorld(err error) error                 { return &exitError{code: 1, err: err} }
-
-// errChangeFailed ends a run in which a change failed; the events said why.
-var errChangeFailed = errors.New("a change failed")
+// errChangeFailed ends a run in which a change failed; the events said why,
+// so nothing more is printed.
+var errChangeFailed = &stage.Error{Code: 1, Err: errors.New("a change failed")}
 
 // Main runs zap-exec with args and returns its exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := run(ctx, args, stdin, stdout)
-	switch {
-	case err == nil:
-		return 0
-	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprint(stdout, usage)
-		return 0
-	case errors.Is(err, errChangeFailed):
+	if errors.Is(err, errChangeFailed) {
 		return 1
 	}
-	code := 1
-	var ee *exitError
-	if errors.As(err, &ee) {
-		code = ee.code
-	}
-	fmt.Fprintf(stderr, "zap-exec: %v\n", err)
-	if ee != nil {
-		for _, h := range ee.hints {
-			fmt.Fprintf(stderr, "hint: %s\n", h)
-		}
-	}
-	return code
+	return stage.Finish("zap-exec", usage, err, stdout, stderr)
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) error {
-	fs := flag.NewFlagSet("zap-exec", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
+	fs := stage.NewFlagSet("zap-exec")
 	bootstrap := fs.Bool("bootstrap", false, "connect as the target's bootstrap_user")
-	if err := ff.Parse(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		if inner := errors.Unwrap(err); inner != nil {
-			err = inner
-		}
-		return refuse(err, "run zap-exec --help for its usage")
+	if err := stage.Parse(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 1 {
 		return refuse(fmt.Errorf("want at most one plan file, not %d arguments", fs.NArg()), "run zap-exec --help for its usage")
@@ -155,7 +119,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		data, err = io.ReadAll(stdin)
 	}
 	if err != nil {
-		return inWorld(fmt.Errorf("read the plan: %w", err))
+		return stage.InWorld(fmt.Errorf("read the plan: %w", err))
 	}
 
 	p, err := plan.Read(data)
@@ -208,9 +172,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		if err != nil {
 			var ce *sshhost.ConnectError
 			if errors.As(err, &ce) {
-				return &exitError{code: 1, err: fmt.Errorf("cannot connect to %s: %s", target.Host, masker.String(ce.Reason)), hints: ce.Hints}
+				return stage.InWorld(fmt.Errorf("cannot connect to %s: %s", target.Host, masker.String(ce.Reason)), ce.Hints...)
 			}
-			return inWorld(fmt.Errorf("cannot connect to %s: %s", target.Host, masker.String(err.Error())))
+			return stage.InWorld(fmt.Errorf("cannot connect to %s: %s", target.Host, masker.String(err.Error())))
 		}
 		defer client.Close()
 		host = client.Exec()
@@ -222,7 +186,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	}
 	result, err := runner.Run(ctx, prepared)
 	if err != nil {
-		return inWorld(err)
+		return stage.InWorld(err)
 	}
 	if result.Failed > 0 {
 		return errChangeFailed
@@ -245,7 +209,7 @@ func checkContext(p *plan.Plan) (execute.Context, error) {
 	}
 	u, err := user.Current()
 	if err != nil {
-		return execute.Context{}, inWorld(fmt.Errorf("the account zap-exec runs as: %w", err))
+		return execute.Context{}, stage.InWorld(fmt.Errorf("the account zap-exec runs as: %w", err))
 	}
 	if u.Username != p.Context.User {
 		return execute.Context{}, refuse(

@@ -22,13 +22,11 @@ package zapplan
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
-	"github.com/peterbourgon/ff/v3"
+	"github.com/zap-go/zap/internal/stage"
 
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/planner"
@@ -48,72 +46,19 @@ Exit status: 0 the plan was written (held resources are listed in it),
 2 bad input, 1 the input couldn't be read or the output written.
 `
 
-// exitError carries the exit code of a failure and, when a fix is known,
-// hint lines.
-type exitError struct {
-	code  int
-	err   error
-	hints []string
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
-func badInput(err error, hints ...string) error { return &exitError{code: 2, err: err, hints: hints} }
-func inWorld(err error) error                   { return &exitError{code: 1, err: err} }
-
 // Main runs zap-plan with args and returns its exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	err := run(ctx, args, stdin, stdout)
-	if err == nil {
-		return 0
-	}
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, usage)
-		return 0
-	}
-	code := 1
-	var ee *exitError
-	if errors.As(err, &ee) {
-		code = ee.code
-	}
-	fmt.Fprintf(stderr, "zap-plan: %v\n", err)
-	if ee != nil {
-		for _, h := range ee.hints {
-			fmt.Fprintf(stderr, "hint: %s\n", h)
-		}
-	}
-	return code
+	return stage.Finish("zap-plan", usage, run(ctx, args, stdin, stdout), stdout, stderr)
 }
 
 func run(_ context.Context, args []string, stdin io.Reader, stdout io.Writer) error {
-	fs := flag.NewFlagSet("zap-plan", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	if err := ff.Parse(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		// ff wraps the flag package's message in "error parsing
-		// commandline arguments"; the message itself says enough.
-		if inner := errors.Unwrap(err); inner != nil {
-			err = inner
-		}
-		return badInput(err, "run zap-plan --help for its usage")
+	fs := stage.NewFlagSet("zap-plan")
+	if err := stage.Parse(fs, args); err != nil {
+		return err
 	}
-	if fs.NArg() > 1 {
-		return badInput(fmt.Errorf("want at most one observations file, not %d arguments", fs.NArg()), "run zap-plan --help for its usage")
-	}
-
-	var data []byte
-	var err error
-	if fs.NArg() == 1 {
-		data, err = os.ReadFile(fs.Arg(0))
-	} else {
-		data, err = io.ReadAll(stdin)
-	}
+	data, err := stage.ReadInput(fs, stdin, "observations")
 	if err != nil {
-		return inWorld(fmt.Errorf("read observations: %w", err))
+		return err
 	}
 
 	o, err := observation.Read(data)
@@ -122,14 +67,14 @@ func run(_ context.Context, args []string, stdin io.Reader, stdout io.Writer) er
 		if strings.HasPrefix(err.Error(), "format: this reader reads") {
 			hints = append(hints, "make the observations with the zap-detect of this zap")
 		}
-		return badInput(fmt.Errorf("observations: %w", err), hints...)
+		return stage.BadInput(fmt.Errorf("observations: %w", err), hints...)
 	}
 	if err := checkContext(o); err != nil {
 		return err
 	}
 	p, err := planner.Plan(o)
 	if err != nil {
-		return badInput(fmt.Errorf("observations: %w", err))
+		return stage.BadInput(fmt.Errorf("observations: %w", err))
 	}
 	if p.Hash, err = plan.Hash(p, ops.Script); err != nil {
 		return fmt.Errorf("plan_hash: %w", err)
@@ -139,7 +84,7 @@ func run(_ context.Context, args []string, stdin io.Reader, stdout io.Writer) er
 		return fmt.Errorf("encode the plan: %w", err)
 	}
 	if _, err := stdout.Write(append(out, '\n')); err != nil {
-		return inWorld(fmt.Errorf("write the plan: %w", err))
+		return stage.InWorld(fmt.Errorf("write the plan: %w", err))
 	}
 	return nil
 }
@@ -153,19 +98,19 @@ func checkContext(o *observation.Observations) error {
 	if !o.Declaration.Target.Local {
 		switch {
 		case c.Target == "" || c.Target == "local":
-			return badInput(fmt.Errorf("observations: context.target: %q, but the declaration's target is a remote host", c.Target))
+			return stage.BadInput(fmt.Errorf("observations: context.target: %q, but the declaration's target is a remote host", c.Target))
 		case c.Home != o.Declaration.Target.Home:
-			return badInput(fmt.Errorf("observations: context.home: %q, but the declaration's target declares home %q", c.Home, o.Declaration.Target.Home))
+			return stage.BadInput(fmt.Errorf("observations: context.home: %q, but the declaration's target declares home %q", c.Home, o.Declaration.Target.Home))
 		}
 		return nil
 	}
 	switch {
 	case c.Target != "local":
-		return badInput(fmt.Errorf("observations: context.target: %q, but the declaration's target is local", c.Target))
+		return stage.BadInput(fmt.Errorf("observations: context.target: %q, but the declaration's target is local", c.Target))
 	case c.User == "":
-		return badInput(errors.New("observations: context.user: a local plan names the user it runs as"))
+		return stage.BadInput(errors.New("observations: context.user: a local plan names the user it runs as"))
 	case !strings.HasPrefix(c.Home, "/"):
-		return badInput(fmt.Errorf("observations: context.home: %q is not an absolute path (the HOME a ~ resolves to)", c.Home))
+		return stage.BadInput(fmt.Errorf("observations: context.home: %q is not an absolute path (the HOME a ~ resolves to)", c.Home))
 	}
 	return nil
 }

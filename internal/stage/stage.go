@@ -1,0 +1,113 @@
+// Package stage is what every stage binary (zap-eval, zap-detect, zap-plan,
+// zap-exec) does the same way around its own work: parse flags, read its one
+// input document from a file argument or stdin, and turn an error into the
+// exit code and the stderr lines the conventions give.
+//
+// An error made by BadInput exits 2 (an input to fix), one made by InWorld
+// exits 1 (a problem in the world), and any other error exits 1 too. Finish
+// prints "<name>: <message>" once, then each hint as "hint: <hint>".
+package stage
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/peterbourgon/ff/v3"
+)
+
+// Error is a failure with the exit code it carries and, when a fix is known,
+// hint lines.
+type Error struct {
+	Code  int
+	Err   error
+	Hints []string
+}
+
+func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+// BadInput marks err as a problem in the stage's input: exit 2.
+func BadInput(err error, hints ...string) error { return &Error{Code: 2, Err: err, Hints: hints} }
+
+// InWorld marks err as a problem in the world: exit 1.
+func InWorld(err error, hints ...string) error { return &Error{Code: 1, Err: err, Hints: hints} }
+
+// Code is the exit code err carries: 0 for nil, 1 unless it was marked.
+func Code(err error) int {
+	if err == nil {
+		return 0
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return 1
+}
+
+// Finish writes err the way every stage does and returns the exit code:
+// flag.ErrHelp prints usage on stdout and exits 0.
+func Finish(name, usage string, err error, stdout, stderr io.Writer) int {
+	if err == nil {
+		return 0
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "%s: %v\n", name, err)
+	var e *Error
+	if errors.As(err, &e) {
+		for _, h := range e.Hints {
+			fmt.Fprintf(stderr, "hint: %s\n", h)
+		}
+	}
+	return Code(err)
+}
+
+// NewFlagSet returns a flag set that reports errors rather than printing
+// them or exiting.
+func NewFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// Parse parses args into fs. A usage error is BadInput with a hint to run
+// --help; --help itself comes back as flag.ErrHelp.
+func Parse(fs *flag.FlagSet, args []string) error {
+	if err := ff.Parse(fs, args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		// ff wraps the flag package's message in "error parsing
+		// commandline arguments"; the message itself says enough.
+		if inner := errors.Unwrap(err); inner != nil {
+			err = inner
+		}
+		return BadInput(err, "run "+fs.Name()+" --help for its usage")
+	}
+	return nil
+}
+
+// ReadInput reads the stage's one input document, what, from the file
+// argument when there is one and from stdin otherwise.
+func ReadInput(fs *flag.FlagSet, stdin io.Reader, what string) ([]byte, error) {
+	if fs.NArg() > 1 {
+		return nil, BadInput(fmt.Errorf("want at most one %s file, not %d arguments", what, fs.NArg()), "run "+fs.Name()+" --help for its usage")
+	}
+	var data []byte
+	var err error
+	if fs.NArg() == 1 {
+		data, err = os.ReadFile(fs.Arg(0))
+	} else {
+		data, err = io.ReadAll(stdin)
+	}
+	if err != nil {
+		return nil, InWorld(fmt.Errorf("read %s: %w", what, err))
+	}
+	return data, nil
+}

@@ -1,0 +1,66 @@
+package stage
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestFinish(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		err    error
+		code   int
+		stdout string
+		stderr string
+	}{
+		{"ok", nil, 0, "", ""},
+		{"bad input with hints", BadInput(errors.New("format: wrong"), "make it again", "or not"), 2, "", "zap-x: format: wrong\nhint: make it again\nhint: or not\n"},
+		{"world", InWorld(errors.New("read plan: EOF")), 1, "", "zap-x: read plan: EOF\n"},
+		{"wrapped stays marked", fmt.Errorf("outer: %w", BadInput(errors.New("inner"))), 2, "", "zap-x: outer: inner\n"},
+		{"unmarked", errors.New("boom"), 1, "", "zap-x: boom\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errw bytes.Buffer
+			if got := Finish("zap-x", "usage\n", tc.err, &out, &errw); got != tc.code {
+				t.Errorf("code %d, want %d", got, tc.code)
+			}
+			if out.String() != tc.stdout || errw.String() != tc.stderr {
+				t.Errorf("stdout %q stderr %q", out.String(), errw.String())
+			}
+		})
+	}
+}
+
+func TestParseAndRead(t *testing.T) {
+	fs := NewFlagSet("zap-x")
+	err := Parse(fs, []string{"--nope"})
+	if Code(err) != 2 || strings.Contains(err.Error(), "error parsing") {
+		t.Errorf("unknown flag: code %d, %v", Code(err), err)
+	}
+	var out, errw bytes.Buffer
+	if Finish("zap-x", "usage: zap-x\n", Parse(NewFlagSet("zap-x"), []string{"--help"}), &out, &errw) != 0 || out.String() != "usage: zap-x\n" {
+		t.Errorf("--help: %q %q", out.String(), errw.String())
+	}
+
+	fs = NewFlagSet("zap-x")
+	if err := Parse(fs, nil); err != nil {
+		t.Fatal(err)
+	}
+	data, err := ReadInput(fs, strings.NewReader("{}"), "plan")
+	if err != nil || string(data) != "{}" {
+		t.Errorf("stdin: %q %v", data, err)
+	}
+	fs = NewFlagSet("zap-x")
+	_ = Parse(fs, []string{"a", "b"})
+	if _, err := ReadInput(fs, nil, "plan"); Code(err) != 2 {
+		t.Errorf("two arguments: %v", err)
+	}
+	fs = NewFlagSet("zap-x")
+	_ = Parse(fs, []string{t.TempDir() + "/missing"})
+	if _, err := ReadInput(fs, nil, "plan"); Code(err) != 1 {
+		t.Errorf("missing file: %v", err)
+	}
+}

@@ -35,7 +35,7 @@ func Detect(w io.Writer, o *observation.Observations) {
 		Unverifiable(w, o.Unresolved)
 		fmt.Fprintln(w)
 	}
-	Header(w, o.Context, o.References)
+	Header(w, o.Declaration.Target, o.Context, o.References)
 	fmt.Fprintln(w)
 	for i, r := range o.Resources {
 		kind := o.Declaration.Resources[i].Type

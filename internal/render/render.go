@@ -32,6 +32,15 @@
 //	Plan: 2 change(s)
 //	plan_hash: <64 hex>
 //
+// A remote plan's header names the host as declared, what a referenced host
+// resolved to, and the connecting user (home: only when declared):
+//
+//	target: {env:HOST}
+//	host: 203.0.113.7
+//	user: deploy                 (or: user: (none — ssh chooses))
+//
+// and over SSH every file operation runs as root.
+//
 // [+] is a create and [~] an update; the lines under a change say what it
 // declares, then its steps: > a command run as written, = one of Zap's own
 // operations named with what it acts on, # a note never run as written.
@@ -81,7 +90,7 @@ func Plan(w io.Writer, p *plan.Plan, o PlanOptions) {
 	if Banners(w, p.Held, p.Unresolved) {
 		fmt.Fprintln(w)
 	}
-	Header(w, p.Context, p.References)
+	Header(w, p.Target, p.Context, p.References)
 	fmt.Fprintln(w)
 	for i := range p.Changes {
 		Change(w, p, &p.Changes[i], o.Diff)
@@ -112,15 +121,34 @@ func Plan(w io.Writer, p *plan.Plan, o PlanOptions) {
 	}
 }
 
-// Header writes the lines naming the machine and environment a pass is for:
-// target, user, home and the references block.
-func Header(w io.Writer, c observation.Context, refs []observation.Reference) {
-	fmt.Fprintf(w, "target: %s\n", escape.Line(c.Target))
-	if c.User != "" {
-		fmt.Fprintf(w, "user: %s\n", escape.Line(c.User))
-	}
-	if c.Home != "" {
-		fmt.Fprintf(w, "home: %s\n", escape.Line(c.Home))
+// Header writes the lines naming the machine and environment a pass is for,
+// then the references block. A local target: target: local, the user Zap
+// runs as and its home. A remote one: target: the host as declared ({env:X}
+// for a reference), host: what it resolved to when the declared host is a
+// reference, user: the connecting user or "(none — ssh chooses)", and home:
+// only when the target declares one.
+func Header(w io.Writer, t declaration.Target, c observation.Context, refs []observation.Reference) {
+	if t.Local || t.Host == nil {
+		fmt.Fprintf(w, "target: %s\n", escape.Line(c.Target))
+		if c.User != "" {
+			fmt.Fprintf(w, "user: %s\n", escape.Line(c.User))
+		}
+		if c.Home != "" {
+			fmt.Fprintf(w, "home: %s\n", escape.Line(c.Home))
+		}
+	} else {
+		fmt.Fprintf(w, "target: %s\n", escape.Line(t.Host.String()))
+		if t.Host.HasRefs() {
+			fmt.Fprintf(w, "host: %s\n", escape.Line(c.Target))
+		}
+		if c.User != "" {
+			fmt.Fprintf(w, "user: %s\n", escape.Line(c.User))
+		} else {
+			fmt.Fprintln(w, "user: (none — ssh chooses)")
+		}
+		if t.Home != "" {
+			fmt.Fprintf(w, "home: %s\n", escape.Line(t.Home))
+		}
 	}
 	if len(refs) > 0 {
 		fmt.Fprintln(w, "references:")

@@ -220,3 +220,59 @@ func TestLinkAndNote(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
+
+func TestHeaderRemote(t *testing.T) {
+	for _, c := range []struct {
+		name, target, context, want string
+	}{
+		{"host as a reference: host: line, the connecting user",
+			`{"host":{"$env":"HOST"},"user":{"$env":"USER_NAME"},"port":2222}`,
+			`{"target":"203.0.113.7","user":"deploy"}`,
+			"target: {env:HOST}\nhost: 203.0.113.7\nuser: deploy\n"},
+		{"host as written: no host: line; no user: ssh chooses",
+			`{"host":"web1.example"}`,
+			`{"target":"web1.example","user":""}`,
+			"target: web1.example\nuser: (none — ssh chooses)\n"},
+		{"a declared home",
+			`{"host":"web1.example","user":"deploy","home":"/home/deploy"}`,
+			`{"target":"web1.example","user":"deploy","home":"/home/deploy"}`,
+			"target: web1.example\nuser: deploy\nhome: /home/deploy\n"},
+		{"a host with a reference inside",
+			`{"host":{"$text":["web-",{"$env":"N"},".example"]},"user":"u"}`,
+			`{"target":"web-1.example","user":"u"}`,
+			"target: web-{env:N}.example\nhost: web-1.example\nuser: u\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var tg declaration.Target
+			var cx observation.Context
+			if err := json.Unmarshal([]byte(c.target), &tg); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal([]byte(c.context), &cx); err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			Header(&b, tg, cx, nil)
+			if b.String() != c.want {
+				t.Errorf("got:\n%s\nwant:\n%s", b.String(), c.want)
+			}
+		})
+	}
+}
+
+func TestRemoteOpsAsRoot(t *testing.T) {
+	c := observation.Context{Target: "web1", User: "deploy"}
+	for _, op := range []plan.Op{
+		{Name: plan.OpPut, Path: declaration.Lit("/etc/motd"), Mode: "644", Privilege: plan.Elevated},
+		{Name: plan.OpDir, Path: declaration.Lit("/srv/app"), Privilege: plan.Elevated},
+	} {
+		if got := OpSummary(c, &op); !strings.HasSuffix(got, "as root)") {
+			t.Errorf("%s over SSH: %q, want it as root", op.Name, got)
+		}
+	}
+	local := observation.Context{Target: "local", User: "alice"}
+	op := plan.Op{Name: plan.OpDir, Path: declaration.Lit("~/x"), Privilege: plan.Elevated}
+	if got := OpSummary(local, &op); !strings.HasSuffix(got, "as alice)") {
+		t.Errorf("dir locally: %q, want it as alice", got)
+	}
+}

@@ -43,6 +43,7 @@ func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) err
 	if err != nil {
 		return err
 	}
+	s.warmSudo(ctx, ev.decl)
 	det, err := s.detect(ctx, ev)
 	if err != nil {
 		return err
@@ -239,7 +240,7 @@ func (w *wetrun) execute(ctx context.Context, confirmed bool) error {
 			progress.Event(e)
 		}
 		return nil
-	})
+	}, a.stageArgs()...)
 	if execErr != nil && !started {
 		// zap-exec stopped before its first event: nothing was changed.
 		return execErr

@@ -40,10 +40,18 @@ func (a *app) run(ctx context.Context, args []string) error {
 		return fs
 	}
 
-	planFlags := evalFlags("zap plan")
+	// targetFlags is a flag set for a command that connects to the
+	// target: it also takes --bootstrap.
+	targetFlags := func(name string) *flag.FlagSet {
+		fs := evalFlags(name)
+		fs.BoolVar(&a.bootstrap, "bootstrap", false, "connect as the target's bootstrap_user instead of its user (the first bring-up); a --bootstrap plan binds only a --bootstrap wetrun")
+		return fs
+	}
+
+	planFlags := targetFlags("zap plan")
 	diff := planFlags.Bool("diff", false, "add each drifted resource's current → desired lines above its steps")
 
-	applyFlags := evalFlags("zap apply")
+	applyFlags := targetFlags("zap apply")
 	wetrun := applyFlags.Bool("wetrun", false, "change the target: execute the plan you reviewed (without it, apply only previews)")
 	expect := applyFlags.String("expect-plan", "", "execute only if the plan's plan_hash is exactly `HASH` (with --wetrun)")
 	jsonOut := applyFlags.Bool("json", false, "stream the wetrun's events as JSON lines on stdout (with --wetrun)")
@@ -148,7 +156,7 @@ drift adds what was observed, a ? the reason.
 
 Exit status: 0 every resource was read; 1 a resource couldn't be read or a
 referenced variable is unset; 2 an input error.`,
-			FlagSet: evalFlags("zap detect"),
+			FlagSet: targetFlags("zap detect"),
 			Exec: func(ctx context.Context, args []string) error {
 				cfg, err := configArg(args)
 				if err != nil {

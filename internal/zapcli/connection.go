@@ -19,13 +19,15 @@ type connection struct {
 	// masked names the secret references in target.host, target.user and
 	// target.bootstrap_user: such a plan has no plan_hash.
 	masked []string
-	// empty names the variables of target.host and target.user that are
+	// empty names the variables of target.host and the connecting user
+	// (target.user, or target.bootstrap_user with --bootstrap) that are
 	// unset or empty.
 	empty []string
 }
 
-// connectionOf reads the target's connection context of d with res.
-func connectionOf(d *declaration.Declaration, res *resolve.Resolution) connection {
+// connectionOf reads the target's connection context of d with res;
+// bootstrap says the run connects as the bootstrap_user.
+func connectionOf(d *declaration.Declaration, res *resolve.Resolution, bootstrap bool) connection {
 	var c connection
 	if d.Target.Local {
 		return c
@@ -34,7 +36,11 @@ func connectionOf(d *declaration.Declaration, res *resolve.Resolution) connectio
 	c.masked = appendNew(c.masked, c.maskedHost...)
 	c.masked = appendNew(c.masked, secretRefs(d.Target.User, res)...)
 	c.masked = appendNew(c.masked, secretRefs(d.Target.BootstrapUser, res)...)
-	for _, t := range []*declaration.Text{d.Target.Host, d.Target.User} {
+	user := d.Target.User
+	if bootstrap {
+		user = d.Target.BootstrapUser
+	}
+	for _, t := range []*declaration.Text{d.Target.Host, user} {
 		if t == nil {
 			continue
 		}
@@ -86,8 +92,9 @@ func (c connection) checkBindable() error {
 		"reference the host and user through plain variables (zap.unmask('NAME') if the name reads as a secret's)")
 }
 
-// hostKey is the name of the target a report is kept for: local, the
-// host as declared, or what its plain references resolve to.
+// hostKey is the name of the target a report is kept for: local, or the
+// host its references resolve to, which is what zap-detect reports as
+// context.target (the report is written and looked up under this one key).
 func hostKey(d *declaration.Declaration, res *resolve.Resolution) string {
 	if d.Target.Local {
 		return "local"

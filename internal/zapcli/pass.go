@@ -90,7 +90,7 @@ func (s *session) load(ctx context.Context) (*evaluation, error) {
 		return nil, err
 	}
 	s.res = s.resolution(ev.decl)
-	s.conn = connectionOf(ev.decl, s.res)
+	s.conn = connectionOf(ev.decl, s.res, s.a.bootstrap)
 	s.a.useSecrets(s.res)
 	return ev, nil
 }
@@ -110,7 +110,7 @@ type detection struct {
 
 // detect runs zap-detect on the declaration.
 func (s *session) detect(ctx context.Context, ev *evaluation) (*detection, error) {
-	out, err := s.st.run(ctx, "zap-detect", ev.json)
+	out, err := s.st.run(ctx, "zap-detect", ev.json, s.a.stageArgs()...)
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +195,9 @@ func (s *session) record(cmd state.Command, preview bool, planHash string, ev *e
 	if err != nil {
 		return failf(1, "state: %v", err)
 	}
-	if err := s.store.Save(s.abs, det.obs.Context.Target, r); err != nil {
+	// The key the report is looked up by (hostKey), which is the host
+	// zap-detect resolved and connected to.
+	if err := s.store.Save(s.abs, hostKey(&det.obs.Declaration, s.res), r); err != nil {
 		return stateError(err)
 	}
 	return nil

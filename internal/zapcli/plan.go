@@ -35,6 +35,7 @@ func (s *session) preview(ctx context.Context) (*evaluation, *detection, *planne
 	if _, err := s.lastRunOf(ev.decl); err != nil {
 		return nil, nil, nil, err
 	}
+	s.warmSudo(ctx, ev.decl)
 	det, err := s.detect(ctx, ev)
 	if err != nil {
 		return nil, nil, nil, err
@@ -107,6 +108,7 @@ func (a *app) cmdDetect(ctx context.Context, config string) error {
 	if _, err := s.lastRunOf(ev.decl); err != nil {
 		return err
 	}
+	s.warmSudo(ctx, ev.decl)
 	det, err := s.detect(ctx, ev)
 	if err != nil {
 		return err

@@ -76,7 +76,7 @@ func TestConnectionAndUnbindableRender(t *testing.T) {
 	}
 	env := map[string]string{"SECRET_HOST": "db7.internal.example", "SSH_USER": "deploy"}
 	res := resolve.Resolve(d, func(k string) (string, bool) { v, ok := env[k]; return v, ok })
-	c := connectionOf(d, res)
+	c := connectionOf(d, res, false)
 	if !c.unbindable() || !c.unrecorded() || strings.Join(c.masked, ",") != "SECRET_HOST" || len(c.empty) != 0 {
 		t.Fatalf("connection %+v", c)
 	}

@@ -65,10 +65,10 @@ func (s *stages) runCmd(cmd *exec.Cmd, name string, stdin []byte) ([]byte, error
 // stream runs a stage with stdin and hands each line it writes on stdout to
 // line as it comes. It returns the stage's failure, if any, after the last
 // line; an error from line stops the stage.
-func (s *stages) stream(ctx context.Context, name string, stdin []byte, line func([]byte) error) error {
+func (s *stages) stream(ctx context.Context, name string, stdin []byte, line func([]byte) error, args ...string) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	cmd := s.command(ctx, name)
+	cmd := s.command(ctx, name, args...)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -162,4 +162,13 @@ func stageMessage(name string, stderr []byte) (string, []string) {
 		}
 	}
 	return strings.Join(msg, "\n"), hints
+}
+
+// stageArgs are the flags zap-detect and zap-exec take from zap's own:
+// --bootstrap.
+func (a *app) stageArgs() []string {
+	if a.bootstrap {
+		return []string{"--bootstrap"}
+	}
+	return nil
 }

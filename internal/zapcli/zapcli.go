@@ -15,6 +15,9 @@
 //	zap status [CONFIG]                   the last run, offline
 //
 // CONFIG defaults to ./zap.ts. --help on any command prints its flags.
+// plan, apply and detect take --bootstrap: zap-detect and zap-exec connect
+// as the remote target's bootstrap_user (a --bootstrap plan is its own plan,
+// binding only a --bootstrap wetrun).
 // Every command that reads a config takes --env-file PATH: NAME=VALUE lines
 // (internal/envfile) loaded into the operator environment before anything
 // resolves, the file's value winning over the shell's; an error in it names
@@ -80,6 +83,19 @@
 // unset or not absolute; a state directory or report that isn't the user's
 // own. World errors (1): a stage that exits 1, crashes or can't be started;
 // a document a stage wrote that doesn't read; state that can't be written.
+//
+// A remote target: a stage that can't connect exits 1 with "cannot connect
+// to HOST: REASON" and hints before any verdict; zap prints it as its own
+// error, exits 1 and keeps no report. A stage's exit 2 before connecting (a
+// host or user resolving to nothing, --bootstrap with no bootstrap_user, a
+// plan for another user) is zap's exit 2. Reports are kept under the host
+// the target resolves to (context.target).
+//
+// A local pass whose reads may need root (a file; a directory with a mode,
+// owner or group), run by an account whose sudo -n fails, on an interactive
+// terminal: zap runs sudo -v on the terminal once, with no deadline, before
+// detecting, since the stages only ever use sudo -n. Without a terminal it
+// never prompts, and such a read holds (sudo authentication failed).
 //
 // Errors print as "error: message", further lines of the message indented
 // under it, and advice after it at the left margin as "hint: ...".
@@ -184,6 +200,9 @@ type app struct {
 	// envFile is --env-file: a file of NAME=VALUE lines loaded into the
 	// operator environment before anything resolves.
 	envFile string
+	// bootstrap is --bootstrap: zap-detect and zap-exec connect as the
+	// target's bootstrap_user.
+	bootstrap bool
 
 	// rawStderr is stderr as given (the terminal check needs the file);
 	// stdout and stderr are masked writers over the given ones.

@@ -32,6 +32,7 @@ import (
 const fakeStage = `#!/bin/sh
 name=$(basename "$0")
 cat > /dev/null
+echo "$@" >> "$FAKE/$name.args"
 n=$(cat "$FAKE/$name.count" 2>/dev/null || echo 0)
 n=$((n+1))
 echo $n > "$FAKE/$name.count"

@@ -104,7 +104,7 @@ if command -v ansible-playbook >/dev/null 2>&1; then
 	} > peer/play.yml
 	runs_saved=$runs
 	runs=${BENCH_PEER_RUNS:-3}
-	row "peer: ansible-playbook --check" "$(median_ms ansible-playbook --check -i localhost, peer/play.yml)"
+	row "peer: ansible-playbook --check" "$(median_ms env ANSIBLE_REMOTE_TMP="$work/ansible-remote" ANSIBLE_LOCAL_TMP="$work/ansible-local" ansible-playbook --check -i localhost, peer/play.yml)"
 	runs=$runs_saved
 else
 	row "peer: ansible-playbook --check" "n/a (not installed: apt-get install ansible)"

@@ -69,6 +69,7 @@ tidy-check:
 # script doing the same reads) and, when installed, the peer.
 bench: build
 	./testdata/bench/run.sh
+	./testdata/bench/ssh.sh
 
 # The main job on this machine: a config that manages a directory, a file, a
 # link and a script under your home, needing no SSH and no sudo.

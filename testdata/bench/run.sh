@@ -187,4 +187,3 @@ row "zap-eval, $resources resources in $eval_modules modules" "$(median_ms "$bin
 mbrow "  peak RSS" "$(peak_mb "$bin/zap-eval" "$work/eval/big/zap.ts")"
 echo
 echo "budget: zap-eval tiny <= 30 ms; 2,000 resources <= 300 ms and <= 100 MB peak RSS"
-"$root/testdata/bench/ssh.sh" # the SSH budgets (issue 4); needs root, else it says why it skipped

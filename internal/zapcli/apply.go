@@ -254,6 +254,12 @@ func (w *wetrun) execute(ctx context.Context, confirmed bool) error {
 		emit = w.emitter()
 	}
 	doneErr := ""
+	var se *stageError
+	if errors.As(execErr, &se) && se.status == 1 && nFailed > 0 {
+		// zap-exec's own exit for a change that failed: its events said
+		// what failed, and the run goes on to read the target again.
+		execErr = nil
+	}
 	if execErr != nil {
 		code = 1
 		msg := execErr.Error()

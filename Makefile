@@ -30,6 +30,7 @@ install: build
 # testscript script (the stages alone and the end-to-end walks).
 test: typecheck check
 	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
+	@$(GO) run ./internal/scripttest/tiers
 
 check: fmt vet staticcheck tidy-check
 

@@ -60,6 +60,7 @@ type Batch struct {
 	// Script is the shell script to give a POSIX shell on stdin.
 	Script string
 	marker string
+	units  []unit
 }
 
 // New makes the batch of queries with a fresh random nonce.
@@ -77,6 +78,11 @@ func Build(nonce string, queries []detect.Query) (*Batch, error) {
 		return nil, errors.New("a nonce is lowercase hex digits")
 	}
 	b := &Batch{Queries: queries, marker: "ZAP" + nonce}
+	units, err := plan(queries)
+	if err != nil {
+		return nil, err
+	}
+	b.units = units
 	var s strings.Builder
 	s.WriteString("{\n")
 	s.WriteString("N=" + b.marker + "\n")
@@ -88,14 +94,14 @@ func Build(nonce string, queries []detect.Query) (*Batch, error) {
 	if needsProc(queries) {
 		s.WriteString("[ -d /proc/self/fd ] || { printf '%s M /proc/self/fd\\n' \"$N\"; exit 0; }\n")
 	}
-	for i, q := range queries {
-		cmd, err := probe(q)
+	for u, un := range units {
+		cmd, err := b.probe(un)
 		if err != nil {
-			return nil, fmt.Errorf("query %d: %w", i, err)
+			return nil, fmt.Errorf("query %d: %w", un.reads[0], err)
 		}
-		fmt.Fprintf(&s, "printf '%%s B %d\\n' \"$N\"\n", i)
+		fmt.Fprintf(&s, "printf '%%s B %d\\n' \"$N\"\n", u)
 		fmt.Fprintf(&s, "s=$( { { %s 3>&- 4>&-; echo \"$?\" >&3; } 2>/dev/null | od -An -v -tx1 >&4; } 3>&1 )\n", cmd)
-		fmt.Fprintf(&s, "printf '%%s E %d %%s\\n' \"$N\" \"$s\"\n", i)
+		fmt.Fprintf(&s, "printf '%%s E %d %%s\\n' \"$N\" \"$s\"\n", u)
 	}
 	s.WriteString("printf '%s Z\\n' \"$N\"\n")
 	s.WriteString("exit 0\n")
@@ -130,53 +136,185 @@ func needsProc(queries []detect.Query) bool {
 	return false
 }
 
-// digestScript is the constant content read, run as sh -c with the path as
-// $1. It lstat's the path (exit 1: nothing there) and opens only a regular
-// file, then checks through the descriptor that what it opened is a regular
-// file with one link before reading it. It prints "t <mode>" (the lstat's
-// raw mode in hex), then "o <mode> <links>" of what it opened, then the
-// digest. Exit 5 is a regular file the open was refused.
-const digestScript = `t=$(stat -c %f -- "$1") || exit 1
-printf 't %s\n' "$t"
-case $t in 8???) ;; *) exit 0;; esac
-{
-o=$(stat -L -c '%f %h' /proc/self/fd/6) || exit 3
-printf 'o %s\n' "$o"
-case $o in "8"???" 1") ;; *) exit 0;; esac
-sha512sum <&6 || exit 4
-exit 0
-} 6<"$1" || exit 5`
+// Zap's own path reads run in groups: each group is one constant script,
+// run as sh -c with the group's paths as its arguments, in one session under
+// one timeout, its output through one od. A group's script starts no process
+// per path: it tests each path with the shell's own test, then reads all the
+// paths there with one stat (and a content group with one stat through its
+// descriptors and one sha512sum).
+const (
+	// statGroup is how many type or stat reads share a group.
+	statGroup = 128
+	// digestGroup is how many content reads share a group. Its limit is
+	// PathTimeout for each of them, so reading large files together takes
+	// no more of a limit than reading them one by one did.
+	digestGroup = 32
+)
+
+// statScript reads the type, or the lstat, of its arguments: a line of one
+// digit per path, 1 for a path there (TEST, the shell's own test, passes)
+// and 0 for one that isn't, then one stat over the paths there, one line
+// each, in order, and stat's exit status.
+const statScript = `a= i=0
+for p; do
+i=$((i+1))
+if TEST; then a="$a \"\${$i}\""; printf 1; else printf 0; fi
+done
+echo
+[ -z "$a" ] || eval "exec stat FORMAT -- $a"`
+
+// typeTest and statTest are statScript's TEST: a type read follows a
+// symbolic link, a stat read doesn't.
+const (
+	typeTest = `[ -e "$p" ]`
+	statTest = `[ -h "$p" ] || [ -e "$p" ]`
+)
+
+// digestScript is the content read of its arguments. It lstat's every path
+// there in one stat and opens only a regular file, each on a descriptor of
+// its own, seven at a time (3 to 9); for each seven, one stat through
+// /proc/self/fd reads the type and link count of what it opened, and one
+// sha512sum reads the regular files with one link, through their
+// descriptors, which it then closes. It prints records of the path's number
+// (from 1) and what was read: "<n> m" (not there), "<n> t <mode>" (the
+// lstat's raw mode in hex), "<n> d" (a regular file the open was refused),
+// "<n> o <mode> <links>" (what it opened) and "<n> s <sha512>". Nothing it
+// prints comes from a path or a file. Exit 3 is a group whose reads don't
+// line up (a path changed between its reads, or a read failed).
+const digestScript = `flush() {
+[ -n "$f" ] || return 0
+o=$(stat -L -c '%f %h' $f) || exit 3
+IFS='
+'
+set -- $o
+IFS=' '
+s= h=
+for j in $g; do
+[ "$#" -gt 0 ] || exit 3
+echo "$j o $1"
+case $1 in "8"???" 1") eval "s=\"\$s /proc/self/fd/\$d$j\""; h="$h $j";; esac
+shift
+done
+[ "$#" = 0 ] || exit 3
+if [ -n "$s" ]; then
+r=$(sha512sum $s) || exit 3
+IFS=' 
+'
+set -- $r
+IFS=' '
+for j in $h; do
+[ "$#" -ge 2 ] || exit 3
+echo "$j s $1"
+shift 2
+done
+[ "$#" = 0 ] || exit 3
+fi
+exec 3<&- 4<&- 5<&- 6<&- 7<&- 8<&- 9<&-
+f= g= k=2
+}
+i=0 a=
+for p; do
+i=$((i+1)); eval "p$i=\$p"
+if [ -h "$p" ] || [ -e "$p" ]; then eval "x$i=1"; a="$a \"\${$i}\""; else eval "x$i=0"; fi
+done
+n=$i t=
+if [ -n "$a" ]; then t=$(eval "stat -c %f -- $a") || exit 3; fi
+set -f
+IFS='
+'
+set -- $t
+IFS=' '
+i=0 k=2 f= g=
+while [ "$i" -lt "$n" ]; do
+i=$((i+1))
+eval "x=\$x$i"
+if [ "$x" = 0 ]; then echo "$i m"; continue; fi
+[ "$#" -gt 0 ] || exit 3
+echo "$i t $1"
+case $1 in 8???) ;; *) shift; continue;; esac
+shift
+[ "$k" -lt 9 ] || flush
+k=$((k+1))
+eval "p=\$p$i"
+if eval "command exec $k<\"\$p\"" 2>/dev/null; then f="$f /proc/self/fd/$k"; g="$g $i"; eval "d$i=$k"; else echo "$i d"; fi
+done
+[ "$#" = 0 ] || exit 3
+flush
+exit 0`
 
 // commandWrapper runs an operator's script, read on its stdin, in a shell
 // whose output is discarded, and prints its exit status: the report. A
 // shell killed at the limit prints none.
 const commandWrapper = `sh -s >/dev/null 2>&1; echo "$?"`
 
-// probe is the shell command that answers q on its stdout.
-func probe(q detect.Query) (string, error) {
-	limit := strconv.Itoa(PathTimeout)
-	run := "LC_ALL=C setsid timeout -k 1 " + limit + " "
-	switch q.Op {
-	case detect.OpType, detect.OpStat, detect.OpReadlink, detect.OpDigest:
-		if q.Path == "" {
-			return "", errors.New("no path to read")
+// unit is one framed answer in a batch's output: one read, or a group of
+// path reads of one kind answered together.
+type unit struct {
+	op    detect.Op
+	reads []int
+}
+
+// plan puts the queries into units: each command and readlink a unit of
+// its own, the type, stat and content reads in groups, each group at the
+// place of its first read.
+func plan(queries []detect.Query) ([]unit, error) {
+	var units []unit
+	open := map[detect.Op]int{}
+	for i, q := range queries {
+		switch q.Op {
+		case detect.OpType, detect.OpStat, detect.OpReadlink, detect.OpDigest:
+			if q.Path == "" {
+				return nil, fmt.Errorf("query %d: no path to read", i)
+			}
+			if strings.ContainsAny(q.Path, "\x00") {
+				return nil, fmt.Errorf("query %d: a path with a NUL", i)
+			}
 		}
-		if strings.ContainsAny(q.Path, "\x00") {
-			return "", errors.New("a path with a NUL")
+		size := 0
+		switch q.Op {
+		case detect.OpType, detect.OpStat:
+			size = statGroup
+		case detect.OpDigest:
+			size = digestGroup
 		}
+		if size == 0 {
+			units = append(units, unit{op: q.Op, reads: []int{i}})
+			continue
+		}
+		if u, ok := open[q.Op]; ok && len(units[u].reads) < size {
+			units[u].reads = append(units[u].reads, i)
+			continue
+		}
+		open[q.Op] = len(units)
+		units = append(units, unit{op: q.Op, reads: []int{i}})
 	}
-	p := detect.Quote(q.Path)
-	switch q.Op {
+	return units, nil
+}
+
+// probe is the shell command that answers un on its stdout.
+func (b *Batch) probe(un unit) (string, error) {
+	run := "LC_ALL=C setsid timeout -k 1 " + strconv.Itoa(PathTimeout) + " "
+	paths := func() string {
+		var s strings.Builder
+		for _, i := range un.reads {
+			s.WriteString(" " + detect.Quote(b.Queries[i].Path))
+		}
+		return s.String()
+	}
+	switch un.op {
 	case detect.OpType:
-		return run + "stat -L -c %f -- " + p, nil
+		script := strings.NewReplacer("TEST", typeTest, "FORMAT", "-L -c %f").Replace(statScript)
+		return run + "sh -c " + detect.Quote(script) + " sh" + paths(), nil
 	case detect.OpStat:
-		return run + "stat -c '%f %U %G' -- " + p, nil
-	case detect.OpReadlink:
-		return run + "readlink -- " + p, nil
+		script := strings.NewReplacer("TEST", statTest, "FORMAT", "-c '%f %U %G'").Replace(statScript)
+		return run + "sh -c " + detect.Quote(script) + " sh" + paths(), nil
 	case detect.OpDigest:
-		return run + "sh -c " + detect.Quote(digestScript) + " sh " + p, nil
+		run := "LC_ALL=C setsid timeout -k 1 " + strconv.Itoa(PathTimeout*len(un.reads)) + " "
+		return run + "sh -c " + detect.Quote(digestScript) + " sh" + paths(), nil
+	case detect.OpReadlink:
+		return run + "readlink -- " + detect.Quote(b.Queries[un.reads[0]].Path), nil
 	case detect.OpCommand:
-		c := q.Command
+		c := b.Queries[un.reads[0]].Command
 		if c == nil {
 			return "", errors.New("no command to run")
 		}
@@ -189,7 +327,7 @@ func probe(q detect.Query) (string, error) {
 		}
 		return "printf '%s' " + detect.Quote(c.Script()) + " | setsid timeout -k 1 " + strconv.Itoa(t) + " sh -c " + detect.Quote(commandWrapper), nil
 	}
-	return "", fmt.Errorf("unknown read %q", q.Op)
+	return "", fmt.Errorf("unknown read %q", un.op)
 }
 
 // Deadline is how long the whole batch may take: the sum of its probes'

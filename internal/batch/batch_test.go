@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -48,7 +49,7 @@ func eachShell(t *testing.T, f func(t *testing.T, sh []string)) {
 	}
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +205,7 @@ func TestParseRefuses(t *testing.T) {
 	}
 	b, err := Build("00ff", qs)
 	must(t, err)
-	ok := "ZAP00ff H\nZAP00ff B 0\n 34 31 65 64 0a\nZAP00ff E 0 0\nZAP00ff B 1\nZAP00ff E 1 1\nZAP00ff Z\n"
+	ok := "ZAP00ff H\nZAP00ff B 0\n 31 0a 34 31 65 64 0a\nZAP00ff E 0 0\nZAP00ff B 1\nZAP00ff E 1 1\nZAP00ff Z\n"
 	answers, err := b.Parse([]byte(ok))
 	must(t, err)
 	if answers[0].Type != detect.TypeDirectory || answers[1].Status != detect.StatusMissing {
@@ -225,7 +226,7 @@ func TestParseRefuses(t *testing.T) {
 		{"answers out of order", strings.Replace(ok, "B 0", "B 1", 1), "read 0 has no answer"},
 		{"an end for another read", strings.Replace(ok, "E 0 0", "E 1 0", 1), "read 0 has no answer"},
 		{"an answer too many", strings.Replace(ok, "ZAP00ff Z", "ZAP00ff B 2\nZAP00ff E 2 0\nZAP00ff Z", 1), "more answers than its 2 reads"},
-		{"a raw line inside an answer", strings.Replace(ok, " 34 31", "ZAP00fe E 0 0\n 34 31", 1), "garbled"},
+		{"a raw line inside an answer", strings.Replace(ok, " 31 0a", "ZAP00fe E 0 0\n 31 0a", 1), "garbled"},
 		{"a status that isn't a number", strings.Replace(ok, "E 0 0", "E 0 x", 1), "garbled"},
 		{"output past the end", ok + "more\n", "past its end marker"},
 		{"an unknown tool", "ZAP00ff H\nZAP00ff M rm\n", "garbled"},
@@ -248,5 +249,146 @@ func TestDeadline(t *testing.T) {
 	must(t, err)
 	if got, want := b.Deadline(), margin+31*time.Second+11*time.Second; got != want {
 		t.Errorf("deadline %v, want %v", got, want)
+	}
+}
+
+// files writes n files of their own content under a new directory and
+// returns their paths and digests.
+func files(t testing.TB, n int) ([]string, []string) {
+	dir := t.TempDir()
+	paths, sums := make([]string, n), make([]string, n)
+	for i := range n {
+		content := []byte(strings.Repeat("file "+strconv.Itoa(i)+"\n", 40))
+		paths[i] = filepath.Join(dir, "f"+strconv.Itoa(i))
+		must(t, os.WriteFile(paths[i], content, 0o644))
+		sum := sha512.Sum512(content)
+		sums[i] = hex.EncodeToString(sum[:])
+	}
+	return paths, sums
+}
+
+// converged is the queries a converged file resource reads, for each path.
+func converged(paths []string) []detect.Query {
+	var qs []detect.Query
+	for _, p := range paths {
+		qs = append(qs,
+			detect.Query{Op: detect.OpType, Lane: observation.LaneElevated, Path: p},
+			detect.Query{Op: detect.OpStat, Lane: observation.LaneElevated, Path: p},
+			detect.Query{Op: detect.OpDigest, Lane: observation.LaneElevated, Path: p})
+	}
+	return qs
+}
+
+// TestGroups checks that reads past one group's size, interleaved and with
+// paths missing among them, each answer as themselves.
+func TestGroups(t *testing.T) {
+	paths, sums := files(t, 300)
+	for i := 0; i < len(paths); i += 7 {
+		must(t, os.Remove(paths[i]))
+	}
+	qs := converged(paths)
+	b, err := New(qs)
+	must(t, err)
+	if len(b.units) >= len(qs)/2 {
+		t.Fatalf("%d reads in %d units: not grouped", len(qs), len(b.units))
+	}
+	eachShell(t, func(t *testing.T, sh []string) {
+		answers, err := b.Parse(runShell(t, sh, b.Script, pathEnv()))
+		must(t, err)
+		for i, q := range qs {
+			f := i / 3
+			got := answers[i]
+			if f%7 == 0 {
+				if got.Status != detect.StatusMissing {
+					t.Errorf("%s %d (removed): %+v", q.Op, f, got)
+				}
+				continue
+			}
+			ok := got.Status == detect.StatusOK
+			switch q.Op {
+			case detect.OpType:
+				ok = ok && got.Type == detect.TypeRegular
+			case detect.OpStat:
+				ok = ok && got.Type == detect.TypeRegular && got.Mode == 0o644 && got.Owner != ""
+			case detect.OpDigest:
+				ok = ok && got.SHA512 == sums[f]
+			}
+			if !ok {
+				t.Errorf("%s %d: %+v", q.Op, f, got)
+			}
+		}
+	})
+}
+
+// TestGroupOutputRefused checks that a group's output that doesn't line up
+// with its paths fails every read in it, and that a group that timed out
+// times out every read.
+func TestGroupOutputRefused(t *testing.T) {
+	qs := []detect.Query{
+		{Op: detect.OpStat, Path: "/a"}, {Op: detect.OpStat, Path: "/b"},
+		{Op: detect.OpDigest, Path: "/a"}, {Op: detect.OpDigest, Path: "/b"},
+	}
+	b, err := Build("00", qs)
+	must(t, err)
+	sum := strings.Repeat("ab", 64)
+	for _, c := range []struct {
+		name       string
+		unit       int
+		code       int
+		out        string
+		want       detect.Status
+		wantSecond detect.Status
+	}{
+		{"stat: one there, one missing", 0, 0, "10\n81a4 root root\n", detect.StatusOK, detect.StatusMissing},
+		{"stat: a name with a newline", 0, 0, "11\n81a4 ro\not root\n81a4 root root\n", detect.StatusFailed, detect.StatusFailed},
+		{"stat: a line short", 0, 0, "11\n81a4 root root\n", detect.StatusFailed, detect.StatusFailed},
+		{"stat: exited 1", 0, 1, "11\n81a4 root root\n", detect.StatusFailed, detect.StatusFailed},
+		{"stat: timed out", 0, 124, "1", detect.StatusTimedOut, detect.StatusTimedOut},
+		{"digest: both read", 1, 0, "1 t 81a4\n2 m\n1 o 81a4 1\n1 s " + sum + "\n", detect.StatusOK, detect.StatusMissing},
+		{"digest: hard linked, denied", 1, 0, "1 t 81a4\n2 t 81a4\n2 d\n1 o 81a4 2\n", detect.StatusHardLinked, detect.StatusDenied},
+		{"digest: a path with no record", 1, 0, "1 t 4000\n", detect.StatusNotRegular, detect.StatusFailed},
+		{"digest: a sum of a hard link", 1, 0, "1 t 81a4\n2 m\n1 o 81a4 2\n1 s " + sum + "\n", detect.StatusFailed, detect.StatusMissing},
+		{"digest: a record of a third path", 1, 0, "1 m\n2 m\n3 m\n", detect.StatusFailed, detect.StatusFailed},
+		{"digest: exited 3", 1, 3, "1 m\n2 m\n", detect.StatusFailed, detect.StatusFailed},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			answers := make([]detect.Answer, len(qs))
+			un := b.units[c.unit]
+			b.answerUnit(answers, un, c.code, []byte(c.out))
+			if a := answers[un.reads[0]]; a.Status != c.want {
+				t.Errorf("first: %+v, want %s", a, c.want)
+			}
+			if a := answers[un.reads[1]]; a.Status != c.wantSecond {
+				t.Errorf("second: %+v, want %s", a, c.wantSecond)
+			}
+		})
+	}
+}
+
+// BenchmarkConverged200 runs the batch of 200 converged files' reads
+// (type, stat and content) under sh, no ssh: it should take well under a
+// second.
+func BenchmarkConverged200(b *testing.B) {
+	paths, _ := files(b, 200)
+	batch, err := New(converged(paths))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		cmd := exec.Command("sh")
+		cmd.Stdin = strings.NewReader(batch.Script)
+		out, err := cmd.Output()
+		if err != nil {
+			b.Fatal(err)
+		}
+		answers, err := batch.Parse(out)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, a := range answers {
+			if a.Status != detect.StatusOK {
+				b.Fatalf("%+v", a)
+			}
+		}
 	}
 }

@@ -44,8 +44,8 @@ func (b *Batch) Parse(out []byte) ([]detect.Answer, error) {
 		return l, true
 	}
 	stopped := fmt.Errorf("the batch's output stopped before its end marker")
-	answers := make([]detect.Answer, 0, len(b.Queries))
-	for n := 0; n < len(b.Queries); n++ {
+	answers := make([]detect.Answer, len(b.Queries))
+	for n, un := range b.units {
 		l, ok := next()
 		if !ok || (i == len(lines) && l == "") {
 			return nil, stopped
@@ -59,7 +59,7 @@ func (b *Batch) Parse(out []byte) ([]detect.Answer, error) {
 			return nil, fmt.Errorf("the batch's output is garbled")
 		}
 		if l != fmt.Sprintf("%s B %d", b.marker, n) {
-			return nil, layout(n)
+			return nil, layout(un.reads[0])
 		}
 		var data []byte
 		for {
@@ -70,19 +70,19 @@ func (b *Batch) Parse(out []byte) ([]detect.Answer, error) {
 			if rest, ok := strings.CutPrefix(l, b.marker+" E "); ok {
 				num, status, ok := strings.Cut(rest, " ")
 				if !ok || num != strconv.Itoa(n) {
-					return nil, layout(n)
+					return nil, layout(un.reads[0])
 				}
 				code, err := strconv.Atoi(status)
 				if err != nil || code < 0 || code > 255 {
 					return nil, fmt.Errorf("the batch's output is garbled")
 				}
-				answers = append(answers, answer(b.Queries[n], code, data))
+				b.answerUnit(answers, un, code, data)
 				break
 			}
 			chunk, err := hex.DecodeString(strings.ReplaceAll(l, " ", ""))
 			if err != nil {
 				if strings.HasPrefix(l, b.marker+" ") {
-					return nil, layout(n)
+					return nil, layout(un.reads[0])
 				}
 				return nil, fmt.Errorf("the batch's output is garbled")
 			}
@@ -131,8 +131,6 @@ func answer(q detect.Query, code int, data []byte) detect.Answer {
 	switch {
 	case code == 1:
 		return detect.Answer{Status: detect.StatusMissing}
-	case code == 5 && q.Op == detect.OpDigest:
-		return detect.Answer{Status: detect.StatusDenied}
 	case timedOut(code):
 		return detect.Answer{Status: detect.StatusTimedOut}
 	case code != 0:
@@ -163,17 +161,117 @@ func answer(q detect.Query, code int, data []byte) detect.Answer {
 			return failed("the readlink read's output doesn't parse")
 		}
 		return detect.Answer{Status: detect.StatusOK, Target: t}
-	case detect.OpDigest:
-		return digestAnswer(data)
 	}
 	return failed(fmt.Sprintf("unknown read %q", q.Op))
 }
 
-// digestAnswer reads the content read's lines: "t <mode>", then "o <mode>
-// <links>" and the digest for a regular file.
-func digestAnswer(data []byte) detect.Answer {
+// answerUnit fills in the answers of un's reads from its exit status and
+// output.
+func (b *Batch) answerUnit(answers []detect.Answer, un unit, code int, data []byte) {
+	var got []detect.Answer
+	switch un.op {
+	case detect.OpType, detect.OpStat:
+		got = statGroupAnswers(b.Queries, un, code, data)
+	case detect.OpDigest:
+		got = digestGroupAnswers(un, code, data)
+	default:
+		got = []detect.Answer{answer(b.Queries[un.reads[0]], code, data)}
+	}
+	for k, i := range un.reads {
+		answers[i] = got[k]
+	}
+}
+
+// groupFailed is every read of a group that didn't exit 0 answering alike.
+func groupFailed(un unit, code int) []detect.Answer {
+	a := failed(fmt.Sprintf("the %s read exited %d", un.op, code))
+	if timedOut(code) {
+		a = detect.Answer{Status: detect.StatusTimedOut}
+	}
+	return same(len(un.reads), a)
+}
+
+func same(n int, a detect.Answer) []detect.Answer {
+	out := make([]detect.Answer, n)
+	for i := range out {
+		out[i] = a
+	}
+	return out
+}
+
+// statGroupAnswers reads a statScript group's output: the line of 0s and
+// 1s, then one stat line per path there. Output that doesn't line up with
+// the paths (an owner or group name with a newline) fails every read in it.
+func statGroupAnswers(queries []detect.Query, un unit, code int, data []byte) []detect.Answer {
+	if code != 0 {
+		return groupFailed(un, code)
+	}
+	garbled := same(len(un.reads), failed(fmt.Sprintf("the %s read's output doesn't parse (an owner or group name with a newline?)", un.op)))
+	text, ok := strings.CutSuffix(string(data), "\n")
+	if !ok {
+		return garbled
+	}
+	lines := strings.Split(text, "\n")
+	there := lines[0]
+	if len(there) != len(un.reads) || strings.Trim(there, "01") != "" || len(lines)-1 != strings.Count(there, "1") {
+		return garbled
+	}
+	out := make([]detect.Answer, len(un.reads))
+	next := 1
+	for k, i := range un.reads {
+		if there[k] == '0' {
+			out[k] = detect.Answer{Status: detect.StatusMissing}
+			continue
+		}
+		out[k] = answer(queries[i], 0, []byte(lines[next]+"\n"))
+		next++
+	}
+	return out
+}
+
+// digestGroupAnswers reads a digestScript group's records into one answer
+// per path.
+func digestGroupAnswers(un unit, code int, data []byte) []detect.Answer {
+	if code != 0 {
+		return groupFailed(un, code)
+	}
+	garbled := same(len(un.reads), failed("the content read's output doesn't parse"))
+	text, ok := strings.CutSuffix(string(data), "\n")
+	if !ok && text != "" {
+		return garbled
+	}
+	records := make([][]string, len(un.reads))
+	if text != "" {
+		for _, l := range strings.Split(text, "\n") {
+			num, rest, ok := strings.Cut(l, " ")
+			n, err := strconv.Atoi(num)
+			if !ok || err != nil || n < 1 || n > len(records) || strconv.Itoa(n) != num {
+				return garbled
+			}
+			records[n-1] = append(records[n-1], rest)
+		}
+	}
+	out := make([]detect.Answer, len(un.reads))
+	for k, r := range records {
+		out[k] = digestAnswer(r)
+	}
+	return out
+}
+
+// digestAnswer reads one path's records: "m" alone, or "t <mode>", then for
+// a regular file "d" alone, or "o <mode> <links>" and, for a regular file
+// with one link, "s <sha512>".
+func digestAnswer(lines []string) detect.Answer {
 	garbled := failed("the content read's output doesn't parse")
-	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if len(lines) == 0 {
+		return garbled
+	}
+	if lines[0] == "m" {
+		if len(lines) != 1 {
+			return garbled
+		}
+		return detect.Answer{Status: detect.StatusMissing}
+	}
 	t, ok := strings.CutPrefix(lines[0], "t ")
 	if !ok {
 		return garbled
@@ -190,6 +288,12 @@ func digestAnswer(data []byte) detect.Answer {
 	}
 	if len(lines) < 2 {
 		return garbled
+	}
+	if lines[1] == "d" {
+		if len(lines) != 2 {
+			return garbled
+		}
+		return detect.Answer{Status: detect.StatusDenied}
 	}
 	o, ok := strings.CutPrefix(lines[1], "o ")
 	if !ok {
@@ -216,8 +320,8 @@ func digestAnswer(data []byte) detect.Answer {
 	if len(lines) != 3 {
 		return garbled
 	}
-	sum, rest, _ := strings.Cut(lines[2], " ")
-	if len(sum) != 128 || strings.Trim(sum, "0123456789abcdef") != "" || strings.TrimSpace(rest) != "-" {
+	sum, ok := strings.CutPrefix(lines[2], "s ")
+	if !ok || len(sum) != 128 || strings.Trim(sum, "0123456789abcdef") != "" {
 		return garbled
 	}
 	return detect.Answer{Status: detect.StatusOK, SHA512: sum}

@@ -172,17 +172,29 @@ const (
 
 // digestScript is the content read of its arguments. It lstat's every path
 // there in one stat and opens only a regular file, each on a descriptor of
-// its own, seven at a time (3 to 9); for each seven, one stat through
-// /proc/self/fd reads the type and link count of what it opened, and one
-// sha512sum reads the regular files with one link, through their
-// descriptors, which it then closes. It prints records of the path's number
-// (from 1) and what was read: "<n> m" (not there), "<n> t <mode>" (the
-// lstat's raw mode in hex), "<n> d" (a regular file the open was refused),
-// "<n> o <mode> <links>" (what it opened) and "<n> s <sha512>". Nothing it
-// prints comes from a path or a file. Exit 3 is a group whose reads don't
-// line up (a path changed between its reads, or a read failed).
-const digestScript = `flush() {
-[ -n "$f" ] || return 0
+// its own. A shell opens at most seven (3 to 9), so it opens seven, then
+// seven more in a subshell of its own, and so on, each subshell naming its
+// descriptors /proc/<its pid>/fd/<n> (its pid read from /proc/self/stat by
+// the shell's own read). The last one reads the type and link count of
+// everything opened, through those descriptors, in one stat, and the
+// regular files with one link in one sha512sum, through their descriptors
+// too. It prints records of the path's number (from 1) and what was read:
+// "<n> m" (not there), "<n> t <mode>" (the lstat's raw mode in hex), "<n> d"
+// (a regular file the open was refused), "<n> o <mode> <links>" (what it
+// opened) and "<n> s <sha512>". Nothing it prints comes from a path or a
+// file. Exit 3 is a group whose reads don't line up (a path changed between
+// its reads, or a read failed).
+const digestScript = `level() {
+read pid rest </proc/self/stat || exit 3
+k=2
+while [ "$#" -gt 0 ] && [ "$k" -lt 9 ]; do
+i=$1; shift
+k=$((k+1))
+eval "p=\$p$i"
+if eval "command exec $k<\"\$p\"" 2>/dev/null; then f="$f /proc/$pid/fd/$k"; g="$g $i"; eval "d$i=/proc/$pid/fd/$k"; else echo "$i d"; fi
+done
+if [ "$#" -gt 0 ]; then (level "$@"); exit $?; fi
+[ -n "$f" ] || exit 0
 o=$(stat -L -c '%f %h' $f) || exit 3
 IFS='
 '
@@ -192,11 +204,11 @@ s= h=
 for j in $g; do
 [ "$#" -gt 0 ] || exit 3
 echo "$j o $1"
-case $1 in "8"???" 1") eval "s=\"\$s /proc/self/fd/\$d$j\""; h="$h $j";; esac
+case $1 in "8"???" 1") eval "s=\"\$s \$d$j\""; h="$h $j";; esac
 shift
 done
 [ "$#" = 0 ] || exit 3
-if [ -n "$s" ]; then
+[ -n "$s" ] || exit 0
 r=$(sha512sum $s) || exit 3
 IFS=' 
 '
@@ -208,9 +220,7 @@ echo "$j s $1"
 shift 2
 done
 [ "$#" = 0 ] || exit 3
-fi
-exec 3<&- 4<&- 5<&- 6<&- 7<&- 8<&- 9<&-
-f= g= k=2
+exit 0
 }
 i=0 a=
 for p; do
@@ -224,23 +234,19 @@ IFS='
 '
 set -- $t
 IFS=' '
-i=0 k=2 f= g=
+i=0 e=
 while [ "$i" -lt "$n" ]; do
 i=$((i+1))
 eval "x=\$x$i"
 if [ "$x" = 0 ]; then echo "$i m"; continue; fi
 [ "$#" -gt 0 ] || exit 3
 echo "$i t $1"
-case $1 in 8???) ;; *) shift; continue;; esac
+case $1 in 8???) e="$e $i";; esac
 shift
-[ "$k" -lt 9 ] || flush
-k=$((k+1))
-eval "p=\$p$i"
-if eval "command exec $k<\"\$p\"" 2>/dev/null; then f="$f /proc/self/fd/$k"; g="$g $i"; eval "d$i=$k"; else echo "$i d"; fi
 done
 [ "$#" = 0 ] || exit 3
-flush
-exit 0`
+f= g=
+level $e`
 
 // commandWrapper runs an operator's script, read on its stdin, in a shell
 // whose output is discarded, and prints its exit status: the report. A

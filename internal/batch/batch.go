@@ -144,11 +144,11 @@ func needsProc(queries []detect.Query) bool {
 // descriptors and one sha512sum).
 const (
 	// statGroup is how many type or stat reads share a group.
-	statGroup = 512
+	statGroup = 1024
 	// digestGroup is how many content reads share a group. Its limit is
 	// PathTimeout for each of them, so reading large files together takes
 	// no more of a limit than reading them one by one did.
-	digestGroup = 64
+	digestGroup = 256
 )
 
 // statScript reads the type, or the lstat, of its arguments: a line of one

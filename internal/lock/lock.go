@@ -37,6 +37,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/zap-go/zap/internal/atomicfile"
+
 	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/declaration"
 )
@@ -241,46 +243,9 @@ func Write(path string, l *Lock) error {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if err := f.Chmod(mode); err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
 	// Checked again just before the rename, which would replace a link
 	// rather than follow it: a link made in between is still refused.
-	if err := checkNotLink(path); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	ok = true
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
+	return atomicfile.Write(path, data, mode, func() error { return checkNotLink(path) })
 }
 
 // checkNotLink refuses a link or a non-regular file at path; nothing there

@@ -33,6 +33,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/zap-go/zap/internal/atomicfile"
+
 	"github.com/zeebo/blake3"
 
 	"github.com/zap-go/zap/pkg/canon"
@@ -379,36 +381,7 @@ func (s *Store) readOwn(path string) ([]byte, error) {
 // directory, mode 600, synced, then renamed over path, and the directory
 // synced.
 func WriteFile(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if err := f.Chmod(0o600); err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	ok = true
-	return syncDir(dir)
+	return atomicfile.Write(path, data, 0o600, nil)
 }
 
 func syncDir(dir string) error {

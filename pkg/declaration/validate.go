@@ -554,8 +554,35 @@ func (d *Declaration) checkMask() error {
 		if masked[n] {
 			return &Error{Field: "unmask", Msg: fmt.Sprintf("%s is given to both mask and unmask", n)}
 		}
+		if id := d.authUser(n); id != "" {
+			return &Error{Field: "unmask", Msg: fmt.Sprintf("%s is the auth credential of %q, and a credential is always a secret", n, id)}
+		}
 	}
 	return nil
+}
+
+// authUser returns the id of a resource whose fetch credential (a remote
+// file's or a build source's auth) references name, or "".
+func (d *Declaration) authUser(name string) string {
+	for i := range d.Resources {
+		r := &d.Resources[i]
+		var auth *Text
+		switch {
+		case r.File != nil:
+			auth = r.File.Content.Auth
+		case r.Build != nil:
+			auth = r.Build.Source.Auth
+		}
+		if auth == nil {
+			continue
+		}
+		for _, n := range auth.Refs() {
+			if n == name {
+				return r.ID
+			}
+		}
+	}
+	return ""
 }
 
 // Cycle returns a dependency cycle as a list of ids (first id repeated at the

@@ -320,3 +320,23 @@ func TestCycle(t *testing.T) {
 		t.Errorf("Cycle with a dangling edge = %q", got)
 	}
 }
+
+func TestUnmaskAuthCredential(t *testing.T) {
+	doc := `{"format":"zap.declaration/1","target":{"local":true},"resources":[` +
+		`{"id":"dl","type":"file","path":"/opt/x","content":{"type":"remote","url":"https://x.example/x","auth":{"$env":"DL_KEY"}}}` +
+		`],"unmask":["DL_KEY"]}`
+	d, err := Read([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = d.Validate()
+	want := `unmask: DL_KEY is the auth credential of "dl", and a credential is always a secret`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+	// Unmasking a variable used elsewhere is the config's call.
+	d.Unmask = []string{"OTHER"}
+	if err := d.Validate(); err != nil {
+		t.Errorf("unmask of another variable: %v", err)
+	}
+}

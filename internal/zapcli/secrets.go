@@ -174,9 +174,18 @@ func (a *app) loadEnvFile() error {
 		return fail(2, escape.Line(err.Error()))
 	}
 	set := make(map[string]string, len(vars))
+	kept := vars[:0:0]
 	for _, v := range vars {
+		if v.Name == "HOME" {
+			// ~ and $HOME are the target's home, which locally is the
+			// home Zap runs with; an env file doesn't move it.
+			fmt.Fprintf(a.stderr, "warning: %s sets HOME, which an env file doesn't set: ~ and $HOME resolve against the home Zap runs with\n", escape.Line(a.envFile))
+			continue
+		}
 		set[v.Name] = v.Value
+		kept = append(kept, v)
 	}
+	vars = kept
 	env := make([]string, 0, len(a.environ)+len(vars))
 	for _, kv := range a.environ {
 		name, _, _ := strings.Cut(kv, "=")

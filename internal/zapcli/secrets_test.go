@@ -117,6 +117,14 @@ func TestEnvFile(t *testing.T) {
 	}
 	code, out, errs = f.run("plan", "--env-file", "missing.env")
 	want(t, "a missing env file", code, 2, out, errs)
+
+	// HOME in an env file moves nothing: ~ stays the home Zap runs with.
+	os.WriteFile("home.env", []byte("HOME=/elsewhere\nA=1\n"), 0o600)
+	code, out, errs = f.run("config", "validate", "--env-file", "home.env")
+	want(t, "an env file setting HOME", code, 0, out, errs)
+	if !strings.Contains(errs, "warning: home.env sets HOME, which an env file doesn't set") {
+		t.Errorf("stderr:\n%s", errs)
+	}
 }
 
 func TestBadValues(t *testing.T) {

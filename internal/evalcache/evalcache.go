@@ -207,42 +207,11 @@ func Current(in Input) bool {
 // owned by the user and closed to other accounts' writes (and, private,
 // to any access by them).
 func (c *Cache) checkDir(d string, private bool) (bool, error) {
-	fi, err := os.Lstat(d)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	if fi.Mode()&fs.ModeSymlink != 0 && d == c.state {
-		// The state directory itself may be a link the user made; what
-		// it leads to is held to the same rule.
-		if fi, err = os.Stat(d); err != nil {
-			return false, err
-		}
-	}
-	if !fi.IsDir() {
-		return false, fmt.Errorf("%s: %w: not a directory", d, state.ErrUntrusted)
-	}
-	return true, c.trust(d, fi, private)
+	return state.CheckDir(d, c.uid, d == c.state, private)
 }
 
 func (c *Cache) trust(path string, fi fs.FileInfo, private bool) error {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return fmt.Errorf("%s: %w: no owner to check", path, state.ErrUntrusted)
-	}
-	if int(st.Uid) != c.uid {
-		return fmt.Errorf("%s: %w: it belongs to uid %d, and Zap runs as uid %d", path, state.ErrUntrusted, st.Uid, c.uid)
-	}
-	mask, what := fs.FileMode(0o022), "write"
-	if private {
-		mask, what = 0o077, "use"
-	}
-	if fi.Mode().Perm()&mask != 0 {
-		return fmt.Errorf("%s: %w: other accounts can %s it (mode %o)", path, state.ErrUntrusted, what, fi.Mode().Perm())
-	}
-	return nil
+	return state.Trust(path, fi, c.uid, private)
 }
 
 // readOwn reads an entry: a regular file the user owns that no one else

@@ -294,6 +294,15 @@ func nonce() string {
 // checkDir reports whether d exists, refusing one that isn't a directory
 // owned by the user and closed to other accounts' writes.
 func (s *Store) checkDir(d string) (bool, error) {
+	return CheckDir(d, s.uid, d == s.dir, false)
+}
+
+// CheckDir reports whether d exists, refusing one that isn't a directory
+// uid owns and other accounts can't write (private: can't use at all). A
+// link at d is followed only when followLink says so: the state directory
+// itself may be a link the user made, and what it leads to is held to the
+// same rule.
+func CheckDir(d string, uid int, followLink, private bool) (bool, error) {
 	fi, err := os.Lstat(d)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
@@ -301,9 +310,7 @@ func (s *Store) checkDir(d string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if fi.Mode()&fs.ModeSymlink != 0 && d == s.dir {
-		// The state directory itself may be a link the user made; what
-		// it leads to is held to the same rule.
+	if fi.Mode()&fs.ModeSymlink != 0 && followLink {
 		if fi, err = os.Stat(d); err != nil {
 			return false, err
 		}
@@ -311,7 +318,7 @@ func (s *Store) checkDir(d string) (bool, error) {
 	if !fi.IsDir() {
 		return false, fmt.Errorf("%s: %w: not a directory", d, ErrUntrusted)
 	}
-	if err := s.trust(d, fi); err != nil {
+	if err := Trust(d, fi, uid, private); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -332,16 +339,24 @@ func (s *Store) ensureDir(d string) error {
 	return err
 }
 
-func (s *Store) trust(path string, fi fs.FileInfo) error {
+func (s *Store) trust(path string, fi fs.FileInfo) error { return Trust(path, fi, s.uid, false) }
+
+// Trust checks that fi, at path, belongs to uid and that other accounts
+// can't write it (private: can't use it at all).
+func Trust(path string, fi fs.FileInfo, uid int, private bool) error {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
 		return fmt.Errorf("%s: %w: no owner to check", path, ErrUntrusted)
 	}
-	if int(st.Uid) != s.uid {
-		return fmt.Errorf("%s: %w: it belongs to uid %d, and Zap runs as uid %d", path, ErrUntrusted, st.Uid, s.uid)
+	if int(st.Uid) != uid {
+		return fmt.Errorf("%s: %w: it belongs to uid %d, and Zap runs as uid %d", path, ErrUntrusted, st.Uid, uid)
 	}
-	if fi.Mode().Perm()&0o022 != 0 {
-		return fmt.Errorf("%s: %w: other accounts can write it (mode %o)", path, ErrUntrusted, fi.Mode().Perm())
+	mask, what := fs.FileMode(0o022), "write"
+	if private {
+		mask, what = 0o077, "use"
+	}
+	if fi.Mode().Perm()&mask != 0 {
+		return fmt.Errorf("%s: %w: other accounts can %s it (mode %o)", path, ErrUntrusted, what, fi.Mode().Perm())
 	}
 	return nil
 }

@@ -42,6 +42,17 @@ func (f *Fields) Path(key string) string {
 	return f.path + "." + key
 }
 
+// Keys returns the object's keys, sorted: for an object whose keys are
+// names of the config's choosing (env, vars).
+func (f *Fields) Keys() []string {
+	keys := make([]string, 0, len(f.m))
+	for k := range f.m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
 // Has reports whether key is present.
 func (f *Fields) Has(key string) bool { _, ok := f.m[key]; return ok }
 
@@ -180,12 +191,7 @@ type textMapAt struct{ m *map[string]Text }
 func (x textMapAt) DecodeField(path string, raw json.RawMessage) error {
 	f := NewFields(path, raw)
 	out := map[string]Text{}
-	keys := make([]string, 0, len(f.m))
-	for k := range f.m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range f.Keys() {
 		var t Text
 		f.Req(k, TextField(&t))
 		out[k] = t

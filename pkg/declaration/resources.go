@@ -575,12 +575,7 @@ type varMapAt struct{ m *map[string]Var }
 func (x varMapAt) DecodeField(path string, raw json.RawMessage) error {
 	f := NewFields(path, raw)
 	out := map[string]Var{}
-	keys := make([]string, 0, len(f.m))
-	for k := range f.m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range f.Keys() {
 		var v Var
 		f.Req(k, &v)
 		out[k] = v

@@ -28,7 +28,10 @@
 // it holds. An operator's command writes nothing to the stream: its check's
 // output is discarded, and its exit status comes back as the output of the
 // constant wrapper that ran it, so a command killed at its limit (no report)
-// reads as timed out.
+// reads as timed out. One of Zap's own probes (a package manager's query, an
+// account lookup) is a command whose stdout does come back, in hex like a
+// path read's, under LC_ALL=C; its exit status is its answer's, and a probe
+// stopped at its limit reads as timed out.
 package batch
 
 import (
@@ -333,6 +336,20 @@ func (b *Batch) probe(un unit) (string, error) {
 		}
 		return "printf '%s' " + detect.Quote(c.Script()) + " | setsid timeout -k 1 " + strconv.Itoa(t) + " sh -c " + detect.Quote(commandWrapper), nil
 	}
+	if un.op == detect.OpProbe {
+		c := b.Queries[un.reads[0]].Command
+		if c == nil {
+			return "", errors.New("no probe to run")
+		}
+		if strings.Contains(c.Text, "\x00") {
+			return "", errors.New("a probe with a NUL")
+		}
+		t := c.Timeout
+		if t <= 0 {
+			t = detect.ProbeTimeout
+		}
+		return "printf '%s' " + detect.Quote(c.Script()) + " | LC_ALL=C setsid timeout -k 1 " + strconv.Itoa(t) + " sh", nil
+	}
 	return "", fmt.Errorf("unknown read %q", un.op)
 }
 
@@ -346,6 +363,12 @@ func (b *Batch) Deadline() time.Duration {
 			t = q.Command.Timeout
 			if t <= 0 {
 				t = detect.CheckTimeout
+			}
+		}
+		if q.Op == detect.OpProbe && q.Command != nil {
+			t = q.Command.Timeout
+			if t <= 0 {
+				t = detect.ProbeTimeout
 			}
 		}
 		d += time.Duration(t+1) * time.Second

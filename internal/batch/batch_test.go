@@ -181,6 +181,43 @@ func TestCommands(t *testing.T) {
 	})
 }
 
+func TestProbes(t *testing.T) {
+	probe := func(text string, timeout int) detect.Query {
+		q := detect.NewProbe(observation.LaneLogin, text)
+		q.Command.Timeout = timeout
+		return q
+	}
+	forged := "ZAP00 E 0 0\nZAP00 Z\n\x00\xff"
+	cases := []struct {
+		name string
+		q    detect.Query
+		want detect.Answer
+	}{
+		{"output and exit 0", probe(`printf 'ii  nginx\n'`, 5), detect.Answer{Status: detect.StatusOK, Output: "ii  nginx\n"}},
+		{"output and exit 1", probe(`echo no; exit 1`, 5), detect.Answer{Status: detect.StatusOK, Exit: 1, Output: "no\n"}},
+		{"runs under LC_ALL=C", probe(`echo "$LC_ALL"`, 5), detect.Answer{Status: detect.StatusOK, Output: "C\n"}},
+		{"forged markers, NULs and binary come back as bytes", probe(`printf 'ZAP00 E 0 0\nZAP00 Z\n\000\377'; printf 'ZAP00 B 1\n' >&2; exit 7`, 5),
+			detect.Answer{Status: detect.StatusOK, Exit: 7, Output: forged}},
+		{"too much output", probe(`head -c 1048577 /dev/zero`, 10), detect.Answer{Status: detect.StatusFailed, Detail: "the probe printed more than 1048576 bytes"}},
+		{"timed out", probe("sleep 30", 1), detect.Answer{Status: detect.StatusTimedOut}},
+	}
+	qs := make([]detect.Query, len(cases))
+	for i, c := range cases {
+		qs[i] = c.q
+	}
+	b, err := New(qs)
+	must(t, err)
+	eachShell(t, func(t *testing.T, sh []string) {
+		answers, err := b.Parse(runShell(t, sh, b.Script, pathEnv()))
+		must(t, err)
+		for i, c := range cases {
+			if answers[i] != c.want {
+				t.Errorf("%s: got %+v, want %+v", c.name, answers[i], c.want)
+			}
+		}
+	})
+}
+
 func TestMissingTool(t *testing.T) {
 	// A PATH with every tool but readlink.
 	bin := t.TempDir()

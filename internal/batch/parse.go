@@ -128,6 +128,15 @@ func answer(q detect.Query, code int, data []byte) detect.Answer {
 		}
 		return detect.Answer{Status: detect.StatusOK, Exit: exit}
 	}
+	if q.Op == detect.OpProbe {
+		switch {
+		case timedOut(code):
+			return detect.Answer{Status: detect.StatusTimedOut}
+		case len(data) > detect.ProbeOutputLimit:
+			return failed(fmt.Sprintf("the probe printed more than %d bytes", detect.ProbeOutputLimit))
+		}
+		return detect.Answer{Status: detect.StatusOK, Exit: code, Output: string(data)}
+	}
 	switch {
 	case code == 1:
 		return detect.Answer{Status: detect.StatusMissing}

@@ -77,6 +77,7 @@ func (t FileType) Name() string {
 //	readlink  Target (ok)
 //	sha512    SHA512 (ok); Type (not_regular); Links (hard_linked)
 //	command   Exit (ok: the command exited with a status)
+//	probe     Exit and Output (ok: the probe exited with a status)
 //
 // Detail says what went wrong for failed, in words of the host's own (never
 // bytes the target printed).
@@ -91,6 +92,9 @@ type Answer struct {
 	SHA512 string `json:"sha512,omitempty"`
 	Links  uint64 `json:"links,omitempty"`
 	Exit   int    `json:"exit,omitempty"`
+	// Output is what a probe printed on its stdout (at most
+	// ProbeOutputLimit bytes).
+	Output string `json:"output,omitempty"`
 	Detail string `json:"detail,omitempty"`
 }
 

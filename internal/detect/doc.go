@@ -18,6 +18,9 @@
 //	          never a fifo or device, one hard link only)
 //	command   an operator's command: /bin/sh reads it from stdin, under a
 //	          timeout, in a session of its own
+//	probe     one of Zap's own commands (a package or service manager's
+//	          query, an account lookup), run like a command but under
+//	          LC_ALL=C, its stdout read back with its exit status
 //
 // The answers (Status):
 //

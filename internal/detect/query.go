@@ -16,20 +16,37 @@ const (
 	OpReadlink Op = "readlink" // a symbolic link's target
 	OpDigest   Op = "sha512"   // the SHA-512 of a regular file of its own
 	OpCommand  Op = "command"  // an operator's command
+	OpProbe    Op = "probe"    // one of Zap's own commands, its output read
 )
+
+// ProbeTimeout is the limit, in seconds, on one of Zap's own probes (a
+// package manager's query, a service manager's status, an account lookup).
+const ProbeTimeout = 30
+
+// ProbeOutputLimit is the most a probe may print on its stdout; a probe
+// that prints more fails, and its resource holds.
+const ProbeOutputLimit = 1 << 20
 
 // CheckTimeout is the limit, in seconds, on an operator's check: a script's
 // check that has not exited after it is stopped, its whole process group
 // with SIGTERM and then SIGKILL a second later, and the script holds.
 const CheckTimeout = 30
 
-// Query is one read a detector needs. Path is set for every op but command;
-// Command only for command.
+// Query is one read a detector needs. Path is set for every op but command
+// and probe; Command only for those two. A probe's Command is text Zap
+// wrote (never an operator's): it runs under LC_ALL=C, and its answer
+// carries what it printed on stdout as well as its exit status.
 type Query struct {
 	Op      Op               `json:"op"`
 	Lane    observation.Lane `json:"lane"`
 	Path    string           `json:"path,omitempty"`
 	Command *Command         `json:"command,omitempty"`
+}
+
+// NewProbe is the query that runs text, a script of Zap's own, in lane
+// under ProbeTimeout.
+func NewProbe(lane observation.Lane, text string) Query {
+	return Query{Op: OpProbe, Lane: lane, Command: &Command{Text: text, Timeout: ProbeTimeout}}
 }
 
 // Command is an operator's command with its references resolved: the text

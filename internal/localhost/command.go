@@ -18,8 +18,9 @@ const killGrace = time.Second
 
 // run runs an operator's command: the shell reads its script from stdin,
 // in a new session (its own process group, no controlling terminal), with
-// its output discarded, under the command's timeout.
-func (h *Host) run(ctx context.Context, c *detect.Command) detect.Answer {
+// its output discarded, under the command's timeout. A probe (one of Zap's
+// own commands) runs under LC_ALL=C and its stdout is kept for the answer.
+func (h *Host) run(ctx context.Context, c *detect.Command, probe bool) detect.Answer {
 	shell := h.Shell
 	if shell == "" {
 		shell = "/bin/sh"
@@ -30,6 +31,11 @@ func (h *Host) run(ctx context.Context, c *detect.Command) detect.Answer {
 	}
 	cmd := exec.Command(shell, "-s")
 	cmd.Env = h.Env
+	var out probeOutput
+	if probe {
+		cmd.Env = append(append([]string{}, h.Env...), "LC_ALL=C")
+		cmd.Stdout = &out
+	}
 	cmd.Stdin = strings.NewReader(c.Script())
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	// Something the command leaves running may hold the stdin pipe; don't
@@ -68,7 +74,30 @@ func (h *Host) run(ctx context.Context, c *detect.Command) detect.Answer {
 	}
 	// An exit status is the answer, even when something the command left
 	// running kept its stdin open past it (exec.ErrWaitDelay).
-	return detect.Answer{Status: detect.StatusOK, Exit: ps.ExitCode()}
+	a := detect.Answer{Status: detect.StatusOK, Exit: ps.ExitCode()}
+	if probe {
+		if out.over {
+			return failed(fmt.Sprintf("the probe printed more than %d bytes", detect.ProbeOutputLimit))
+		}
+		a.Output = out.buf.String()
+	}
+	return a
+}
+
+// probeOutput keeps at most detect.ProbeOutputLimit bytes of a probe's
+// stdout and notes more; it never fails the write, so the probe isn't
+// stopped by a broken pipe part way.
+type probeOutput struct {
+	buf  strings.Builder
+	over bool
+}
+
+func (p *probeOutput) Write(b []byte) (int, error) {
+	if p.buf.Len()+len(b) > detect.ProbeOutputLimit {
+		p.over = true
+		return len(b), nil
+	}
+	return p.buf.Write(b)
 }
 
 // stop ends the process group led by pid: SIGTERM, then SIGKILL a second

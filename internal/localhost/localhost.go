@@ -8,6 +8,10 @@
 // file with one link, still the file at the name). A fifo, device or socket
 // at the path is never opened: the lstat before the open reports it.
 //
+// One of Zap's own probes runs the same way, under LC_ALL=C, and its
+// answer carries its stdout (at most detect.ProbeOutputLimit bytes; more
+// fails the read). A probe in the root lane runs in that lane's sudo batch.
+//
 // An operator's command runs as /bin/sh reading the script from stdin
 // (detect.Command.Script), never on an argv, with no terminal, in a session
 // and process group of its own, in the operator's environment and locale.
@@ -66,7 +70,7 @@ func (h *Host) Answer(ctx context.Context, lane observation.Lane, queries []dete
 }
 
 func (h *Host) answer(ctx context.Context, q detect.Query, n *names) detect.Answer {
-	if q.Op != detect.OpCommand && q.Path == "" {
+	if q.Op != detect.OpCommand && q.Op != detect.OpProbe && q.Path == "" {
 		return failed("no path to read")
 	}
 	switch q.Op {
@@ -82,7 +86,12 @@ func (h *Host) answer(ctx context.Context, q detect.Query, n *names) detect.Answ
 		if q.Command == nil {
 			return failed("no command to run")
 		}
-		return h.run(ctx, q.Command)
+		return h.run(ctx, q.Command, false)
+	case detect.OpProbe:
+		if q.Command == nil {
+			return failed("no probe to run")
+		}
+		return h.run(ctx, q.Command, true)
 	}
 	return failed(fmt.Sprintf("unknown read %q", q.Op))
 }

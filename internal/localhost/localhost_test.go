@@ -249,3 +249,38 @@ func TestCommandCancelled(t *testing.T) {
 		t.Errorf("got %+v", a[0])
 	}
 }
+
+// TestProbe checks that one of Zap's own probes answers with its stdout and
+// exit status, under LC_ALL=C whatever the operator's locale, and that one
+// printing past the limit fails; in the root lane it runs in the sudo
+// batch.
+func TestProbe(t *testing.T) {
+	h := &Host{Env: []string{"PATH=" + os.Getenv("PATH"), "LANG=xx_XX.UTF-8"}}
+	cases := []struct {
+		name string
+		text string
+		want detect.Answer
+	}{
+		{"output and status", "printf 'a\\000b\\n'; exit 3", detect.Answer{Status: detect.StatusOK, Exit: 3, Output: "a\x00b\n"}},
+		{"LC_ALL=C", `echo "$LC_ALL"`, detect.Answer{Status: detect.StatusOK, Output: "C\n"}},
+		{"past the limit", "head -c 1048577 /dev/zero", detect.Answer{Status: detect.StatusFailed, Detail: "the probe printed more than 1048576 bytes"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := answer(t, h, detect.NewProbe(observation.LaneLogin, c.text)); got != c.want {
+				t.Errorf("got %+v, want %+v", got, c.want)
+			}
+		})
+	}
+	if _, err := exec.LookPath("sudo"); err != nil || os.Geteuid() != 0 {
+		t.Log("the root lane's probe needs root and sudo (root's sudo never prompts); not run here")
+		return
+	}
+	as, err := (&Host{Env: os.Environ()}).Answer(context.Background(), observation.LaneRoot, []detect.Query{detect.NewProbe(observation.LaneRoot, "id -u; exit 4")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (detect.Answer{Status: detect.StatusOK, Exit: 4, Output: "0\n"}); as[0] != want {
+		t.Fatalf("root lane: got %+v, want %+v", as[0], want)
+	}
+}

@@ -262,7 +262,7 @@ func TestWireForm(t *testing.T) {
 // that a file whose content isn't inline is held the same way.
 func TestBuildUnreadKinds(t *testing.T) {
 	yes := true
-	template := "x"
+	url := declaration.Lit("https://example.com/x")
 	for _, c := range []struct {
 		r    declaration.Resource
 		want string
@@ -274,8 +274,8 @@ func TestBuildUnreadKinds(t *testing.T) {
 		{declaration.Resource{Common: declaration.Common{ID: "w", Type: declaration.KindSwap}, Swap: &declaration.Swap{Size: "1G"}},
 			"this zap can't read swap resources yet"},
 		{declaration.Resource{Common: declaration.Common{ID: "f", Type: declaration.KindFile}, File: &declaration.File{Path: declaration.Lit("/f"),
-			Content: declaration.Content{Type: declaration.ContentTemplate, Template: &template}}},
-			"this zap can't read file resources with template content yet"},
+			Content: declaration.Content{Type: declaration.ContentRemote, URL: &url}}},
+			"this zap can't read file resources with remote content yet"},
 	} {
 		d := Build(&c.r, testEnv(nil))
 		if q := d.Queries(); len(q) != 0 {

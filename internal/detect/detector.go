@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zap-go/zap/internal/template"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -62,7 +63,7 @@ func Held(reason string) Detector { return held{reason} }
 // Build makes the detector of r, resolving its references and ~ from env.
 func Build(r *declaration.Resource, env Env) Detector {
 	switch {
-	case r.File != nil && r.File.Content.Type != declaration.ContentInline:
+	case r.File != nil && r.File.Content.Type == declaration.ContentRemote:
 		return Held(fmt.Sprintf("this zap can't read file resources with %s content yet", r.File.Content.Type))
 	case r.File != nil:
 		return buildFile(r.File, env)
@@ -81,16 +82,42 @@ func buildFile(f *declaration.File, env Env) Detector {
 	if reason != "" {
 		return Held(reason)
 	}
+	out := &File{Path: path, Shown: shown, Attrs: Attrs{Mode: f.Mode, Owner: f.Owner, Group: f.Group}}
+	c := f.Content
+	switch c.Type {
+	case declaration.ContentSource:
+		if c.Path == nil {
+			return Held("content.path: the source content names no path")
+		}
+		out.Source, out.SourceShown, reason = resolvePath("content.path", *c.Path, env)
+		if reason != "" {
+			return Held(reason)
+		}
+		return out
+	case declaration.ContentTemplate:
+		if c.Template == nil {
+			return Held("content.template: the template content has no body")
+		}
+		// A reference's value that a template can't take holds the file,
+		// naming the variable and the reference, never the value.
+		content, err := template.Content(*c.Template, c.Vars, c.Kinds, func(name string) (string, bool) { return env.Value(name), true })
+		if err != nil {
+			return Held(err.Error())
+		}
+		out.SHA512, out.Content = sha512Hex(content), fmt.Sprintf("template (%d bytes rendered)", len(content))
+		return out
+	}
 	content := ""
-	if f.Content.Inline != nil {
-		content = *f.Content.Inline
+	if c.Inline != nil {
+		content = *c.Inline
 	}
-	sum := sha512.Sum512([]byte(content))
-	return &File{
-		Path: path, Shown: shown,
-		SHA512: hex.EncodeToString(sum[:]), Content: fmt.Sprintf("inline (%d bytes)", len(content)),
-		Attrs: Attrs{Mode: f.Mode, Owner: f.Owner, Group: f.Group},
-	}
+	out.SHA512, out.Content = sha512Hex(content), fmt.Sprintf("inline (%d bytes)", len(content))
+	return out
+}
+
+func sha512Hex(s string) string {
+	sum := sha512.Sum512([]byte(s))
+	return hex.EncodeToString(sum[:])
 }
 
 func buildDirectory(d *declaration.Directory, env Env) Detector {

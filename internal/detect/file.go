@@ -6,22 +6,30 @@ import (
 	"github.com/zap-go/zap/pkg/observation"
 )
 
-// File detects a file with inline content. Every read is elevated: the
-// content's digest, what the path leads to (consulted only when a symbolic
-// link sits there), and, when a mode, owner or group is declared, the path's
-// own attributes.
+// File detects a file with inline or template content, whose desired digest
+// is known before anything is read, or with source content, whose desired
+// digest is the source file's. Every read is elevated: the content's
+// digest, what the path leads to (consulted only when a symbolic link sits
+// there), when a mode, owner or group is declared the path's own
+// attributes, and for source content the source's digest.
 type File struct {
 	Path  string // resolved, absolute
 	Shown string // the path as reasons name it
 	// SHA512 is the hex digest of the desired content; Content describes
-	// it for a difference ("inline (15 bytes)").
+	// it for a difference ("inline (15 bytes)"). Both are empty for source
+	// content.
 	SHA512  string
 	Content string
 	Attrs   Attrs
+	// Source is a source file's resolved path, whose digest is the desired
+	// one, and SourceShown the path as reasons name it; "" for other
+	// content.
+	Source      string
+	SourceShown string
 }
 
-// Queries: the digest, the followed type, and the lstat when attributes
-// are declared.
+// Queries: the digest, the followed type, the lstat when attributes are
+// declared, and the source's digest for source content.
 func (f *File) Queries() []Query {
 	q := []Query{
 		{Op: OpDigest, Lane: observation.LaneElevated, Path: f.Path},
@@ -30,7 +38,27 @@ func (f *File) Queries() []Query {
 	if f.Attrs.Declared() {
 		q = append(q, Query{Op: OpStat, Lane: observation.LaneElevated, Path: f.Path})
 	}
+	if f.Source != "" {
+		q = append(q, Query{Op: OpDigest, Lane: observation.LaneElevated, Path: f.Source})
+	}
 	return q
+}
+
+// source reads the desired digest from the source's digest answer: a
+// regular file of its own, or a reason to hold.
+func (f *File) source(a Answer) (string, string) {
+	at := "the source " + f.SourceShown
+	switch a.Status {
+	case StatusOK:
+		return a.SHA512, ""
+	case StatusMissing:
+		return "", at + " doesn't exist, or can't be read"
+	case StatusNotRegular:
+		return "", fmt.Sprintf("%s is %s, not a regular file of its own, so Zap doesn't read it", at, a.Type.Describe())
+	case StatusHardLinked:
+		return "", fmt.Sprintf("%s has %d hard links, so Zap doesn't read it: replace it with a copy of its own (a single link)", at, a.Links)
+	}
+	return "", problem(a, at, 0)
 }
 
 // Verdict: nothing at the path is absent; a regular file of its own is
@@ -40,6 +68,14 @@ func (f *File) Queries() []Query {
 func (f *File) Verdict(a []Answer) Result {
 	if len(a) != len(f.Queries()) {
 		return hold(fmt.Sprintf("%d answers for %d reads of %s", len(a), len(f.Queries()), f.Shown))
+	}
+	want, content := f.SHA512, f.Content
+	if f.Source != "" {
+		var reason string
+		if want, reason = f.source(a[len(a)-1]); reason != "" {
+			return hold(reason)
+		}
+		content = "source " + f.SourceShown
 	}
 	digest := a[0]
 	switch digest.Status {
@@ -57,8 +93,8 @@ func (f *File) Verdict(a []Answer) Result {
 		return hold(problem(digest, f.Shown, 0))
 	}
 	var drift []observation.Difference
-	if digest.SHA512 != f.SHA512 {
-		drift = append(drift, observation.Difference{Field: "content", Observed: "differs", Desired: f.Content})
+	if digest.SHA512 != want {
+		drift = append(drift, observation.Difference{Field: "content", Observed: "differs", Desired: content})
 	}
 	if f.Attrs.Declared() {
 		st := a[2]

@@ -151,6 +151,8 @@ func (r *Runner) step(ctx context.Context, s *PreparedStep) error {
 		return r.Host.Link(ctx, s.Link)
 	case s.Command != nil:
 		return r.Host.Run(ctx, s.Command)
+	case s.Op != nil:
+		return r.Host.Op(ctx, s.Op)
 	}
 	return errors.New("the step has nothing to run")
 }
@@ -166,6 +168,10 @@ func (r *Runner) failed(id string, n int, s *PreparedStep, err error) *events.Ev
 		msg = s.Summary + " " + ee.Error()
 	case s.Command != nil && errors.As(err, &te) && err == error(te):
 		msg = s.Summary + " " + te.Error()
+	case s.Op != nil && errors.As(err, &ee) && err == error(ee):
+		msg = s.Summary + " failed: the " + s.Op.Name + " script " + ee.Error()
+	case s.Op != nil && errors.As(err, &te) && err == error(te):
+		msg = s.Summary + " failed: the " + s.Op.Name + " script " + te.Error()
 	default:
 		msg = s.Summary + " failed: " + err.Error()
 	}

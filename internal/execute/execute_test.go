@@ -42,6 +42,10 @@ func (r *recorder) Run(_ context.Context, c *Command) error {
 	return r.result("run " + c.Cwd + "\n" + c.Script)
 }
 
+func (r *recorder) Op(_ context.Context, o *ZapOp) error {
+	return r.result("op " + o.Name + " " + strings.Join(o.Args, " ") + " as " + string(o.Privilege) + "\n" + o.Script)
+}
+
 func text(s string) *declaration.Text { t := declaration.Lit(s); return &t }
 
 func fileChange(id, path, content string) plan.Change {
@@ -364,5 +368,63 @@ func TestTail(t *testing.T) {
 	tail.Write([]byte("abcdefghijkl"))
 	if tail.String() != "efghijkl" {
 		t.Fatalf("%q", tail.String())
+	}
+}
+
+// TestZapOp checks that an operation other than put, dir and link runs its
+// constant script with its path (resolved) and its literal arguments, that
+// one this zap has no script for is refused before anything runs, and that
+// its failure names the script and keeps its output.
+func TestZapOp(t *testing.T) {
+	scripts := func(name plan.OpName) (plan.Script, bool) {
+		if name == "svc" {
+			return plan.Script{Text: "echo svc\n", Invocation: "sh -s --"}, true
+		}
+		return plan.Script{}, false
+	}
+	op := func(name plan.OpName, path string, args ...string) plan.Change {
+		return plan.Change{ID: "s", Type: declaration.KindService, Action: plan.Update, Steps: []plan.Step{{
+			Type: plan.StepOp, Op: &plan.Op{Name: name, Path: declaration.Lit(path), Args: args, Privilege: plan.Root},
+		}}}
+	}
+	c := ctxAlice
+	c.Root, c.Scripts = true, scripts
+	pp, err := Prepare(&plan.Plan{Changes: []plan.Change{op("svc", "~/x", "reload", "nginx")}}, noRefs, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z := pp.Changes[0].Steps[0].Op
+	if z == nil || z.Script != "echo svc\n" || strings.Join(z.Args, "|") != "/home/alice/x|reload|nginx" || z.Privilege != plan.Root {
+		t.Fatalf("prepared %+v", z)
+	}
+	if got := pp.Changes[0].Steps[0].Summary; got != "svc ~/x reload nginx (as root)" {
+		t.Errorf("summary %q", got)
+	}
+	pp, err = Prepare(&plan.Plan{Changes: []plan.Change{op("svc", "", "restart")}}, noRefs, c)
+	if err != nil || strings.Join(pp.Changes[0].Steps[0].Op.Args, "|") != "restart" {
+		t.Fatalf("an op with no path: %v %+v", err, pp)
+	}
+	_, err = Prepare(&plan.Plan{Changes: []plan.Change{op("nope", "", "x")}}, noRefs, c)
+	var pe *PrepareError
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), `this zap has no operation "nope"`) {
+		t.Errorf("an unknown operation: %v", err)
+	}
+	_, err = Prepare(&plan.Plan{Changes: []plan.Change{op("svc", "", "a\x00b")}}, noRefs, c)
+	if err == nil || !strings.Contains(err.Error(), "args[0]: holds a NUL") {
+		t.Errorf("a NUL argument: %v", err)
+	}
+
+	pp, err = Prepare(&plan.Plan{Hash: "h", Changes: []plan.Change{op("svc", "", "restart")}}, noRefs, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &recorder{fail: map[string]error{"op svc restart as root\necho svc\n": &ExitError{Status: 3, Output: "Job failed"}}}
+	var out bytes.Buffer
+	res, err := (&Runner{Host: h, Events: &out}).Run(context.Background(), pp)
+	if err != nil || res.Failed != 1 {
+		t.Fatalf("run: %v %+v", err, res)
+	}
+	if !strings.Contains(out.String(), `"error":"svc restart (as root) failed: the svc script exited 3"`) || !strings.Contains(out.String(), `"output":"Job failed"`) {
+		t.Errorf("events:\n%s", out.String())
 	}
 }

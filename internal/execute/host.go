@@ -3,6 +3,8 @@ package execute
 import (
 	"context"
 	"time"
+
+	"github.com/zap-go/zap/pkg/plan"
 )
 
 // Host is the machine a run acts on: the local one (internal/localops) or,
@@ -19,6 +21,26 @@ type Host interface {
 	// non-zero returns an *ExitError; one killed at its limit a
 	// *TimeoutError.
 	Run(ctx context.Context, c *Command) error
+	// Op runs one of Zap's other operations (a package install, a
+	// service's verb, an account's change): its constant script, handed
+	// its arguments, as the account its privilege names. A script that
+	// exits non-zero returns an *ExitError; one killed at its limit a
+	// *TimeoutError.
+	Op(ctx context.Context, o *ZapOp) error
+}
+
+// ZapOp is one of Zap's operations other than put, dir and link: the
+// constant script Script (internal/ops), run by `sh -s -- ARGS` reading it
+// on stdin, as Privilege says: login as the account Zap runs as (the
+// connecting user over SSH); root and elevated as root (under sudo, unless
+// Zap runs as root).
+type ZapOp struct {
+	Name      string
+	Script    string
+	Args      []string
+	Privilege plan.Privilege
+	// Timeout is the operation's limit; 0 is none.
+	Timeout time.Duration
 }
 
 // Put is a put operation's arguments.

@@ -27,6 +27,9 @@ type Context struct {
 	// a path under ~ is then refused, since Zap never guesses a remote
 	// home).
 	Remote bool
+	// Scripts looks up the constant script of an operation other than
+	// put, dir and link (internal/ops's Script).
+	Scripts Scripts
 }
 
 // Prepared is a plan with every step's arguments resolved, ready to run.
@@ -41,7 +44,7 @@ type PreparedChange struct {
 	Steps  []PreparedStep
 }
 
-// PreparedStep is one step, resolved. Exactly one of Put, Dir, Link,
+// PreparedStep is one step, resolved. Exactly one of Put, Dir, Link, Op,
 // Command and Note is set.
 type PreparedStep struct {
 	// Summary describes the step as written, in the words a report uses.
@@ -49,9 +52,14 @@ type PreparedStep struct {
 	Put     *Put
 	Dir     *Dir
 	Link    *Link
+	Op      *ZapOp
 	Command *Command
 	Note    string
 }
+
+// Scripts returns the text of a named operation's script (internal/ops's
+// Script); Prepare takes it so it needs no copy of the scripts itself.
+type Scripts func(name plan.OpName) (plan.Script, bool)
 
 // PrepareError is a plan a run refuses before anything runs: a reference
 // the plan doesn't record, a value a command can't take, a path that
@@ -133,6 +141,11 @@ func prepareStep(id string, s plan.Step, lookup Lookup, c Context) (PreparedStep
 		ps.Command = &Command{Cwd: cmd.Cwd, Script: Script(cmd.Cwd, env, run), Timeout: seconds(cmd.Timeout)}
 	case plan.StepOp:
 		op := s.Op
+		switch op.Name {
+		case plan.OpPut, plan.OpDir, plan.OpLink:
+		default:
+			return prepareOp(ps, id, op, r, c)
+		}
 		path, err := r.path("path", op.Path, c.Home)
 		if err != nil {
 			return PreparedStep{}, err
@@ -182,6 +195,37 @@ func prepareStep(id string, s plan.Step, lookup Lookup, c Context) (PreparedStep
 			return fail("unknown operation %q", op.Name)
 		}
 	}
+	return ps, nil
+}
+
+// prepareOp prepares one of Zap's other operations: its path, when it has
+// one, resolved like any other (and handed to the script first), then its
+// literal arguments. The script itself is looked up when the plan's hash
+// is verified (zap-exec refuses an operation this zap has no script for).
+func prepareOp(ps PreparedStep, id string, op *plan.Op, r resolver, c Context) (PreparedStep, error) {
+	z := &ZapOp{Name: string(op.Name), Privilege: op.Privilege, Timeout: seconds(op.Timeout)}
+	if !op.Path.IsZero() {
+		path, err := r.path("path", op.Path, c.Home)
+		if err != nil {
+			return PreparedStep{}, err
+		}
+		z.Args = append(z.Args, path)
+	}
+	for i, a := range op.Args {
+		if strings.ContainsRune(a, 0) {
+			return PreparedStep{}, &PrepareError{ID: id, Msg: fmt.Sprintf("args[%d]: holds a NUL", i)}
+		}
+	}
+	z.Args = append(z.Args, op.Args...)
+	if c.Scripts == nil {
+		return PreparedStep{}, &PrepareError{ID: id, Msg: fmt.Sprintf("no script for the operation %q", op.Name)}
+	}
+	script, ok := c.Scripts(op.Name)
+	if !ok {
+		return PreparedStep{}, &PrepareError{ID: id, Msg: fmt.Sprintf("this zap has no operation %q", op.Name)}
+	}
+	z.Script = script.Text
+	ps.Op = z
 	return ps, nil
 }
 

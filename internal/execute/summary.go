@@ -15,9 +15,11 @@ import (
 //	put /etc/nginx/nginx.conf (as alice, checked by nginx -t)
 //	dir /srv/app (mode 750, owner app, group app, as alice)
 //	link /srv/app/current -> /srv/app/releases/v1 (as alice)
+//	apt-install nginx-light curl (as root)
 //	make install
 //
-// An operation's parentheses hold its declared mode, owner and group, the
+// Another operation reads as its name, its path and its arguments. An
+// operation's parentheses hold its declared mode, owner and group, the
 // account it runs as, and its check. A command reads as its first line, with
 // " …" when more lines follow.
 func Summary(s plan.Step, user string) string {
@@ -30,6 +32,16 @@ func Summary(s plan.Step, user string) string {
 		return string(s.Type)
 	}
 	op := s.Op
+	switch op.Name {
+	case plan.OpPut, plan.OpDir, plan.OpLink:
+	default:
+		words := []string{string(op.Name)}
+		if !op.Path.IsZero() {
+			words = append(words, op.Path.String())
+		}
+		words = append(words, op.Args...)
+		return strings.Join(words, " ") + " (as " + account(op.Privilege, user) + ")"
+	}
 	var paren []string
 	if op.Mode != "" {
 		paren = append(paren, "mode "+op.Mode)

@@ -91,6 +91,10 @@ type Host struct {
 	// refused operation fails as refused. This is the seam the sudo
 	// fallback plugs into.
 	Elevated Ops
+
+	// sudo is whether sudo runs without a password, asked once per run by
+	// the first operation that needs root (Op).
+	sudo sudoState
 }
 
 // Ops performs Zap's own operations on a host.

@@ -30,12 +30,18 @@ func (h *Host) Run(ctx context.Context, c *execute.Command) error {
 			return fmt.Errorf("can't enter %s: %w", c.Cwd, syscall.ENOTDIR)
 		}
 	}
+	return h.runScript(ctx, []string{h.shell(), "-s"}, c)
+}
+
+// runScript runs argv, which reads c.Script on stdin, in its own session,
+// in c.Cwd, under c.Timeout.
+func (h *Host) runScript(ctx context.Context, argv []string, c *execute.Command) error {
 	if c.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.Timeout)
 		defer cancel()
 	}
-	cmd := exec.CommandContext(ctx, h.shell(), "-s")
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = c.Cwd
 	cmd.Env = h.Env
 	if cmd.Env == nil {
@@ -74,5 +80,5 @@ func (h *Host) Run(ctx context.Context, c *execute.Command) error {
 		}
 		return &execute.ExitError{Status: status, Output: output()}
 	}
-	return fmt.Errorf("start %s: %w", h.shell(), err)
+	return fmt.Errorf("start %s: %w", argv[0], err)
 }

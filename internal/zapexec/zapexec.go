@@ -154,6 +154,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		}
 	}
 	masker := mask.New(secrets)
+	c.Scripts = ops.Script
 	prepared, err := execute.Prepare(p, res.Lookup, c)
 	if err != nil {
 		// A path that resolves wrong is named as it resolved, which may

@@ -109,13 +109,30 @@ type Command struct {
 // OpName names one of Zap's own operations.
 type OpName string
 
-// The operations. Each is a constant script (see internal/ops) whose text is
-// part of plan_hash.
+// The operations with arguments of their own. Each is a constant script (see
+// internal/ops) whose text is part of plan_hash. Every other operation (a
+// package install, a service's verb, an account's change) is a constant
+// script too, named by its OpName and handed its Args (and its Path, when
+// set) on the command line; internal/ops lists them.
 const (
 	OpPut  OpName = "put"  // install a file whole: stage, check, rename
 	OpDir  OpName = "dir"  // make a directory and set its mode and owner
 	OpLink OpName = "link" // make or replace a symbolic link
 )
+
+// ValidOpName reports whether name is the form of an operation's name:
+// lowercase letters, digits and -, starting with a letter.
+func ValidOpName(name OpName) bool {
+	if name == "" || name[0] < 'a' || name[0] > 'z' {
+		return false
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // Op is one of Zap's own operations and its arguments.
 type Op struct {
@@ -130,9 +147,13 @@ type Op struct {
 	Content *string `json:"content,omitempty"`
 	SHA512  string  `json:"sha512,omitempty"`
 	// Validate is a command a put's file must pass after the write.
-	Validate  *declaration.Text `json:"validate,omitempty"`
-	Privilege Privilege         `json:"privilege"`
-	Timeout   int               `json:"timeout,omitempty"`
+	Validate *declaration.Text `json:"validate,omitempty"`
+	// Args are the arguments of an operation other than put, dir and
+	// link, as the script receives them (after Path, when Path is set).
+	// They are literal: an argument never holds a reference.
+	Args      []string  `json:"args,omitempty"`
+	Privilege Privilege `json:"privilege"`
+	Timeout   int       `json:"timeout,omitempty"`
 }
 
 // Hold is a resource left out of the plan because its state, or the state of
@@ -216,12 +237,8 @@ func (p *Plan) Validate() error {
 			if !ok {
 				return fmt.Errorf("%s: type %q needs its one body (command, op or note)", sat, s.Type)
 			}
-			if s.Op != nil {
-				switch s.Op.Name {
-				case OpPut, OpDir, OpLink:
-				default:
-					return fmt.Errorf("%s.op.name: unknown operation %q", sat, s.Op.Name)
-				}
+			if s.Op != nil && !ValidOpName(s.Op.Name) {
+				return fmt.Errorf("%s.op.name: %q is not an operation's name", sat, s.Op.Name)
 			}
 			priv := Privilege("")
 			if s.Op != nil {

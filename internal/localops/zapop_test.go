@@ -1,0 +1,50 @@
+package localops
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zap-go/zap/internal/execute"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// TestOp checks that an operation's script reads its arguments after --
+// and runs in a session of its own, that a failure is an ExitError keeping
+// its output, and that one past its limit times out.
+func TestOp(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	h := host()
+	script := `printf '%s|' "$@" > ` + execute.Quote(out) + "\n" +
+		`read -r _ _ _ _ pgrp session _ < /proc/self/stat; [ "$pgrp" = "$session" ] || exit 9` + "\n"
+	err := h.Op(context.Background(), &execute.ZapOp{Name: "t", Script: script, Args: []string{"a b", "it's"}, Privilege: plan.Login})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "a b|it's|" {
+		t.Errorf("arguments: %q", b)
+	}
+	err = h.Op(context.Background(), &execute.ZapOp{Name: "t", Script: "echo broken >&2; exit 3\n", Privilege: plan.Login})
+	var ee *execute.ExitError
+	if !errors.As(err, &ee) || ee.Status != 3 || !strings.Contains(ee.Output, "broken") {
+		t.Errorf("a failing script: %v", err)
+	}
+	err = h.Op(context.Background(), &execute.ZapOp{Name: "t", Script: "sleep 10\n", Privilege: plan.Login, Timeout: 200 * time.Millisecond})
+	var te *execute.TimeoutError
+	if !errors.As(err, &te) {
+		t.Errorf("past its limit: %v", err)
+	}
+	if os.Geteuid() != 0 {
+		t.Log("a root operation as root is checked only when the test runs as root")
+		return
+	}
+	err = h.Op(context.Background(), &execute.ZapOp{Name: "t", Script: `[ "$(id -u)" = 0 ]` + "\n", Privilege: plan.Root})
+	if err != nil {
+		t.Errorf("a root operation as root: %v", err)
+	}
+}

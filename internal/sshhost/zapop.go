@@ -1,0 +1,42 @@
+package sshhost
+
+import (
+	"context"
+	"strings"
+
+	"github.com/zap-go/zap/internal/execute"
+	"github.com/zap-go/zap/pkg/events"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// Op runs one of Zap's other operations (a package install, a service's
+// verb, an account's change): the session's command is `sh -s -- ARGS`, each
+// argument single-quoted, for a login operation, and `sudo -n sh -s --
+// ARGS` for a root or elevated one (after the run's one sudo check); the
+// script arrives on stdin. Past its limit the session is sent SIGKILL and
+// closed.
+func (e *Exec) Op(ctx context.Context, o *execute.ZapOp) error {
+	var cmd strings.Builder
+	if o.Privilege != plan.Login {
+		if err := e.sudo(ctx); err != nil {
+			return err
+		}
+		cmd.WriteString("sudo -n ")
+	}
+	cmd.WriteString("sh -s --")
+	for _, a := range o.Args {
+		cmd.WriteString(" " + execute.Quote(a))
+	}
+	r := e.c.session(ctx, cmd.String(), []byte(o.Script), o.Timeout)
+	switch {
+	case r.timedOut:
+		return &execute.TimeoutError{After: o.Timeout, Output: r.output()}
+	case r.err != nil:
+		return r.err
+	case r.status == 0:
+		return nil
+	case o.Privilege != plan.Login && r.status == 1 && strings.HasPrefix(lastLine(r.stderr), "sudo: "):
+		return execute.Errorf(events.Permission, "sudo refused: %s", strings.TrimPrefix(lastLine(r.stderr), "sudo: "))
+	}
+	return &execute.ExitError{Status: r.status, Output: r.output()}
+}

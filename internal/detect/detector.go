@@ -48,6 +48,10 @@ type Env struct {
 	// Secret reports whether the variable name is a secret, whose value a
 	// reason must not show.
 	Secret func(name string) bool
+	// PackageManager and ServiceManager are the target's, as declared ("":
+	// none declared).
+	PackageManager string
+	ServiceManager string
 }
 
 // held is a detector for a resource that can't be read at all: it declares

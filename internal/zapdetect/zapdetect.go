@@ -111,6 +111,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	env := detect.Env{
 		Value:  func(name string) string { v, _ := res.Lookup(name); return v },
 		Secret: func(name string) bool { return secret[name] },
+
+		PackageManager: d.Target.PackageManager,
+		ServiceManager: d.Target.ServiceManager,
 	}
 	var host detect.Host
 	var ctxt observation.Context

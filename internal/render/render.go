@@ -284,6 +284,20 @@ func Step(w io.Writer, c observation.Context, s plan.Step, indent string) {
 // OpSummary names one of Zap's own operations with what it acts on, the way
 // a plan and a failure report both say it: "put ~/x (mode 644, as alice)".
 func OpSummary(c observation.Context, op *plan.Op) string {
+	switch op.Name {
+	case plan.OpPut, plan.OpDir, plan.OpLink:
+	default:
+		// Another operation: its name, its path and its arguments, as
+		// execute.Summary says them.
+		words := []string{escape.Line(string(op.Name))}
+		if !op.Path.IsZero() {
+			words = append(words, escape.Line(op.Path.String()))
+		}
+		for _, a := range op.Args {
+			words = append(words, escape.Line(a))
+		}
+		return strings.Join(words, " ") + " (as " + Account(c, op.Privilege) + ")"
+	}
 	var paren []string
 	if op.Mode != "" {
 		paren = append(paren, "mode "+escape.Line(op.Mode))

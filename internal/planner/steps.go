@@ -14,7 +14,9 @@ import (
 // each kind's operation makes the declared state whatever is there. The
 // executor runs exactly these, so the two must agree on them:
 //
-//	file      = put  path, content and its SHA-512, mode, owner, group, validate (elevated)
+//	file      = put  path, content and its SHA-512 (inline), or from: the
+//	                 template or source as declared; mode, owner, group,
+//	                 validate (elevated)
 //	directory = dir  path, mode, owner, group (elevated)
 //	link      = link path, target (elevated)
 //	script    > run, in cwd with env (login)
@@ -24,22 +26,29 @@ func stepsFor(r *declaration.Resource) ([]plan.Step, error) {
 	switch {
 	case r.File != nil:
 		f := r.File
-		if f.Content.Type != declaration.ContentInline || f.Content.Inline == nil {
-			return nil, fmt.Errorf("resource %q: content: want an inline content source", r.ID)
-		}
-		content := *f.Content.Inline
-		sum := sha512.Sum512([]byte(content))
-		return []plan.Step{{Type: plan.StepOp, Op: &plan.Op{
+		put := &plan.Op{
 			Name:      plan.OpPut,
 			Path:      f.Path,
-			Content:   &content,
-			SHA512:    hex.EncodeToString(sum[:]),
 			Mode:      f.Mode,
 			Owner:     f.Owner,
 			Group:     f.Group,
 			Validate:  cloneText(f.Validate),
 			Privilege: plan.Elevated,
-		}}}, nil
+		}
+		switch c := f.Content; {
+		case c.Type == declaration.ContentInline && c.Inline != nil:
+			content := *c.Inline
+			sum := sha512.Sum512([]byte(content))
+			put.Content, put.SHA512 = &content, hex.EncodeToString(sum[:])
+		case c.Type == declaration.ContentTemplate && c.Template != nil, c.Type == declaration.ContentSource && c.Path != nil:
+			// The template and its vars, or the source path, as written:
+			// rendered or read when the step runs.
+			from := cloneContent(c)
+			put.From = &from
+		default:
+			return nil, fmt.Errorf("resource %q: content: want an inline, template or source content source", r.ID)
+		}
+		return []plan.Step{{Type: plan.StepOp, Op: put}}, nil
 	case r.Directory != nil:
 		x := r.Directory
 		return []plan.Step{{Type: plan.StepOp, Op: &plan.Op{
@@ -80,10 +89,7 @@ func clone(r *declaration.Resource) declaration.Resource {
 	switch {
 	case r.File != nil:
 		f := *r.File
-		if f.Content.Inline != nil {
-			s := *f.Content.Inline
-			f.Content.Inline = &s
-		}
+		f.Content = cloneContent(f.Content)
 		if f.Triggers != nil {
 			f.Triggers = append([]string(nil), f.Triggers...)
 		}
@@ -99,6 +105,33 @@ func clone(r *declaration.Resource) declaration.Resource {
 		x := *r.Script
 		x.Env = maps.Clone(x.Env)
 		c.Script = &x
+	}
+	return c
+}
+
+// cloneContent copies a file's content source deeply enough to share no
+// map or pointer with c.
+func cloneContent(c declaration.Content) declaration.Content {
+	if c.Inline != nil {
+		s := *c.Inline
+		c.Inline = &s
+	}
+	if c.Template != nil {
+		s := *c.Template
+		c.Template = &s
+	}
+	if c.Vars != nil {
+		vars := make(map[string]declaration.Var, len(c.Vars))
+		for k, v := range c.Vars {
+			vars[k] = declaration.Var{Text: cloneText(v.Text), JSON: append([]byte(nil), v.JSON...)}
+		}
+		c.Vars = vars
+	}
+	c.Kinds = maps.Clone(c.Kinds)
+	c.Path, c.URL, c.Auth = cloneText(c.Path), cloneText(c.URL), cloneText(c.Auth)
+	if c.Extract != nil {
+		x := *c.Extract
+		c.Extract = &x
 	}
 	return c
 }

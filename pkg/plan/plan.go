@@ -13,6 +13,7 @@ package plan
 import (
 	"encoding/hex"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 
@@ -120,6 +121,11 @@ const (
 	OpLink OpName = "link" // make or replace a symbolic link
 )
 
+// OpRead reads a source file's bytes as root for a put whose From is a
+// source. It is never a step's own operation: a plan whose put reads a
+// source uses it, and plan_hash covers its script.
+const OpRead OpName = "read"
+
 // ValidOpName reports whether name is the form of an operation's name:
 // lowercase letters, digits and -, starting with a letter.
 func ValidOpName(name OpName) bool {
@@ -148,6 +154,12 @@ type Op struct {
 	SHA512  string  `json:"sha512,omitempty"`
 	// Validate is a command a put's file must pass after the write.
 	Validate *declaration.Text `json:"validate,omitempty"`
+	// From is a put's content source when it isn't inline, as declared
+	// (its references unresolved), with Content and SHA512 left empty: a
+	// template (its body, vars and kinds), rendered when the step runs; or
+	// a source (its path), whose bytes are read as root when the step runs
+	// (the read operation, OpRead, whose script plan_hash then covers).
+	From *declaration.Content `json:"from,omitempty"`
 	// Args are the arguments of an operation other than put, dir and
 	// link, as the script receives them (after Path, when Path is set).
 	// They are literal: an argument never holds a reference.
@@ -174,7 +186,7 @@ func Read(data []byte) (*Plan, error) {
 	if err := declaration.CheckFormat(data, Format); err != nil {
 		return nil, err
 	}
-	if err := canon.Check(data, declaration.NullInVars); err != nil {
+	if err := canon.Check(data, nullInPlan); err != nil {
 		return nil, err
 	}
 	var p Plan
@@ -258,7 +270,18 @@ func (p *Plan) Validate() error {
 	return nil
 }
 
-// Ops returns the operations p's steps use, sorted by name, each once.
+// opVarsPath is where a put's template variables sit in a plan.
+var opVarsPath = regexp.MustCompile(`^changes\[[0-9]+\]\.steps\[[0-9]+\]\.op\.from\.vars\.`)
+
+// nullInPlan reports whether path is inside a template variable's value,
+// where null is data: in a change's resource (declaration.NullInVars) or in
+// a put's From.
+func nullInPlan(path string) bool {
+	return declaration.NullInVars(path) || opVarsPath.MatchString(path)
+}
+
+// Ops returns the operations p's steps use, and read for a put whose
+// content is a source, sorted by name, each once.
 func (p *Plan) Ops() []OpName {
 	seen := map[OpName]bool{}
 	var names []OpName
@@ -267,6 +290,10 @@ func (p *Plan) Ops() []OpName {
 			if s.Op != nil && !seen[s.Op.Name] {
 				seen[s.Op.Name] = true
 				names = append(names, s.Op.Name)
+			}
+			if s.Op != nil && s.Op.Name == OpPut && s.Op.From != nil && s.Op.From.Type == declaration.ContentSource && !seen[OpRead] {
+				seen[OpRead] = true
+				names = append(names, OpRead)
 			}
 		}
 	}

@@ -37,6 +37,8 @@ package execute
 
 import (
 	"context"
+	"crypto/sha512"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -143,6 +145,12 @@ func (r *Runner) step(ctx context.Context, s *PreparedStep) error {
 		return fmt.Errorf("interrupted: %w", err)
 	}
 	switch {
+	case s.Put != nil && s.Put.Source != "":
+		p, err := r.readSource(ctx, s.Put)
+		if err != nil {
+			return err
+		}
+		return r.Host.Put(ctx, p)
 	case s.Put != nil:
 		return r.Host.Put(ctx, s.Put)
 	case s.Dir != nil:
@@ -155,6 +163,26 @@ func (r *Runner) step(ctx context.Context, s *PreparedStep) error {
 		return r.Host.Op(ctx, s.Op)
 	}
 	return errors.New("the step has nothing to run")
+}
+
+// readSource returns put p with its source file's bytes as its content,
+// read through the Host (SourceReader) and held to SourceLimit.
+func (r *Runner) readSource(ctx context.Context, p *Put) (*Put, error) {
+	sr, ok := r.Host.(SourceReader)
+	if !ok {
+		return nil, Errorf(events.Permanent, "this host can't read a source file; nothing was written")
+	}
+	data, err := sr.ReadSource(ctx, p.Source)
+	if err != nil {
+		return nil, fmt.Errorf("the source %s %w; nothing was written", p.Source, err)
+	}
+	if len(data) > SourceLimit {
+		return nil, Errorf(events.Permanent, "the source %s is larger than 16 MiB; nothing was written", p.Source)
+	}
+	sum := sha512.Sum512(data)
+	out := *p
+	out.Content, out.SHA512 = data, hex.EncodeToString(sum[:])
+	return &out, nil
 }
 
 // failed is the step_failed event for err.

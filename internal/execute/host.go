@@ -43,10 +43,27 @@ type ZapOp struct {
 	Timeout time.Duration
 }
 
+// SourceReader is a Host that reads the bytes of a put's source file: as
+// root over SSH, and locally as the operator first, through sudo when
+// denied. Only a regular file of its own is read (no link followed, no
+// directory, device or fifo, one link, still at its name), of at most
+// SourceLimit bytes; anything else is an error, and the put writes nothing.
+type SourceReader interface {
+	ReadSource(ctx context.Context, path string) ([]byte, error)
+}
+
+// SourceLimit is the largest source file a put copies: its bytes are held
+// in memory while they are written.
+const SourceLimit = 16 << 20
+
 // Put is a put operation's arguments.
 type Put struct {
 	Path    string
 	Content []byte
+	// Source is the file whose bytes are the content, for a put whose
+	// content is a source: Content and SHA512 are empty until the runner
+	// reads it (SourceReader) when the step runs.
+	Source string
 	// SHA512 is the hex SHA-512 the plan recorded for Content; the staged
 	// bytes must have it.
 	SHA512 string

@@ -1,10 +1,13 @@
 package execute
 
 import (
+	"crypto/sha512"
+	"encoding/hex"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/zap-go/zap/internal/template"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -155,10 +158,10 @@ func prepareStep(id string, s plan.Step, lookup Lookup, c Context) (PreparedStep
 			if path == "/" {
 				return fail("path: / can't be a file")
 			}
-			if op.Content == nil {
-				return fail("the put step has no content")
+			p := &Put{Path: path, Mode: op.Mode, Owner: op.Owner, Group: op.Group}
+			if err := r.content(p, op, c.Home); err != nil {
+				return PreparedStep{}, err
 			}
-			p := &Put{Path: path, Content: []byte(*op.Content), SHA512: op.SHA512, Mode: op.Mode, Owner: op.Owner, Group: op.Group}
 			if op.Validate != nil {
 				v, err := r.command("validate", *op.Validate)
 				if err != nil {
@@ -260,6 +263,37 @@ func (r resolver) text(field string, t declaration.Text) (string, error) {
 		return "", r.fail(field, "references %s, which the plan's references block doesn't record", missing)
 	}
 	return s, nil
+}
+
+// content gives put p its content: a put's inline content and digest as
+// planned; a template rendered with its references resolved, refusing a
+// variable's value a template can't take (naming the variable, never the
+// value) before anything runs; or a source's path, resolved like any path,
+// whose bytes are read when the step runs.
+func (r resolver) content(p *Put, op *plan.Op, home string) error {
+	switch {
+	case op.Content != nil:
+		p.Content, p.SHA512 = []byte(*op.Content), op.SHA512
+	case op.From != nil && op.From.Type == declaration.ContentTemplate && op.From.Template != nil:
+		text, err := template.Content(*op.From.Template, op.From.Vars, op.From.Kinds, template.Lookup(r.lookup))
+		if err != nil {
+			return &PrepareError{ID: r.id, Msg: err.Error()}
+		}
+		sum := sha512.Sum512([]byte(text))
+		p.Content, p.SHA512 = []byte(text), hex.EncodeToString(sum[:])
+	case op.From != nil && op.From.Type == declaration.ContentSource && op.From.Path != nil:
+		src, err := r.path("content.path", *op.From.Path, home)
+		if err != nil {
+			return err
+		}
+		if src == "/" {
+			return r.fail("content.path", "/ can't be a source file")
+		}
+		p.Source = src
+	default:
+		return &PrepareError{ID: r.id, Msg: "the put step has no content"}
+	}
+	return nil
 }
 
 // command resolves a command's text, refusing a value it can't take.

@@ -26,9 +26,15 @@ const sudoCheckLimit = 30 * time.Second
 var errNoSudo = errors.New("there is no sudo on this machine")
 
 // asRoot answers queries as root in one batch: it first checks that
-// `sudo -n true` works (no prompt, no terminal), then runs the batch of
-// internal/batch with `sudo -n sh`, the script on stdin, under the batch's
-// deadline and output limit. A sudo that won't authenticate is SudoFailed.
+// `sudo -n true` works (no prompt), then runs the batch of internal/batch
+// with `sudo -n sh`, the script on stdin, under the batch's deadline and
+// output limit. A sudo that won't authenticate is SudoFailed.
+//
+// Both run in a process group of their own but in Zap's session, so they
+// keep its controlling terminal: sudo keeps a password typed for sudo -v
+// per terminal (Debian's default timestamp_type), and a sudo in a session
+// of its own would find no credential to reuse. Nothing is read from the
+// terminal: -n never prompts, and stdin is the script.
 func (h *Host) asRoot(ctx context.Context, queries []detect.Query) ([]detect.Answer, error) {
 	sudo, err := exec.LookPath("sudo")
 	if err != nil {
@@ -38,7 +44,7 @@ func (h *Host) asRoot(ctx context.Context, queries []detect.Query) ([]detect.Ans
 	defer cancel()
 	check := exec.CommandContext(cctx, sudo, "-n", "true")
 	check.Env = h.Env
-	check.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	check.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := check.Run(); err != nil {
 		if ctx.Err() != nil {
 			return nil, errors.New("the pass was cancelled")
@@ -54,7 +60,7 @@ func (h *Host) asRoot(ctx context.Context, queries []detect.Query) ([]detect.Ans
 	cmd := exec.CommandContext(bctx, sudo, "-n", "sh")
 	cmd.Env = h.Env
 	cmd.Stdin = strings.NewReader(b.Script)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.WaitDelay = killGrace
 	var out limited
 	cmd.Stdout = &out

@@ -30,12 +30,14 @@ func (h *Host) Run(ctx context.Context, c *execute.Command) error {
 			return fmt.Errorf("can't enter %s: %w", c.Cwd, syscall.ENOTDIR)
 		}
 	}
-	return h.runScript(ctx, []string{h.shell(), "-s"}, c)
+	return h.runScript(ctx, []string{h.shell(), "-s"}, c, false)
 }
 
 // runScript runs argv, which reads c.Script on stdin, in its own session,
-// in c.Cwd, under c.Timeout.
-func (h *Host) runScript(ctx context.Context, argv []string, c *execute.Command) error {
+// in c.Cwd, under c.Timeout. With keepTerminal it is only its own process
+// group, still in Zap's session, for a sudo that must find the credential a
+// sudo -v on the session's terminal left.
+func (h *Host) runScript(ctx context.Context, argv []string, c *execute.Command, keepTerminal bool) error {
 	if c.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.Timeout)
@@ -50,7 +52,7 @@ func (h *Host) runScript(ctx context.Context, argv []string, c *execute.Command)
 	cmd.Stdin = strings.NewReader(c.Script)
 	stdout, stderr := execute.NewTail(execute.OutputLimit), execute.NewTail(execute.OutputLimit)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: !keepTerminal, Setpgid: keepTerminal}
 	cmd.Cancel = func() error {
 		// The command's process group is its session's: kill all of it.
 		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)

@@ -32,7 +32,8 @@ type sudoState struct {
 // runs as root: directly when Zap runs as root, else as `sudo -n sh -s --
 // ARGS` once `sudo -n true` has shown sudo won't prompt (asked once per
 // run; a sudo that would is the fixed failure "sudo authentication
-// failed").
+// failed"). Through sudo the script keeps Zap's session, and so its
+// terminal, where sudo finds a password typed for sudo -v.
 func (h *Host) Op(ctx context.Context, o *execute.ZapOp) error {
 	argv := append([]string{h.shell(), "-s", "--"}, o.Args...)
 	if o.Privilege != plan.Login && os.Geteuid() != 0 {
@@ -43,7 +44,7 @@ func (h *Host) Op(ctx context.Context, o *execute.ZapOp) error {
 		h.sudo.once.Do(func() {
 			check := exec.CommandContext(ctx, sudo, "-n", "true")
 			check.Env = h.Env
-			check.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+			check.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 			if check.Run() != nil {
 				h.sudo.err = errSudo
 			}
@@ -53,9 +54,10 @@ func (h *Host) Op(ctx context.Context, o *execute.ZapOp) error {
 		}
 		argv = append([]string{sudo, "-n", "/bin/sh", "-s", "--"}, o.Args...)
 	}
-	err := h.runScript(ctx, argv, &execute.Command{Script: o.Script, Timeout: o.Timeout})
+	viaSudo := o.Privilege != plan.Login && os.Geteuid() != 0
+	err := h.runScript(ctx, argv, &execute.Command{Script: o.Script, Timeout: o.Timeout}, viaSudo)
 	var ee *execute.ExitError
-	if errors.As(err, &ee) && ee.Status == 1 && o.Privilege != plan.Login && os.Geteuid() != 0 && isSudoRefusal(ee.Output) {
+	if errors.As(err, &ee) && ee.Status == 1 && viaSudo && isSudoRefusal(ee.Output) {
 		return execute.Errorf(events.Permission, "sudo refused: %s", lastLine(ee.Output))
 	}
 	return err

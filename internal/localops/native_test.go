@@ -36,44 +36,45 @@ func TestPutValidatePasses(t *testing.T) {
 }
 
 func TestPutValidateFailureRestoresByteForByte(t *testing.T) {
-	root := t.TempDir()
-	path := filepath.Join(root, "conf")
-	old := []byte("old\x00\xff bytes\r\nwithout a final newline")
-	os.WriteFile(path, old, 0o600)
-	os.Chmod(path, 0o640)
-	asRoot := os.Geteuid() == 0
-	if asRoot {
-		os.Chown(path, 4321, 4322)
-	} else {
-		t.Log("not root: the owner put back is only checked to be unchanged")
-	}
-	before := stat(t, path)
-	p := put(path, []byte("new\n"))
-	p.Mode = "644"
-	p.Validate = check("echo checking; echo 'bad config' >&2; exit 3")
-	err := host().Put(context.Background(), p)
-	if err == nil {
-		t.Fatal("a failed check left the put succeeding")
-	}
-	code, exit, output := execute.Classify(err)
-	if code != events.ExecutionFailed || exit == nil || *exit != 3 {
-		t.Fatalf("code %s exit %v, want execution_failed 3 (%v)", code, exit, err)
-	}
-	if output != "checking\nbad config\n" {
-		t.Fatalf("output %q, want the check's stdout then stderr", output)
-	}
-	if !strings.Contains(err.Error(), "the check exited 3; the old file is back") {
-		t.Fatalf("error %q doesn't say the old file is back", err)
-	}
-	wantContent(t, path, old)
-	after := stat(t, path)
-	if after.Mode != before.Mode || after.Uid != before.Uid || after.Gid != before.Gid {
-		t.Fatalf("put back as mode %o %d:%d, was %o %d:%d", after.Mode, after.Uid, after.Gid, before.Mode, before.Uid, before.Gid)
-	}
-	if asRoot && (after.Uid != 4321 || after.Gid != 4322) {
-		t.Fatalf("owner %d:%d, want 4321:4322", after.Uid, after.Gid)
-	}
-	noStaged(t, root)
+	forEach(t, func(t *testing.T, b backend, root string) {
+		path := filepath.Join(root, "conf")
+		old := []byte("old\x00\xff bytes\r\nwithout a final newline")
+		os.WriteFile(path, old, 0o600)
+		os.Chmod(path, 0o640)
+		asRoot := os.Geteuid() == 0
+		if asRoot {
+			os.Chown(path, 4321, 4322)
+		} else {
+			t.Log("not root: the owner put back is only checked to be unchanged")
+		}
+		before := stat(t, path)
+		p := put(path, []byte("new\n"))
+		p.Mode = "644"
+		p.Validate = check("echo checking; echo 'bad config' >&2; exit 3")
+		err := b.Put(context.Background(), p)
+		if err == nil {
+			t.Fatal("a failed check left the put succeeding")
+		}
+		code, exit, output := execute.Classify(err)
+		if code != events.ExecutionFailed || exit == nil || *exit != 3 {
+			t.Fatalf("code %s exit %v, want execution_failed 3 (%v)", code, exit, err)
+		}
+		if output != "checking\nbad config\n" {
+			t.Fatalf("output %q, want the check's stdout then stderr", output)
+		}
+		if !strings.Contains(err.Error(), "the check exited 3; the old file is back") {
+			t.Fatalf("error %q doesn't say the old file is back", err)
+		}
+		wantContent(t, path, old)
+		after := stat(t, path)
+		if after.Mode != before.Mode || after.Uid != before.Uid || after.Gid != before.Gid {
+			t.Fatalf("put back as mode %o %d:%d, was %o %d:%d", after.Mode, after.Uid, after.Gid, before.Mode, before.Uid, before.Gid)
+		}
+		if asRoot && (after.Uid != 4321 || after.Gid != 4322) {
+			t.Fatalf("owner %d:%d, want 4321:4322", after.Uid, after.Gid)
+		}
+		noStaged(t, root)
+	})
 }
 
 func TestPutValidateRestoreDropsSetID(t *testing.T) {
@@ -84,15 +85,14 @@ func TestPutValidateRestoreDropsSetID(t *testing.T) {
 		{"644", 0o755},   // the declared mode carries no set-id bit: none is put back
 		{"4700", 0o4755}, // it carries set-uid: that one may be put back
 	} {
-		t.Run(tc.declared, func(t *testing.T) {
-			root := t.TempDir()
+		forEach(t, func(t *testing.T, b backend, root string) {
 			path := filepath.Join(root, "bin")
 			os.WriteFile(path, []byte("old"), 0o755)
 			syscall.Chmod(path, 0o6755)
 			p := put(path, []byte("new"))
 			p.Mode = tc.declared
 			p.Validate = check("false")
-			if err := host().Put(context.Background(), p); err == nil {
+			if err := b.Put(context.Background(), p); err == nil {
 				t.Fatal("a failed check left the put succeeding")
 			}
 			wantContent(t, path, []byte("old"))
@@ -102,65 +102,67 @@ func TestPutValidateRestoreDropsSetID(t *testing.T) {
 }
 
 func TestPutValidateFailureRemovesNewFile(t *testing.T) {
-	root := t.TempDir()
-	path := filepath.Join(root, "conf")
-	p := put(path, []byte("new"))
-	p.Validate = check("exit 1")
-	err := host().Put(context.Background(), p)
-	if err == nil || !strings.Contains(err.Error(), "the new file is removed") {
-		t.Fatalf("error %v, want the new file removed", err)
-	}
-	if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("the new file is still there: %v", err)
-	}
-	noStaged(t, root)
+	forEach(t, func(t *testing.T, b backend, root string) {
+		path := filepath.Join(root, "conf")
+		p := put(path, []byte("new"))
+		p.Validate = check("exit 1")
+		err := b.Put(context.Background(), p)
+		if err == nil || !strings.Contains(err.Error(), "the new file is removed") {
+			t.Fatalf("error %v, want the new file removed", err)
+		}
+		if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("the new file is still there: %v", err)
+		}
+		noStaged(t, root)
+	})
 }
 
 func TestPutValidateRefusesWhatItCantPutBack(t *testing.T) {
-	root := t.TempDir()
-	other := filepath.Join(root, "other")
-	os.WriteFile(other, []byte("other"), 0o644)
-	link := filepath.Join(root, "link")
-	os.Symlink(other, link)
-	fifo := filepath.Join(root, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	big := filepath.Join(root, "big")
-	os.WriteFile(big, bytes.Repeat([]byte("x"), SnapshotLimit+1), 0o644)
-	for _, tc := range []struct {
-		path string
-		code events.Code
-	}{
-		{link, events.Conflict},
-		{fifo, events.Conflict},
-		{big, events.Permanent},
-	} {
-		t.Run(filepath.Base(tc.path), func(t *testing.T) {
-			marker := filepath.Join(root, "ran")
-			p := put(tc.path, []byte("new"))
-			p.Validate = check("touch " + execute.Quote(marker))
-			done := make(chan error, 1)
-			go func() { done <- host().Put(context.Background(), p) }()
-			select {
-			case err := <-done:
-				wantCode(t, err, tc.code)
-			case <-time.After(10 * time.Second):
-				t.Fatal("the put waited on what is at the path")
-			}
-			if _, err := os.Lstat(marker); err == nil {
-				t.Fatal("the check ran, so something was written")
-			}
-			noStaged(t, root)
-		})
-	}
-	wantContent(t, other, []byte("other"))
-	if target, _ := os.Readlink(link); target != other {
-		t.Fatalf("the link was replaced")
-	}
-	if fi, _ := os.Lstat(big); fi.Size() != SnapshotLimit+1 {
-		t.Fatalf("the big file was rewritten")
-	}
+	forEach(t, func(t *testing.T, b backend, root string) {
+		other := filepath.Join(root, "other")
+		os.WriteFile(other, []byte("other"), 0o644)
+		link := filepath.Join(root, "link")
+		os.Symlink(other, link)
+		fifo := filepath.Join(root, "fifo")
+		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		big := filepath.Join(root, "big")
+		os.WriteFile(big, bytes.Repeat([]byte("x"), SnapshotLimit+1), 0o644)
+		for _, tc := range []struct {
+			path string
+			code events.Code
+		}{
+			{link, events.Conflict},
+			{fifo, events.Conflict},
+			{big, events.Permanent},
+		} {
+			t.Run(filepath.Base(tc.path), func(t *testing.T) {
+				marker := filepath.Join(root, "ran")
+				p := put(tc.path, []byte("new"))
+				p.Validate = check("touch " + execute.Quote(marker))
+				done := make(chan error, 1)
+				go func() { done <- b.Put(context.Background(), p) }()
+				select {
+				case err := <-done:
+					wantCode(t, err, tc.code)
+				case <-time.After(10 * time.Second):
+					t.Fatal("the put waited on what is at the path")
+				}
+				if _, err := os.Lstat(marker); err == nil {
+					t.Fatal("the check ran, so something was written")
+				}
+				noStaged(t, root)
+			})
+		}
+		wantContent(t, other, []byte("other"))
+		if target, _ := os.Readlink(link); target != other {
+			t.Fatalf("the link was replaced")
+		}
+		if fi, _ := os.Lstat(big); fi.Size() != SnapshotLimit+1 {
+			t.Fatalf("the big file was rewritten")
+		}
+	})
 }
 
 func TestPutUnknownOwnerWritesNothing(t *testing.T) {

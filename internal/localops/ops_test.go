@@ -1,9 +1,9 @@
 package localops
 
 // The scenarios below run against every backend: the native operations of
-// Host, and the constant scripts of internal/ops run by dash and by BusyBox
-// (sh -s -- ARGS, the script on stdin), so the two ways of doing an operation
-// are held to one behaviour.
+// Host, and the constant scripts of internal/ops run by dash, bash and
+// BusyBox (sh -s -- ARGS, the script on stdin) and under sudo (Sudo), so the
+// two ways of doing an operation are held to one behaviour.
 
 import (
 	"bytes"
@@ -14,7 +14,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 
@@ -39,36 +38,38 @@ type scriptHost struct {
 }
 
 func (s *scriptHost) run(name plan.OpName, stdin []byte, args ...string) error {
+	_, err := s.RunOp(context.Background(), name, stdin, args...)
+	return err
+}
+
+// RunOp runs the named script (ops.Root); a nil stdin is the script alone.
+func (s *scriptHost) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args ...string) ([]byte, error) {
 	script, ok := ops.Script(name)
 	if !ok {
-		return fmt.Errorf("no script %s", name)
+		return nil, fmt.Errorf("no script %s", name)
 	}
 	if stdin == nil {
 		stdin = []byte(script.Text)
 	}
 	argv := append(append(append([]string(nil), s.shell...), "-s", "--"), args...)
-	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Env = []string{"PATH=" + s.path, "LC_ALL=C"}
 	cmd.Stdin = bytes.NewReader(stdin)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		switch ee.ExitCode() {
-		case 94:
-			return execute.Errorf(events.Conflict, "%s", strings.TrimSpace(out.String()))
-		case 93:
-			return execute.Errorf(events.Permanent, "%s", strings.TrimSpace(out.String()))
-		}
-		return &execute.ExitError{Status: ee.ExitCode(), Output: out.String()}
+	if errors.As(err, &ee) && ee.Exited() {
+		return nil, ops.Failure(name, ee.ExitCode(), stderr.String())
 	}
-	return err
+	return stdout.Bytes(), err
 }
 
 func (s *scriptHost) Put(ctx context.Context, p *execute.Put) error {
-	script, _ := ops.Script(plan.OpPut)
-	return s.run(plan.OpPut, ops.PutInput(script.Text, p.Content), p.Path, p.Mode, p.Owner, p.Group, p.SHA512, fmt.Sprint(len(p.Content)))
+	if p.Validate != nil {
+		return ops.ValidatedPut(ctx, s, New(os.Environ()).Run, p)
+	}
+	return ops.Put(ctx, s, p)
 }
 
 func (s *scriptHost) Dir(ctx context.Context, d *execute.Dir) error {
@@ -80,7 +81,7 @@ func (s *scriptHost) Link(ctx context.Context, l *execute.Link) error {
 }
 
 // busyboxTools are the commands the scripts use, as BusyBox applets.
-var busyboxTools = []string{"base64", "chmod", "chown", "ln", "mkdir", "mktemp", "mv", "rm", "rmdir", "sha512sum", "stat", "wc", "cat", "id", "ls"}
+var busyboxTools = []string{"base64", "chmod", "chown", "ln", "mkdir", "mktemp", "mv", "rm", "rmdir", "sha512sum", "stat", "wc", "cat", "id", "ls", "head"}
 
 // backends returns the native host and each shell found here. A shell that
 // isn't installed is reported and left out.
@@ -91,6 +92,11 @@ func backends(t *testing.T) map[string]backend {
 		out["dash"] = &scriptHost{shell: []string{dash}, path: os.Getenv("PATH")}
 	} else {
 		t.Logf("dash is not installed: the scripts aren't run by dash")
+	}
+	if bash, err := exec.LookPath("bash"); err == nil {
+		out["bash"] = &scriptHost{shell: []string{bash}, path: os.Getenv("PATH")}
+	} else {
+		t.Logf("bash is not installed: the scripts aren't run by bash")
 	}
 	if bb, err := exec.LookPath("busybox"); err == nil {
 		dir := t.TempDir()
@@ -103,7 +109,17 @@ func backends(t *testing.T) map[string]backend {
 	} else {
 		t.Logf("busybox is not installed (apt-get install busybox): the scripts aren't run by BusyBox's sh and tools")
 	}
+	if sudoWorks() {
+		out["sudo"] = NewSudo(New(os.Environ()))
+	} else {
+		t.Logf("sudo -n true fails here: the scripts aren't run under sudo")
+	}
 	return out
+}
+
+// sudoWorks reports whether sudo runs a command here without a prompt.
+func sudoWorks() bool {
+	return exec.Command("sudo", "-n", "true").Run() == nil
 }
 
 func sum(b []byte) string { return hexSHA512(b) }

@@ -1,11 +1,11 @@
 package sshhost
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -24,7 +24,10 @@ import (
 // An operation (put, dir, link) runs its constant script of internal/ops
 // under sudo: the session's command is `sudo -n sh -s -- ARGS`, each
 // argument single-quoted, and the script (for a put, ops.PutInput: the
-// script, then the content) arrives on stdin. Before the first operation
+// script, then the content) arrives on stdin. A put with a validate check is
+// ops.ValidatedPut: the put script snapshots the old file as root before it
+// writes, the check runs as the connecting user (an operator's command), and
+// a failed check puts the old file back with a second put. Before the first operation
 // one `sudo -n true` checks that sudo works without a password; a sudo that
 // won't is the fixed failure "sudo authentication failed" (permission), and
 // every later operation of the run fails the same way without asking again.
@@ -50,21 +53,15 @@ func (c *Client) Exec() *Exec { return &Exec{c: c} }
 
 var _ execute.Host = (*Exec)(nil)
 
-// errNoValidate is a put with a validate check, which the operation script
-// doesn't run: zap-exec refuses such a plan before anything runs.
-var errNoValidate = errors.New("a file with a validate check can't be written over SSH yet; nothing was written")
-
-// Put installs a file whole, under sudo.
+// Put installs a file whole, under sudo. With a validate check it is
+// ops.ValidatedPut: the put script reads the old file (as root, through one
+// descriptor) before it writes, the check runs as the connecting user, as an
+// operator's command does, and a failed check puts the old file back.
 func (e *Exec) Put(ctx context.Context, p *execute.Put) error {
 	if p.Validate != nil {
-		return execute.Errorf(events.Permanent, "%w", errNoValidate)
+		return ops.ValidatedPut(ctx, e, e.Run, p)
 	}
-	script, ok := ops.Script(plan.OpPut)
-	if !ok {
-		return errors.New("this zap has no put script")
-	}
-	return e.op(ctx, "put", ops.PutInput(script.Text, p.Content),
-		p.Path, p.Mode, p.Owner, p.Group, p.SHA512, strconv.Itoa(len(p.Content)))
+	return ops.Put(ctx, e, p)
 }
 
 // Dir makes a directory, under sudo.
@@ -73,7 +70,8 @@ func (e *Exec) Dir(ctx context.Context, d *execute.Dir) error {
 	if !ok {
 		return errors.New("this zap has no dir script")
 	}
-	return e.op(ctx, "dir", []byte(script.Text), d.Path, d.Mode, d.Owner, d.Group)
+	_, err := e.RunOp(ctx, plan.OpDir, []byte(script.Text), d.Path, d.Mode, d.Owner, d.Group)
+	return err
 }
 
 // Link makes or replaces a symbolic link, under sudo.
@@ -82,7 +80,8 @@ func (e *Exec) Link(ctx context.Context, l *execute.Link) error {
 	if !ok {
 		return errors.New("this zap has no link script")
 	}
-	return e.op(ctx, "link", []byte(script.Text), l.Path, l.Target)
+	_, err := e.RunOp(ctx, plan.OpLink, []byte(script.Text), l.Path, l.Target)
+	return err
 }
 
 // Run runs an operator's command as the connecting user.
@@ -101,52 +100,47 @@ func (e *Exec) Run(ctx context.Context, c *execute.Command) error {
 	return &execute.ExitError{Status: r.status, Output: r.output()}
 }
 
-// op runs one operation script under sudo.
-func (e *Exec) op(ctx context.Context, name string, stdin []byte, args ...string) error {
+// RunOp runs one operation script under sudo (ops.Root): what it prints on
+// stdout is returned, up to a snapshot's size.
+func (e *Exec) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args ...string) ([]byte, error) {
 	if err := e.sudo(ctx); err != nil {
-		return err
+		return nil, err
 	}
 	var cmd strings.Builder
 	cmd.WriteString("sudo -n " + ops.Invocation)
 	for _, a := range args {
 		cmd.WriteString(" " + execute.Quote(a))
 	}
-	r := e.c.session(ctx, cmd.String(), stdin, 0)
-	if r.err != nil {
-		return r.err
-	}
-	if r.status == 0 {
-		return nil
-	}
-	msg := strings.TrimPrefix(lastLine(r.stderr), "zap "+name+": ")
-	if msg == "" {
-		msg = fmt.Sprintf("the %s script exited %d", name, r.status)
-	}
+	var out limitedBuffer
+	r := e.c.sessionTo(ctx, cmd.String(), stdin, 0, &out)
 	switch {
-	case r.status == 94:
-		return execute.Errorf(events.Conflict, "%s", msg)
-	case r.status == 93:
-		return execute.Errorf(events.Permanent, "%s", msg)
-	case strings.HasPrefix(msg, "sudo: "):
-		return execute.Errorf(events.Permission, "sudo refused: %s", strings.TrimPrefix(msg, "sudo: "))
+	case r.err != nil:
+		return nil, r.err
+	case out.over:
+		return nil, execute.Errorf(events.Permanent, "the %s script printed more than %d MiB", name, ops.SnapshotLimit>>20)
+	case r.status == 0:
+		return out.buf.Bytes(), nil
 	}
-	return execute.Errorf(classifyMessage(msg), "%s", msg)
+	return nil, ops.Failure(name, r.status, r.stderr)
+}
+
+// limitedBuffer keeps what an operation script prints, up to a snapshot and
+// its line.
+type limitedBuffer struct {
+	buf  bytes.Buffer
+	over bool
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if l.buf.Len()+len(p) > ops.SnapshotLimit+4096 {
+		l.over = true
+		return len(p), nil
+	}
+	return l.buf.Write(p)
 }
 
 // classifyMessage is the triage code of what a failed tool printed.
-func classifyMessage(msg string) events.Code {
-	m := strings.ToLower(msg)
-	switch {
-	case strings.Contains(m, "permission denied"), strings.Contains(m, "operation not permitted"):
-		return events.Permission
-	case strings.Contains(m, "invalid user"), strings.Contains(m, "invalid group"), strings.Contains(m, "no such file"):
-		return events.NotFound
-	case strings.Contains(m, "no space left"), strings.Contains(m, "quota exceeded"), strings.Contains(m, "file exists"),
-		strings.Contains(m, "not a directory"), strings.Contains(m, "is a directory"), strings.Contains(m, "too many levels of symbolic links"):
-		return events.Conflict
-	}
-	return events.Permanent
-}
+func classifyMessage(msg string) events.Code { return ops.Classify(msg) }
 
 // sudo checks once per run that sudo works without a password.
 func (e *Exec) sudo(ctx context.Context) error {
@@ -186,13 +180,21 @@ func (r *sessionResult) output() string { return execute.JoinOutput(r.stdout, r.
 // session runs command in a session of its own with stdin, under limit (0
 // is none), and keeps the tail of what it prints.
 func (c *Client) session(ctx context.Context, command string, stdin []byte, limit time.Duration) sessionResult {
+	return c.sessionTo(ctx, command, stdin, limit, nil)
+}
+
+// sessionTo is session with stdout written to stdout (nil: the tail kept).
+func (c *Client) sessionTo(ctx context.Context, command string, stdin []byte, limit time.Duration, stdout io.Writer) sessionResult {
 	s, err := c.client.NewSession()
 	if err != nil {
 		return sessionResult{err: execute.Errorf(events.Transient, "the connection to %s is gone: %v", c.Config.Host, err)}
 	}
 	defer s.Close()
-	stdout, stderr := execute.NewTail(execute.OutputLimit), execute.NewTail(execute.OutputLimit)
-	s.Stdout, s.Stderr = stdout, stderr
+	tail, stderr := execute.NewTail(execute.OutputLimit), execute.NewTail(execute.OutputLimit)
+	s.Stdout, s.Stderr = tail, stderr
+	if stdout != nil {
+		s.Stdout = stdout
+	}
 	if stdin != nil {
 		s.Stdin = strings.NewReader(string(stdin))
 	}
@@ -216,12 +218,12 @@ func (c *Client) session(ctx context.Context, command string, stdin []byte, limi
 	case err = <-waited:
 	case <-timeout:
 		kill()
-		return sessionResult{timedOut: true, stdout: stdout.String(), stderr: stderr.String()}
+		return sessionResult{timedOut: true, stdout: tail.String(), stderr: stderr.String()}
 	case <-ctx.Done():
 		kill()
 		return sessionResult{err: fmt.Errorf("interrupted: %w", ctx.Err())}
 	}
-	r := sessionResult{stdout: stdout.String(), stderr: stderr.String()}
+	r := sessionResult{stdout: tail.String(), stderr: stderr.String()}
 	var ee *ssh.ExitError
 	switch {
 	case err == nil:

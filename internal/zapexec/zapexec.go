@@ -161,13 +161,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		// hold a secret.
 		return refuse(errors.New(masker.String(err.Error())))
 	}
-	if c.Remote {
-		if err := checkRemoteSteps(prepared); err != nil {
-			return err
-		}
-	}
 
-	var host execute.Host = localops.New(os.Environ())
+	local := localops.New(os.Environ())
+	// What the system refuses natively is done again, whole, under sudo.
+	local.Elevated = localops.NewSudo(local)
+	var host execute.Host = local
 	if c.Remote {
 		client, err := sshhost.Dial(ctx, target, operatorHome())
 		if err != nil {
@@ -284,20 +282,6 @@ func checkRemote(p *plan.Plan, res *resolve.Resolution, bootstrap bool) (sshhost
 		user = "the connecting user"
 	}
 	return target, execute.Context{Home: p.Target.Home, User: user, Remote: true}, nil
-}
-
-// checkRemoteSteps refuses, before connecting, a step the SSH host can't
-// run yet.
-func checkRemoteSteps(p *execute.Prepared) error {
-	for _, c := range p.Changes {
-		for _, s := range c.Steps {
-			if s.Put != nil && s.Put.Validate != nil {
-				return refuse(fmt.Errorf("resource %q: a file with a validate check can't be written over SSH yet", c.Change.ID),
-					"drop validate from the file for now, or run the check as a script after it")
-			}
-		}
-	}
-	return nil
 }
 
 func orNone(user string) string {

@@ -1,0 +1,171 @@
+package localops
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/zap-go/zap/internal/execute"
+	"github.com/zap-go/zap/internal/ops"
+	"github.com/zap-go/zap/pkg/events"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// SudoFailed is the fixed failure of an operation that needed sudo when sudo
+// won't authenticate without a prompt.
+const SudoFailed = "sudo authentication failed"
+
+// sudoCheckLimit bounds `sudo -n true`, which never waits on a prompt.
+const sudoCheckLimit = 30 * time.Second
+
+// sudoGrace is how long a script under sudo has to end after it was sent
+// SIGTERM (sudo passes it on) before sudo is killed.
+const sudoGrace = 5 * time.Second
+
+// Sudo performs Zap's operations as root with the constant scripts of
+// internal/ops: one `sudo -n sh -s -- ARGS` per operation, the script (and a
+// put's content, ops.PutInput) on stdin, in a session of its own (no
+// terminal, so sudo never prompts). It is the Host.Elevated of a local
+// target: what the system refused natively is done again this way, whole.
+//
+// Before its first operation one `sudo -n true` checks that sudo works
+// without a prompt; a sudo that won't is the fixed failure "sudo
+// authentication failed" (permission), and every later operation fails the
+// same way without asking again. A put with a validate check is
+// ops.ValidatedPut: the put script reads the old file as root before it
+// writes, Check runs the command (as the operator, as an operator's command
+// runs), and a failed check puts the old file back under sudo.
+type Sudo struct {
+	// Env is the environment sudo runs with (sudo resets it for the script).
+	Env []string
+	// Check runs a validate command.
+	Check func(context.Context, *execute.Command) error
+
+	mu      sync.Mutex
+	checked bool
+	err     error
+}
+
+// NewSudo returns the sudo fallback of h: sudo runs with h's environment, and
+// a validate command runs as h runs commands.
+func NewSudo(h *Host) *Sudo {
+	return &Sudo{Env: h.Env, Check: h.Run}
+}
+
+var _ Ops = (*Sudo)(nil)
+var _ ops.Root = (*Sudo)(nil)
+
+// Put installs a file whole as root.
+func (s *Sudo) Put(ctx context.Context, p *execute.Put) error {
+	if p.Validate != nil {
+		return ops.ValidatedPut(ctx, s, s.Check, p)
+	}
+	return ops.Put(ctx, s, p)
+}
+
+// Dir makes a directory as root.
+func (s *Sudo) Dir(ctx context.Context, d *execute.Dir) error {
+	script, ok := ops.Script(plan.OpDir)
+	if !ok {
+		return errors.New("this zap has no dir script")
+	}
+	_, err := s.RunOp(ctx, plan.OpDir, []byte(script.Text), d.Path, d.Mode, d.Owner, d.Group)
+	return err
+}
+
+// Link makes or replaces a symbolic link as root.
+func (s *Sudo) Link(ctx context.Context, l *execute.Link) error {
+	script, ok := ops.Script(plan.OpLink)
+	if !ok {
+		return errors.New("this zap has no link script")
+	}
+	_, err := s.RunOp(ctx, plan.OpLink, []byte(script.Text), l.Path, l.Target)
+	return err
+}
+
+// RunOp runs one operation script under sudo (ops.Root) and returns what it
+// printed on stdout, up to a snapshot's size.
+func (s *Sudo) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args ...string) ([]byte, error) {
+	sudo, err := s.check(ctx)
+	if err != nil {
+		return nil, err
+	}
+	argv := append(append([]string{"-n"}, strings.Fields(ops.Invocation)...), args...)
+	cmd := exec.CommandContext(ctx, sudo, argv...)
+	cmd.Env = s.Env
+	if cmd.Env == nil {
+		cmd.Env = []string{}
+	}
+	cmd.Stdin = bytes.NewReader(stdin)
+	var out limitedBuffer
+	stderr := execute.NewTail(execute.OutputLimit)
+	cmd.Stdout, cmd.Stderr = &out, stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	// The script runs as root, out of reach of a signal from here: sudo
+	// passes SIGTERM on to it.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = sudoGrace
+	err = cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		return nil, execute.Errorf(events.Transient, "the %s script under sudo was stopped: %v", name, ctx.Err())
+	case out.over:
+		return nil, execute.Errorf(events.Permanent, "the %s script printed more than %d MiB", name, ops.SnapshotLimit>>20)
+	case err == nil:
+		return out.buf.Bytes(), nil
+	case errors.As(err, &ee) && ee.Exited():
+		return nil, ops.Failure(name, ee.ExitCode(), stderr.String())
+	}
+	return nil, execute.Errorf(events.Permanent, "the %s script under sudo: %v", name, err)
+}
+
+// check makes sure, once, that sudo works without a prompt, and returns its
+// path.
+func (s *Sudo) check(ctx context.Context) (string, error) {
+	sudo, err := exec.LookPath("sudo")
+	if err != nil {
+		return "", execute.Errorf(events.Permission, "the operation was denied, and there is no sudo on this machine to ask")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.checked {
+		return sudo, s.err
+	}
+	cctx, cancel := context.WithTimeout(ctx, sudoCheckLimit)
+	defer cancel()
+	c := exec.CommandContext(cctx, sudo, "-n", "true")
+	c.Env = s.Env
+	if c.Env == nil {
+		c.Env = []string{}
+	}
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := c.Run(); err != nil {
+		if ctx.Err() != nil {
+			return "", execute.Errorf(events.Transient, "interrupted: %v", ctx.Err())
+		}
+		s.err = execute.Errorf(events.Permission, SudoFailed)
+	}
+	s.checked = true
+	return sudo, s.err
+}
+
+// limitedBuffer keeps what an operation script prints, up to a snapshot and
+// its line.
+type limitedBuffer struct {
+	buf  bytes.Buffer
+	over bool
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if l.buf.Len()+len(p) > ops.SnapshotLimit+4096 {
+		l.over = true
+		return len(p), nil
+	}
+	return l.buf.Write(p)
+}

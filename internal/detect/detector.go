@@ -77,6 +77,16 @@ func Build(r *declaration.Resource, env Env) Detector {
 		return buildLink(r.Link, env)
 	case r.Script != nil:
 		return buildScript(r.Script, env)
+	case r.Installer != nil:
+		return buildInstaller(r.Installer, env)
+	case r.Verify != nil:
+		return buildVerify(r.Verify, env)
+	case r.Pipeline != nil:
+		return Pipeline{}
+	case r.User != nil:
+		return buildUser(r.User)
+	case r.Service != nil:
+		return buildService(r.Service, env)
 	}
 	return Held(fmt.Sprintf("this zap can't read %s resources yet", r.Type))
 }

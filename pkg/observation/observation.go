@@ -54,6 +54,38 @@ type Observations struct {
 	Unresolved []string   `json:"unresolved,omitempty"`
 	Batches    []Batch    `json:"batches"`
 	Resources  []Resource `json:"resources"`
+	// Pending lists the pending-trigger markers the pass read on the
+	// target (/var/lib/zap/pending), sorted by service: the restart or
+	// reload an earlier run owed a service and didn't complete. They are
+	// read only for a config that declares a trigger.
+	Pending []Marker `json:"pending,omitempty"`
+	// Warnings are what the pass noticed that is no resource's verdict
+	// (a marker for a service the config doesn't manage), one sentence
+	// each.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// TriggerAction is what a trigger does to a running service.
+type TriggerAction string
+
+// The trigger actions. A restart outranks a reload.
+const (
+	Restart TriggerAction = "restart"
+	Reload  TriggerAction = "reload"
+)
+
+// Outranks reports whether a is the stronger of the two actions: a restart
+// outranks a reload, and any action outranks none ("").
+func (a TriggerAction) Outranks(b TriggerAction) bool {
+	return a == Restart && b != Restart || a == Reload && b == ""
+}
+
+// Marker is one pending-trigger marker: the service (its name, as the
+// service manager knows it, which is the marker's file name) and the action
+// it is owed.
+type Marker struct {
+	Service string        `json:"service"`
+	Action  TriggerAction `json:"action"`
 }
 
 // Context names the machine and account the pass read as. It is part of the
@@ -146,6 +178,17 @@ func (o *Observations) Validate() error {
 			return fmt.Errorf("resources[%d] (%s).verdict: unknown verdict %q", i, r.ID, r.Verdict)
 		}
 	}
+	for i, m := range o.Pending {
+		if m.Service == "" {
+			return fmt.Errorf("pending[%d].service: empty", i)
+		}
+		if i > 0 && o.Pending[i-1].Service >= m.Service {
+			return fmt.Errorf("pending[%d] (%s): the markers must be sorted by service, each once", i, m.Service)
+		}
+		if m.Action != Restart && m.Action != Reload {
+			return fmt.Errorf("pending[%d] (%s).action: %q is neither restart nor reload", i, m.Service, m.Action)
+		}
+	}
 	for i, b := range o.Batches {
 		switch b.Lane {
 		case LaneLogin, LaneRoot, LaneElevated:
@@ -202,8 +245,26 @@ func (o *Observations) DecodeField(path string, raw json.RawMessage) error {
 		o.Resources = append(o.Resources, r)
 		return err
 	})
+	f.List("pending", false, func(at string, raw json.RawMessage) error {
+		var m Marker
+		err := m.DecodeField(at, raw)
+		o.Pending = append(o.Pending, m)
+		return err
+	})
+	f.Opt("warnings", &o.Warnings)
 	return f.Done()
 }
+
+// DecodeField decodes a pending-trigger marker strictly at path.
+func (m *Marker) DecodeField(path string, raw json.RawMessage) error {
+	f := declaration.NewFields(path, raw)
+	f.Req("service", &m.Service)
+	f.Req("action", &m.Action)
+	return f.Done()
+}
+
+// UnmarshalJSON decodes a pending-trigger marker strictly.
+func (m *Marker) UnmarshalJSON(data []byte) error { return m.DecodeField("", data) }
 
 // UnmarshalJSON decodes observations strictly.
 func (o *Observations) UnmarshalJSON(data []byte) error { return o.DecodeField("", data) }

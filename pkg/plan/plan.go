@@ -39,6 +39,9 @@ type Plan struct {
 	// Held lists the resources detection couldn't read, then those held
 	// behind them, in that order.
 	Held []Hold `json:"held,omitempty"`
+	// Warnings are the observations' warnings, shown with the plan (a
+	// pending-trigger marker for a service the config doesn't manage).
+	Warnings []string `json:"warnings,omitempty"`
 	// Hash is plan_hash: 64 lowercase hex digits of blake3 (see Hash).
 	Hash string `json:"plan_hash"`
 }
@@ -61,7 +64,31 @@ type Change struct {
 	Resource declaration.Resource `json:"resource"`
 	// Drift is what detection observed differing, for an update.
 	Drift []observation.Difference `json:"drift,omitempty"`
-	Steps []Step                   `json:"steps"`
+	// Trigger is, for a service, the restart or reload the change runs:
+	// fired by sources changing in this plan, owed by a pending marker,
+	// or both. A service converged but for its trigger is an update with
+	// no drift whose steps run the trigger alone.
+	Trigger *Trigger `json:"trigger,omitempty"`
+	Steps   []Step   `json:"steps"`
+}
+
+// Trigger is the restart or reload a service's change runs.
+type Trigger struct {
+	// Action is the stronger of what fires and what is owed: a restart
+	// outranks a reload.
+	Action observation.TriggerAction `json:"action"`
+	// By names the sources whose change in this plan fires it, in
+	// execution order.
+	By []string `json:"by,omitempty"`
+	// Pending is the action a marker on the target owes from an earlier
+	// run ("" when none).
+	Pending observation.TriggerAction `json:"pending,omitempty"`
+}
+
+// Fire is a service a held source's change would restart or reload.
+type Fire struct {
+	ID     string                    `json:"id"`
+	Action observation.TriggerAction `json:"action"`
 }
 
 // StepType is how a step is run, shown by its leading mark.
@@ -178,6 +205,10 @@ type Hold struct {
 	Reason string `json:"reason,omitempty"`
 	// WaitsOn names the held resources it depends on.
 	WaitsOn []string `json:"waits_on,omitempty"`
+	// Triggers names the held services its change would restart or
+	// reload: a source is held with the service its change fires, since
+	// nothing in the plan would run the action it owes.
+	Triggers []Fire `json:"triggers,omitempty"`
 }
 
 // Read decodes a plan strictly and checks its shape. It does not check the
@@ -232,6 +263,9 @@ func (p *Plan) Validate() error {
 		}
 		if c.Action != Create && c.Action != Update {
 			return fmt.Errorf("%s.action: unknown action %q", at, c.Action)
+		}
+		if t := c.Trigger; t != nil && t.Action != observation.Restart && t.Action != observation.Reload {
+			return fmt.Errorf("%s.trigger.action: %q is neither restart nor reload", at, t.Action)
 		}
 		for j, s := range c.Steps {
 			sat := fmt.Sprintf("%s.steps[%d]", at, j)

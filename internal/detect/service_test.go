@@ -1,0 +1,164 @@
+package detect
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/observation"
+)
+
+func svcExit(code int, out string) Answer { return Answer{Status: StatusOK, Exit: code, Output: out} }
+
+func svcBool(b bool) *bool { return &b }
+
+// TestSystemdEnabledExits is systemctl is-enabled's exit-code map for a
+// service declared enabled and one declared disabled (running unmanaged):
+// 0 is enabled; non-zero is not enabled only when it prints one of
+// detection.md's six words; anything else holds.
+func TestSystemdEnabledExits(t *testing.T) {
+	on := &Service{Manager: ManagerSystemd, Name: "nginx", Enabled: true}
+	off := &Service{Manager: ManagerSystemd, Name: "nginx", Enabled: false}
+	held := func(code string) Result {
+		return hold("systemctl is-enabled nginx exited " + code + " without saying the unit is disabled, masked, linked or not found: Zap can't tell whether it is enabled")
+	}
+	check(t, on, []verdictCase{
+		{"0 enabled", []Answer{svcExit(0, "enabled\n")}, converged()},
+		{"0 static", []Answer{svcExit(0, "static\n")}, converged()},
+		{"1 disabled", []Answer{svcExit(1, "disabled\n")}, drifted([]observation.Difference{diff("enabled", "disabled", "enabled")})},
+		{"1 masked", []Answer{svcExit(1, "masked\n")}, drifted([]observation.Difference{diff("enabled", "masked", "enabled")})},
+		{"1 masked-runtime", []Answer{svcExit(1, "masked-runtime\n")}, drifted([]observation.Difference{diff("enabled", "masked-runtime", "enabled")})},
+		{"1 linked", []Answer{svcExit(1, "linked\n")}, drifted([]observation.Difference{diff("enabled", "linked", "enabled")})},
+		{"1 linked-runtime", []Answer{svcExit(1, "linked-runtime\n")}, drifted([]observation.Difference{diff("enabled", "linked-runtime", "enabled")})},
+		{"4 not-found", []Answer{svcExit(4, "not-found\n")}, drifted([]observation.Difference{diff("enabled", "not-found", "enabled")})},
+		{"1 printing nothing", []Answer{svcExit(1, "")}, held("1")},
+		{"1 another word", []Answer{svcExit(1, "bad\n")}, held("1")},
+		{"1 two words", []Answer{svcExit(1, "disabled\nmasked\n")}, held("1")},
+		{"127 no systemctl", []Answer{svcExit(127, "")}, held("127")},
+		{"timed out", []Answer{timedOut}, hold("reading systemctl is-enabled nginx timed out after 30s")},
+		{"no exit status", []Answer{{Status: StatusFailed, Detail: "killed"}}, hold("systemctl is-enabled nginx gave no exit status: killed")},
+		{"sudo", []Answer{{Status: StatusSudoFailed}}, hold(SudoFailed)},
+	})
+	check(t, off, []verdictCase{
+		{"0 enabled", []Answer{svcExit(0, "enabled\n")}, drifted([]observation.Difference{diff("enabled", "enabled", "disabled")})},
+		{"1 disabled", []Answer{svcExit(1, "disabled\n")}, converged()},
+		{"1 masked", []Answer{svcExit(1, "masked\n")}, converged()},
+		{"4 not-found", []Answer{svcExit(4, "not-found\n")}, converged()},
+		{"1 failed to get", []Answer{svcExit(1, "")}, held("1")},
+	})
+}
+
+// TestSystemdActiveExits is systemctl is-active's map: 0 running, 3 and 4
+// not running, any other exit holds.
+func TestSystemdActiveExits(t *testing.T) {
+	run := &Service{Manager: ManagerSystemd, Name: "nginx", Enabled: true, Running: svcBool(true)}
+	stop := &Service{Manager: ManagerSystemd, Name: "nginx", Enabled: true, Running: svcBool(false)}
+	enabled := svcExit(0, "enabled\n")
+	held := func(code string) Result {
+		return hold("systemctl is-active nginx exited " + code + ": Zap can't tell whether it is running")
+	}
+	check(t, run, []verdictCase{
+		{"0", []Answer{enabled, svcExit(0, "active\n")}, converged()},
+		{"3 inactive", []Answer{enabled, svcExit(3, "inactive\n")}, drifted([]observation.Difference{diff("running", "inactive", "running")})},
+		{"3 failed", []Answer{enabled, svcExit(3, "failed\n")}, drifted([]observation.Difference{diff("running", "failed", "running")})},
+		{"3 odd output", []Answer{enabled, svcExit(3, "\x1b[31mx\n")}, drifted([]observation.Difference{diff("running", "inactive or failed", "running")})},
+		{"4 no such unit", []Answer{enabled, svcExit(4, "inactive\n")}, drifted([]observation.Difference{diff("running", "no such unit", "running")})},
+		{"1", []Answer{enabled, svcExit(1, "")}, held("1")},
+		{"2", []Answer{enabled, svcExit(2, "")}, held("2")},
+		{"5", []Answer{enabled, svcExit(5, "")}, held("5")},
+		{"127", []Answer{enabled, svcExit(127, "")}, held("127")},
+		{"timed out", []Answer{enabled, timedOut}, hold("reading systemctl is-active nginx timed out after 30s")},
+		{"both drift", []Answer{svcExit(1, "disabled\n"), svcExit(3, "inactive\n")}, drifted([]observation.Difference{diff("enabled", "disabled", "enabled"), diff("running", "inactive", "running")})},
+		{"enabled probe holds first", []Answer{svcExit(9, ""), svcExit(3, "")}, hold("systemctl is-enabled nginx exited 9 without saying the unit is disabled, masked, linked or not found: Zap can't tell whether it is enabled")},
+	})
+	check(t, stop, []verdictCase{
+		{"0", []Answer{enabled, svcExit(0, "active\n")}, drifted([]observation.Difference{diff("running", "running", "stopped")})},
+		{"3", []Answer{enabled, svcExit(3, "inactive\n")}, converged()},
+		{"4", []Answer{enabled, svcExit(4, "")}, converged()},
+		{"1", []Answer{enabled, svcExit(1, "")}, held("1")},
+	})
+}
+
+// TestOpenRCExits is the OpenRC map: enabled is an entry in any runlevel
+// (the probe's 0), none its 1, no /etc/runlevels its 2 (holds); rc-service
+// status 0 started, 3 stopped, 32 crashed, 64 unsupervised (holds, saying
+// what to do), any other exit holds.
+func TestOpenRCExits(t *testing.T) {
+	run := &Service{Manager: ManagerOpenRC, Name: "httpd", Enabled: true, Running: svcBool(true)}
+	stop := &Service{Manager: ManagerOpenRC, Name: "httpd", Enabled: false, Running: svcBool(false)}
+	in := svcExit(0, "default\n")
+	out := svcExit(1, "")
+	held := func(code string) Result {
+		return hold("rc-service httpd status exited " + code + ": Zap can't tell whether it is running")
+	}
+	check(t, run, []verdictCase{
+		{"started", []Answer{in, svcExit(0, "")}, converged()},
+		{"stopped", []Answer{in, svcExit(3, "")}, drifted([]observation.Difference{diff("running", "stopped", "running")})},
+		{"crashed", []Answer{in, svcExit(32, "")}, drifted([]observation.Difference{diff("running", "crashed", "running")})},
+		{"unsupervised", []Answer{in, svcExit(64, "")}, hold("rc-service httpd status says the service is unsupervised: its supervise-daemon died, and its daemon may still be running; check for the daemon, and run rc-service httpd zap by hand")},
+		{"1", []Answer{in, svcExit(1, "")}, held("1")},
+		{"4 starting", []Answer{in, svcExit(4, "")}, held("4")},
+		{"8 stopping", []Answer{in, svcExit(8, "")}, held("8")},
+		{"16 inactive", []Answer{in, svcExit(16, "")}, held("16")},
+		{"127", []Answer{in, svcExit(127, "")}, held("127")},
+		{"in no runlevel", []Answer{out, svcExit(0, "")}, drifted([]observation.Difference{diff("enabled", "disabled", "enabled")})},
+		{"no /etc/runlevels", []Answer{svcExit(2, ""), svcExit(0, "")}, hold("/etc/runlevels is not a directory: Zap can't tell whether httpd is enabled (is this an OpenRC host?)")},
+		{"runlevel read exits 5", []Answer{svcExit(5, ""), svcExit(0, "")}, hold("the read of /etc/runlevels for httpd exited 5: Zap can't tell whether it is enabled")},
+		{"status timed out", []Answer{in, timedOut}, hold("reading rc-service httpd status timed out after 30s")},
+	})
+	check(t, stop, []verdictCase{
+		{"stopped, in no runlevel", []Answer{out, svcExit(3, "")}, converged()},
+		{"crashed reads not running", []Answer{out, svcExit(32, "")}, converged()},
+		{"started, in a runlevel", []Answer{in, svcExit(0, "")}, drifted([]observation.Difference{diff("enabled", "enabled", "disabled"), diff("running", "running", "stopped")})},
+	})
+}
+
+// TestServiceQueries: the probes run as the login user; running unmanaged
+// reads only the enabled probe.
+func TestServiceQueries(t *testing.T) {
+	for _, c := range []struct {
+		s    *Service
+		want []string
+	}{
+		{&Service{Manager: ManagerSystemd, Name: "nginx"}, []string{"systemctl is-enabled -- 'nginx'"}},
+		{&Service{Manager: ManagerSystemd, Name: "getty@tty1.service", Running: svcBool(true)}, []string{"systemctl is-enabled -- 'getty@tty1.service'", "systemctl is-active -- 'getty@tty1.service'"}},
+		{&Service{Manager: ManagerOpenRC, Name: "httpd", Running: svcBool(false)}, []string{OpenRCEnabledProbe("httpd"), "rc-service 'httpd' status"}},
+	} {
+		qs := c.s.Queries()
+		if len(qs) != len(c.want) {
+			t.Fatalf("%s: %d queries, want %d", c.s.Name, len(qs), len(c.want))
+		}
+		for i, q := range qs {
+			if q.Op != OpProbe || q.Lane != observation.LaneLogin || q.Command.Text != c.want[i] || q.Command.Timeout != ProbeTimeout {
+				t.Errorf("%s query %d: %+v %+v", c.s.Name, i, q, q.Command)
+			}
+		}
+	}
+}
+
+// TestBuildService: launchd and a missing manager hold, reading nothing;
+// enabled defaults to true.
+func TestBuildService(t *testing.T) {
+	s := &declaration.Service{Service: "nginx"}
+	for mgr, want := range map[string]string{
+		"launchd": "this zap has no launchd backend: its services can't be read",
+		"":        "the target declares no service_manager (systemd or openrc), and Zap doesn't guess one",
+	} {
+		d := buildService(s, Env{ServiceManager: mgr})
+		if got := d.Verdict(nil); len(d.Queries()) != 0 || got.Verdict != observation.Undetermined || got.Reason != want {
+			t.Errorf("%q: %+v", mgr, d.Verdict(nil))
+		}
+	}
+	d := buildService(s, Env{ServiceManager: "systemd"}).(*Service)
+	if !d.Enabled || d.Running != nil {
+		t.Errorf("built %+v", d)
+	}
+	off := false
+	d = buildService(&declaration.Service{Service: "x", Enabled: &off, Running: &off}, Env{ServiceManager: "openrc"}).(*Service)
+	if d.Enabled || d.Running == nil || *d.Running {
+		t.Errorf("built %+v", d)
+	}
+	if !strings.Contains(OpenRCEnabledProbe("a'b"), `/etc/runlevels/*/'a'\''b'`) {
+		t.Errorf("the runlevel probe doesn't quote the name: %s", OpenRCEnabledProbe("a'b"))
+	}
+}

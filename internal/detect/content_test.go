@@ -50,7 +50,7 @@ func TestBuildTemplate(t *testing.T) {
 		{"newline", "80\nEVIL=1", "content.vars.port: the reference PORT resolves to a value holding a line break, which would add a line to the file"},
 		{"carriage return", "80\rX", "content.vars.port: the reference PORT resolves to a value holding a line break, which would add a line to the file"},
 		{"nul", "80\x00", "content.vars.port: the reference PORT resolves to a value holding a NUL"},
-		{"kind", "80; evil", "content.vars.port: resolves (through PORT) to a value that isn't a port"},
+		{"kind", "80; evil", "content.vars.port: resolves (through PORT) to a value that isn't of kind port"},
 	} {
 		d := Build(r, testEnv(map[string]string{"PORT": c.value}))
 		if q := d.Queries(); len(q) != 0 {

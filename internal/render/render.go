@@ -219,8 +219,28 @@ func Declared(w io.Writer, r *declaration.Resource, indent string) {
 		f := r.File
 		line("path", f.Path.String())
 		perms(f.Mode, f.Owner, f.Group)
-		if f.Content.Inline != nil {
-			fmt.Fprintf(w, "%scontent: inline, %s\n", indent, Digest(*f.Content.Inline))
+		switch c := f.Content; {
+		case c.Inline != nil:
+			fmt.Fprintf(w, "%scontent: inline, %s\n", indent, Digest(*c.Inline))
+		case c.Type == declaration.ContentTemplate && c.Template != nil:
+			// The template as written, and each variable in its exact
+			// form ({"$env":"NAME"} for a reference), never a value.
+			fmt.Fprintf(w, "%scontent: template, %s\n", indent, Digest(*c.Template))
+			names := make([]string, 0, len(c.Vars))
+			for n := range c.Vars {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				v, _ := c.Vars[n].MarshalJSON()
+				kind := ""
+				if k, ok := c.Kinds[n]; ok {
+					kind = " (" + escape.Line(k) + ")"
+				}
+				fmt.Fprintf(w, "%svar: %s = %s%s\n", indent, escape.Line(n), escape.Line(string(v)), kind)
+			}
+		case c.Type == declaration.ContentSource && c.Path != nil:
+			line("content", "source "+c.Path.String())
 		}
 		if f.Validate != nil {
 			line("validate", f.Validate.String())

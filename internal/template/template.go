@@ -164,7 +164,7 @@ func Values(vars map[string]declaration.Var, kinds map[string]string, lookup Loo
 			}
 			out[name] = b.String()
 			if kind, ok := kinds[name]; ok && declaration.CheckKind(kind, out[name]) != nil {
-				return nil, &Error{Var: name, Msg: fmt.Sprintf("is not a %s", kind)}
+				return nil, &Error{Var: name, Msg: fmt.Sprintf("isn't of kind %s", kind)}
 			}
 			continue
 		}
@@ -188,9 +188,9 @@ func Values(vars map[string]declaration.Var, kinds map[string]string, lookup Loo
 		}
 		if kind, ok := kinds[name]; ok && declaration.CheckKind(kind, s) != nil {
 			if !t.HasRefs() {
-				return nil, &Error{Var: name, Msg: fmt.Sprintf("is not a %s", kind)}
+				return nil, &Error{Var: name, Msg: fmt.Sprintf("isn't of kind %s", kind)}
 			}
-			return nil, &Error{Var: name, Ref: t.Refs()[0], Msg: fmt.Sprintf("resolves (through %s) to a value that isn't a %s", strings.Join(t.Refs(), ", "), kind)}
+			return nil, &Error{Var: name, Ref: t.Refs()[0], Msg: fmt.Sprintf("resolves (through %s) to a value that isn't of kind %s", strings.Join(t.Refs(), ", "), kind)}
 		}
 		out[name] = s
 	}

@@ -96,7 +96,7 @@ func TestValuesRefused(t *testing.T) {
 		{"not recorded", map[string]declaration.Var{"v": text(declaration.Ref("X"))}, nil, nil,
 			"content.vars.v: references X, which the plan's references block doesn't record"},
 		{"kind", map[string]declaration.Var{"port": text(declaration.Ref("PORT"))}, map[string]string{"port": "port"}, map[string]string{"PORT": "80; evil"},
-			"content.vars.port: resolves (through PORT) to a value that isn't a port"},
+			"content.vars.port: resolves (through PORT) to a value that isn't of kind port"},
 		{"first by name", map[string]declaration.Var{"b": text(declaration.Ref("B")), "a": text(declaration.Ref("A"))}, nil, map[string]string{"A": "\n", "B": "\n"},
 			"content.vars.a:"},
 	} {

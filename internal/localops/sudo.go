@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os/exec"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -15,10 +14,6 @@ import (
 	"github.com/zap-go/zap/pkg/events"
 	"github.com/zap-go/zap/pkg/plan"
 )
-
-// SudoFailed is the fixed failure of an operation that needed sudo when sudo
-// won't authenticate without a prompt.
-const SudoFailed = "sudo authentication failed"
 
 // sudoCheckLimit bounds `sudo -n true`, which never waits on a prompt.
 const sudoCheckLimit = 30 * time.Second
@@ -29,32 +24,29 @@ const sudoGrace = 5 * time.Second
 
 // Sudo performs Zap's operations as root with the constant scripts of
 // internal/ops: one `sudo -n sh -s -- ARGS` per operation, the script (and a
-// put's content, ops.PutInput) on stdin, in a session of its own (no
-// terminal, so sudo never prompts). It is the Host.Elevated of a local
+// put's content, ops.PutInput) on stdin, in a process group of its own but
+// in Zap's session, where sudo finds the credential a sudo -v on its
+// terminal left (-n: it never prompts). It is the Host.Elevated of a local
 // target: what the system refused natively is done again this way, whole.
 //
-// Before its first operation one `sudo -n true` checks that sudo works
-// without a prompt; a sudo that won't is the fixed failure "sudo
-// authentication failed" (permission), and every later operation fails the
-// same way without asking again. A put with a validate check is
+// Before the host's first operation as root one `sudo -n true` checks that
+// sudo works without a prompt (once per run, shared with Host.Op); a sudo
+// that won't is the fixed failure "sudo authentication failed"
+// (permission), and every later operation fails the same way without
+// asking again. A put with a validate check is
 // ops.ValidatedPut: the put script reads the old file as root before it
 // writes, Check runs the command (as the operator, as an operator's command
 // runs), and a failed check puts the old file back under sudo.
 type Sudo struct {
-	// Env is the environment sudo runs with (sudo resets it for the script).
-	Env []string
+	host *Host
 	// Check runs a validate command.
 	Check func(context.Context, *execute.Command) error
-
-	mu      sync.Mutex
-	checked bool
-	err     error
 }
 
 // NewSudo returns the sudo fallback of h: sudo runs with h's environment, and
 // a validate command runs as h runs commands.
 func NewSudo(h *Host) *Sudo {
-	return &Sudo{Env: h.Env, Check: h.Run}
+	return &Sudo{host: h, Check: h.Run}
 }
 
 var _ Ops = (*Sudo)(nil)
@@ -97,7 +89,7 @@ func (s *Sudo) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args .
 	}
 	argv := append(append([]string{"-n"}, strings.Fields(ops.Invocation)...), args...)
 	cmd := exec.CommandContext(ctx, sudo, argv...)
-	cmd.Env = s.Env
+	cmd.Env = s.host.Env
 	if cmd.Env == nil {
 		cmd.Env = []string{}
 	}
@@ -105,7 +97,7 @@ func (s *Sudo) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args .
 	var out limitedBuffer
 	stderr := execute.NewTail(execute.OutputLimit)
 	cmd.Stdout, cmd.Stderr = &out, stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// The script runs as root, out of reach of a signal from here: sudo
 	// passes SIGTERM on to it.
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
@@ -125,34 +117,25 @@ func (s *Sudo) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args .
 	return nil, execute.Errorf(events.Permanent, "the %s script under sudo: %v", name, err)
 }
 
-// check makes sure, once, that sudo works without a prompt, and returns its
-// path.
+// check makes sure, once per run, that sudo works without a prompt, and
+// returns its path.
 func (s *Sudo) check(ctx context.Context) (string, error) {
 	sudo, err := exec.LookPath("sudo")
 	if err != nil {
 		return "", execute.Errorf(events.Permission, "the operation was denied, and there is no sudo on this machine to ask")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.checked {
-		return sudo, s.err
-	}
-	cctx, cancel := context.WithTimeout(ctx, sudoCheckLimit)
-	defer cancel()
-	c := exec.CommandContext(cctx, sudo, "-n", "true")
-	c.Env = s.Env
-	if c.Env == nil {
-		c.Env = []string{}
-	}
-	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := c.Run(); err != nil {
-		if ctx.Err() != nil {
-			return "", execute.Errorf(events.Transient, "interrupted: %v", ctx.Err())
+	h := s.host
+	h.sudo.once.Do(func() {
+		cctx, cancel := context.WithTimeout(ctx, sudoCheckLimit)
+		defer cancel()
+		c := exec.CommandContext(cctx, sudo, "-n", "true")
+		c.Env = h.Env
+		c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if c.Run() != nil {
+			h.sudo.err = errSudo
 		}
-		s.err = execute.Errorf(events.Permission, SudoFailed)
-	}
-	s.checked = true
-	return sudo, s.err
+	})
+	return sudo, h.sudo.err
 }
 
 // limitedBuffer keeps what an operation script prints, up to a snapshot and

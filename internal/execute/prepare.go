@@ -282,12 +282,22 @@ func (r resolver) content(p *Put, op *plan.Op, home string) error {
 		sum := sha512.Sum512([]byte(text))
 		p.Content, p.SHA512 = []byte(text), hex.EncodeToString(sum[:])
 	case op.From != nil && op.From.Type == declaration.ContentSource && op.From.Path != nil:
-		src, err := r.path("content.path", *op.From.Path, home)
+		// Resolved like a path field, except that a source may be read
+		// from under Zap's own /var/lib/zap: only a path a resource
+		// manages is kept out of it.
+		src, err := r.text("content.path", *op.From.Path)
 		if err != nil {
 			return err
 		}
-		if src == "/" {
-			return r.fail("content.path", "/ can't be a source file")
+		if err := declaration.CheckPathValue(src); err != nil {
+			return r.fail("content.path", "%v", err)
+		}
+		if home == "" && expandHome(src, "/") != src {
+			return r.fail("content.path", "%s is under ~, and the target declares no home (Zap never guesses a remote home)", src)
+		}
+		src = clean(expandHome(src, home))
+		if !strings.HasPrefix(src, "/") || src == "/" {
+			return r.fail("content.path", "%q is not the absolute path of a file", src)
 		}
 		p.Source = src
 	default:

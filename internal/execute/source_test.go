@@ -161,3 +161,39 @@ func TestReadFailed(t *testing.T) {
 		}
 	}
 }
+
+// TestPrepareSourcePath checks that a source path resolves like a path
+// field (references, ~), may be read from under /var/lib/zap, and is
+// refused when it resolves to nothing absolute or under ~ with no home.
+func TestPrepareSourcePath(t *testing.T) {
+	prep := func(src declaration.Text, value string, c Context) (string, error) {
+		ch := fromChange("copy", "/srv/copy", declaration.Content{Type: declaration.ContentSource, Path: &src})
+		pp, err := Prepare(&plan.Plan{Changes: []plan.Change{ch}}, func(string) (string, bool) { return value, true }, c)
+		if err != nil {
+			return "", err
+		}
+		return pp.Changes[0].Steps[0].Put.Source, nil
+	}
+	ref := declaration.Ref("SRC")
+	for value, want := range map[string]string{
+		"/var/lib/zap/x": "/var/lib/zap/x",
+		"~//a/b/":        "/home/alice/a/b",
+		"$HOME/a":        "/home/alice/a",
+	} {
+		if got, err := prep(ref, value, ctxAlice); err != nil || got != want {
+			t.Errorf("%q: %q, %v; want %q", value, got, err, want)
+		}
+	}
+	for value, want := range map[string]string{
+		"relative": `content.path: "relative" must be absolute`,
+		"/":        `content.path: "/" is not the absolute path of a file`,
+		"":         `content.path: "" must be absolute`,
+	} {
+		if _, err := prep(ref, value, ctxAlice); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", value, err, want)
+		}
+	}
+	if _, err := prep(ref, "~/x", Context{Remote: true}); err == nil || !strings.Contains(err.Error(), "the target declares no home") {
+		t.Errorf("~ with no home: %v", err)
+	}
+}

@@ -20,6 +20,8 @@ import (
 //	directory = dir  path, mode, owner, group (elevated)
 //	link      = link path, target (elevated)
 //	script    > run, in cwd with env (login)
+//	user      = user-account, then user-home, user-groups, user-keys,
+//	                 user-sudo for what it declares (root; user.go)
 //
 // Every Text is kept as written: references resolve when the step runs.
 func stepsFor(r *declaration.Resource) ([]plan.Step, error) {
@@ -75,6 +77,8 @@ func stepsFor(r *declaration.Resource) ([]plan.Step, error) {
 			Env:       maps.Clone(s.Env),
 			Privilege: plan.Login,
 		}}}, nil
+	case r.User != nil:
+		return userSteps(r.User), nil
 	}
 	return nil, fmt.Errorf("resource %q: type: no steps for a %q", r.ID, r.Type)
 }
@@ -105,6 +109,8 @@ func clone(r *declaration.Resource) declaration.Resource {
 		x := *r.Script
 		x.Env = maps.Clone(x.Env)
 		c.Script = &x
+	case r.User != nil:
+		c.User = cloneUser(r.User)
 	}
 	return c
 }

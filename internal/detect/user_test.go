@@ -1,0 +1,234 @@
+package detect
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/observation"
+)
+
+const (
+	pwDeploy  = "passwd deploy:x:1001:1001::/home/deploy:/bin/bash\ngroups deploy docker\n"
+	keyA      = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA ops"
+	keyB      = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB ci"
+	homeDir   = "home 41ed 1001\n"     // a directory mode 755, deploy's
+	homeRoot  = "home 41ed 0\n"        // a directory mode 755, root's
+	home711   = "home 41c9 1001\n"     // mode 711
+	homeOther = "home 41ed 1002\n"     // another uid's
+	homeLink  = "home a1ff 1001\n"     // a symbolic link
+	homeFile  = "home 81a4 1001\n"     // a regular file
+	noAccount = "passwd -\n"           //
+	rootKeys  = "shadow star\nsshdir 700 1001\nkeys file\n" + keyA + "\n"
+)
+
+func probeOut(out string) Answer { return Answer{Status: StatusOK, Output: out} }
+
+func probeExit(code int) Answer { return Answer{Status: StatusOK, Exit: code} }
+
+func userOf(spec declaration.User) *User {
+	if spec.Username == "" {
+		spec.Username = "deploy"
+	}
+	return &User{Spec: &spec}
+}
+
+// Queries: the login probe always; the root probe with ssh_keys; the
+// source probe with copy_from; the sudoers digest with sudo.
+func TestUserQueries(t *testing.T) {
+	cases := []struct {
+		spec declaration.User
+		want []string
+	}{
+		{declaration.User{}, []string{"probe login"}},
+		{declaration.User{HomeMode: "711", Groups: []string{"docker"}}, []string{"probe login"}},
+		{declaration.User{SSHKeys: &declaration.SSHKeys{Keys: []string{keyA}}}, []string{"probe login", "probe root"}},
+		{declaration.User{SSHKeys: &declaration.SSHKeys{CopyFrom: "ops"}}, []string{"probe login", "probe root", "probe root"}},
+		{declaration.User{Sudo: &declaration.Sudo{Remove: true}}, []string{"probe login", "sha512 elevated /etc/sudoers.d/deploy"}},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, q := range userOf(c.spec).Queries() {
+			s := string(q.Op) + " " + string(q.Lane)
+			if q.Path != "" {
+				s += " " + q.Path
+			}
+			got = append(got, s)
+		}
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%+v: queries %q, want %q", c.spec, got, c.want)
+		}
+	}
+	// A user that declares neither home_mode nor ssh_keys isn't read for
+	// its home.
+	if q := userOf(declaration.User{}).Queries()[0]; !strings.Contains(q.Command.Text, "check_home=0") {
+		t.Errorf("a user with no home_mode or ssh_keys reads its home:\n%s", q.Command.Text)
+	}
+	if q := userOf(declaration.User{HomeMode: "700"}).Queries()[0]; !strings.Contains(q.Command.Text, "check_home=1") {
+		t.Errorf("a user with home_mode doesn't read its home:\n%s", q.Command.Text)
+	}
+	// The name is quoted into every probe.
+	for _, q := range userOf(declaration.User{SSHKeys: &declaration.SSHKeys{CopyFrom: "ops"}}).Queries() {
+		if !strings.Contains(q.Command.Text, "'deploy'") && !strings.Contains(q.Command.Text, "'ops'") {
+			t.Errorf("a probe doesn't name the account quoted:\n%s", q.Command.Text)
+		}
+	}
+}
+
+func TestUserVerdictAccount(t *testing.T) {
+	check(t, userOf(declaration.User{}), []verdictCase{
+		{"no account is absent", []Answer{probeOut(noAccount)}, absent()},
+		{"an account with nothing declared is converged", []Answer{probeOut(pwDeploy)}, converged()},
+		{"a probe that fails holds", []Answer{probeExit(3)}, hold("reading the account deploy failed (exit 3)")},
+		{"a probe that timed out holds", []Answer{{Status: StatusTimedOut}}, hold("reading the account deploy timed out after 30s")},
+		{"sudo that fails holds", []Answer{{Status: StatusSudoFailed}}, hold(SudoFailed)},
+		{"garbled output holds", []Answer{probeOut("what\n")}, hold("reading the account deploy gave output that doesn't parse (no passwd line)")},
+		{"a short passwd entry holds", []Answer{probeOut("passwd deploy:x:1\ngroups x\n")}, hold("reading the account deploy gave output that doesn't parse (a passwd entry of 3 fields)")},
+	})
+	check(t, userOf(declaration.User{Shell: "/bin/zsh", Groups: []string{"docker", "postgres"}}), []verdictCase{
+		{"shell and groups drift", []Answer{probeOut(pwDeploy)}, drifted([]observation.Difference{
+			diff("shell", "/bin/bash", "/bin/zsh"),
+			diff("groups", "deploy docker", "also postgres"),
+		})},
+		{"as declared", []Answer{probeOut("passwd deploy:x:1001:1001:Deploy,,,:/home/deploy:/bin/zsh\ngroups deploy postgres docker adm\n")}, converged()},
+	})
+}
+
+// Every hold detection.md lists for the home, with home_mode or ssh_keys.
+func TestUserVerdictHome(t *testing.T) {
+	u := userOf(declaration.User{HomeMode: "711"})
+	check(t, u, []verdictCase{
+		{"the declared mode", []Answer{probeOut(pwDeploy + home711)}, converged()},
+		{"another mode drifts", []Answer{probeOut(pwDeploy + homeDir)}, drifted([]observation.Difference{diff("home_mode", "755", "711")})},
+		{"a root-owned home is as declared", []Answer{probeOut(pwDeploy + "home 41c9 0\n")}, converged()},
+		{"a home in /etc/passwd elsewhere holds, naming it", []Answer{probeOut("passwd deploy:x:1001:1001::/srv/deploy:/bin/sh\ngroups deploy\n" + homeDir)},
+			hold("deploy's home in /etc/passwd is /srv/deploy, not /home/deploy: zap manages a user's home as /home/<name>, so its `home_mode` and `ssh_keys` would miss the account's own")},
+		{"no home in /etc/passwd holds", []Answer{probeOut("passwd deploy:x:1001:1001:::/bin/sh\ngroups deploy\n" + homeDir)},
+			hold("deploy's home in /etc/passwd is none, not /home/deploy: zap manages a user's home as /home/<name>, so its `home_mode` and `ssh_keys` would miss the account's own")},
+		{"a link holds", []Answer{probeOut(pwDeploy + homeLink)},
+			hold("/home/deploy is a symbolic link: zap acts through no link it didn't make, so a home linked elsewhere declares neither `home_mode` nor `ssh_keys`")},
+		{"a file holds", []Answer{probeOut(pwDeploy + homeFile)},
+			hold("/home/deploy is a regular file, not a directory: zap manages a user's home as the directory /home/deploy")},
+		{"another uid's directory holds", []Answer{probeOut(pwDeploy + homeOther)},
+			hold("/home/deploy is owned by uid 1002 (deploy's uid is 1001); chown it to deploy, or remove it: zap manages a user's home as the directory /home/deploy, the user's own or root's")},
+		{"another uid's directory holds an account not made yet", []Answer{probeOut(noAccount + homeOther)},
+			hold("/home/deploy is owned by uid 1002 (deploy has no account yet); chown it to deploy, or remove it: zap manages a user's home as the directory /home/deploy, the user's own or root's")},
+		{"a link holds an account not made yet", []Answer{probeOut(noAccount + homeLink)},
+			hold("/home/deploy is a symbolic link: zap acts through no link it didn't make, so a home linked elsewhere declares neither `home_mode` nor `ssh_keys`")},
+		{"nothing there for an account not made yet is absent", []Answer{probeOut(noAccount + "home none\n")}, absent()},
+		{"root's directory for an account not made yet is absent", []Answer{probeOut(noAccount + homeRoot)}, absent()},
+		{"no home for an existing account holds", []Answer{probeOut(pwDeploy + "home none\n")},
+			hold("/home/deploy doesn't exist, and the account deploy does: zap makes the home only when it creates the account; make the directory (owned by deploy), or declare neither `home_mode` nor `ssh_keys`")},
+		{"a missing /home holds, naming /home", []Answer{probeOut(noAccount + "home missing\n")}, hold("/home is missing: zap manages a user's home as /home/deploy")},
+		{"an unsearchable /home holds, naming /home", []Answer{probeOut(pwDeploy + "home unsearchable\n")},
+			hold("/home can't be searched by the connecting user, so what is at /home/deploy can't be read")},
+		{"no home line holds", []Answer{probeOut(pwDeploy)}, hold("reading the account deploy gave output that doesn't parse (no home line)")},
+		{"a garbled home line holds", []Answer{probeOut(pwDeploy + "home x\n")}, hold("reading the account deploy gave output that doesn't parse (a home line that doesn't parse)")},
+	})
+	// Without home_mode or ssh_keys, what the home is doesn't matter.
+	check(t, userOf(declaration.User{Shell: "/bin/bash"}), []verdictCase{
+		{"a home elsewhere is not read", []Answer{probeOut("passwd deploy:x:1001:1001::/srv/deploy:/bin/bash\ngroups deploy\n")}, converged()},
+	})
+}
+
+func TestUserVerdictKeys(t *testing.T) {
+	u := userOf(declaration.User{SSHKeys: &declaration.SSHKeys{Keys: []string{keyA}}})
+	want := "1 declared key, sha512 " + shortSum(keyA)
+	check(t, u, []verdictCase{
+		{"the declared key", []Answer{probeOut(pwDeploy + homeDir), probeOut(rootKeys)}, converged()},
+		{"surrounding whitespace is trimmed", []Answer{probeOut(pwDeploy + homeDir), probeOut("shadow star\nsshdir 700 1001\nkeys file\n\n  " + keyA + "\n\n\n")}, converged()},
+		{"no account is absent", []Answer{probeOut(noAccount + "home none\n"), probeOut("account none\n")}, absent()},
+		{"a ! lock drifts", []Answer{probeOut(pwDeploy + homeDir), probeOut(strings.Replace(rootKeys, "star", "lock", 1))},
+			drifted([]observation.Difference{diff("password", "! (locked)", "* (no password, not locked)")})},
+		{"an empty field drifts", []Answer{probeOut(pwDeploy + homeDir), probeOut(strings.Replace(rootKeys, "star", "empty", 1))},
+			drifted([]observation.Difference{diff("password", "empty (no password needed)", "* (no password, not locked)")})},
+		{"a password drifts", []Answer{probeOut(pwDeploy + homeDir), probeOut(strings.Replace(rootKeys, "star", "other", 1))},
+			drifted([]observation.Difference{diff("password", "a password", "* (no password, not locked)")})},
+		{"a key added by hand drifts", []Answer{probeOut(pwDeploy + homeDir), probeOut(rootKeys + keyB + "\n")},
+			drifted([]observation.Difference{diff("ssh_keys", "2 key lines, sha512 "+shortSum(keyA+"\n"+keyB), want)})},
+		{"no .ssh drifts", []Answer{probeOut(pwDeploy + homeDir), probeOut("shadow star\nsshdir none\n")},
+			drifted([]observation.Difference{diff("ssh_keys", "no authorized_keys", want)})},
+		{"no authorized_keys drifts", []Answer{probeOut(pwDeploy + homeDir), probeOut("shadow star\nsshdir 700 1001\nkeys none\n")},
+			drifted([]observation.Difference{diff("ssh_keys", "no authorized_keys", want)})},
+		{"a .ssh link drifts (and apply refuses it)", []Answer{probeOut(pwDeploy + homeDir), probeOut("shadow star\nsshdir link\n")},
+			drifted([]observation.Difference{diff("ssh_keys", "/home/deploy/.ssh is a symbolic link", want)})},
+		{"a .ssh of the wrong mode drifts", []Answer{probeOut(pwDeploy + homeDir), probeOut(strings.Replace(rootKeys, "700", "755", 1))},
+			drifted([]observation.Difference{diff("ssh_dir", "mode 755, uid 1001", "mode 700, uid 1001 (deploy)")})},
+		{"an authorized_keys link drifts", []Answer{probeOut(pwDeploy + homeDir), probeOut("shadow star\nsshdir 700 1001\nkeys link\n")},
+			drifted([]observation.Difference{diff("ssh_keys", "authorized_keys is a symbolic link", want)})},
+		{"an unreadable authorized_keys drifts", []Answer{probeOut(pwDeploy + homeDir), probeOut("shadow star\nsshdir 700 1001\nkeys unreadable\n")},
+			drifted([]observation.Difference{diff("ssh_keys", "authorized_keys can't be read as the user", want)})},
+		{"more than 1 MiB drifts", []Answer{probeOut(pwDeploy + homeDir), probeOut("shadow star\nsshdir 700 1001\nkeys file\n" + strings.Repeat("x", KeysLimit+1))},
+			drifted([]observation.Difference{diff("ssh_keys", "authorized_keys is larger than 1 MiB", want)})},
+		{"a root probe that fails holds", []Answer{probeOut(pwDeploy + homeDir), probeExit(3)},
+			hold("reading the password field and authorized_keys of deploy failed (exit 3)")},
+		{"sudo failing holds", []Answer{probeOut(pwDeploy + homeDir), {Status: StatusSudoFailed}}, hold(SudoFailed)},
+		{"no shadow entry holds", []Answer{probeOut(pwDeploy + homeDir), probeOut("shadow none\n")}, hold("deploy has no entry in /etc/shadow")},
+		{"a home hold comes first", []Answer{probeOut(pwDeploy + homeOther), probeOut(rootKeys)},
+			hold("/home/deploy is owned by uid 1002 (deploy's uid is 1001); chown it to deploy, or remove it: zap manages a user's home as the directory /home/deploy, the user's own or root's")},
+	})
+}
+
+func TestUserVerdictCopyFrom(t *testing.T) {
+	u := userOf(declaration.User{SSHKeys: &declaration.SSHKeys{CopyFrom: "ops"}})
+	src := "home /home/ops\nkeys file\n" + keyA + "\n" + keyB + "\n"
+	check(t, u, []verdictCase{
+		{"the source's keys", []Answer{probeOut(pwDeploy + homeDir), probeOut("shadow star\nsshdir 700 1001\nkeys file\n" + keyA + "\n" + keyB), probeOut(src)}, converged()},
+		{"other keys drift", []Answer{probeOut(pwDeploy + homeDir), probeOut(rootKeys), probeOut(src)},
+			drifted([]observation.Difference{diff("ssh_keys", "1 key line, sha512 "+shortSum(keyA), "ops's authorized_keys, 2 key lines, sha512 "+shortSum(keyA+"\n"+keyB))})},
+		{"a source that can't be read drifts", []Answer{probeOut(pwDeploy + homeDir), probeOut(rootKeys), probeOut("home /home/ops\nkeys unreadable\n")},
+			drifted([]observation.Difference{diff("ssh_keys", "1 key line, sha512 "+shortSum(keyA), "ops's authorized_keys (ops can't read it)")})},
+		{"a source with none drifts, even when the user has none", []Answer{probeOut(pwDeploy + homeDir), probeOut("shadow star\nsshdir none\n"), probeOut("home /home/ops\nkeys none\n")},
+			drifted([]observation.Difference{diff("ssh_keys", "no authorized_keys", "ops's authorized_keys (there is none)")})},
+		{"no source account drifts", []Answer{probeOut(pwDeploy + homeDir), probeOut(rootKeys), probeOut("source none\n")},
+			drifted([]observation.Difference{diff("ssh_keys", "1 key line, sha512 "+shortSum(keyA), "ops's authorized_keys (no such account)")})},
+		{"a source probe that fails holds", []Answer{probeOut(pwDeploy + homeDir), probeOut(rootKeys), probeExit(3)}, hold("reading the authorized_keys of ops failed (exit 3)")},
+	})
+}
+
+func TestUserVerdictSudo(t *testing.T) {
+	grant := &declaration.Sudo{Mode: "nopasswd", Commands: []string{"/usr/bin/systemctl restart nginx"}}
+	text := SudoersText("deploy", grant)
+	if want := "# zap: the sudo grant of deploy\ndeploy ALL=(ALL:ALL) NOPASSWD: /usr/bin/systemctl restart nginx\n"; text != want {
+		t.Errorf("sudoers text %q, want %q", text, want)
+	}
+	if got := SudoersText("deploy", &declaration.Sudo{Mode: "password"}); got != "# zap: the sudo grant of deploy\ndeploy ALL=(ALL:ALL) PASSWD: ALL\n" {
+		t.Errorf("sudoers text %q", got)
+	}
+	if got := SudoersText("deploy", &declaration.Sudo{Mode: "nopasswd", Commands: []string{"/bin/a", "/bin/b x"}}); !strings.HasSuffix(got, "NOPASSWD: /bin/a, /bin/b x\n") {
+		t.Errorf("sudoers text %q", got)
+	}
+	sum := sha512Hex(text)
+	u := userOf(declaration.User{Sudo: grant})
+	check(t, u, []verdictCase{
+		{"the declared grant", []Answer{probeOut(pwDeploy), {Status: StatusOK, SHA512: sum}}, converged()},
+		{"no file drifts", []Answer{probeOut(pwDeploy), missing}, drifted([]observation.Difference{diff("sudo", "no sudoers file", "nopasswd, 1 command")})},
+		{"another file drifts", []Answer{probeOut(pwDeploy), digestDiff},
+			drifted([]observation.Difference{diff("sudo", "/etc/sudoers.d/deploy differs (sha512 bbbb)", "nopasswd, 1 command (sha512 "+sum[:16]+"…)")})},
+		{"a link drifts", []Answer{probeOut(pwDeploy), notRegular(TypeSymlink)}, drifted([]observation.Difference{diff("sudo", "/etc/sudoers.d/deploy is a symbolic link", "nopasswd, 1 command")})},
+		{"a directory holds", []Answer{probeOut(pwDeploy), notRegular(TypeDirectory)},
+			hold("/etc/sudoers.d/deploy is a directory, not a regular file: zap replaces only a file or a symbolic link there")},
+		{"a hard link holds", []Answer{probeOut(pwDeploy), {Status: StatusHardLinked, Links: 2}},
+			hold("/etc/sudoers.d/deploy has 2 hard links: replace it with a copy of its own (a single link)")},
+		{"a denied read holds", []Answer{probeOut(pwDeploy), denied}, hold("permission denied reading /etc/sudoers.d/deploy")},
+		{"no account is absent", []Answer{probeOut(noAccount), missing}, absent()},
+	})
+	check(t, userOf(declaration.User{Sudo: &declaration.Sudo{Remove: true}}), []verdictCase{
+		{"false with no file is converged", []Answer{probeOut(pwDeploy), missing}, converged()},
+		{"false with a file drifts", []Answer{probeOut(pwDeploy), digestOK}, drifted([]observation.Difference{diff("sudo", "/etc/sudoers.d/deploy is there", "no sudoers file")})},
+	})
+}
+
+// root never reaches a detector: the structural gate refuses it, and Build
+// reads nothing for it all the same.
+func TestUserRoot(t *testing.T) {
+	r := &declaration.Resource{Common: declaration.Common{ID: "r", Type: declaration.KindUser}, User: &declaration.User{Username: "root"}}
+	d := Build(r, testEnv(nil))
+	if len(d.Queries()) != 0 || d.Verdict(nil).Verdict != observation.Undetermined {
+		t.Errorf("root is read: %+v", d.Queries())
+	}
+	decl := &declaration.Declaration{Format: declaration.Format, Target: declaration.Target{Local: true}, Resources: []declaration.Resource{*r}}
+	if err := decl.Validate(); err == nil || !strings.Contains(err.Error(), "zap doesn't manage root") {
+		t.Errorf("the structural gate takes root: %v", err)
+	}
+}

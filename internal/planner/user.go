@@ -1,0 +1,76 @@
+package planner
+
+import (
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// The operations of a user's change (internal/ops/scripts/user-*.sh), each
+// run as root and each a no-op where the account already reads as
+// declared, so a create and an update share them.
+const (
+	OpUserAccount plan.OpName = "user-account" // NAME SHELL: useradd -m -d /home/NAME, chown -h; usermod -s
+	OpUserHome    plan.OpName = "user-home"    // NAME MODE: chmod of /home/NAME, entered without a link
+	OpUserGroups  plan.OpName = "user-groups"  // NAME GROUP...: usermod -a -G, additive
+	OpUserKeys    plan.OpName = "user-keys"    // NAME keys KEY... | NAME copy_from SOURCE; shadow field *
+	OpUserSudo    plan.OpName = "user-sudo"    // NAME MODE [COMMAND...] | NAME remove; visudo -c first
+)
+
+// userTimeout is each user operation's limit, in seconds.
+const userTimeout = 120
+
+// userSteps are a user's steps: the account (and its shell), then each
+// declared attribute in turn: home_mode, groups, ssh_keys (with the
+// password field), sudo. An attribute left unset has no step.
+func userSteps(u *declaration.User) []plan.Step {
+	op := func(name plan.OpName, args ...string) plan.Step {
+		return plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: name, Args: args, Privilege: plan.Root, Timeout: userTimeout}}
+	}
+	n := u.Username
+	steps := []plan.Step{op(OpUserAccount, n, u.Shell)}
+	if u.HomeMode != "" {
+		steps = append(steps, op(OpUserHome, n, u.HomeMode))
+	}
+	if len(u.Groups) > 0 {
+		steps = append(steps, op(OpUserGroups, append([]string{n}, u.Groups...)...))
+	}
+	if k := u.SSHKeys; k != nil {
+		if k.CopyFrom != "" {
+			steps = append(steps, op(OpUserKeys, n, "copy_from", k.CopyFrom))
+		} else {
+			steps = append(steps, op(OpUserKeys, append([]string{n, "keys"}, k.Keys...)...))
+		}
+	}
+	if s := u.Sudo; s != nil {
+		if s.Remove {
+			steps = append(steps, op(OpUserSudo, n, "remove"))
+		} else {
+			steps = append(steps, op(OpUserSudo, append([]string{n, s.Mode}, s.Commands...)...))
+		}
+	}
+	return steps
+}
+
+// cloneUser copies u deeply enough to share no slice with it.
+func cloneUser(u *declaration.User) *declaration.User {
+	c := *u
+	c.Groups = append([]string(nil), u.Groups...)
+	if u.Groups == nil {
+		c.Groups = nil
+	}
+	if u.SSHKeys != nil {
+		k := *u.SSHKeys
+		if k.Keys != nil {
+			k.Keys = append([]string(nil), k.Keys...)
+		}
+		c.SSHKeys = &k
+	}
+	if u.Sudo != nil {
+		s := *u.Sudo
+		if s.Commands != nil {
+			s.Commands = append([]string(nil), s.Commands...)
+		}
+		c.Sudo = &s
+	}
+	return &c
+}

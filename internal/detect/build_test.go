@@ -267,8 +267,6 @@ func TestBuildUnreadKinds(t *testing.T) {
 		r    declaration.Resource
 		want string
 	}{
-		{declaration.Resource{Common: declaration.Common{ID: "p", Type: declaration.KindPackage}, Package: &declaration.Package{From: map[string]string{"apt": "curl"}}},
-			"this zap can't read package resources yet"},
 		{declaration.Resource{Common: declaration.Common{ID: "s", Type: declaration.KindService}, Service: &declaration.Service{Service: "nginx", Running: &yes}},
 			"this zap can't read service resources yet"},
 		{declaration.Resource{Common: declaration.Common{ID: "w", Type: declaration.KindSwap}, Swap: &declaration.Swap{Size: "1G"}},

@@ -77,6 +77,8 @@ func Build(r *declaration.Resource, env Env) Detector {
 		return buildLink(r.Link, env)
 	case r.Script != nil:
 		return buildScript(r.Script, env)
+	case r.Package != nil:
+		return buildPackage(r.Package, env)
 	case r.Installer != nil:
 		return buildInstaller(r.Installer, env)
 	case r.Verify != nil:

@@ -27,12 +27,28 @@ type slot struct {
 
 // Pass reads every detector's queries, one batch per lane (the lanes run
 // concurrently), and returns the batches it ran and each detector's result,
-// in the order of ds.
+// in the order of ds. A probe declared more than once (the same text, lane
+// and limit, such as the one dpkg query every apt package reads) runs once,
+// and each detector that declared it reads the one answer.
 func Pass(ctx context.Context, host Host, ds []Detector) ([]observation.Batch, []Result) {
 	batches := map[observation.Lane][]Query{}
 	slots := make([][]slot, len(ds))
+	type probeKey struct {
+		lane    observation.Lane
+		text    string
+		timeout int
+	}
+	probes := map[probeKey]slot{}
 	for i, d := range ds {
 		for _, q := range d.Queries() {
+			if q.Op == OpProbe && q.Command != nil && q.Command.Cwd == "" && len(q.Command.Env) == 0 {
+				key := probeKey{q.Lane, q.Command.Text, q.Command.Timeout}
+				if s, ok := probes[key]; ok {
+					slots[i] = append(slots[i], s)
+					continue
+				}
+				probes[key] = slot{q.Lane, len(batches[q.Lane])}
+			}
 			slots[i] = append(slots[i], slot{q.Lane, len(batches[q.Lane])})
 			batches[q.Lane] = append(batches[q.Lane], q)
 		}

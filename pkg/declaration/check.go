@@ -30,12 +30,24 @@ func ValidPackageName(manager, name string) (string, bool) {
 	}
 	switch manager {
 	case "apt":
-		base, arch, hasArch := strings.Cut(name, ":")
-		base, version, hasVersion := strings.Cut(base, "=")
-		_, suite, hasSuite := strings.Cut(base, "/")
+		// apt-get takes the selector after the last = (a version) or /
+		// (a suite), then the architecture after the : of what is left;
+		// a version may hold a : of its own (an epoch, 1:2.0-1).
+		base, sel := name, ""
+		if i := strings.LastIndexAny(name, "=/"); i >= 0 {
+			base, sel = name[:i], name[i:]
+		}
+		base, arch, hasArch := strings.Cut(base, ":")
+		hasVersion, version := strings.HasPrefix(sel, "="), strings.TrimPrefix(sel, "=")
 		switch {
+		case strings.Contains(name, "=") && strings.Contains(name, "/"):
+			return "names a version and a suite together, which names no package apt knows", false
+		case strings.ContainsAny(base, "=/"):
+			return "names more than one version or suite, which names no package apt knows", false
 		case hasVersion && version == "":
 			return "has an empty version (name=)", false
+		case strings.HasSuffix(name, "/"):
+			return "has an empty suite (name/)", false
 		case hasArch && arch == "":
 			return "has an empty architecture (name:)", false
 		case hasArch && (arch == "any" || arch == "native"):
@@ -44,8 +56,6 @@ func ValidPackageName(manager, name string) (string, bool) {
 			return "names the architecture all, which apt reads as the native one; name the architecture, or none", false
 		case hasArch && !aptArchPattern.MatchString(arch):
 			return fmt.Sprintf("names the architecture %q, which isn't one word of lowercase letters, digits and -", arch), false
-		case hasVersion && hasSuite && suite != "":
-			return "names a version and a suite together, which names no package apt knows", false
 		}
 	case "apk":
 		switch {
@@ -520,6 +530,10 @@ func (r *Resource) validateKind() *fieldMsg {
 	}
 	return nil
 }
+
+// IsPathCheck reports whether a package's (or an installer's) check is a
+// path (it begins /, ~ or $HOME) rather than a command.
+func IsPathCheck(t Text) bool { return isPathCheck(t) }
 
 // isPathCheck reports whether a package's check is a path (it begins /, ~
 // or $HOME) rather than a command.

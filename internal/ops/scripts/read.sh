@@ -22,7 +22,15 @@ zap_read() {
 		echo "zap read: doesn't exist" >&2
 		exit 95
 	elif [ ! -f "$path" ]; then
-		echo "zap read: is $(stat -c '%F' -- "$path" | sed 's/^[aeiou]/an &/;t;s/^/a /'), not a regular file of its own" >&2
+		case $(stat -c '%F' -- "$path") in
+		directory) what='a directory' ;;
+		fifo) what='a fifo' ;;
+		socket) what='a socket' ;;
+		'character special file') what='a character device' ;;
+		'block special file') what='a block device' ;;
+		*) what='something of an unknown type' ;;
+		esac
+		echo "zap read: is $what, not a regular file of its own" >&2
 		exit 94
 	fi
 	exec 3<"$path"

@@ -3,6 +3,7 @@ package planner
 import (
 	"container/heap"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 
@@ -10,20 +11,25 @@ import (
 )
 
 // graph holds the declared resources and the edges between them. after[id]
-// lists what id runs after, each once, sorted: its depends_on today. Trigger
-// edges (a service after each source that triggers it) belong here too when
-// services arrive; they order the same way, and hold.go spreads holds along
-// them in reverse.
+// lists what id runs after, each once, sorted: its depends_on and its
+// trigger edges (a service after each source that triggers it: what it
+// restart_on / reload_on and each file whose triggers name it). Both order
+// the same way; hold.go spreads holds along trigger edges in reverse too.
 type graph struct {
 	ids   []string // every id, sorted
 	byID  map[string]*declaration.Resource
 	after map[string][]string
+	// sources[svc] lists the trigger sources of the service svc, sorted by
+	// id, each with the action its change fires (triggers.go).
+	sources map[string][]edge
+	// deps[id] is the set of what id names in depends_on.
+	deps map[string]map[string]bool
 }
 
 // newGraph builds the graph of rs, refusing an id declared twice and an edge
 // to an id nobody declares.
 func newGraph(rs []declaration.Resource) (*graph, error) {
-	g := &graph{byID: make(map[string]*declaration.Resource, len(rs)), after: make(map[string][]string, len(rs))}
+	g := &graph{byID: make(map[string]*declaration.Resource, len(rs)), after: make(map[string][]string, len(rs)), deps: map[string]map[string]bool{}}
 	for i := range rs {
 		r := &rs[i]
 		if g.byID[r.ID] != nil {
@@ -33,6 +39,11 @@ func newGraph(rs []declaration.Resource) (*graph, error) {
 		g.ids = append(g.ids, r.ID)
 	}
 	sort.Strings(g.ids)
+	sources, err := triggerEdges(g)
+	if err != nil {
+		return nil, err
+	}
+	g.sources = sources
 	for _, id := range g.ids {
 		seen := map[string]bool{}
 		var after []string
@@ -46,6 +57,13 @@ func newGraph(rs []declaration.Resource) (*graph, error) {
 			if !seen[dep] {
 				seen[dep] = true
 				after = append(after, dep)
+			}
+		}
+		g.deps[id] = maps.Clone(seen)
+		for _, e := range sources[id] {
+			if !seen[e.id] {
+				seen[e.id] = true
+				after = append(after, e.id)
 			}
 		}
 		sort.Strings(after)

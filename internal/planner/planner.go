@@ -11,13 +11,16 @@
 // What it decides:
 //
 //   - Order: every declared resource is ordered by its edges (depends_on
-//     today; trigger edges join them with services), and among resources
+//     and the trigger edges of services), and among resources
 //     with no edge between them alphabetically by id, never by declaration
 //     order. A dangling id or a cycle is refused, naming the ids.
 //   - Changes: absent is a create, drifted an update, converged no change,
 //     undetermined a hold. Each change carries its resource as declared
 //     (references as written), its drift, and its steps (steps.go).
 //   - Holds: see hold.go.
+//   - Triggers: a service is promoted when a source changes or a pending
+//     marker owes it; markers are written before the first source and
+//     cleared after the service (triggers.go).
 package planner
 
 import (
@@ -56,7 +59,8 @@ func Plan(o *observation.Observations) (*plan.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	held := spreadHolds(g, order, verdicts)
+	trig := newTriggers(g, order, verdicts, o.Pending)
+	held := spreadHolds(g, order, verdicts, trig)
 
 	target := d.Target
 	target.Host, target.User, target.BootstrapUser = cloneText(target.Host), cloneText(target.User), cloneText(target.BootstrapUser)
@@ -68,6 +72,7 @@ func Plan(o *observation.Observations) (*plan.Plan, error) {
 		Unresolved: append([]string(nil), o.Unresolved...),
 		Changes:    []plan.Change{},
 		Held:       held,
+		Warnings:   append([]string(nil), o.Warnings...),
 	}
 	isHeld := make(map[string]bool, len(held))
 	for _, h := range held {
@@ -84,8 +89,11 @@ func Plan(o *observation.Observations) (*plan.Plan, error) {
 			action = plan.Create
 		case observation.Drifted:
 			action = plan.Update
-		default: // converged: nothing to change
-			continue
+		default: // converged: nothing to change, unless a trigger fires or is owed
+			if !trig.promoted(id) {
+				continue
+			}
+			action = plan.Update
 		}
 		r := clone(g.byID[id])
 		steps, err := stepsFor(&r)
@@ -95,6 +103,9 @@ func Plan(o *observation.Observations) (*plan.Plan, error) {
 		c := plan.Change{ID: r.ID, Type: r.Type, Action: action, Resource: r, Steps: steps}
 		if action == plan.Update {
 			c.Drift = append([]observation.Difference(nil), v.Drift...)
+		}
+		if err := trig.decorate(&c, d.Target.ServiceManager, v.Drift); err != nil {
+			return nil, err
 		}
 		p.Changes = append(p.Changes, c)
 	}

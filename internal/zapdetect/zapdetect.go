@@ -30,12 +30,20 @@
 // --bootstrap it connects as the declared bootstrap_user instead, and the
 // context names that user (a target with no bootstrap_user is bad input).
 //
+// A config that declares a trigger (a file's triggers, a service's
+// restart_on or reload_on) also reads the pending-trigger markers in
+// /var/lib/zap/pending as root, in the same pass: the observations list
+// them (pending), and a marker for a service the config doesn't manage is a
+// warning (warnings). A marker directory that can't be read fails the pass
+// (exit 1): it must not read as owing nothing.
+//
 // Exit codes: 0 it wrote the observations (undetermined verdicts included:
 // verdicts are data); 2 bad input (an unknown flag, a declaration that
 // doesn't decode or validate, with the field named, a remote host or user
 // that resolves to nothing, a HOME that is unset or not absolute on a local
 // target); 1 it couldn't read its input, learn who it runs as, connect to
-// the target ("cannot connect to HOST: ssh's reason"), or write its output.
+// the target ("cannot connect to HOST: ssh's reason"), read the
+// pending-trigger markers, or write its output.
 package zapdetect
 
 import (
@@ -155,7 +163,22 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	for i := range d.Resources {
 		detectors[i] = detect.Build(&d.Resources[i], env)
 	}
+	// A config that declares a trigger reads the pending-trigger markers
+	// as root in the same pass; a ledger that can't be read fails it.
+	var ledger *detect.Ledger
+	if detect.DeclaresTrigger(d) {
+		ledger = &detect.Ledger{}
+		detectors = append(detectors, ledger)
+	}
 	batches, results := detect.Pass(ctx, host, detectors)
+	if ledger != nil {
+		if r := results[len(results)-1]; r.Verdict == observation.Undetermined {
+			return stage.InWorld(fmt.Errorf("cannot read the pending-trigger markers in %s: %s", detect.PendingDir, r.Reason),
+				"a marker there is a restart or reload an earlier run owes; the plan can't tell what is owed without them",
+				"check that root can read "+detect.PendingDir+" (sudo -n must work for the connecting user), then run again")
+		}
+		results = results[:len(results)-1]
+	}
 	o := &observation.Observations{
 		Format:      observation.Format,
 		Declaration: *d,
@@ -167,6 +190,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	}
 	for i, r := range results {
 		o.Resources[i] = observation.Resource{ID: d.Resources[i].ID, Verdict: r.Verdict, Reason: r.Reason, Drift: r.Drift}
+	}
+	if ledger != nil {
+		o.Pending, o.Warnings = ledger.Markers, ledger.Warnings(d)
 	}
 	out, err := o.Encode()
 	if err != nil {

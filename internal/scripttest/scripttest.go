@@ -36,6 +36,11 @@
 //	    private /30, with an sshd inside it reachable only there, as the
 //	    ~/.ssh/config alias zapnetns (netns.go); [netns] when one can be made
 //
+//	lab start systemd|openrc | lab exec [-code N] CMD... | lab stop
+//	    a fresh systemd or OpenRC host of internal/lab, reachable over SSH
+//	    as the ~/.ssh/config alias zaplab (lab.go); [lab:systemd] and
+//	    [lab:openrc] when this machine can run one
+//
 // testscript's own chmod (one file, permission bits only) and symlink
 // (symlink LINK -> TARGET) are available as usual.
 //
@@ -102,6 +107,9 @@ func Params(dir string) testscript.Params {
 			case "netns":
 				return haveNetns(), nil
 			}
+			if kind, ok := strings.CutPrefix(cond, "lab:"); ok {
+				return haveLab(kind)
+			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -114,6 +122,10 @@ func Params(dir string) testscript.Params {
 			"rootdir": cmdRootDir,
 			// netns: see netns.go.
 			"netns": cmdNetns,
+			// lab: see lab.go.
+			"lab": cmdLab,
+			// account: see account.go.
+			"account": cmdAccount,
 		},
 	}
 }

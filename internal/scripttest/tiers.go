@@ -25,7 +25,7 @@ func Tiers() []Tier {
 		{Name: "operation scripts under BusyBox", Runs: busybox == nil, Why: "no busybox on PATH (apt-get install busybox)"},
 		{Name: "private sshd on 127.0.0.1", Runs: haveSSHD(), Why: "needs root, /usr/sbin/sshd, ssh, ssh-keygen and sudo"},
 		{Name: "sshd in a network namespace", Runs: haveNetns(), Why: "needs what the sshd tier needs, and ip (iproute2)"},
-		{Name: "lab hosts (systemd, OpenRC)", Runs: false, Why: "not built yet: they arrive with the package and service kinds"},
+		labTier(),
 	}
 	for i := range tiers {
 		if tiers[i].Runs {
@@ -34,6 +34,11 @@ func Tiers() []Tier {
 	}
 	if root {
 		tiers[1].Why = "as " + TestAccount
+	}
+	for i := range tiers {
+		if tiers[i].Name == labTierName && tiers[i].Runs {
+			tiers[i].Why = labRan()
+		}
 	}
 	return tiers
 }

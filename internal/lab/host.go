@@ -1,0 +1,635 @@
+package lab
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Host is one booted lab host.
+type Host struct {
+	Kind Kind
+	// Name is its host name (and the machine name systemd-nspawn gives it).
+	Name string
+	// Addr and Port are where its sshd listens, reachable from the
+	// machine's own network namespace.
+	Addr string
+	Port int
+	// HostKey is its sshd's public key ("ssh-ed25519 AAAA..."), as a
+	// known_hosts line wants it after the address.
+	HostKey string
+	// Root is its root file system as the machine sees it.
+	Root string
+	// Dir holds its clone and console log (Dir/console.log).
+	Dir string
+	// Netns is its network namespace, /run/netns/<Netns>.
+	Netns string
+	// PID is its PID 1 as the machine sees it.
+	PID int
+	// State is what `systemctl is-system-running --wait` answered at boot
+	// (systemd hosts; "" on OpenRC).
+	State string
+	// Identity is the private key whose public half root and zaptest
+	// accept (set by Start; Boot's caller brings its own).
+	Identity string
+
+	lease *lease
+}
+
+// Options say what host Boot brings up.
+type Options struct {
+	Kind Kind
+	// AuthorizedKeys are written to root's and zaptest's authorized_keys.
+	AuthorizedKeys []byte
+	// NspawnArgs are added to systemd-nspawn's (for example
+	// --system-call-filter=@swap); systemd hosts only.
+	NspawnArgs []string
+}
+
+// proc names a process by PID and start time, so a PID reused by another
+// process is never signalled.
+type proc struct {
+	PID   int    `json:"pid"`
+	Start string `json:"start"`
+}
+
+func procOf(pid int) proc {
+	start, _ := procStart(pid)
+	return proc{PID: pid, Start: start}
+}
+
+// alive reports whether the process still runs (not a zombie).
+func (p proc) alive() bool {
+	if p.PID <= 0 {
+		return false
+	}
+	start, state := procStart(p.PID)
+	return start != "" && start == p.Start && state != "Z"
+}
+
+// kill sends SIGKILL when the process is still the one recorded.
+func (p proc) kill() {
+	if p.alive() {
+		syscall.Kill(p.PID, syscall.SIGKILL)
+	}
+}
+
+// procStart reads a process's start time and state from /proc/PID/stat.
+func procStart(pid int) (start, state string) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return "", ""
+	}
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return "", ""
+	}
+	f := strings.Fields(s[i+1:])
+	// After the command: state is field 3 of stat, starttime field 22.
+	if len(f) < 20 {
+		return "", ""
+	}
+	return f[19], f[0]
+}
+
+// lease is a host's claim on an address, and the record of everything it
+// made, so whoever finds its owner dead can tear it down.
+type lease struct {
+	N        int    `json:"n"`
+	Owner    proc   `json:"owner"`
+	Launcher proc   `json:"launcher"`
+	Init     proc   `json:"init"`
+	Netns    string `json:"netns"`
+	Veth     string `json:"veth"`
+	Dir      string `json:"dir"`
+	Root     string `json:"root"`
+}
+
+func leaseDir() string            { return filepath.Join(RunDir(), "leases") }
+func (l *lease) file() string     { return filepath.Join(leaseDir(), strconv.Itoa(l.N)+".json") }
+func (l *lease) addr() string     { return fmt.Sprintf("10.233.%d.%d", l.N>>8, l.N&255) }
+func (l *lease) hostName() string { return fmt.Sprintf("zaplab-%d", l.N) }
+
+func (l *lease) save() error {
+	data, err := json.Marshal(l)
+	if err != nil {
+		return err
+	}
+	tmp := l.file() + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, l.file())
+}
+
+func readLeases() []*lease {
+	entries, _ := os.ReadDir(leaseDir())
+	var out []*lease
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(leaseDir(), e.Name()))
+		if err != nil {
+			continue
+		}
+		var l lease
+		if json.Unmarshal(data, &l) == nil && l.N > 0 {
+			out = append(out, &l)
+		}
+	}
+	return out
+}
+
+// maxHosts bounds the addresses handed out: 10.233.0.2 to 10.233.0.250.
+const maxHosts = 250
+
+// Boot brings up a fresh host of opts.Kind: builds its image if needed,
+// clones it, joins the clone to the bridge in a network namespace of its
+// own, boots it and waits for its sshd. The caller stops it.
+func Boot(opts Options) (*Host, error) {
+	if err := Available(opts.Kind); err != nil {
+		return nil, err
+	}
+	if err := Build(nil, opts.Kind); err != nil {
+		return nil, err
+	}
+	l, err := claim()
+	if err != nil {
+		return nil, err
+	}
+	h := &Host{Kind: opts.Kind, Name: l.hostName(), Addr: l.addr(), Port: 22, lease: l}
+	if err := h.boot(opts); err != nil {
+		h.Stop()
+		return nil, err
+	}
+	countBoot(opts.Kind)
+	return h, nil
+}
+
+// claim takes the run lock, tears down hosts whose owner is gone, makes
+// sure the bridge and the cacher are up, and leases the lowest free
+// address.
+func claim() (*lease, error) {
+	unlock, err := lockFile(filepath.Join(RunDir(), "lock"))
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if err := os.MkdirAll(leaseDir(), 0o755); err != nil {
+		return nil, err
+	}
+	used := map[int]bool{}
+	for _, l := range readLeases() {
+		if l.Owner.alive() {
+			used[l.N] = true
+			continue
+		}
+		l.reap()
+		os.Remove(l.file())
+	}
+	if err := ensureBridge(); err != nil {
+		return nil, err
+	}
+	if err := ensureCacher(); err != nil {
+		return nil, err
+	}
+	for n := 2; n <= maxHosts; n++ {
+		if used[n] {
+			continue
+		}
+		l := &lease{N: n, Owner: procOf(os.Getpid())}
+		if err := l.save(); err != nil {
+			return nil, err
+		}
+		return l, nil
+	}
+	return nil, fmt.Errorf("all %d lab addresses are leased", maxHosts-1)
+}
+
+func run(name string, args ...string) error {
+	out, err := exec.Command(name, args...).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// ensureBridge creates the bridge with its address unless it is there.
+func ensureBridge() error {
+	if exec.Command("ip", "link", "show", Bridge).Run() != nil {
+		if err := run("ip", "link", "add", Bridge, "type", "bridge"); err != nil {
+			return err
+		}
+	}
+	out, _ := exec.Command("ip", "-4", "addr", "show", "dev", Bridge).Output()
+	if !strings.Contains(string(out), " "+BridgeAddr+"/") {
+		if err := run("ip", "addr", "add", fmt.Sprintf("%s/%d", BridgeAddr, bridgePfx), "dev", Bridge); err != nil {
+			return err
+		}
+	}
+	return run("ip", "link", "set", Bridge, "up")
+}
+
+func (h *Host) boot(opts Options) error {
+	l := h.lease
+	var b [4]byte
+	rand.Read(b[:])
+	l.Dir = filepath.Join(CacheDir(), "hosts", h.Name+"-"+hex.EncodeToString(b[:]))
+	l.Root = filepath.Join(l.Dir, "root")
+	h.Dir, h.Root = l.Dir, l.Root
+	if err := l.save(); err != nil {
+		return err
+	}
+	for _, d := range []string{"upper", "work", "root"} {
+		if err := os.MkdirAll(filepath.Join(l.Dir, d), 0o755); err != nil {
+			return err
+		}
+	}
+	image := ImageRoot(h.Kind)
+	data := fmt.Sprintf("lowerdir=%s,upperdir=%s,workdir=%s", image, filepath.Join(l.Dir, "upper"), filepath.Join(l.Dir, "work"))
+	if err := syscall.Mount("overlay", l.Root, "overlay", 0, data); err != nil {
+		// No overlayfs here (or not on this file system): a full copy.
+		os.Remove(l.Root)
+		if out, err := exec.Command("cp", "-a", "--reflink=auto", image, l.Root).CombinedOutput(); err != nil {
+			return fmt.Errorf("clone the %s image: %v: %s", h.Kind, err, out)
+		}
+	}
+	if err := h.personalize(opts); err != nil {
+		return err
+	}
+	if err := h.network(); err != nil {
+		return err
+	}
+	return h.launch(opts)
+}
+
+// personalize writes what makes the clone this host: its name, host key,
+// authorized keys, apt sources and proxy.
+func (h *Host) personalize(opts Options) error {
+	r := h.Root
+	write := func(name, text string, mode os.FileMode) error {
+		p := filepath.Join(r, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(p, []byte(text), mode)
+	}
+	files := []struct {
+		name, text string
+	}{
+		{"etc/hostname", h.Name + "\n"},
+		{"etc/hosts", fmt.Sprintf("127.0.0.1\tlocalhost\n127.0.1.1\t%s\n%s\t%s\n::1\tlocalhost ip6-localhost ip6-loopback\n", h.Name, h.Addr, h.Name)},
+		// No DNS reaches a host; apt goes through the cacher by address.
+		{"etc/resolv.conf", "# a lab host has no DNS: apt reaches the mirror through the cacher\n"},
+		{"etc/apt/sources.list", MachineSources().List(Suite)},
+		{"etc/apt/apt.conf.d/01zaplab-proxy", fmt.Sprintf("Acquire::http::Proxy \"http://%s:%d\";\n", BridgeAddr, CacherPort)},
+	}
+	for _, f := range files {
+		os.Remove(filepath.Join(r, f.name)) // a link in the image (resolv.conf) is replaced, not followed
+		if err := write(f.name, f.text, 0o644); err != nil {
+			return err
+		}
+	}
+	key := filepath.Join(r, "etc/ssh/ssh_host_ed25519_key")
+	os.Remove(key)
+	os.Remove(key + ".pub")
+	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", h.Name, "-f", key).CombinedOutput(); err != nil {
+		return fmt.Errorf("ssh-keygen: %v: %s", err, out)
+	}
+	pub, err := os.ReadFile(key + ".pub")
+	if err != nil {
+		return err
+	}
+	if f := strings.Fields(string(pub)); len(f) >= 2 {
+		h.HostKey = f[0] + " " + f[1]
+	}
+	uid, gid, err := accountIDs(filepath.Join(r, "etc/passwd"), TestAccount)
+	if err != nil {
+		return err
+	}
+	for _, a := range []struct {
+		home     string
+		uid, gid int
+	}{{"root", 0, 0}, {"home/" + TestAccount, uid, gid}} {
+		dir := filepath.Join(r, a.home, ".ssh")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return err
+		}
+		keys := filepath.Join(dir, "authorized_keys")
+		if err := os.WriteFile(keys, opts.AuthorizedKeys, 0o600); err != nil {
+			return err
+		}
+		for _, p := range []string{dir, keys} {
+			if err := os.Lchown(p, a.uid, a.gid); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// accountIDs reads an account's uid and gid from a passwd file.
+func accountIDs(passwd, name string) (int, int, error) {
+	data, err := os.ReadFile(passwd)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		f := strings.Split(l, ":")
+		if len(f) >= 4 && f[0] == name {
+			uid, err1 := strconv.Atoi(f[2])
+			gid, err2 := strconv.Atoi(f[3])
+			if err1 == nil && err2 == nil {
+				return uid, gid, nil
+			}
+		}
+	}
+	return 0, 0, fmt.Errorf("no account %s in %s", name, passwd)
+}
+
+// network makes the host's namespace and joins it to the bridge.
+func (h *Host) network() error {
+	l := h.lease
+	l.Netns = "zaplab-" + strconv.Itoa(l.N)
+	l.Veth = "zlab" + strconv.Itoa(l.N)
+	h.Netns = l.Netns
+	// Whatever a killed run left under these names.
+	exec.Command("ip", "netns", "del", l.Netns).Run()
+	exec.Command("ip", "link", "del", l.Veth).Run()
+	if err := l.save(); err != nil {
+		return err
+	}
+	peer := l.Veth + "g"
+	for _, args := range [][]string{
+		{"netns", "add", l.Netns},
+		{"link", "add", l.Veth, "type", "veth", "peer", "name", peer},
+		{"link", "set", l.Veth, "master", Bridge, "up"},
+		{"link", "set", peer, "netns", l.Netns},
+		{"-n", l.Netns, "addr", "add", fmt.Sprintf("%s/%d", h.Addr, bridgePfx), "dev", peer},
+		{"-n", l.Netns, "link", "set", peer, "up"},
+		{"-n", l.Netns, "link", "set", "lo", "up"},
+		{"-n", l.Netns, "route", "add", "default", "via", BridgeAddr},
+	} {
+		if err := run("ip", args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// launch boots the clone and waits for its sshd.
+func (h *Host) launch(opts Options) error {
+	l := h.lease
+	var cmd *exec.Cmd
+	switch h.Kind {
+	case Systemd:
+		args := []string{"-b", "--register=no", "--keep-unit", "--console=passive",
+			"--network-namespace-path=/run/netns/" + l.Netns, "--capability=CAP_NET_ADMIN",
+			"-D", l.Root, "-M", h.Name}
+		cmd = exec.Command("systemd-nspawn", append(args, opts.NspawnArgs...)...)
+		cmd.Env = append(os.Environ(), "SYSTEMD_NSPAWN_API_VFS_WRITABLE=network")
+	case OpenRC:
+		cmd = exec.Command("ip", "netns", "exec", l.Netns, "unshare", "--mount", "--uts", "--ipc", "--pid", "--fork",
+			"--propagation", "private", "sh", "-c", string(openrcBoot), "openrc-boot", l.Root, h.Name)
+	default:
+		return fmt.Errorf("unknown lab host kind %q", h.Kind)
+	}
+	console, err := os.Create(filepath.Join(l.Dir, "console.log"))
+	if err != nil {
+		return err
+	}
+	defer console.Close()
+	cmd.Stdout, cmd.Stderr = console, console
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("boot the %s host: %w", h.Kind, err)
+	}
+	l.Launcher = procOf(cmd.Process.Pid)
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	if err := l.save(); err != nil {
+		return err
+	}
+	failed := func(what string) error {
+		data, _ := os.ReadFile(filepath.Join(l.Dir, "console.log"))
+		return fmt.Errorf("the %s host %s: %s; its console:\n%s", h.Kind, what, h.Name, tail(string(data), 20))
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for l.Init.PID == 0 {
+		if pid := namespaceInit(cmd.Process.Pid); pid > 0 {
+			l.Init = procOf(pid)
+			h.PID = pid
+			if err := l.save(); err != nil {
+				return err
+			}
+			break
+		}
+		select {
+		case <-exited:
+			return failed("exited while booting")
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return failed("started no PID 1 within 60s")
+		}
+	}
+	for {
+		c, err := net.DialTimeout("tcp", net.JoinHostPort(h.Addr, strconv.Itoa(h.Port)), time.Second)
+		if err == nil {
+			c.Close()
+			break
+		}
+		select {
+		case <-exited:
+			return failed("exited while booting")
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return failed("had no sshd listening within 60s")
+		}
+	}
+	if h.Kind == Systemd {
+		out, _ := h.Exec("timeout", "60", "systemctl", "is-system-running", "--wait")
+		h.State = strings.TrimSpace(out)
+	}
+	return nil
+}
+
+// namespaceInit finds, among pid and its descendants, the process that is
+// PID 1 of a pid namespace below the machine's.
+func namespaceInit(pid int) int {
+	for _, p := range append([]int{pid}, descendants(pid)...) {
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if rest, ok := strings.CutPrefix(line, "NSpid:"); ok {
+				f := strings.Fields(rest)
+				if len(f) >= 2 && f[len(f)-1] == "1" {
+					return p
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// descendants lists the processes below pid, from /proc.
+func descendants(pid int) []int {
+	children := map[int][]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(data)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 2 {
+			continue
+		}
+		ppid, _ := strconv.Atoi(f[1])
+		children[ppid] = append(children[ppid], p)
+	}
+	var out []int
+	queue := []int{pid}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, c := range children[p] {
+			out = append(out, c)
+			queue = append(queue, c)
+		}
+	}
+	return out
+}
+
+// guestPath is the PATH a command in a host runs with.
+const guestPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+// ErrStopped is returned by Exec on a host that is no longer running.
+var ErrStopped = errors.New("the lab host is not running")
+
+// Command is args run as root inside the host (all its namespaces and its
+// root, by nsenter), with a clean environment: PATH, HOME=/root, LC_ALL=C.
+func (h *Host) Command(args ...string) *exec.Cmd {
+	a := []string{"-t", strconv.Itoa(h.PID), "-a", "-r", "-w", "env", "-i",
+		"PATH=" + guestPath, "HOME=/root", "LC_ALL=C", "TERM=dumb"}
+	return exec.Command("nsenter", append(a, args...)...)
+}
+
+// Running reports whether the host's PID 1 is still the one it booted.
+func (h *Host) Running() bool { return h.lease != nil && h.lease.Init.alive() }
+
+// Exec runs args in the host as root and returns its combined output; an
+// error when it exits non-zero holds that output.
+func (h *Host) Exec(args ...string) (string, error) {
+	if !h.Running() {
+		return "", ErrStopped
+	}
+	out, err := h.Command(args...).CombinedOutput()
+	if err != nil {
+		return string(out), fmt.Errorf("%s on %s: %w: %s", strings.Join(args, " "), h.Name, err, strings.TrimSpace(string(out)))
+	}
+	return string(out), nil
+}
+
+// KnownHostsLine is the host's key as a known_hosts line.
+func (h *Host) KnownHostsLine() string {
+	if h.Port == 22 {
+		return h.Addr + " " + h.HostKey
+	}
+	return fmt.Sprintf("[%s]:%d %s", h.Addr, h.Port, h.HostKey)
+}
+
+// Stop tears the host down by PID: its PID 1 killed (ending its pid
+// namespace), its launcher waited for, its clone unmounted and removed,
+// its namespace deleted, its lease released. When no lease is left, the
+// cacher stops and the bridge goes. Stopping twice does nothing.
+func (h *Host) Stop() error {
+	l := h.lease
+	if l == nil {
+		return nil
+	}
+	h.lease = nil
+	err := l.reap()
+	unlock, lerr := lockFile(filepath.Join(RunDir(), "lock"))
+	if lerr != nil {
+		return errors.Join(err, lerr)
+	}
+	defer unlock()
+	os.Remove(l.file())
+	live := false
+	for _, o := range readLeases() {
+		if o.Owner.alive() {
+			live = true
+		}
+	}
+	if !live {
+		stopCacher()
+		exec.Command("ip", "link", "del", Bridge).Run()
+	}
+	return err
+}
+
+// reap undoes what a lease records, by PID and by name.
+func (l *lease) reap() error {
+	l.Init.kill()
+	// Killing PID 1 ends the pid namespace; its launcher (nspawn,
+	// unshare) then exits: wait for it a moment, then kill it.
+	for i := 0; i < 100 && l.Launcher.alive(); i++ {
+		time.Sleep(20 * time.Millisecond)
+	}
+	l.Launcher.kill()
+	var errs []error
+	if l.Root != "" {
+		for i := 0; ; i++ {
+			m, _ := mountsUnder(l.Root)
+			if len(m) == 0 {
+				break
+			}
+			if err := syscall.Unmount(l.Root, 0); err != nil && i >= 20 {
+				syscall.Unmount(l.Root, syscall.MNT_DETACH)
+			} else if err != nil {
+				time.Sleep(50 * time.Millisecond)
+			}
+			if i > 40 {
+				errs = append(errs, fmt.Errorf("unmount %s: still mounted", l.Root))
+				break
+			}
+		}
+	}
+	if l.Dir != "" {
+		if err := removeTree(l.Dir); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if l.Netns != "" {
+		exec.Command("ip", "netns", "del", l.Netns).Run()
+	}
+	if l.Veth != "" {
+		exec.Command("ip", "link", "del", l.Veth).Run()
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,243 @@
+package scripttest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/zap-go/zap/internal/lab"
+)
+
+// LabHost is the ~/.ssh/config alias `lab start` gives the lab host.
+const LabHost = "zaplab"
+
+var labs sync.Map // *testscript.TestScript -> *lab.Host
+
+// haveLab is the condition [lab:systemd] / [lab:openrc]: the machine can
+// run that kind of lab host (root, debootstrap, systemd-nspawn for
+// systemd, apt-cacher-ng, ip, nsenter...).
+func haveLab(kind string) (bool, error) {
+	k, err := lab.ParseKind(kind)
+	if err != nil {
+		return false, err
+	}
+	return lab.Available(k) == nil, nil
+}
+
+// cmdLab is the lab command (internal/lab boots the hosts):
+//
+//	lab start systemd|openrc
+//	    boots a fresh lab host of that kind for the script (its image built
+//	    first when not cached), with key login for root and zaptest
+//	    (NOPASSWD sudo) with the identity ~/.ssh/id_ed25519 (the one `sshd
+//	    start` made, else a new one); adds the alias zaplab to
+//	    ~/.ssh/config and its key to known_hosts, puts the ssh that reads
+//	    that config first on PATH, and sets LAB_HOST (its address),
+//	    LAB_PORT, LAB_KIND, LAB_NAME (its host name) and LAB_ROOT (its root
+//	    file system as the machine sees it). Run `sshd start` first when
+//	    the script wants both: sshd start rewrites ~/.ssh/config.
+//	lab exec [-code N] [-stdin FILE] CMD [ARGS...]
+//	    runs CMD in the host as root (nsenter into its namespaces) and
+//	    asserts its exit status is N (default 0); its stdout and stderr are
+//	    what the next stdout and stderr commands match
+//	lab stop
+//	    tears the host down by PID (done at the script's end anyway)
+func cmdLab(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("lab: use lab exec -code N rather than !")
+	}
+	if len(args) == 0 {
+		ts.Fatalf("usage: lab start systemd|openrc | lab exec [-code N] [-stdin FILE] CMD [ARGS...] | lab stop")
+	}
+	switch args[0] {
+	case "start":
+		if len(args) != 2 {
+			ts.Fatalf("usage: lab start systemd|openrc")
+		}
+		kind, err := lab.ParseKind(args[1])
+		ts.Check(err)
+		if err := lab.Available(kind); err != nil {
+			ts.Fatalf("lab: %v; guard the script with [!lab:%s] skip", err, kind)
+		}
+		if _, ok := labs.Load(ts); ok {
+			ts.Fatalf("lab: already started")
+		}
+		h, err := startLab(ts, kind)
+		ts.Check(err)
+		labs.Store(ts, h)
+		ts.Defer(func() {
+			if err := h.Stop(); err != nil {
+				ts.Logf("lab: stop %s: %v", h.Name, err)
+			}
+			labs.Delete(ts)
+		})
+	case "exec":
+		v, ok := labs.Load(ts)
+		if !ok {
+			ts.Fatalf("lab: run lab start first")
+		}
+		labExec(ts, v.(*lab.Host), args[1:])
+	case "stop":
+		if v, ok := labs.Load(ts); ok {
+			ts.Check(v.(*lab.Host).Stop())
+		}
+	default:
+		ts.Fatalf("usage: lab start systemd|openrc | lab exec [-code N] [-stdin FILE] CMD [ARGS...] | lab stop")
+	}
+}
+
+func startLab(ts *testscript.TestScript, kind lab.Kind) (*lab.Host, error) {
+	work := ts.Getenv("WORK")
+	sshDir := filepath.Join(ts.Getenv("HOME"), ".ssh")
+	if err := os.MkdirAll(sshDir, 0o700); err != nil {
+		return nil, err
+	}
+	identity := filepath.Join(sshDir, "id_ed25519")
+	if _, err := os.Stat(identity); err != nil {
+		if _, _, err := lab.NewIdentity(sshDir); err != nil {
+			return nil, err
+		}
+	}
+	pub, err := os.ReadFile(identity + ".pub")
+	if err != nil {
+		return nil, err
+	}
+	h, err := lab.Boot(lab.Options{Kind: kind, AuthorizedKeys: pub})
+	if err != nil {
+		return nil, err
+	}
+	h.Identity = identity
+	known := filepath.Join(sshDir, "known_hosts")
+	block := fmt.Sprintf("Host %s\n  HostName %s\n  Port %d\n  IdentityFile %s\n  UserKnownHostsFile %s\n  GlobalKnownHostsFile /dev/null\n",
+		LabHost, h.Addr, h.Port, identity, known)
+	for _, f := range []struct{ name, text string }{
+		{filepath.Join(sshDir, "config"), block},
+		{known, h.KnownHostsLine() + "\n"},
+	} {
+		if err := appendOrCreate(f.name, f.text); err != nil {
+			h.Stop()
+			return nil, err
+		}
+	}
+	// zap reads the alias through `ssh -G`, which reads the account's own
+	// ~/.ssh/config unless told: the same wrapper sshd start puts first.
+	bin := filepath.Join(work, "sshbin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		h.Stop()
+		return nil, err
+	}
+	if _, err := os.Stat(filepath.Join(bin, "ssh")); err != nil {
+		ssh, err := exec.LookPath("ssh")
+		if err != nil {
+			h.Stop()
+			return nil, err
+		}
+		wrapper := fmt.Sprintf("#!/bin/sh\nexec %s -F %s \"$@\"\n", ssh, filepath.Join(sshDir, "config"))
+		if err := os.WriteFile(filepath.Join(bin, "ssh"), []byte(wrapper), 0o755); err != nil {
+			h.Stop()
+			return nil, err
+		}
+	}
+	if path := ts.Getenv("PATH"); !strings.HasPrefix(path, bin+string(filepath.ListSeparator)) {
+		ts.Setenv("PATH", bin+string(filepath.ListSeparator)+path)
+	}
+	ts.Setenv("LAB_HOST", h.Addr)
+	ts.Setenv("LAB_PORT", strconv.Itoa(h.Port))
+	ts.Setenv("LAB_KIND", string(h.Kind))
+	ts.Setenv("LAB_NAME", h.Name)
+	ts.Setenv("LAB_ROOT", h.Root)
+	return h, nil
+}
+
+// appendOrCreate appends text to name, creating it (mode 600) when absent.
+func appendOrCreate(name, text string) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func labExec(ts *testscript.TestScript, h *lab.Host, args []string) {
+	code := 0
+	stdinFile := ""
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		switch {
+		case args[0] == "-code" && len(args) > 1:
+			n, err := strconv.Atoi(args[1])
+			if err != nil {
+				ts.Fatalf("lab exec: -code wants a number, not %q", args[1])
+			}
+			code = n
+			args = args[2:]
+		case args[0] == "-stdin" && len(args) > 1:
+			stdinFile = ts.MkAbs(args[1])
+			args = args[2:]
+		default:
+			ts.Fatalf("lab exec: unknown flag %q", args[0])
+		}
+	}
+	if len(args) == 0 {
+		ts.Fatalf("usage: lab exec [-code N] [-stdin FILE] CMD [ARGS...]")
+	}
+	if !h.Running() {
+		ts.Fatalf("lab exec: %v", lab.ErrStopped)
+	}
+	cmd := h.Command(args...)
+	if stdinFile != "" {
+		f, err := os.Open(stdinFile)
+		ts.Check(err)
+		defer f.Close()
+		cmd.Stdin = f
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	ts.Stdout().Write(stdout.Bytes())
+	ts.Stderr().Write(stderr.Bytes())
+	got := 0
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("lab exec %s: %v", args[0], err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != code {
+		ts.Logf("stdout:\n%s", stdout.String())
+		ts.Logf("stderr:\n%s", stderr.String())
+		ts.Fatalf("%s exited %d in the lab host, want %d", args[0], got, code)
+	}
+}
+
+// labTierName is the lab's line in Tiers.
+const labTierName = "lab hosts (systemd, OpenRC)"
+
+// labTier is whether this machine runs lab hosts and, when not, why.
+func labTier() Tier {
+	for _, k := range lab.Kinds {
+		if err := lab.Available(k); err != nil {
+			return Tier{Name: labTierName, Why: fmt.Sprintf("%s: %v", k, err)}
+		}
+	}
+	return Tier{Name: labTierName, Runs: true}
+}
+
+// labRan says what the lab tier ran: the hosts booted of each kind since
+// make lab (labctl build) reset the count, and where the images are.
+func labRan() string {
+	st := lab.ReadStatus()
+	return fmt.Sprintf("%d systemd and %d OpenRC hosts booted; images in %s", st.Boots[lab.Systemd], st.Boots[lab.OpenRC], lab.CacheDir())
+}

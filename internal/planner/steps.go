@@ -20,6 +20,10 @@ import (
 //	directory = dir  path, mode, owner, group (elevated)
 //	link      = link path, target (elevated)
 //	script    > run, in cwd with env (login)
+//	installer = installer url shell (login): fetch whole, then pipe
+//	verify    = verify-path path type mode owner not_empty (login), or
+//	          > the command assertion's command (login), one per assertion
+//	pipeline  > each step's run, in declared order (login)
 //	user      = user-account, then user-home, user-groups, user-keys,
 //	                 user-sudo for what it declares (root; user.go)
 //
@@ -77,6 +81,12 @@ func stepsFor(r *declaration.Resource) ([]plan.Step, error) {
 			Env:       maps.Clone(s.Env),
 			Privilege: plan.Login,
 		}}}, nil
+	case r.Installer != nil:
+		return installerSteps(r.Installer), nil
+	case r.Verify != nil:
+		return verifySteps(r.Verify), nil
+	case r.Pipeline != nil:
+		return pipelineSteps(r.Pipeline), nil
 	case r.User != nil:
 		return userSteps(r.User), nil
 	}
@@ -109,6 +119,13 @@ func clone(r *declaration.Resource) declaration.Resource {
 		x := *r.Script
 		x.Env = maps.Clone(x.Env)
 		c.Script = &x
+	case r.Installer != nil:
+		x := *r.Installer
+		c.Installer = &x
+	case r.Verify != nil:
+		c.Verify = cloneVerify(r.Verify)
+	case r.Pipeline != nil:
+		c.Pipeline = clonePipeline(r.Pipeline)
 	case r.User != nil:
 		c.User = cloneUser(r.User)
 	}

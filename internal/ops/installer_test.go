@@ -1,0 +1,115 @@
+package ops
+
+import (
+	"encoding/pem"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestInstallerScript runs the installer operation's script under each
+// shell this machine has, against an HTTPS server on 127.0.0.1 whose
+// certificate curl is told to trust with CURL_CA_BUNDLE (curl's own
+// setting; the script itself uses the system's trust). A script served
+// whole runs once, piped into the shell line, which takes arguments; a 404,
+// an empty body, a refused connection and a redirect to http run nothing
+// and exit 93.
+func TestInstallerScript(t *testing.T) {
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("no curl on this machine: the installer fetches with curl (or GNU wget)")
+	}
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "ran")
+	mux := http.NewServeMux()
+	mux.HandleFunc("/install.sh", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("echo \"ran with $# args: $*\" >> " + marker + "\n"))
+	})
+	mux.HandleFunc("/empty.sh", func(w http.ResponseWriter, r *http.Request) {})
+	mux.HandleFunc("/to-http", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://127.0.0.1:1/install.sh", http.StatusFound)
+	})
+	mux.HandleFunc("/to-https", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/install.sh", http.StatusFound)
+	})
+	srv := httptest.NewTLSServer(mux)
+	defer srv.Close()
+	ca := filepath.Join(dir, "ca.pem")
+	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	closed := closedPort(t)
+	script, ok := Script("installer")
+	if !ok {
+		t.Fatal("no installer script")
+	}
+	cases := []struct {
+		name, url, shell string
+		exit             int
+		ran              string // what the marker holds after
+		stderr           string
+	}{
+		{"served whole", srv.URL + "/install.sh", "sh", 0, "ran with 0 args: \n", ""},
+		{"shell line with arguments", srv.URL + "/install.sh", "sh -s -- --yes 'two words'", 0, "ran with 2 args: --yes two words\n", ""},
+		{"redirect to https", srv.URL + "/to-https", "sh", 0, "ran with 0 args: \n", ""},
+		{"404", srv.URL + "/missing.sh", "sh", 93, "", "fetching " + srv.URL + "/missing.sh failed (exit 22); nothing was run"},
+		{"empty", srv.URL + "/empty.sh", "sh", 93, "", "served an empty script; nothing was run"},
+		{"refused", "https://127.0.0.1:" + closed + "/install.sh", "sh", 93, "", "failed (exit 7); nothing was run"},
+		{"redirect to http", srv.URL + "/to-http", "sh", 93, "", "failed (exit 1); nothing was run"},
+		{"untrusted", srv.URL + "/install.sh", "sh", 93, "", "failed (exit 60); nothing was run"},
+		{"http URL", "http://127.0.0.1:" + closed + "/install.sh", "sh", 2, "", "is not an https:// URL; nothing was run"},
+		{"shell fails", srv.URL + "/install.sh", "false", 1, "", ""},
+	}
+	for _, sh := range []string{"dash", "bash", "busybox"} {
+		if _, err := exec.LookPath(sh); err != nil {
+			t.Logf("%s: not on this machine, not tried", sh)
+			continue
+		}
+		for _, c := range cases {
+			os.Remove(marker)
+			tmp := t.TempDir()
+			argv := []string{sh, "-s", "--", c.url, c.shell}
+			if sh == "busybox" {
+				argv = append([]string{"busybox"}, append([]string{"sh"}, argv[1:]...)...)
+			}
+			cmd := exec.Command(argv[0], argv[1:]...)
+			cmd.Stdin = strings.NewReader(script.Text)
+			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + tmp, "HOME=" + dir}
+			if c.name != "untrusted" {
+				cmd.Env = append(cmd.Env, "CURL_CA_BUNDLE="+ca)
+			}
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			exit := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				exit = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := os.ReadFile(marker)
+			if exit != c.exit || string(got) != c.ran || !strings.Contains(stderr.String(), c.stderr) {
+				t.Errorf("%s, %s: exit %d, ran %q, stderr %q; want %d, %q, %q", sh, c.name, exit, got, stderr.String(), c.exit, c.ran, c.stderr)
+			}
+			// The private temporary file is gone, whatever happened.
+			if left, _ := os.ReadDir(tmp); len(left) != 0 {
+				t.Errorf("%s, %s: %d file(s) left in TMPDIR", sh, c.name, len(left))
+			}
+		}
+	}
+}
+
+// closedPort is a port on 127.0.0.1 nothing listens on.
+func closedPort(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	l.Close()
+	return port
+}

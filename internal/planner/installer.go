@@ -1,0 +1,25 @@
+package planner
+
+import (
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// OpInstaller fetches an install script whole and pipes it into a shell
+// (internal/ops/scripts/installer.sh).
+const OpInstaller plan.OpName = "installer"
+
+// installerSteps: one operation, as the login user, with the URL and the
+// shell line as written (sh when none is declared). The URL is literal (it
+// takes no reference) and so is the shell, so both travel as arguments.
+func installerSteps(i *declaration.Installer) []plan.Step {
+	shell := i.Shell
+	if shell == "" {
+		shell = "sh"
+	}
+	return []plan.Step{{Type: plan.StepOp, Op: &plan.Op{
+		Name:      OpInstaller,
+		Args:      []string{i.URL, shell},
+		Privilege: plan.Login,
+	}}}
+}

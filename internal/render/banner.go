@@ -82,7 +82,7 @@ func Undetermined(w io.Writer, held []plan.Hold) {
 	if len(behind) > 0 {
 		fmt.Fprintf(w, "  held behind them (%d):\n", len(behind))
 		for _, h := range behind {
-			fmt.Fprintf(w, "    %s  %s: waits on %s\n", escape.Line(h.ID), escape.Line(string(h.Type)), names(h.WaitsOn))
+			fmt.Fprintf(w, "    %s  %s: %s\n", escape.Line(h.ID), escape.Line(string(h.Type)), heldBehind(h))
 		}
 	}
 	fmt.Fprintln(w, "nothing is planned for them, and converged is not established; the next pass reads them again")

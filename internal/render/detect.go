@@ -35,6 +35,9 @@ func Detect(w io.Writer, o *observation.Observations) {
 		Unverifiable(w, o.Unresolved)
 		fmt.Fprintln(w)
 	}
+	if Warnings(w, o.Warnings) {
+		fmt.Fprintln(w)
+	}
 	Header(w, o.Declaration.Target, o.Context, o.References)
 	fmt.Fprintln(w)
 	for i, r := range o.Resources {

@@ -90,6 +90,9 @@ func Plan(w io.Writer, p *plan.Plan, o PlanOptions) {
 	if Banners(w, p.Held, p.Unresolved) {
 		fmt.Fprintln(w)
 	}
+	if Warnings(w, p.Warnings) {
+		fmt.Fprintln(w)
+	}
 	Header(w, p.Target, p.Context, p.References)
 	fmt.Fprintln(w)
 	for i := range p.Changes {
@@ -171,6 +174,7 @@ func Change(w io.Writer, p *plan.Plan, c *plan.Change, diff bool) {
 	}
 	fmt.Fprintf(w, "%s %s  %s\n", mark, escape.Line(c.ID), escape.Line(string(c.Type)))
 	Declared(w, &c.Resource, "    ")
+	Trigger(w, c.Trigger, "    ")
 	if diff {
 		for _, d := range c.Drift {
 			Difference(w, d, "    ")
@@ -245,6 +249,9 @@ func Declared(w io.Writer, r *declaration.Resource, indent string) {
 		if f.Validate != nil {
 			line("validate", f.Validate.String())
 		}
+		if len(f.Triggers) > 0 {
+			line("triggers", strings.Join(f.Triggers, ", "))
+		}
 	case r.Directory != nil:
 		d := r.Directory
 		line("path", d.Path.String())
@@ -252,6 +259,8 @@ func Declared(w io.Writer, r *declaration.Resource, indent string) {
 	case r.Link != nil:
 		line("path", r.Link.Path.String())
 		line("to", r.Link.Target.String())
+	case r.Service != nil:
+		service(line, r.Service)
 	case r.Script != nil:
 		s := r.Script
 		line("check", s.Check.String())

@@ -1,0 +1,70 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// Warnings writes each warning of a pass (a pending-trigger marker for a
+// service the config doesn't manage) as a "warning:" line, and reports
+// whether it wrote any.
+func Warnings(w io.Writer, warnings []string) bool {
+	for _, s := range warnings {
+		fmt.Fprintf(w, "warning: %s\n", escape.Indent(s, "  "))
+	}
+	return len(warnings) > 0
+}
+
+// Trigger writes a service change's trigger line: the action, and what
+// fires it (the sources changing in this plan, a marker an earlier run
+// left, or both).
+func Trigger(w io.Writer, t *plan.Trigger, indent string) {
+	if t == nil {
+		return
+	}
+	var why []string
+	if len(t.By) > 0 {
+		why = append(why, "fired by "+names(t.By))
+	}
+	if t.Pending != "" {
+		why = append(why, "a pending "+string(t.Pending)+" an earlier run owes")
+	}
+	fmt.Fprintf(w, "%strigger: %s if running (%s)\n", indent, escape.Line(string(t.Action)), strings.Join(why, "; "))
+}
+
+// heldBehind is what a resource held behind others waits on and would
+// fire: "waits on a, b; would reload the service web, which is held".
+func heldBehind(h plan.Hold) string {
+	var parts []string
+	if len(h.WaitsOn) > 0 {
+		parts = append(parts, "waits on "+names(h.WaitsOn))
+	}
+	for _, f := range h.Triggers {
+		parts = append(parts, fmt.Sprintf("would %s the service %s, which is held", escape.Line(string(f.Action)), escape.Line(f.ID)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// service writes what a service declares.
+func service(line func(field, value string), s *declaration.Service) {
+	line("service", s.Service)
+	if s.Enabled != nil && !*s.Enabled {
+		line("enabled", "false")
+	} else {
+		line("enabled", "true")
+	}
+	if s.Running != nil {
+		line("running", fmt.Sprint(*s.Running))
+	}
+	if len(s.RestartOn) > 0 {
+		line("restart_on", strings.Join(s.RestartOn, ", "))
+	}
+	if len(s.ReloadOn) > 0 {
+		line("reload_on", strings.Join(s.ReloadOn, ", "))
+	}
+}

@@ -190,6 +190,11 @@ func Values(vars map[string]declaration.Var, kinds map[string]string, lookup Loo
 			if !t.HasRefs() {
 				return nil, &Error{Var: name, Msg: fmt.Sprintf("isn't of kind %s", kind)}
 			}
+			for _, ref := range t.Refs() {
+				if v, _ := lookup(ref); v == "" {
+					return nil, &Error{Var: name, Ref: ref, Msg: fmt.Sprintf("the reference %s is unset or empty, so the value isn't of kind %s", ref, kind)}
+				}
+			}
 			return nil, &Error{Var: name, Ref: t.Refs()[0], Msg: fmt.Sprintf("resolves (through %s) to a value that isn't of kind %s", strings.Join(t.Refs(), ", "), kind)}
 		}
 		out[name] = s

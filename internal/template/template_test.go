@@ -97,6 +97,8 @@ func TestValuesRefused(t *testing.T) {
 			"content.vars.v: references X, which the plan's references block doesn't record"},
 		{"kind", map[string]declaration.Var{"port": text(declaration.Ref("PORT"))}, map[string]string{"port": "port"}, map[string]string{"PORT": "80; evil"},
 			"content.vars.port: resolves (through PORT) to a value that isn't of kind port"},
+		{"kind, unset", map[string]declaration.Var{"port": text(declaration.Ref("PORT"))}, map[string]string{"port": "port"}, map[string]string{"PORT": ""},
+			"content.vars.port: the reference PORT is unset or empty, so the value isn't of kind port"},
 		{"first by name", map[string]declaration.Var{"b": text(declaration.Ref("B")), "a": text(declaration.Ref("A"))}, nil, map[string]string{"A": "\n", "B": "\n"},
 			"content.vars.a:"},
 	} {

@@ -24,6 +24,10 @@ import (
 //	verify    = verify-path path type mode owner not_empty (login), or
 //	          > the command assertion's command (login), one per assertion
 //	pipeline  > each step's run, in declared order (login)
+//	service   = svc-<verb> manager name (root), ledger-mark and
+//	                 ledger-clear (root): see triggers.go
+//	package   = pkg-update-<manager>, pkg-install-<manager> names (root),
+//	                 once for each install batch (packages.go)
 //	user      = user-account, then user-home, user-groups, user-keys,
 //	                 user-sudo for what it declares (root; user.go)
 //
@@ -89,6 +93,14 @@ func stepsFor(r *declaration.Resource) ([]plan.Step, error) {
 		return pipelineSteps(r.Pipeline), nil
 	case r.User != nil:
 		return userSteps(r.User), nil
+	case r.Package != nil:
+		// Filled in by the install batches, which know the manager and
+		// every package of the plan (packages.go).
+		return []plan.Step{}, nil
+	case r.Service != nil:
+		// Filled in by the trigger model, which knows the manager, the
+		// drift and the trigger (triggers.go).
+		return []plan.Step{}, nil
 	}
 	return nil, fmt.Errorf("resource %q: type: no steps for a %q", r.ID, r.Type)
 }
@@ -128,6 +140,13 @@ func clone(r *declaration.Resource) declaration.Resource {
 		c.Pipeline = clonePipeline(r.Pipeline)
 	case r.User != nil:
 		c.User = cloneUser(r.User)
+	case r.Package != nil:
+		c.Package = clonePackage(r.Package)
+	case r.Service != nil:
+		x := *r.Service
+		x.Enabled, x.Running = cloneFlag(x.Enabled), cloneFlag(x.Running)
+		x.RestartOn, x.ReloadOn = cloneIDs(x.RestartOn), cloneIDs(x.ReloadOn)
+		c.Service = &x
 	}
 	return c
 }

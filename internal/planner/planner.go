@@ -109,6 +109,9 @@ func Plan(o *observation.Observations) (*plan.Plan, error) {
 		}
 		p.Changes = append(p.Changes, c)
 	}
+	if err := batchPackages(p, g, order, d.Target.PackageManager); err != nil {
+		return nil, err
+	}
 	p.References = usedReferences(p, o.References)
 	return p, nil
 }

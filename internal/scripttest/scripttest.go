@@ -122,6 +122,8 @@ func Params(dir string) testscript.Params {
 			"rootdir": cmdRootDir,
 			// netns: see netns.go.
 			"netns": cmdNetns,
+			// account: see account.go.
+			"account": cmdAccount,
 			// lab: see lab.go.
 			"lab": cmdLab,
 			// account: see account.go.

@@ -94,12 +94,15 @@ func cmdSSHD(ts *testscript.TestScript, neg bool, args []string) {
 
 // startSSHD brings up sshd with its own host key, config and
 // authorized_keys under $WORK/sshd, key login for root and the test
-// account, and the test account given NOPASSWD sudo by a drop-in. It writes
+// account (and for any account through its own ~/.ssh/authorized_keys, as
+// a user resource writes it), and the test account given NOPASSWD sudo by
+// a drop-in. It writes
 // the client side into the script's HOME: an identity, a ~/.ssh/config with
 // the alias zaptarget, and known_hosts holding the host key; and it puts an
 // ssh on PATH that reads that config (ssh reads the account's own home, not
 // HOME). It sets SSH_PORT, SSH_IDENTITY, SSH_HOSTKEY (the public host key
-// line) and SSH_LOG (sshd's log, LogLevel VERBOSE).
+// line) and SSH_LOG (sshd's log, LogLevel VERBOSE). $SSHD_SETENV, when the
+// script sets it, is a SetEnv line's NAME=VALUE pairs for every session.
 func startSSHD(ts *testscript.TestScript) (*sshdState, error) {
 	if err := ensureAccount(); err != nil {
 		return nil, err
@@ -151,7 +154,7 @@ func startSSHD(ts *testscript.TestScript) (*sshdState, error) {
 ListenAddress 127.0.0.1
 HostKey %s
 PidFile %s
-AuthorizedKeysFile %s
+AuthorizedKeysFile %s .ssh/authorized_keys
 UsePAM yes
 PermitRootLogin prohibit-password
 PasswordAuthentication no
@@ -159,6 +162,11 @@ KbdInteractiveAuthentication no
 StrictModes no
 LogLevel VERBOSE
 `, port, hostKey, filepath.Join(dir, "sshd.pid"), authorized)
+	if env := ts.Getenv("SSHD_SETENV"); env != "" {
+		// Variables every session gets (sshd's SetEnv), such as the
+		// CURL_CA_BUNDLE that trusts an `https start` server.
+		conf += "SetEnv " + env + "\n"
+	}
 	if err := os.WriteFile(config, []byte(conf), 0o644); err != nil {
 		return nil, err
 	}

@@ -9,7 +9,7 @@ import (
 // run as root and each a no-op where the account already reads as
 // declared, so a create and an update share them.
 const (
-	OpUserAccount plan.OpName = "user-account" // NAME SHELL: useradd -m -d /home/NAME, chown -h; usermod -s
+	OpUserAccount plan.OpName = "user-account" // NAME [SHELL]: useradd -m -d /home/NAME, chown -h; usermod -s
 	OpUserHome    plan.OpName = "user-home"    // NAME MODE: chmod of /home/NAME, entered without a link
 	OpUserGroups  plan.OpName = "user-groups"  // NAME GROUP...: usermod -a -G, additive
 	OpUserKeys    plan.OpName = "user-keys"    // NAME keys KEY... | NAME copy_from SOURCE; shadow field *
@@ -27,7 +27,11 @@ func userSteps(u *declaration.User) []plan.Step {
 		return plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: name, Args: args, Privilege: plan.Root, Timeout: userTimeout}}
 	}
 	n := u.Username
-	steps := []plan.Step{op(OpUserAccount, n, u.Shell)}
+	account := []string{n}
+	if u.Shell != "" {
+		account = append(account, u.Shell)
+	}
+	steps := []plan.Step{op(OpUserAccount, account...)}
 	if u.HomeMode != "" {
 		steps = append(steps, op(OpUserHome, n, u.HomeMode))
 	}

@@ -37,7 +37,7 @@ func TestUserSteps(t *testing.T) {
 		u    declaration.User
 		want []string
 	}{
-		{"the account alone", declaration.User{Username: "deploy"}, []string{"user-account | deploy | "}},
+		{"the account alone", declaration.User{Username: "deploy"}, []string{"user-account | deploy"}},
 		{"every attribute, in order", declaration.User{
 			Username: "deploy", Shell: "/bin/bash", HomeMode: "711",
 			SSHKeys: &declaration.SSHKeys{Keys: []string{"ssh-ed25519 AAAA ops", "ssh-ed25519 BBBB ci"}},
@@ -52,9 +52,9 @@ func TestUserSteps(t *testing.T) {
 		}},
 		{"copy_from, a grant of every command", declaration.User{
 			Username: "ci", SSHKeys: &declaration.SSHKeys{CopyFrom: "ops"}, Sudo: &declaration.Sudo{Mode: "password"},
-		}, []string{"user-account | ci | ", "user-keys | ci | copy_from | ops", "user-sudo | ci | password"}},
+		}, []string{"user-account | ci", "user-keys | ci | copy_from | ops", "user-sudo | ci | password"}},
 		{"sudo false removes", declaration.User{Username: "ci", Sudo: &declaration.Sudo{Remove: true}},
-			[]string{"user-account | ci | ", "user-sudo | ci | remove"}},
+			[]string{"user-account | ci", "user-sudo | ci | remove"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,6 +1,5 @@
-# zap user-account NAME SHELL
-# Makes the account NAME exist, with SHELL its login shell when SHELL isn't
-# empty.
+# zap user-account NAME [SHELL]
+# Makes the account NAME exist, with SHELL its login shell when given.
 #
 # An account that doesn't exist is created with useradd -m -d /home/NAME
 # (-s SHELL), and then the home directory itself, not what it holds, is
@@ -16,8 +15,8 @@ zap_fail() {
 	echo "zap $zap: $2" >&2
 	exit "$1"
 }
-[ $# -eq 2 ] || zap_fail 2 "takes NAME SHELL"
-n=$1 shell=$2
+[ $# -eq 1 ] || [ $# -eq 2 ] || zap_fail 2 "takes NAME [SHELL]"
+n=$1 shell=${2-}
 case $n in
 '' | root | -* | */*) zap_fail 2 "$n is not an account zap manages" ;;
 esac

@@ -16,6 +16,8 @@ import (
 //	dir /srv/app (mode 750, owner app, group app, as alice)
 //	link /srv/app/current -> /srv/app/releases/v1 (as alice)
 //	apt-install nginx-light curl (as root)
+//	run the script fetched from https://sh.rustup.rs (piped to sh -s -- -y)
+//	path_exists /srv/token (file, mode 600)
 //	make install
 //
 // Another operation reads as its name, its path and its arguments. An
@@ -32,6 +34,13 @@ func Summary(s plan.Step, user string) string {
 		return string(s.Type)
 	}
 	op := s.Op
+	switch {
+	case op.Name == "installer" && len(op.Args) == 2:
+		return "run the script fetched from " + op.Args[0] + " (piped to " + op.Args[1] + ")"
+	case op.Name == "verify-path" && len(op.Args) == 5:
+		return declaration.Assertion{Type: declaration.AssertPathExists, Path: op.Args[0], FileType: op.Args[1],
+			Mode: op.Args[2], Owner: op.Args[3], NotEmpty: boolp(op.Args[4] == "not_empty")}.Describe()
+	}
 	switch op.Name {
 	case plan.OpPut, plan.OpDir, plan.OpLink:
 	default:
@@ -75,6 +84,8 @@ func account(p plan.Privilege, user string) string {
 	}
 	return user
 }
+
+func boolp(b bool) *bool { return &b }
 
 func firstLine(s string) string {
 	s = strings.TrimRight(s, "\n")

@@ -180,7 +180,11 @@ func Change(w io.Writer, p *plan.Plan, c *plan.Change, diff bool) {
 			Difference(w, d, "    ")
 		}
 	}
-	for _, s := range c.Steps {
+	for i, s := range c.Steps {
+		if c.Type == declaration.KindVerify && c.Resource.Verify != nil && i < len(c.Resource.Verify.Assertions) {
+			Assertion(w, c.Resource.Verify.Assertions[i], "    ")
+			continue
+		}
 		if c.Type == declaration.KindFile && s.Op != nil {
 			// A file's content is described by its content: line and
 			// covered by plan_hash; the preview never prints its bytes.
@@ -268,6 +272,31 @@ func Declared(w io.Writer, r *declaration.Resource, indent string) {
 			line("cwd", s.Cwd)
 		}
 		env(w, s.Env, indent)
+	case r.Pipeline != nil:
+		p := r.Pipeline
+		if p.MaxConcurrency != nil {
+			line("max_concurrency", fmt.Sprint(*p.MaxConcurrency))
+		}
+		for _, s := range p.Steps {
+			line("step", s.ID)
+			if s.Name != "" {
+				line("step name", s.Name)
+			}
+		}
+	}
+}
+
+// Assertion writes a verify assertion as the # step that checks it: what
+// it asks, never the command Zap wraps it in. A command prints whole, its
+// expected text on a line of its own.
+func Assertion(w io.Writer, a declaration.Assertion, indent string) {
+	if a.Type != declaration.AssertCommand || a.Run == nil {
+		fmt.Fprintf(w, "%s# %s\n", indent, escape.Line(a.Describe()))
+		return
+	}
+	fmt.Fprintf(w, "%s# command %s\n", indent, escape.Indent(a.Run.String(), indent+"  "))
+	if a.Expect != nil {
+		fmt.Fprintf(w, "%s  stdout contains: %s\n", indent, escape.Indent(*a.Expect, indent+"    "))
 	}
 }
 
@@ -313,6 +342,9 @@ func Step(w io.Writer, c observation.Context, s plan.Step, indent string) {
 // OpSummary names one of Zap's own operations with what it acts on, the way
 // a plan and a failure report both say it: "put ~/x (mode 644, as alice)".
 func OpSummary(c observation.Context, op *plan.Op) string {
+	if op.Name == "installer" && len(op.Args) == 2 {
+		return "run the script fetched from " + escape.Line(op.Args[0]) + " (piped to " + escape.Line(op.Args[1]) + ")"
+	}
 	switch op.Name {
 	case plan.OpPut, plan.OpDir, plan.OpLink:
 	default:

@@ -122,8 +122,8 @@ func Params(dir string) testscript.Params {
 			"rootdir": cmdRootDir,
 			// netns: see netns.go.
 			"netns": cmdNetns,
-			// account: see account.go.
-			"account": cmdAccount,
+			// https: see https.go.
+			"https": cmdHTTPS,
 			// lab: see lab.go.
 			"lab": cmdLab,
 			// account: see account.go.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/state"
+	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/events"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
@@ -332,7 +333,8 @@ func (w *wetrun) execute(ctx context.Context, confirmed bool) error {
 
 // residuals lists every resource the observe pass doesn't read as
 // converged, except a change that failed or was skipped (the run's failure
-// already) and a held resource (its undetermined verdict already).
+// already), a held resource (its undetermined verdict already) and a
+// pipeline (never converged: it runs on every wetrun).
 func residuals(p *plan.Plan, o *observation.Observations, notOK map[string]bool) []render.ResidualItem {
 	held := map[string]bool{}
 	for _, h := range p.Held {
@@ -341,6 +343,10 @@ func residuals(p *plan.Plan, o *observation.Observations, notOK map[string]bool)
 	var out []render.ResidualItem
 	for i, r := range o.Resources {
 		if r.Verdict == observation.Converged || held[r.ID] || notOK[r.ID] {
+			continue
+		}
+		if o.Declaration.Resources[i].Type == declaration.KindPipeline {
+			// A pipeline reads absent by construction: it always runs.
 			continue
 		}
 		out = append(out, render.ResidualItem{ID: r.ID, Type: o.Declaration.Resources[i].Type,

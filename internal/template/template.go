@@ -146,8 +146,8 @@ func (e *Error) Error() string { return "content.vars." + e.Var + ": " + e.Msg }
 // line break (CR, LF), a NUL or a reference delimiter, and a value whose
 // references resolved to something its kind (kinds, by variable) doesn't
 // allow (a value written out was held to its kind when the config was read,
-// and is held again here). Variables are checked in name
-// order, so the first refusal is always the same one.
+// and is held again here). Variables are checked in name order, so the
+// first refusal is always the same one.
 func Values(vars map[string]declaration.Var, kinds map[string]string, lookup Lookup) (map[string]string, error) {
 	names := make([]string, 0, len(vars))
 	for name := range vars {
@@ -182,7 +182,7 @@ func Values(vars map[string]declaration.Var, kinds map[string]string, lookup Loo
 				return nil, &Error{Var: name, Ref: ref, Msg: fmt.Sprintf("the reference %s resolves to a value holding a reference delimiter (U+FDD0 or U+FDD1)", ref)}
 			}
 		}
-		s, err := t.Resolve(func(n string) (string, bool) { return lookup(n) })
+		s, err := t.Resolve(lookup)
 		if err != nil {
 			return nil, &Error{Var: name, Msg: err.Error()}
 		}

@@ -187,3 +187,30 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// FuzzLedgerVerdict: whatever the probe prints, the parse never panics,
+// and what it accepts are markers of service names, sorted, each once,
+// owing a restart or a reload.
+func FuzzLedgerVerdict(f *testing.F) {
+	for _, s := range []string{"", "m web reload\n", "x\nm a restart\nm b unknown\n", "m  reload\n", "m a\tb reload\n"} {
+		f.Add(0, s)
+	}
+	f.Fuzz(func(t *testing.T, code int, out string) {
+		l := &Ledger{}
+		r := l.Verdict([]Answer{{Status: StatusOK, Exit: code, Output: out}})
+		if r.Verdict != observation.Converged {
+			if r.Verdict != observation.Undetermined || r.Reason == "" {
+				t.Fatalf("verdict %+v", r)
+			}
+			return
+		}
+		for i, m := range l.Markers {
+			if !markerName.MatchString(m.Service) || (m.Action != observation.Restart && m.Action != observation.Reload) {
+				t.Fatalf("marker %+v", m)
+			}
+			if i > 0 && l.Markers[i-1].Service >= m.Service {
+				t.Fatalf("markers out of order: %+v", l.Markers)
+			}
+		}
+	})
+}

@@ -12,13 +12,13 @@ const (
 	pwDeploy  = "passwd deploy:x:1001:1001::/home/deploy:/bin/bash\ngroups deploy docker\n"
 	keyA      = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA ops"
 	keyB      = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB ci"
-	homeDir   = "home 41ed 1001\n"     // a directory mode 755, deploy's
-	homeRoot  = "home 41ed 0\n"        // a directory mode 755, root's
-	home711   = "home 41c9 1001\n"     // mode 711
-	homeOther = "home 41ed 1002\n"     // another uid's
-	homeLink  = "home a1ff 1001\n"     // a symbolic link
-	homeFile  = "home 81a4 1001\n"     // a regular file
-	noAccount = "passwd -\n"           //
+	homeDir   = "home 41ed 1001\n" // a directory mode 755, deploy's
+	homeRoot  = "home 41ed 0\n"    // a directory mode 755, root's
+	home711   = "home 41c9 1001\n" // mode 711
+	homeOther = "home 41ed 1002\n" // another uid's
+	homeLink  = "home a1ff 1001\n" // a symbolic link
+	homeFile  = "home 81a4 1001\n" // a regular file
+	noAccount = "passwd -\n"       //
 	rootKeys  = "shadow star\nsshdir 700 1001\nkeys file\n" + keyA + "\n"
 )
 

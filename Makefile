@@ -11,7 +11,7 @@ STATICCHECK_VERSION := v0.8.2
 
 export CGO_ENABLED ?= 0
 
-.PHONY: all build install test check fmt vet staticcheck tidy-check typecheck bench demo clean
+.PHONY: all build install test check fmt vet staticcheck tidy-check typecheck bench demo clean lab
 
 all: build
 
@@ -28,9 +28,15 @@ install: build
 
 # The whole suite, race detector on. Unit tests, fuzz seeds and every
 # testscript script (the stages alone and the end-to-end walks).
-test: typecheck check
+test: typecheck check lab
 	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
 	@$(GO) run ./internal/scripttest/tiers
+
+# The lab's systemd and OpenRC host images (internal/lab, docs/testing.md),
+# built once per machine and cached under /var/cache/zap-lab; where lab hosts
+# can't run (not root, no debootstrap...) it says why and builds nothing.
+lab:
+	$(GO) run ./internal/lab/labctl build
 
 check: fmt vet staticcheck tidy-check
 

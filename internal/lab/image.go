@@ -287,7 +287,30 @@ func Build(w io.Writer, kinds ...Kind) error {
 			return err
 		}
 	}
+	pruneImages()
 	return nil
+}
+
+// pruneImages removes images of older recipes and what killed builds
+// left, unless a host is running
+// (its clone may sit on one). The caller holds the cache's lock.
+func pruneImages() {
+	for _, l := range readLeases() {
+		if l.Owner.alive() {
+			return
+		}
+	}
+	keep := map[string]bool{filepath.Base(baseDir()): true}
+	for _, k := range Kinds {
+		keep[filepath.Base(imageDir(k))] = true
+	}
+	entries, _ := os.ReadDir(filepath.Join(CacheDir(), "images"))
+	for _, e := range entries {
+		// Builders hold the lock: a .tmp- directory is a killed build's.
+		if !keep[e.Name()] {
+			removeTree(filepath.Join(CacheDir(), "images", e.Name()))
+		}
+	}
 }
 
 // buildBase debootstraps the base image unless it is there.
@@ -439,4 +462,16 @@ func unescapeMount(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// Prune removes cached images of older recipes and what killed builds
+// left, unless a host is running.
+func Prune() error {
+	unlock, err := lockFile(filepath.Join(CacheDir(), "lock"))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	pruneImages()
+	return nil
 }

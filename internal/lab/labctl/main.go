@@ -1,8 +1,9 @@
 // Command labctl builds the lab's images ahead of the tests (make lab runs
 // it) and reports on them.
 //
-//	labctl build    build the systemd and OpenRC images unless cached, and
-//	                reset the boot count the tiers summary prints; on a
+//	labctl build    build the systemd and OpenRC images unless cached,
+//	                remove those of older recipes, and reset the boot
+//	                count the tiers summary prints; on a
 //	                machine that can't run lab hosts, say why and exit 0
 //	labctl status   the cached images and the hosts booted since build
 package main
@@ -22,14 +23,23 @@ func main() {
 	}
 	switch os.Args[1] {
 	case "build":
+		var kinds []lab.Kind
 		for _, k := range lab.Kinds {
 			if err := lab.Available(k); err != nil {
 				fmt.Printf("lab: not building the %s image: %v\n", k, err)
-				return
+				continue
 			}
+			kinds = append(kinds, k)
+		}
+		if len(kinds) == 0 {
+			return
 		}
 		start := time.Now()
-		if err := lab.Build(os.Stdout, lab.Kinds...); err != nil {
+		if err := lab.Build(os.Stdout, kinds...); err != nil {
+			fmt.Fprintf(os.Stderr, "labctl: %v\n", err)
+			os.Exit(1)
+		}
+		if err := lab.Prune(); err != nil {
 			fmt.Fprintf(os.Stderr, "labctl: %v\n", err)
 			os.Exit(1)
 		}
@@ -37,7 +47,10 @@ func main() {
 			fmt.Fprintf(os.Stderr, "labctl: %v\n", err)
 			os.Exit(1)
 		}
-		fmt.Printf("lab: systemd and OpenRC images ready in %s (%s, %s)\n", time.Since(start).Round(time.Second), lab.ImageRoot(lab.Systemd), lab.ImageRoot(lab.OpenRC))
+		for _, k := range kinds {
+			fmt.Printf("lab: %s image ready: %s\n", k, lab.ImageRoot(k))
+		}
+		fmt.Printf("lab: images ready in %s\n", time.Since(start).Round(time.Second))
 	case "status":
 		st := lab.ReadStatus()
 		fmt.Printf("images: %v\n", st.Images)

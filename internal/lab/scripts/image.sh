@@ -11,40 +11,50 @@ kind=$1
 printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
 chmod 755 /usr/sbin/policy-rc.d
 
-apt-get update -qq
+# The base's package lists, from debootstrap, serve unless the mirror has
+# moved on since: then they are updated and the install tried again.
+install() {
+	apt-get install -y -qq --no-install-recommends "$@" >/dev/null ||
+		{ apt-get update -qq && apt-get install -y -qq --no-install-recommends "$@" >/dev/null; }
+}
 case $kind in
 systemd)
-	apt-get install -y -qq --no-install-recommends \
-		systemd systemd-sysv dbus openssh-server sudo passwd iproute2 ca-certificates >/dev/null
+	install \
+		systemd systemd-sysv dbus openssh-server sudo passwd iproute2 ca-certificates
 	# Each boot makes its own machine id.
 	: >/etc/machine-id
 	rm -f /var/lib/dbus/machine-id
 	;;
 openrc)
-	apt-get install -y -qq --no-install-recommends \
-		openrc busybox openssh-server sudo passwd iproute2 ca-certificates >/dev/null
-	# Debian's openrc has no localmount (Alpine's scripts `need` it): a
-	# lab host's file systems are all mounted before openrc-init starts, so
-	# it is a service that only marks them there.
-	cat >/etc/init.d/localmount <<'RC'
+	install \
+		openrc busybox openssh-server sudo passwd iproute2 ca-certificates
+	# Debian's openrc has no localmount and no net, which Alpine's scripts
+	# `need`: a lab host's file systems are mounted and its network set up
+	# before openrc-init starts, so each is a service in boot that only
+	# provides the name.
+	stub() { # stub NAME PROVIDES DESCRIPTION
+		cat >"/etc/init.d/$1" <<RC
 #!/sbin/openrc-run
-# The lab's localmount: a host's file systems are mounted before
-# openrc-init starts; this only provides the name scripts need.
-description="Local file systems (mounted before boot on a lab host)"
+# The lab's $2: done before openrc-init starts; this only provides the name.
+description="$3"
 depend() {
-	provide localmount
+	provide $2
 }
 start() {
-	ebegin "Local file systems already mounted"
+	ebegin "$3"
 	eend 0
 }
 RC
-	chmod 755 /etc/init.d/localmount
-	rc-update add localmount boot >/dev/null
-	# Debian's sysinit scripts that need sysvinit's mount services (absent
-	# here) and set the machine's clock and sysctls: not a guest's to do.
+		chmod 755 "/etc/init.d/$1"
+		rc-update add "$1" boot >/dev/null
+	}
+	stub localmount localmount "Local file systems (mounted before boot on a lab host)"
+	stub zaplab-net net "Network (set up before boot on a lab host)"
+	# Debian's scripts that need sysvinit's mount services (absent here)
+	# and would set the machine's clock and sysctls: not a guest's to do.
 	rc-update del hwclock.sh sysinit >/dev/null 2>&1 || true
 	rc-update del procps sysinit >/dev/null 2>&1 || true
+	rm -f /etc/init.d/hwclock.sh /etc/init.d/procps
 	;;
 *)
 	echo "image.sh: unknown kind $kind" >&2

@@ -321,7 +321,16 @@ func (w *wetrun) execute(ctx context.Context, confirmed bool) error {
 	}
 	if obsErr == nil && len(residual) == 0 {
 		fmt.Fprintf(t, "\nObserved: %d resource(s) read again", len(det2.obs.Resources))
+		pipelines := 0
+		for _, r := range det2.obs.Declaration.Resources {
+			if r.Type == declaration.KindPipeline {
+				pipelines++
+			}
+		}
 		switch {
+		case code == 0 && pipelines > 0:
+			// A pipeline never reads converged: it runs on every wetrun.
+			fmt.Fprintf(t, ", all converged but %d pipeline(s), which run on every wetrun\n", pipelines)
 		case code == 0:
 			fmt.Fprintln(t, ", all converged")
 		default:

@@ -2,9 +2,9 @@ package detect
 
 import (
 	"os"
-	"reflect"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 

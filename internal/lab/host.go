@@ -397,7 +397,10 @@ func (h *Host) launch(opts Options) error {
 	case Systemd:
 		args := []string{"-b", "--register=no", "--keep-unit", "--console=passive",
 			"--network-namespace-path=/run/netns/" + l.Netns, "--capability=CAP_NET_ADMIN",
-			"-D", l.Root, "-M", h.Name}
+			"-D", l.Root, "-M", h.Name,
+			// The host's own resolv.conf (no name server), not a copy of
+			// the machine's, whose server it can't reach.
+			"--resolv-conf=off"}
 		cmd = exec.Command("systemd-nspawn", append(args, opts.NspawnArgs...)...)
 		cmd.Env = append(os.Environ(), "SYSTEMD_NSPAWN_API_VFS_WRITABLE=network")
 	case OpenRC:

@@ -360,3 +360,62 @@ type hostFunc func(observation.Lane, []Query) []Answer
 func (f hostFunc) Answer(_ context.Context, lane observation.Lane, qs []Query) ([]Answer, error) {
 	return f(lane, qs), nil
 }
+
+// FuzzParseDpkgList: the dpkg list parser never panics, and what it takes
+// is exactly four tab-separated fields a line, which print back as read.
+func FuzzParseDpkgList(f *testing.F) {
+	f.Add("curl\tamd64\tii \t7.88\n")
+	f.Add("")
+	f.Add("\n")
+	f.Add("a\tb\tc\td\n\n")
+	f.Add("zaplib\ti386\tiHR\t2.36\nzapall\tall\trc \t3:1.2~rc1\n")
+	f.Fuzz(func(t *testing.T, out string) {
+		recs, err := ParseDpkgList(out)
+		if err != nil {
+			return
+		}
+		var b strings.Builder
+		for _, r := range recs {
+			if r.Package == "" || len(r.Status) != 3 || strings.ContainsAny(r.Package+r.Architecture+r.Status+r.Version, "\t\n") {
+				t.Fatalf("record %+v", r)
+			}
+			b.WriteString(r.Package + "\t" + r.Architecture + "\t" + r.Status + "\t" + r.Version + "\n")
+		}
+		if got := b.String(); strings.TrimSuffix(got, "\n") != strings.TrimSuffix(out, "\n") {
+			t.Fatalf("%q reads back as %q", out, got)
+		}
+	})
+}
+
+// FuzzParseAptName: a name apt takes apart prints back as written, and
+// with one selector its parts hold none of the separators that split them.
+func FuzzParseAptName(f *testing.F) {
+	for _, s := range []string{"curl", "libc6:i386", "vim=2:9.0-1", "jq/bookworm-backports", "a:b=c", "a=b/c", "a:b:c", "a:", "a="} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		n := ParseAptName(name)
+		base, sel := name, ""
+		if i := strings.LastIndexAny(name, "=/"); i >= 0 {
+			base, sel = name[:i], name[i:]
+		}
+		back := n.Name
+		if strings.Contains(base, ":") {
+			back += ":" + n.Arch
+		}
+		switch {
+		case strings.HasPrefix(sel, "="):
+			back += "=" + n.Version
+		case strings.HasPrefix(sel, "/"):
+			back += "/" + n.Suite
+		}
+		if back != name {
+			t.Fatalf("%q parses to %+v, which prints as %q", name, n, back)
+		}
+		// One selector at most (more is refused as a name): no part holds
+		// a separator.
+		if strings.Count(name, "=")+strings.Count(name, "/") <= 1 && (strings.Contains(n.Name, ":") || strings.ContainsAny(n.Name+n.Arch+n.Version+n.Suite, "=/")) {
+			t.Fatalf("%q parses to %+v", name, n)
+		}
+	})
+}

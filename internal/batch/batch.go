@@ -39,6 +39,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -139,117 +140,116 @@ func needsProc(queries []detect.Query) bool {
 	return false
 }
 
-// Zap's own path reads run in groups: each group is one constant script,
-// run as sh -c with the group's paths as its arguments, in one session under
-// one timeout, its output through one od. A group's script starts no process
-// per path: it tests each path with the shell's own test, then reads all the
-// paths there with one stat (and a content group with one stat through its
-// descriptors and one sha512sum).
+// Zap's own path reads (type, stat and content) run in groups: each group
+// is one constant script, pathScript, run as sh -c with the group's paths as
+// its arguments, in one session under one timeout, its output through one
+// od. Every read of one path in a group (a file's type, stat and content)
+// is answered from one pass over it. A group starts no process per path: it
+// tests each path with the shell's own test, reads all the paths there with
+// one lstat, opens the regular files it reads the content of seven at a
+// time (each seven in a subshell of its own) and reads what it opened with
+// one stat and one sha512sum through the descriptors.
 const (
-	// statGroup is how many type or stat reads share a group.
-	statGroup = 1024
-	// digestGroup is how many content reads share a group. Its limit is
-	// PathTimeout for each of them, so reading large files together takes
-	// no more of a limit than reading them one by one did.
-	digestGroup = 256
+	// groupPaths is how many paths share a group.
+	groupPaths = 1024
+	// groupBytes bounds the bytes of a group's paths, which travel as the
+	// arguments of one sh -c, well below any ARG_MAX.
+	groupBytes = 128 << 10
 )
 
-// statScript reads the type, or the lstat, of its arguments: a line of one
-// digit per path, 1 for a path there (TEST, the shell's own test, passes)
-// and 0 for one that isn't, then one stat over the paths there, one line
-// each, in order, and stat's exit status.
-const statScript = `a= i=0
+// pathScript reads its arguments: D, then paths, the first D of them the
+// ones whose content is read. It prints
+//
+//   - a line of one letter per path: m (nothing there: neither test -h nor
+//     test -e passes), l (a symbolic link that leads nowhere), L (a
+//     symbolic link to something there), e (anything else there);
+//   - one lstat line per path there, in order: "<raw mode in hex> <owner>
+//     <group>" (one stat);
+//   - one followed stat line per L path, in order: "<raw mode in hex>" (one
+//     stat -L, only when there is one);
+//   - for each seven (or fewer) of the first D paths opened together, a
+//     line "o <pid> <n>...": the process that opened them and their numbers
+//     (from 1), the first on descriptor 3, the next on 4 and so on; and,
+//     when an open was refused, a line "d <n>..." of those paths;
+//   - one line per descriptor opened, in order: "<raw mode> <links>" (one
+//     stat -L through them all); and for each that is a regular file of one
+//     link, its sha512sum line, naming it /proc/<pid>/fd/<k> (one sha512sum
+//     through them).
+//
+// A shell opens at most seven descriptors (3 to 9), so it opens seven, then
+// seven more in a subshell of its own, and so on; each subshell names its
+// descriptors by its own pid, which cd -P /proc/self reads without a
+// process. A chain of subshells grows dearer with its depth, so the content
+// reads go in windows of W (252) paths, each a chain of at most 36
+// subshells ending in its own stat and sha512sum: its "o" and "d" lines,
+// then its stat lines, then its sums. Nothing the script prints comes from
+// a path or a file. Exit 3 is a group whose reads failed or don't line up
+// (a path changed between them).
+const pathScript = `IFS=' 	
+'
+set -f
+D=$1 W=252
+shift
+x= a= b= i=0 all=1
 for p; do
 i=$((i+1))
-if TEST; then a="$a \"\${$i}\""; printf 1; else printf 0; fi
+if [ -h "$p" ]; then
+if [ -e "$p" ]; then x="${x}L" b="$b \"\${$i}\""; else x="${x}l"; fi
+a="$a \"\${$i}\""
+elif [ -e "$p" ]; then x="${x}e" a="$a \"\${$i}\""
+else x="${x}m" all=0
+fi
 done
-echo
-[ -z "$a" ] || eval "exec stat FORMAT -- $a"`
-
-// typeTest and statTest are statScript's TEST: a type read follows a
-// symbolic link, a stat read doesn't.
-const (
-	typeTest = `[ -e "$p" ]`
-	statTest = `[ -h "$p" ] || [ -e "$p" ]`
-)
-
-// digestScript is the content read of its arguments. It lstat's every path
-// there in one stat and opens only a regular file, each on a descriptor of
-// its own. A shell opens at most seven (3 to 9), so it opens seven, then
-// seven more in a subshell of its own, and so on, each subshell naming its
-// descriptors /proc/<its pid>/fd/<n> (its pid read from /proc/self/stat by
-// the shell's own read). The last one reads the type and link count of
-// everything opened, through those descriptors, in one stat, and the
-// regular files with one link in one sha512sum, through their descriptors
-// too. It prints records of the path's number (from 1) and what was read:
-// "<n> m" (not there), "<n> t <mode>" (the lstat's raw mode in hex), "<n> d"
-// (a regular file the open was refused), "<n> o <mode> <links>" (what it
-// opened) and "<n> s <sha512>". Nothing it prints comes from a path or a
-// file. Exit 3 is a group whose reads don't line up (a path changed between
-// its reads, or a read failed).
-const digestScript = `level() {
-read pid rest </proc/self/stat || exit 3
-k=2
-while [ "$#" -gt 0 ] && [ "$k" -lt 9 ]; do
-i=$1; shift
-k=$((k+1))
-eval "p=\$p$i"
-if eval "command exec $k<\"\$p\"" 2>/dev/null; then f="$f /proc/$pid/fd/$k"; g="$g $i"; eval "d$i=/proc/$pid/fd/$k"; else echo "$i d"; fi
-done
-if [ "$#" -gt 0 ]; then (level "$@"); exit $?; fi
-[ -n "$f" ] || exit 0
-o=$(stat -L -c '%f %h' $f) || exit 3
-IFS='
-'
-set -- $o
-IFS=' '
-s= h=
-for j in $g; do
-[ "$#" -gt 0 ] || exit 3
-echo "$j o $1"
-case $1 in "8"???" 1") eval "s=\"\$s \$d$j\""; h="$h $j";; esac
+echo "$x"
+if [ "$all" = 1 ]; then stat -c '%f %U %G' -- "$@" || exit 3
+elif [ -n "$a" ]; then eval "stat -c '%f %U %G' -- $a" || exit 3
+fi
+if [ -n "$b" ]; then eval "stat -L -c %f -- $b" || exit 3; fi
+L='cd -P /proc/self || exit 3
+q=${PWD##*/} k=3 r= d=
+while [ "$i" -lt "$e" ] && [ "$k" -le 9 ]; do
+i=$((i+1)) p=$1
 shift
+[ -f "$p" ] && ! [ -h "$p" ] || continue
+if case $k in
+3) command exec 3<"$p";;
+4) command exec 4<"$p";;
+5) command exec 5<"$p";;
+6) command exec 6<"$p";;
+7) command exec 7<"$p";;
+8) command exec 8<"$p";;
+9) command exec 9<"$p";;
+esac
+then r="$r $i" f="$f /proc/$q/fd/$k" k=$((k+1))
+else d="$d $i"
+fi
 done
-[ "$#" = 0 ] || exit 3
-[ -n "$s" ] || exit 0
-r=$(sha512sum $s) || exit 3
-IFS=' 
-'
-set -- $r
-IFS=' '
-for j in $h; do
+echo "o $q$r"
+[ -z "$d" ] || echo "d$d"
+if [ "$i" -lt "$e" ]; then (eval "$L"); exit $?; fi
+[ -n "$f" ] || exit 0
+o=$(stat -L -c "%f %h" $f) || exit 3
+echo "$o"
+set -- $o
+s=
+for g in $f; do
 [ "$#" -ge 2 ] || exit 3
-echo "$j s $1"
+case "$1 $2" in "8"???" 1") s="$s $g";; esac
 shift 2
 done
 [ "$#" = 0 ] || exit 3
-exit 0
-}
-i=0 a=
-for p; do
-i=$((i+1)); eval "p$i=\$p"
-if [ -h "$p" ] || [ -e "$p" ]; then eval "x$i=1"; a="$a \"\${$i}\""; else eval "x$i=0"; fi
+if [ -n "$s" ]; then sha512sum $s || exit 3; fi
+exit 0'
+x= a= b= i=0
+exec 2>/dev/null
+while [ "$i" -lt "$D" ]; do
+e=$((i+W))
+[ "$e" -le "$D" ] || e=$D
+(f=; eval "$L") || exit 3
+shift $((e-i))
+i=$e
 done
-n=$i t=
-if [ -n "$a" ]; then t=$(eval "stat -c %f -- $a") || exit 3; fi
-set -f
-IFS='
-'
-set -- $t
-IFS=' '
-i=0 e=
-while [ "$i" -lt "$n" ]; do
-i=$((i+1))
-eval "x=\$x$i"
-if [ "$x" = 0 ]; then echo "$i m"; continue; fi
-[ "$#" -gt 0 ] || exit 3
-echo "$i t $1"
-case $1 in 8???) e="$e $i";; esac
-shift
-done
-[ "$#" = 0 ] || exit 3
-f= g=
-level $e`
+exit 0`
 
 // commandWrapper runs an operator's script, read on its stdin, in a shell
 // whose output is discarded, and prints its exit status: the report. A
@@ -257,18 +257,38 @@ level $e`
 const commandWrapper = `sh -s >/dev/null 2>&1; echo "$?"`
 
 // unit is one framed answer in a batch's output: one read, or a group of
-// path reads of one kind answered together.
+// path reads answered together.
 type unit struct {
-	op    detect.Op
+	op    detect.Op // opPaths for a group
 	reads []int
+	// paths are a group's paths, those whose content is read first.
+	paths []pathReads
+	// digests is how many of paths have their content read.
+	digests int
 }
 
-// plan puts the queries into units: each command and readlink a unit of
-// its own, the type, stat and content reads in groups, each group at the
-// place of its first read.
+// opPaths is the op of a unit that is a group of path reads.
+const opPaths detect.Op = "paths"
+
+// pathReads is one path of a group and the reads of it, by query index.
+type pathReads struct {
+	path              string
+	types, stats, sha []int
+}
+
+// grouped reports whether op is one of the path reads a group answers.
+func grouped(op detect.Op) bool {
+	return op == detect.OpType || op == detect.OpStat || op == detect.OpDigest
+}
+
+// plan puts the queries into units: each command, probe and readlink a
+// unit of its own, the type, stat and content reads in groups, each group
+// at the place of its first read, every read of one path in the group that
+// has the path.
 func plan(queries []detect.Query) ([]unit, error) {
 	var units []unit
-	open := map[detect.Op]int{}
+	open, size := -1, 0
+	var at map[string]int
 	for i, q := range queries {
 		switch q.Op {
 		case detect.OpType, detect.OpStat, detect.OpReadlink, detect.OpDigest:
@@ -278,24 +298,53 @@ func plan(queries []detect.Query) ([]unit, error) {
 			if strings.ContainsAny(q.Path, "\x00") {
 				return nil, fmt.Errorf("query %d: a path with a NUL", i)
 			}
+			if !strings.HasPrefix(q.Path, "/") {
+				return nil, fmt.Errorf("query %d: a path that isn't absolute", i)
+			}
 		}
-		size := 0
-		switch q.Op {
-		case detect.OpType, detect.OpStat:
-			size = statGroup
-		case detect.OpDigest:
-			size = digestGroup
-		}
-		if size == 0 {
+		if !grouped(q.Op) {
 			units = append(units, unit{op: q.Op, reads: []int{i}})
 			continue
 		}
-		if u, ok := open[q.Op]; ok && len(units[u].reads) < size {
-			units[u].reads = append(units[u].reads, i)
+		k, ok := -1, false
+		if open >= 0 {
+			k, ok = at[q.Path]
+		}
+		if !ok {
+			if open < 0 || len(units[open].paths) >= groupPaths || size+len(q.Path) > groupBytes {
+				open, size, at = len(units), 0, map[string]int{}
+				units = append(units, unit{op: opPaths})
+			}
+			k = len(units[open].paths)
+			at[q.Path] = k
+			size += len(q.Path) + 1
+			units[open].paths = append(units[open].paths, pathReads{path: q.Path})
+		}
+		un := &units[open]
+		un.reads = append(un.reads, i)
+		pr := &un.paths[k]
+		switch q.Op {
+		case detect.OpType:
+			pr.types = append(pr.types, i)
+		case detect.OpStat:
+			pr.stats = append(pr.stats, i)
+		case detect.OpDigest:
+			pr.sha = append(pr.sha, i)
+		}
+	}
+	// The paths whose content is read go first: the script reads the
+	// content of its first D paths.
+	for u := range units {
+		un := &units[u]
+		if un.op != opPaths {
 			continue
 		}
-		open[q.Op] = len(units)
-		units = append(units, unit{op: q.Op, reads: []int{i}})
+		sort.SliceStable(un.paths, func(a, b int) bool { return len(un.paths[a].sha) > 0 && len(un.paths[b].sha) == 0 })
+		for _, p := range un.paths {
+			if len(p.sha) > 0 {
+				un.digests++
+			}
+		}
 	}
 	return units, nil
 }
@@ -303,23 +352,14 @@ func plan(queries []detect.Query) ([]unit, error) {
 // probe is the shell command that answers un on its stdout.
 func (b *Batch) probe(un unit) (string, error) {
 	run := "LC_ALL=C setsid timeout -k 1 " + strconv.Itoa(PathTimeout) + " "
-	paths := func() string {
-		var s strings.Builder
-		for _, i := range un.reads {
-			s.WriteString(" " + detect.Quote(b.Queries[i].Path))
-		}
-		return s.String()
-	}
 	switch un.op {
-	case detect.OpType:
-		script := strings.NewReplacer("TEST", typeTest, "FORMAT", "-L -c %f").Replace(statScript)
-		return run + "sh -c " + detect.Quote(script) + " sh" + paths(), nil
-	case detect.OpStat:
-		script := strings.NewReplacer("TEST", statTest, "FORMAT", "-c '%f %U %G'").Replace(statScript)
-		return run + "sh -c " + detect.Quote(script) + " sh" + paths(), nil
-	case detect.OpDigest:
-		run := "LC_ALL=C setsid timeout -k 1 " + strconv.Itoa(PathTimeout*len(un.reads)) + " "
-		return run + "sh -c " + detect.Quote(digestScript) + " sh" + paths(), nil
+	case opPaths:
+		var s strings.Builder
+		for _, p := range un.paths {
+			s.WriteString(" " + detect.Quote(p.path))
+		}
+		run := "LC_ALL=C setsid timeout -k 1 " + strconv.Itoa(PathTimeout*max(1, un.digests)) + " "
+		return run + "sh -c " + detect.Quote(pathScript) + " sh " + strconv.Itoa(un.digests) + s.String(), nil
 	case detect.OpReadlink:
 		return run + "readlink -- " + detect.Quote(b.Queries[un.reads[0]].Path), nil
 	case detect.OpCommand:

@@ -242,7 +242,8 @@ func TestParseRefuses(t *testing.T) {
 	}
 	b, err := Build("00ff", qs)
 	must(t, err)
-	ok := "ZAP00ff H\nZAP00ff B 0\n 31 0a 34 31 65 64 0a\nZAP00ff E 0 0\nZAP00ff B 1\nZAP00ff E 1 1\nZAP00ff Z\n"
+	// The type read's group: "e\n41ed root root\n", in hex.
+	ok := "ZAP00ff H\nZAP00ff B 0\n 65 0a 34 31 65 64 20 72 6f 6f 74 20 72 6f 6f 74 0a\nZAP00ff E 0 0\nZAP00ff B 1\nZAP00ff E 1 1\nZAP00ff Z\n"
 	answers, err := b.Parse([]byte(ok))
 	must(t, err)
 	if answers[0].Type != detect.TypeDirectory || answers[1].Status != detect.StatusMissing {
@@ -263,7 +264,7 @@ func TestParseRefuses(t *testing.T) {
 		{"answers out of order", strings.Replace(ok, "B 0", "B 1", 1), "read 0 has no answer"},
 		{"an end for another read", strings.Replace(ok, "E 0 0", "E 1 0", 1), "read 0 has no answer"},
 		{"an answer too many", strings.Replace(ok, "ZAP00ff Z", "ZAP00ff B 2\nZAP00ff E 2 0\nZAP00ff Z", 1), "more answers than its 2 reads"},
-		{"a raw line inside an answer", strings.Replace(ok, " 31 0a", "ZAP00fe E 0 0\n 31 0a", 1), "garbled"},
+		{"a raw line inside an answer", strings.Replace(ok, " 65 0a", "ZAP00fe E 0 0\n 65 0a", 1), "garbled"},
 		{"a status that isn't a number", strings.Replace(ok, "E 0 0", "E 0 x", 1), "garbled"},
 		{"output past the end", ok + "more\n", "past its end marker"},
 		{"an unknown tool", "ZAP00ff H\nZAP00ff M rm\n", "garbled"},
@@ -316,18 +317,26 @@ func converged(paths []string) []detect.Query {
 	return qs
 }
 
-// TestGroups checks that reads past one group's size, interleaved and with
-// paths missing among them, each answer as themselves.
+// TestGroups checks that reads past one group's size and past one window
+// of content reads, interleaved, with paths missing among them and paths
+// whose content isn't read, each answer as themselves.
 func TestGroups(t *testing.T) {
-	paths, sums := files(t, 300)
+	paths, sums := files(t, groupPaths+100)
 	for i := 0; i < len(paths); i += 7 {
 		must(t, os.Remove(paths[i]))
 	}
-	qs := converged(paths)
+	var qs []detect.Query
+	for f, q := range converged(paths) {
+		// Every fifth path's content isn't read.
+		if q.Op == detect.OpDigest && (f/3)%5 == 1 {
+			q.Op = detect.OpStat
+		}
+		qs = append(qs, q)
+	}
 	b, err := New(qs)
 	must(t, err)
-	if len(b.units) >= len(qs)/2 {
-		t.Fatalf("%d reads in %d units: not grouped", len(qs), len(b.units))
+	if len(b.units) != 2 {
+		t.Fatalf("%d reads in %d units, want 2 groups", len(qs), len(b.units))
 	}
 	eachShell(t, func(t *testing.T, sh []string) {
 		answers, err := b.Parse(runShell(t, sh, b.Script, pathEnv()))
@@ -367,36 +376,53 @@ func TestGroupOutputRefused(t *testing.T) {
 	}
 	b, err := Build("00", qs)
 	must(t, err)
+	if len(b.units) != 1 || b.units[0].digests != 2 {
+		t.Fatalf("units: %+v", b.units)
+	}
 	sum := strings.Repeat("ab", 64)
+	const (
+		ok       = detect.StatusOK
+		missing  = detect.StatusMissing
+		fail     = detect.StatusFailed
+		timedOut = detect.StatusTimedOut
+	)
+	all := func(s detect.Status) []detect.Status { return []detect.Status{s, s, s, s} }
 	for _, c := range []struct {
-		name       string
-		unit       int
-		code       int
-		out        string
-		want       detect.Status
-		wantSecond detect.Status
+		name string
+		code int
+		out  string
+		want []detect.Status // stat a, stat b, content a, content b
 	}{
-		{"stat: one there, one missing", 0, 0, "10\n81a4 root root\n", detect.StatusOK, detect.StatusMissing},
-		{"stat: a name with a newline", 0, 0, "11\n81a4 ro\not root\n81a4 root root\n", detect.StatusFailed, detect.StatusFailed},
-		{"stat: a line short", 0, 0, "11\n81a4 root root\n", detect.StatusFailed, detect.StatusFailed},
-		{"stat: exited 1", 0, 1, "11\n81a4 root root\n", detect.StatusFailed, detect.StatusFailed},
-		{"stat: timed out", 0, 124, "1", detect.StatusTimedOut, detect.StatusTimedOut},
-		{"digest: both read", 1, 0, "1 t 81a4\n2 m\n1 o 81a4 1\n1 s " + sum + "\n", detect.StatusOK, detect.StatusMissing},
-		{"digest: hard linked, denied", 1, 0, "1 t 81a4\n2 t 81a4\n2 d\n1 o 81a4 2\n", detect.StatusHardLinked, detect.StatusDenied},
-		{"digest: a path with no record", 1, 0, "1 t 4000\n", detect.StatusNotRegular, detect.StatusFailed},
-		{"digest: a sum of a hard link", 1, 0, "1 t 81a4\n2 m\n1 o 81a4 2\n1 s " + sum + "\n", detect.StatusFailed, detect.StatusMissing},
-		{"digest: a record of a third path", 1, 0, "1 m\n2 m\n3 m\n", detect.StatusFailed, detect.StatusFailed},
-		{"digest: exited 3", 1, 3, "1 m\n2 m\n", detect.StatusFailed, detect.StatusFailed},
+		{"one there, one missing", 0, "em\n81a4 root root\no 9 1\n81a4 1\n" + sum + "  /proc/9/fd/3\n",
+			[]detect.Status{ok, missing, ok, missing}},
+		{"hard linked, denied", 0, "ee\n81a4 root root\n81a4 root root\no 9 1\nd 2\n81a4 2\n",
+			[]detect.Status{ok, ok, detect.StatusHardLinked, detect.StatusDenied}},
+		{"a directory and a link", 0, "eL\n41ed root root\na1ff root root\n81a4\n",
+			[]detect.Status{ok, ok, detect.StatusNotRegular, detect.StatusNotRegular}},
+		{"an owner name with a space", 0, "mL\na1ff ro ot root\n81a4\n",
+			[]detect.Status{missing, fail, missing, detect.StatusNotRegular}},
+		{"a name with a newline", 0, "ee\n81a4 ro\not root\n81a4 root root\n", all(fail)},
+		{"a line short", 0, "ee\n81a4 root root\n", all(fail)},
+		{"a regular file with no record", 0, "ee\n81a4 root root\n41ed root root\n", all(fail)},
+		{"a link the test saw as a file", 0, "ee\na1ff root root\n41ed root root\n", all(fail)},
+		{"a sum of a hard link", 0, "em\n81a4 root root\no 9 1\n81a4 2\n" + sum + "  /proc/9/fd/3\n", all(fail)},
+		{"a sum for another descriptor", 0, "em\n81a4 root root\no 9 1\n81a4 1\n" + sum + "  /proc/9/fd/4\n", all(fail)},
+		{"a sum too many", 0, "em\n81a4 root root\no 9 1\n81a4 1\n" + sum + "  /proc/9/fd/3\n" + sum + "  /proc/9/fd/3\n", all(fail)},
+		{"a path opened twice", 0, "ee\n81a4 root root\n81a4 root root\no 9 1 1\n81a4 1\n81a4 1\n", all(fail)},
+		{"a pid that isn't one", 0, "em\n81a4 root root\no 9/fd/3/../.. 1\n81a4 1\n" + sum + "  /proc/9/fd/3/../../fd/3\n", all(fail)},
+		{"a record of a third path", 0, "mm\nd 3\n", all(fail)},
+		{"a record of a path not there", 0, "mm\nd 1\n", all(fail)},
+		{"exited 1", 1, "ee\n81a4 root root\n81a4 root root\n", all(fail)},
+		{"exited 3", 3, "mm\n", all(fail)},
+		{"timed out", 124, "e", all(timedOut)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			answers := make([]detect.Answer, len(qs))
-			un := b.units[c.unit]
-			b.answerUnit(answers, un, c.code, []byte(c.out))
-			if a := answers[un.reads[0]]; a.Status != c.want {
-				t.Errorf("first: %+v, want %s", a, c.want)
-			}
-			if a := answers[un.reads[1]]; a.Status != c.wantSecond {
-				t.Errorf("second: %+v, want %s", a, c.wantSecond)
+			b.answerUnit(answers, b.units[0], c.code, []byte(c.out))
+			for i, a := range answers {
+				if a.Status != c.want[i] {
+					t.Errorf("%s %s: %+v, want %s", qs[i].Op, qs[i].Path, a, c.want[i])
+				}
 			}
 		})
 	}

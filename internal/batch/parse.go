@@ -2,7 +2,6 @@ package batch
 
 import (
 	"bytes"
-	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -24,84 +23,126 @@ func (e *MissingToolError) Error() string {
 // output that doesn't frame exactly one answer per query, in order, and end
 // with the end marker fails as a whole; the error quotes none of it.
 func (b *Batch) Parse(out []byte) ([]detect.Answer, error) {
-	lines := strings.Split(string(out), "\n")
 	// Whatever the login shell printed before the batch started (a noisy
 	// rc file) is not the batch's.
-	i := 0
-	for i < len(lines) && lines[i] != b.marker+" H" {
-		i++
+	pos := -1
+	if start := []byte(b.marker + " H\n"); bytes.HasPrefix(out, start) {
+		pos = len(start)
+	} else if i := bytes.Index(out, []byte("\n"+b.marker+" H\n")); i >= 0 {
+		pos = i + len(start) + 1
+	} else if string(out) == b.marker+" H" || bytes.HasSuffix(out, []byte("\n"+b.marker+" H")) {
+		pos = len(out)
 	}
-	if i == len(lines) {
+	if pos < 0 {
 		return nil, fmt.Errorf("the batch printed no start marker")
 	}
-	i++
-	next := func() (string, bool) {
-		if i >= len(lines) {
-			return "", false
+	// next is the next line, without its newline; none past the last
+	// newline.
+	next := func() ([]byte, bool) {
+		if pos >= len(out) {
+			return nil, false
 		}
-		l := lines[i]
-		i++
+		l := out[pos:]
+		if i := bytes.IndexByte(l, '\n'); i >= 0 {
+			l = l[:i]
+		}
+		pos += len(l) + 1
 		return l, true
 	}
 	stopped := fmt.Errorf("the batch's output stopped before its end marker")
+	marker := []byte(b.marker + " ")
 	answers := make([]detect.Answer, len(b.Queries))
+	var data []byte
 	for n, un := range b.units {
 		l, ok := next()
-		if !ok || (i == len(lines) && l == "") {
+		if !ok {
 			return nil, stopped
 		}
-		if rest, ok := strings.CutPrefix(l, b.marker+" M "); ok && n == 0 {
+		if rest, ok := bytes.CutPrefix(l, []byte(b.marker+" M ")); ok && n == 0 {
 			for _, t := range append(Tools(b.Queries), "/proc/self/fd") {
-				if rest == t {
+				if string(rest) == t {
 					return nil, &MissingToolError{Tool: t}
 				}
 			}
 			return nil, fmt.Errorf("the batch's output is garbled")
 		}
-		if l != fmt.Sprintf("%s B %d", b.marker, n) {
+		if string(l) != b.marker+" B "+strconv.Itoa(n) {
 			return nil, layout(un.reads[0])
 		}
-		var data []byte
+		data = data[:0]
 		for {
 			l, ok := next()
 			if !ok {
 				return nil, stopped
 			}
-			if rest, ok := strings.CutPrefix(l, b.marker+" E "); ok {
-				num, status, ok := strings.Cut(rest, " ")
-				if !ok || num != strconv.Itoa(n) {
+			if rest, ok := bytes.CutPrefix(l, []byte(b.marker+" E ")); ok {
+				num, status, ok := bytes.Cut(rest, []byte(" "))
+				if !ok || string(num) != strconv.Itoa(n) {
 					return nil, layout(un.reads[0])
 				}
-				code, err := strconv.Atoi(status)
+				code, err := strconv.Atoi(string(status))
 				if err != nil || code < 0 || code > 255 {
 					return nil, fmt.Errorf("the batch's output is garbled")
 				}
 				b.answerUnit(answers, un, code, data)
 				break
 			}
-			chunk, err := hex.DecodeString(strings.ReplaceAll(l, " ", ""))
-			if err != nil {
-				if strings.HasPrefix(l, b.marker+" ") {
+			var ok2 bool
+			if data, ok2 = appendHex(data, l); !ok2 {
+				if bytes.HasPrefix(l, marker) {
 					return nil, layout(un.reads[0])
 				}
 				return nil, fmt.Errorf("the batch's output is garbled")
 			}
-			data = append(data, chunk...)
 		}
 	}
 	l, ok := next()
-	if !ok || (i == len(lines) && l == "") {
+	if !ok {
 		return nil, stopped
 	}
-	if l != b.marker+" Z" {
+	if string(l) != b.marker+" Z" {
 		return nil, fmt.Errorf("the batch's answers don't line up with its reads: more answers than its %d reads", len(b.Queries))
 	}
-	for ; i < len(lines); i++ {
-		if lines[i] != "" {
+	for {
+		l, ok := next()
+		if !ok {
+			break
+		}
+		if len(l) != 0 {
 			return nil, fmt.Errorf("the batch's output goes on past its end marker")
 		}
 	}
 	return answers, nil
+}
+
+// appendHex appends the bytes a line of od's hex spells to data: pairs of
+// hex digits, spaces anywhere between them ignored. A line of anything else
+// (or an odd digit out) doesn't decode.
+func appendHex(data, line []byte) ([]byte, bool) {
+	var hi byte
+	half := false
+	for _, c := range line {
+		var v byte
+		switch {
+		case c == ' ':
+			continue
+		case '0' <= c && c <= '9':
+			v = c - '0'
+		case 'a' <= c && c <= 'f':
+			v = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			v = c - 'A' + 10
+		default:
+			return data, false
+		}
+		if half {
+			data = append(data, hi<<4|v)
+		} else {
+			hi = v
+		}
+		half = !half
+	}
+	return data, !half
 }
 
 func layout(n int) error {
@@ -177,163 +218,243 @@ func answer(q detect.Query, code int, data []byte) detect.Answer {
 // answerUnit fills in the answers of un's reads from its exit status and
 // output.
 func (b *Batch) answerUnit(answers []detect.Answer, un unit, code int, data []byte) {
-	var got []detect.Answer
-	switch un.op {
-	case detect.OpType, detect.OpStat:
-		got = statGroupAnswers(b.Queries, un, code, data)
-	case detect.OpDigest:
-		got = digestGroupAnswers(un, code, data)
-	default:
-		got = []detect.Answer{answer(b.Queries[un.reads[0]], code, data)}
+	if un.op == opPaths {
+		pathGroupAnswers(answers, un, code, data)
+		return
 	}
-	for k, i := range un.reads {
-		answers[i] = got[k]
-	}
+	answers[un.reads[0]] = answer(b.Queries[un.reads[0]], code, data)
 }
 
 // groupFailed is every read of a group that didn't exit 0 answering alike.
-func groupFailed(un unit, code int) []detect.Answer {
-	a := failed(fmt.Sprintf("the %s read exited %d", un.op, code))
+func groupFailed(answers []detect.Answer, un unit, code int) {
+	a := failed(fmt.Sprintf("the path reads exited %d", code))
 	if timedOut(code) {
 		a = detect.Answer{Status: detect.StatusTimedOut}
 	}
-	return same(len(un.reads), a)
-}
-
-func same(n int, a detect.Answer) []detect.Answer {
-	out := make([]detect.Answer, n)
-	for i := range out {
-		out[i] = a
+	for _, i := range un.reads {
+		answers[i] = a
 	}
-	return out
 }
 
-// statGroupAnswers reads a statScript group's output: the line of 0s and
-// 1s, then one stat line per path there. Output that doesn't line up with
-// the paths (an owner or group name with a newline) fails every read in it.
-func statGroupAnswers(queries []detect.Query, un unit, code int, data []byte) []detect.Answer {
+// opened is a descriptor a group opened to read a path's content, and what
+// it read through it.
+type opened struct {
+	path  int    // the path's place in the group
+	fd    string // /proc/<pid>/fd/<k>
+	mode  uint32
+	links uint64
+	sum   string
+}
+
+// pathGroupAnswers reads a pathScript group's output (see pathScript) into
+// the answers of its reads. Output that doesn't line up with the group's
+// paths (an owner or group name with a newline, a path that changed between
+// the reads) fails every read in it.
+func pathGroupAnswers(answers []detect.Answer, un unit, code int, data []byte) {
 	if code != 0 {
-		return groupFailed(un, code)
+		groupFailed(answers, un, code)
+		return
 	}
-	garbled := same(len(un.reads), failed(fmt.Sprintf("the %s read's output doesn't parse (an owner or group name with a newline?)", un.op)))
+	garbled := func() {
+		a := failed("the path reads' output doesn't parse (an owner or group name with a newline, or a path that changed while it was read?)")
+		for _, i := range un.reads {
+			answers[i] = a
+		}
+	}
 	text, ok := strings.CutSuffix(string(data), "\n")
 	if !ok {
-		return garbled
+		garbled()
+		return
 	}
 	lines := strings.Split(text, "\n")
+	n := len(un.paths)
 	there := lines[0]
-	if len(there) != len(un.reads) || strings.Trim(there, "01") != "" || len(lines)-1 != strings.Count(there, "1") {
-		return garbled
+	if len(there) != n || strings.Trim(there, "mlLe") != "" {
+		garbled()
+		return
 	}
-	out := make([]detect.Answer, len(un.reads))
-	next := 1
-	for k, i := range un.reads {
-		if there[k] == '0' {
-			out[k] = detect.Answer{Status: detect.StatusMissing}
+	lines = lines[1:]
+	// The lstat lines, one per path there, and the followed stat lines,
+	// one per link to something there.
+	lstat := make([]string, n)
+	modes := make([]uint32, n)
+	follow := make([]uint32, n)
+	for k := 0; k < n; k++ {
+		if there[k] == 'm' {
 			continue
 		}
-		out[k] = answer(queries[i], 0, []byte(lines[next]+"\n"))
-		next++
+		if len(lines) == 0 {
+			garbled()
+			return
+		}
+		lstat[k], lines = lines[0], lines[1:]
+		m, _, _ := strings.Cut(lstat[k], " ")
+		mode, ok := parseMode(m)
+		isLink := fileType(mode) == detect.TypeSymlink
+		if !ok || isLink != (there[k] == 'l' || there[k] == 'L') {
+			garbled()
+			return
+		}
+		modes[k] = mode
 	}
-	return out
-}
-
-// digestGroupAnswers reads a digestScript group's records into one answer
-// per path.
-func digestGroupAnswers(un unit, code int, data []byte) []detect.Answer {
-	if code != 0 {
-		return groupFailed(un, code)
+	for k := 0; k < n; k++ {
+		if there[k] != 'L' {
+			continue
+		}
+		if len(lines) == 0 {
+			garbled()
+			return
+		}
+		mode, ok := parseMode(lines[0])
+		if !ok {
+			garbled()
+			return
+		}
+		follow[k], lines = mode, lines[1:]
 	}
-	garbled := same(len(un.reads), failed("the content read's output doesn't parse"))
-	text, ok := strings.CutSuffix(string(data), "\n")
-	if !ok && text != "" {
-		return garbled
+	// The content reads: a line per seven paths opened together (and one
+	// of those refused), then a stat line per descriptor, then a sum per
+	// regular file of one link.
+	denied := make([]bool, n)
+	recorded := make([]bool, n)
+	record := func(num string) (int, bool) {
+		p, err := strconv.Atoi(num)
+		if err != nil || strconv.Itoa(p) != num || p < 1 || p > un.digests || recorded[p-1] ||
+			there[p-1] != 'e' || fileType(modes[p-1]) != detect.TypeRegular {
+			return 0, false
+		}
+		recorded[p-1] = true
+		return p - 1, true
 	}
-	records := make([][]string, len(un.reads))
-	if text != "" {
-		for _, l := range strings.Split(text, "\n") {
-			num, rest, ok := strings.Cut(l, " ")
-			n, err := strconv.Atoi(num)
-			if !ok || err != nil || n < 1 || n > len(records) || strconv.Itoa(n) != num {
-				return garbled
+	var fds []*opened
+	for len(lines) > 0 {
+		// One window: its "o" and "d" lines, its stat lines, its sums.
+		var window []*opened
+		levels := 0
+		for len(lines) > 0 {
+			f := strings.Split(lines[0], " ")
+			if f[0] == "d" && len(f) > 1 && levels > 0 {
+				for _, num := range f[1:] {
+					p, ok := record(num)
+					if !ok {
+						garbled()
+						return
+					}
+					denied[p] = true
+				}
+			} else if f[0] == "o" && len(f) >= 2 && len(f) <= 9 && f[1] != "" && strings.Trim(f[1], "0123456789") == "" {
+				for j, num := range f[2:] {
+					p, ok := record(num)
+					if !ok {
+						garbled()
+						return
+					}
+					window = append(window, &opened{path: p, fd: "/proc/" + f[1] + "/fd/" + strconv.Itoa(3+j)})
+				}
+				levels++
+			} else {
+				break
 			}
-			records[n-1] = append(records[n-1], rest)
+			lines = lines[1:]
+		}
+		if levels == 0 {
+			garbled()
+			return
+		}
+		for _, o := range window {
+			if len(lines) == 0 {
+				garbled()
+				return
+			}
+			ms, ls, ok := strings.Cut(lines[0], " ")
+			mode, ok2 := parseMode(ms)
+			links, err := strconv.ParseUint(ls, 10, 64)
+			if !ok || !ok2 || err != nil || strconv.FormatUint(links, 10) != ls {
+				garbled()
+				return
+			}
+			o.mode, o.links = mode, links
+			lines = lines[1:]
+		}
+		for _, o := range window {
+			if fileType(o.mode) != detect.TypeRegular || o.links != 1 {
+				continue
+			}
+			if len(lines) == 0 {
+				garbled()
+				return
+			}
+			sum, name, ok := strings.Cut(lines[0], "  ")
+			if !ok || name != o.fd || len(sum) != 128 || strings.Trim(sum, "0123456789abcdef") != "" {
+				garbled()
+				return
+			}
+			o.sum = sum
+			lines = lines[1:]
+		}
+		fds = append(fds, window...)
+	}
+	if len(lines) != 0 {
+		garbled()
+		return
+	}
+	byPath := make([]*opened, n)
+	for _, o := range fds {
+		byPath[o.path] = o
+	}
+	for k, p := range un.paths {
+		if there[k] != 'm' && fileType(modes[k]) == detect.TypeRegular && len(p.sha) > 0 && !recorded[k] {
+			// A regular file whose content was to be read, and wasn't:
+			// it changed between the reads.
+			garbled()
+			return
 		}
 	}
-	out := make([]detect.Answer, len(un.reads))
-	for k, r := range records {
-		out[k] = digestAnswer(r)
-	}
-	return out
-}
-
-// digestAnswer reads one path's records: "m" alone, or "t <mode>", then for
-// a regular file "d" alone, or "o <mode> <links>" and, for a regular file
-// with one link, "s <sha512>".
-func digestAnswer(lines []string) detect.Answer {
-	garbled := failed("the content read's output doesn't parse")
-	if len(lines) == 0 {
-		return garbled
-	}
-	if lines[0] == "m" {
-		if len(lines) != 1 {
-			return garbled
+	for k, p := range un.paths {
+		var typ, content detect.Answer
+		switch {
+		case there[k] == 'm':
+			typ = detect.Answer{Status: detect.StatusMissing}
+			content = typ
+		default:
+			t := fileType(modes[k])
+			switch there[k] {
+			case 'l':
+				typ = detect.Answer{Status: detect.StatusMissing}
+			case 'L':
+				typ = detect.Answer{Status: detect.StatusOK, Type: fileType(follow[k])}
+			default:
+				typ = detect.Answer{Status: detect.StatusOK, Type: t}
+			}
+			switch o := byPath[k]; {
+			case t != detect.TypeRegular:
+				content = detect.Answer{Status: detect.StatusNotRegular, Type: t}
+			case denied[k]:
+				content = detect.Answer{Status: detect.StatusDenied}
+			case o == nil:
+				content = failed("the content read's output doesn't parse")
+			case fileType(o.mode) != detect.TypeRegular:
+				content = detect.Answer{Status: detect.StatusNotRegular, Type: fileType(o.mode)}
+			case o.links != 1:
+				content = detect.Answer{Status: detect.StatusHardLinked, Links: o.links}
+			default:
+				content = detect.Answer{Status: detect.StatusOK, SHA512: o.sum}
+			}
 		}
-		return detect.Answer{Status: detect.StatusMissing}
-	}
-	t, ok := strings.CutPrefix(lines[0], "t ")
-	if !ok {
-		return garbled
-	}
-	mode, ok := parseMode(t)
-	if !ok {
-		return garbled
-	}
-	if ft := fileType(mode); ft != detect.TypeRegular {
-		if len(lines) != 1 {
-			return garbled
+		for _, i := range p.types {
+			answers[i] = typ
 		}
-		return detect.Answer{Status: detect.StatusNotRegular, Type: ft}
-	}
-	if len(lines) < 2 {
-		return garbled
-	}
-	if lines[1] == "d" {
-		if len(lines) != 2 {
-			return garbled
+		for _, i := range p.sha {
+			answers[i] = content
 		}
-		return detect.Answer{Status: detect.StatusDenied}
-	}
-	o, ok := strings.CutPrefix(lines[1], "o ")
-	if !ok {
-		return garbled
-	}
-	ms, ls, ok := strings.Cut(o, " ")
-	opened, ok2 := parseMode(ms)
-	links, err := strconv.ParseUint(ls, 10, 64)
-	if !ok || !ok2 || err != nil {
-		return garbled
-	}
-	if ft := fileType(opened); ft != detect.TypeRegular {
-		if len(lines) != 2 {
-			return garbled
+		for _, i := range p.stats {
+			if there[k] == 'm' {
+				answers[i] = detect.Answer{Status: detect.StatusMissing}
+				continue
+			}
+			answers[i] = answer(detect.Query{Op: detect.OpStat}, 0, []byte(lstat[k]+"\n"))
 		}
-		return detect.Answer{Status: detect.StatusNotRegular, Type: ft}
 	}
-	if links != 1 {
-		if len(lines) != 2 {
-			return garbled
-		}
-		return detect.Answer{Status: detect.StatusHardLinked, Links: links}
-	}
-	if len(lines) != 3 {
-		return garbled
-	}
-	sum, ok := strings.CutPrefix(lines[2], "s ")
-	if !ok || len(sum) != 128 || strings.Trim(sum, "0123456789abcdef") != "" {
-		return garbled
-	}
-	return detect.Answer{Status: detect.StatusOK, SHA512: sum}
 }
 
 // parseMode reads stat's %f: the raw mode in hex.

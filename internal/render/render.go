@@ -265,6 +265,17 @@ func Declared(w io.Writer, r *declaration.Resource, indent string) {
 		line("to", r.Link.Target.String())
 	case r.Service != nil:
 		service(line, r.Service)
+	case r.Package != nil:
+		// Each manager's name, in the managers' order; the target's
+		// package_manager picks one.
+		for _, m := range declaration.PackageManagers {
+			if name, ok := r.Package.From[m]; ok {
+				line("from", m+" "+name)
+			}
+		}
+		if r.Package.Check != nil {
+			line("check", r.Package.Check.String())
+		}
 	case r.Script != nil:
 		s := r.Script
 		line("check", s.Check.String())

@@ -1,9 +1,14 @@
 package lab_test
 
 import (
+	"bufio"
+	"fmt"
 	"os"
+	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -11,7 +16,31 @@ import (
 	"github.com/zap-go/zap/internal/scripttest"
 )
 
-func TestMain(m *testing.M) { testscript.Main(m, scripttest.Commands()) }
+func TestMain(m *testing.M) {
+	if os.Getenv("ZAP_LAB_ORPHAN") != "" {
+		orphan()
+		return
+	}
+	testscript.Main(m, scripttest.Commands())
+}
+
+// orphan is the test binary run as a child by TestReapOrphan: it boots a
+// host, says where it is, and waits to be killed, never stopping it.
+func orphan() {
+	_, pub, err := lab.NewIdentity(os.TempDir())
+	if err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	h, err := lab.Boot(lab.Options{Kind: lab.Kind(os.Getenv("ZAP_LAB_ORPHAN")), AuthorizedKeys: pub})
+	if err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("%s %s %d\n", h.Root, h.Netns, h.PID)
+	time.Sleep(time.Minute)
+	os.Exit(1)
+}
 
 // TestScripts runs testdata/script: each lab host boots, takes zap's SSH
 // client, answers its init system and installs through the cacher.
@@ -60,5 +89,53 @@ func TestStartExec(t *testing.T) {
 				t.Errorf("the namespace %s is still there (%v)", netns, err)
 			}
 		})
+	}
+}
+
+// TestReapOrphan kills a test binary holding a host (it never stops it):
+// the next host to start tears the orphan down by the PIDs its lease
+// recorded, so its PID 1, clone and namespace are gone.
+func TestReapOrphan(t *testing.T) {
+	if err := lab.Available(lab.OpenRC); err != nil {
+		t.Skipf("no OpenRC lab host: %v", err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	child := exec.Command(exe)
+	child.Env = append(os.Environ(), "ZAP_LAB_ORPHAN=openrc", "TMPDIR="+t.TempDir())
+	out, err := child.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	var root, netns string
+	var pid int
+	if _, err := fmt.Sscanf(line, "%s %s %d", &root, &netns, &pid); err != nil {
+		child.Process.Kill()
+		child.Wait()
+		t.Fatalf("the orphan said %q", line)
+	}
+	child.Process.Signal(syscall.SIGKILL)
+	child.Wait()
+	if _, err := os.Stat("/proc/" + fmt.Sprint(pid)); err != nil {
+		t.Fatalf("the orphan's host PID 1 went with its owner: %v", err)
+	}
+
+	h := lab.Start(t, lab.OpenRC)
+	if _, err := os.Stat("/proc/" + fmt.Sprint(pid)); !os.IsNotExist(err) {
+		t.Errorf("the orphan's PID 1 %d still runs (%v)", pid, err)
+	}
+	if _, err := os.Stat(root); !os.IsNotExist(err) {
+		t.Errorf("the orphan's clone %s is still there (%v)", root, err)
+	}
+	// The orphan's address is free again, so the new host may well have
+	// its namespace's name.
+	if _, err := os.Stat("/run/netns/" + netns); h.Netns != netns && !os.IsNotExist(err) {
+		t.Errorf("the orphan's namespace %s is still there (%v)", netns, err)
 	}
 }

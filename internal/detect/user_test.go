@@ -232,3 +232,33 @@ func TestUserRoot(t *testing.T) {
 		t.Errorf("the structural gate takes root: %v", err)
 	}
 }
+
+// Whatever the probes print, the verdict never panics, and output that
+// doesn't parse holds rather than reads absent or converged by accident.
+func FuzzUserVerdict(f *testing.F) {
+	f.Add(pwDeploy+homeDir, rootKeys, "home /home/ops\nkeys file\n"+keyA, 0)
+	f.Add(noAccount+"home none\n", "account none\n", "source none\n", 0)
+	f.Add("passwd a:b\n", "shadow\nsshdir 700\n", "keys", 3)
+	f.Fuzz(func(t *testing.T, account, root, src string, exit int) {
+		u := userOf(declaration.User{HomeMode: "711", Shell: "/bin/sh", Groups: []string{"adm"},
+			SSHKeys: &declaration.SSHKeys{CopyFrom: "ops"}, Sudo: &declaration.Sudo{Mode: "nopasswd"}})
+		a := []Answer{{Status: StatusOK, Exit: exit, Output: account}, probeOut(root), probeOut(src), missing}
+		r := u.Verdict(a)
+		switch r.Verdict {
+		case observation.Undetermined:
+			if r.Reason == "" {
+				t.Errorf("a hold with no reason")
+			}
+		case observation.Absent:
+			if exit != 0 || !strings.HasPrefix(account, "passwd -\n") && !strings.Contains(account, "\npasswd -\n") {
+				t.Errorf("absent from %q (exit %d)", account, exit)
+			}
+		case observation.Drifted:
+			if len(r.Drift) == 0 {
+				t.Errorf("drifted with no difference")
+			}
+		case observation.Converged:
+			t.Errorf("converged with no sudoers file")
+		}
+	})
+}

@@ -27,16 +27,29 @@ import (
 // Marshal encodes v with encoding/json and rewrites the result in canonical
 // form.
 func Marshal(v any) ([]byte, error) {
-	raw, err := json.Marshal(v)
-	if err != nil {
+	// No HTML escaping: the fewer escapes, the more strings the fast path
+	// copies as they are.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return Transform(raw)
+	return Transform(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 }
 
 // Transform rewrites one JSON value in canonical form. Input that is not a
 // single JSON value is an error.
 func Transform(data []byte) ([]byte, error) {
+	if out, ok := transformFast(data); ok {
+		return out, nil
+	}
+	return transformSlow(data)
+}
+
+// transformSlow is Transform through encoding/json's decoder: the reading
+// that decides every document the fast path doesn't, and words its error.
+func transformSlow(data []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
@@ -138,6 +151,15 @@ func writeString(buf *bytes.Buffer, s string) {
 // unless allowNull reports true for its path, null. Paths are written as
 // field.sub[2].name. allowNull may be nil.
 func Check(data []byte, allowNull func(path string) bool) error {
+	if checkFast(data, allowNull) {
+		return nil
+	}
+	return checkSlow(data, allowNull)
+}
+
+// checkSlow is Check through encoding/json's tokenizer: the reading that
+// decides every document the fast path doesn't, and words its error.
+func checkSlow(data []byte, allowNull func(path string) bool) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if err := checkValue(dec, "", allowNull); err != nil {

@@ -1,0 +1,614 @@
+package canon
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"unicode/utf8"
+)
+
+// The fast paths. Transform and Check first read the document in one pass
+// over its bytes, with no decoder and no values built. A document that
+// reads cleanly (the common case: a well-formed document Zap wrote) is
+// answered there; anything else (a syntax error, a duplicate key, a number
+// that isn't an integer, a string whose encoding would change) goes to the
+// decoder-based reading, which decides and words the error. The fast path
+// only ever answers what the decoder-based one would: for Transform the same
+// bytes, for Check no error.
+
+// maxDepth bounds the fast paths' recursion; deeper documents take the
+// decoder's path.
+const maxDepth = 1000
+
+type fast struct {
+	data []byte
+	pos  int
+	// allowNull and path are Check's: the path of the value being read, a
+	// key or an index per level, built into a string only at a null.
+	allowNull func(string) bool
+	path      []segment
+	depth     int
+}
+
+type segment struct {
+	key   string
+	index int // -1 for a key
+}
+
+func (f *fast) ws() {
+	for f.pos < len(f.data) {
+		switch f.data[f.pos] {
+		case ' ', '\t', '\n', '\r':
+			f.pos++
+		default:
+			return
+		}
+	}
+}
+
+// str reads a string at pos (its opening quote) and returns its raw bytes,
+// quotes included, and whether its canonical encoding is those bytes (no
+// escape, valid UTF-8, no U+2028 or U+2029).
+func (f *fast) str() (raw []byte, plain bool, ok bool) {
+	start := f.pos
+	f.pos++
+	plain = true
+	for f.pos < len(f.data) {
+		c := f.data[f.pos]
+		switch {
+		case c == '"':
+			f.pos++
+			raw = f.data[start:f.pos]
+			if plain {
+				body := raw[1 : len(raw)-1]
+				plain = utf8.Valid(body) && !bytes.Contains(body, []byte("\u2028")) && !bytes.Contains(body, []byte("\u2029"))
+			}
+			return raw, plain, true
+		case c < 0x20:
+			return nil, false, false
+		case c == '\\':
+			plain = false
+			f.pos++
+			if f.pos >= len(f.data) {
+				return nil, false, false
+			}
+			switch f.data[f.pos] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				f.pos++
+			case 'u':
+				if f.pos+5 > len(f.data) {
+					return nil, false, false
+				}
+				for _, h := range f.data[f.pos+1 : f.pos+5] {
+					if !isHex(h) {
+						return nil, false, false
+					}
+				}
+				f.pos += 5
+			default:
+				return nil, false, false
+			}
+		default:
+			f.pos++
+		}
+	}
+	return nil, false, false
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// decoded is a string's value: its bytes when plain, else as encoding/json
+// decodes it.
+func decoded(raw []byte, plain bool) (string, bool) {
+	if plain {
+		return string(raw[1 : len(raw)-1]), true
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// number reads a JSON number at pos and returns its bytes.
+func (f *fast) number() ([]byte, bool) {
+	start := f.pos
+	d := f.data
+	if f.pos < len(d) && d[f.pos] == '-' {
+		f.pos++
+	}
+	switch {
+	case f.pos < len(d) && d[f.pos] == '0':
+		f.pos++
+	case f.pos < len(d) && '1' <= d[f.pos] && d[f.pos] <= '9':
+		for f.pos < len(d) && '0' <= d[f.pos] && d[f.pos] <= '9' {
+			f.pos++
+		}
+	default:
+		return nil, false
+	}
+	if f.pos < len(d) && d[f.pos] == '.' {
+		f.pos++
+		n := f.pos
+		for f.pos < len(d) && '0' <= d[f.pos] && d[f.pos] <= '9' {
+			f.pos++
+		}
+		if f.pos == n {
+			return nil, false
+		}
+	}
+	if f.pos < len(d) && (d[f.pos] == 'e' || d[f.pos] == 'E') {
+		f.pos++
+		if f.pos < len(d) && (d[f.pos] == '+' || d[f.pos] == '-') {
+			f.pos++
+		}
+		n := f.pos
+		for f.pos < len(d) && '0' <= d[f.pos] && d[f.pos] <= '9' {
+			f.pos++
+		}
+		if f.pos == n {
+			return nil, false
+		}
+	}
+	return d[start:f.pos], true
+}
+
+func (f *fast) literal(word string) bool {
+	if !bytes.HasPrefix(f.data[f.pos:], []byte(word)) {
+		return false
+	}
+	f.pos += len(word)
+	return true
+}
+
+// member is one object member as transform wrote it: its decoded key and
+// where its "key":value bytes are in the object's scratch.
+type member struct {
+	key        string
+	start, end int
+}
+
+// transform appends the canonical form of the value at pos to out.
+func (f *fast) transform(out []byte) ([]byte, bool) {
+	f.ws()
+	if f.pos >= len(f.data) {
+		return nil, false
+	}
+	switch c := f.data[f.pos]; {
+	case c == '{':
+		return f.object(out)
+	case c == '[':
+		f.depth++
+		if f.depth > maxDepth {
+			return nil, false
+		}
+		f.pos++
+		out = append(out, '[')
+		f.ws()
+		if f.pos < len(f.data) && f.data[f.pos] == ']' {
+			f.pos++
+			f.depth--
+			return append(out, ']'), true
+		}
+		for {
+			var ok bool
+			if out, ok = f.transform(out); !ok {
+				return nil, false
+			}
+			f.ws()
+			if f.pos >= len(f.data) {
+				return nil, false
+			}
+			switch f.data[f.pos] {
+			case ',':
+				f.pos++
+				out = append(out, ',')
+				continue
+			case ']':
+				f.pos++
+				f.depth--
+				return append(out, ']'), true
+			}
+			return nil, false
+		}
+	case c == '"':
+		raw, plain, ok := f.str()
+		if !ok {
+			return nil, false
+		}
+		return appendString(out, raw, plain)
+	case c == '-' || '0' <= c && c <= '9':
+		n, ok := f.number()
+		if !ok {
+			return nil, false
+		}
+		s, err := number(json.Number(n))
+		if err != nil {
+			return nil, false
+		}
+		return append(out, s...), true
+	case c == 't':
+		return append(out, "true"...), f.literal("true")
+	case c == 'f':
+		return append(out, "false"...), f.literal("false")
+	case c == 'n':
+		return append(out, "null"...), f.literal("null")
+	}
+	return nil, false
+}
+
+// appendString appends a string's canonical form: its raw bytes when
+// plain, else its value escaped as writeString escapes it. Escapes of ASCII
+// characters (json.Marshal's \u003c, a \n) are undone and redone here;
+// any other string goes through the decoder and writeString.
+func appendString(out, raw []byte, plain bool) ([]byte, bool) {
+	if plain {
+		return append(out, raw...), true
+	}
+	if o, ok := appendEscaped(out, raw); ok {
+		return o, true
+	}
+	s, ok := decoded(raw, false)
+	if !ok {
+		return nil, false
+	}
+	var b bytes.Buffer
+	writeString(&b, s)
+	return append(out, b.Bytes()...), true
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendEscaped re-escapes a string whose escapes all stand for ASCII
+// characters and whose other bytes are valid UTF-8; false for any other.
+func appendEscaped(out, raw []byte) ([]byte, bool) {
+	body := raw[1 : len(raw)-1]
+	start := len(out)
+	out = append(out, '"')
+	for i := 0; i < len(body); {
+		c := body[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRune(body[i:])
+			if r == utf8.RuneError && size == 1 {
+				return out[:start], false
+			}
+			if r == '\u2028' || r == '\u2029' {
+				out = append(out, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			} else {
+				out = append(out, body[i:i+size]...)
+			}
+			i += size
+			continue
+		}
+		if c == '\\' {
+			switch e := body[i+1]; e {
+			case 'u':
+				v := 0
+				for _, h := range body[i+2 : i+6] {
+					v = v<<4 | int(unhex(h))
+				}
+				if v >= utf8.RuneSelf {
+					return out[:start], false
+				}
+				c = byte(v)
+				i += 6
+			case 'b':
+				c, i = '\b', i+2
+			case 'f':
+				c, i = '\f', i+2
+			case 'n':
+				c, i = '\n', i+2
+			case 'r':
+				c, i = '\r', i+2
+			case 't':
+				c, i = '\t', i+2
+			default: // " \ /
+				c, i = e, i+2
+			}
+		} else {
+			i++
+		}
+		switch c {
+		case '"', '\\':
+			out = append(out, '\\', c)
+		case '\b':
+			out = append(out, '\\', 'b')
+		case '\f':
+			out = append(out, '\\', 'f')
+		case '\n':
+			out = append(out, '\\', 'n')
+		case '\r':
+			out = append(out, '\\', 'r')
+		case '\t':
+			out = append(out, '\\', 't')
+		default:
+			if c < 0x20 {
+				out = append(out, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			} else {
+				out = append(out, c)
+			}
+		}
+	}
+	return append(out, '"'), true
+}
+
+func unhex(c byte) byte {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0'
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}
+
+func (f *fast) object(out []byte) ([]byte, bool) {
+	f.depth++
+	if f.depth > maxDepth {
+		return nil, false
+	}
+	f.pos++
+	open := len(out)
+	out = append(out, '{')
+	var members []member
+	f.ws()
+	if f.pos < len(f.data) && f.data[f.pos] == '}' {
+		f.pos++
+		f.depth--
+		return append(out, '}'), true
+	}
+	for {
+		f.ws()
+		if f.pos >= len(f.data) || f.data[f.pos] != '"' {
+			return nil, false
+		}
+		raw, plain, ok := f.str()
+		if !ok {
+			return nil, false
+		}
+		key, ok := decoded(raw, plain)
+		if !ok {
+			return nil, false
+		}
+		start := len(out)
+		if out, ok = appendString(out, raw, plain); !ok {
+			return nil, false
+		}
+		f.ws()
+		if f.pos >= len(f.data) || f.data[f.pos] != ':' {
+			return nil, false
+		}
+		f.pos++
+		out = append(out, ':')
+		if out, ok = f.transform(out); !ok {
+			return nil, false
+		}
+		members = append(members, member{key: key, start: start, end: len(out)})
+		f.ws()
+		if f.pos >= len(f.data) {
+			return nil, false
+		}
+		if f.data[f.pos] == ',' {
+			f.pos++
+			continue
+		}
+		if f.data[f.pos] != '}' {
+			return nil, false
+		}
+		f.pos++
+		break
+	}
+	f.depth--
+	sorted := slices.IsSortedFunc(members, func(a, b member) int { return cmpKey(a.key, b.key) })
+	if !sorted {
+		slices.SortFunc(members, func(a, b member) int { return cmpKey(a.key, b.key) })
+	}
+	for i := 1; i < len(members); i++ {
+		if members[i].key == members[i-1].key {
+			return nil, false // a duplicate: the decoder keeps the last
+		}
+	}
+	// Rewrite the members in order, with commas between them.
+	scratch := slices.Clone(out[open+1:])
+	out = out[:open+1]
+	for i, m := range members {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, scratch[m.start-open-1:m.end-open-1]...)
+	}
+	return append(out, '}'), true
+}
+
+func cmpKey(a, b string) int {
+	switch {
+	case a == b:
+		return 0
+	case keyLess(a, b):
+		return -1
+	}
+	return 1
+}
+
+// transformFast is Transform's fast path; false sends the document to the
+// decoder.
+func transformFast(data []byte) ([]byte, bool) {
+	f := &fast{data: data}
+	out, ok := f.transform(make([]byte, 0, len(data)))
+	if !ok {
+		return nil, false
+	}
+	f.ws()
+	return out, f.pos == len(data)
+}
+
+// checkFast is Check's fast path: true when the document is one JSON value
+// with no duplicate key and no null but where allowNull allows one; false
+// sends it to the decoder, which words the error.
+func checkFast(data []byte, allowNull func(string) bool) bool {
+	f := &fast{data: data, allowNull: allowNull}
+	if !f.check() {
+		return false
+	}
+	f.ws()
+	return f.pos == len(data)
+}
+
+func (f *fast) pathString() string {
+	var b []byte
+	for _, s := range f.path {
+		if s.index >= 0 {
+			b = append(b, '[')
+			b = append(b, []byte(itoa(s.index))...)
+			b = append(b, ']')
+			continue
+		}
+		if len(b) > 0 {
+			b = append(b, '.')
+		}
+		b = append(b, s.key...)
+	}
+	return string(b)
+}
+
+func itoa(i int) string {
+	return string(appendInt(nil, i))
+}
+
+func appendInt(b []byte, i int) []byte {
+	if i >= 10 {
+		b = appendInt(b, i/10)
+	}
+	return append(b, byte('0'+i%10))
+}
+
+func (f *fast) check() bool {
+	f.ws()
+	if f.pos >= len(f.data) {
+		return false
+	}
+	switch c := f.data[f.pos]; {
+	case c == '{':
+		f.depth++
+		if f.depth > maxDepth {
+			return false
+		}
+		f.pos++
+		f.ws()
+		if f.pos < len(f.data) && f.data[f.pos] == '}' {
+			f.pos++
+			f.depth--
+			return true
+		}
+		var keys []string
+		var seen map[string]bool
+		for {
+			f.ws()
+			if f.pos >= len(f.data) || f.data[f.pos] != '"' {
+				return false
+			}
+			raw, plain, ok := f.str()
+			if !ok {
+				return false
+			}
+			key, ok := decoded(raw, plain)
+			if !ok {
+				return false
+			}
+			// A duplicate: few keys are compared one by one, many
+			// through a set.
+			if seen != nil {
+				if seen[key] {
+					return false
+				}
+				seen[key] = true
+			} else {
+				if slices.Contains(keys, key) {
+					return false
+				}
+				keys = append(keys, key)
+				if len(keys) > 16 {
+					seen = map[string]bool{}
+					for _, k := range keys {
+						seen[k] = true
+					}
+				}
+			}
+			f.ws()
+			if f.pos >= len(f.data) || f.data[f.pos] != ':' {
+				return false
+			}
+			f.pos++
+			f.path = append(f.path, segment{key: key, index: -1})
+			if !f.check() {
+				return false
+			}
+			f.path = f.path[:len(f.path)-1]
+			f.ws()
+			if f.pos >= len(f.data) {
+				return false
+			}
+			if f.data[f.pos] == ',' {
+				f.pos++
+				continue
+			}
+			if f.data[f.pos] != '}' {
+				return false
+			}
+			f.pos++
+			f.depth--
+			return true
+		}
+	case c == '[':
+		f.depth++
+		if f.depth > maxDepth {
+			return false
+		}
+		f.pos++
+		f.ws()
+		if f.pos < len(f.data) && f.data[f.pos] == ']' {
+			f.pos++
+			f.depth--
+			return true
+		}
+		for i := 0; ; i++ {
+			f.path = append(f.path, segment{index: i})
+			if !f.check() {
+				return false
+			}
+			f.path = f.path[:len(f.path)-1]
+			f.ws()
+			if f.pos >= len(f.data) {
+				return false
+			}
+			if f.data[f.pos] == ',' {
+				f.pos++
+				continue
+			}
+			if f.data[f.pos] != ']' {
+				return false
+			}
+			f.pos++
+			f.depth--
+			return true
+		}
+	case c == '"':
+		_, _, ok := f.str()
+		return ok
+	case c == '-' || '0' <= c && c <= '9':
+		_, ok := f.number()
+		return ok
+	case c == 't':
+		return f.literal("true")
+	case c == 'f':
+		return f.literal("false")
+	case c == 'n':
+		if !f.literal("null") {
+			return false
+		}
+		return f.allowNull != nil && f.allowNull(f.pathString())
+	}
+	return false
+}

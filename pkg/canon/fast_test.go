@@ -1,0 +1,119 @@
+package canon
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// fastSeeds are documents for the fast paths: canonSeeds, and ones only the
+// decoder can answer.
+var fastSeeds = []string{
+	`"\u0041\/\u00e9"`, `"\ud800"`, `"\ud83d\ude00"`, "\"\u2028\u2029\"", `"\u0000\u0001\u001f\u007f"`, `"\n\r\t\b\f\u005c\u0022"`, `{"\u0066ormat":1,"a":2}`,
+	`{"a":1,"a":2}`, `{"\u0061":1,"a":2}`, `{"a":null}`, `[null]`, `{"x":{"y":[1,null]}}`,
+	`{"b":1,"format":"f","a":{"z":"\u003c","y":"\n"}}`, `01`, `-`, `1.`, `1e`, `"\x"`, `"\u12"`,
+	`{"a" 1}`, `{,}`, `[1,]`, `{"a":1,}`, "\"a\x01\"", "\"\xff\"", "{\"\xff\":1,\"\xfe\":2}",
+	strings.Repeat("[", 1100) + strings.Repeat("]", 1100), `tru`, `nul`, `[true false]`,
+	`{"k1":1,"k2":1,"k3":1,"k4":1,"k5":1,"k6":1,"k7":1,"k8":1,"k9":1,"k10":1,"k11":1,"k12":1,"k13":1,"k14":1,"k15":1,"k16":1,"k17":1,"k1":2}`,
+	`{"k1":1,"k2":1,"k3":1,"k4":1,"k5":1,"k6":1,"k7":1,"k8":1,"k9":1,"k10":1,"k11":1,"k12":1,"k13":1,"k14":1,"k15":1,"k16":1,"k17":1,"k\u0031":2}`,
+}
+
+// allowSome allows null at paths ending in "ok" and at the second element of
+// a top-level list.
+func allowSome(p string) bool { return strings.HasSuffix(p, "ok") || p == "[1]" }
+
+// FuzzFastPaths checks the fast paths answer only what the decoder-based
+// readings would: Transform's bytes, and Check's nil.
+func FuzzFastPaths(f *testing.F) {
+	for _, s := range append(append([]string{}, canonSeeds...), fastSeeds...) {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(`{"ok":null,"x":{"ok":null}}`))
+	f.Add([]byte(`[1,null]`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if out, ok := transformFast(in); ok {
+			want, err := transformSlow(in)
+			if err != nil {
+				t.Fatalf("fast Transform took %q, the decoder refuses it: %v", in, err)
+			}
+			if !bytes.Equal(out, want) {
+				t.Fatalf("Transform(%q):\n fast %q\n slow %q", in, out, want)
+			}
+		}
+		for _, allow := range []func(string) bool{nil, allowSome} {
+			if checkFast(in, allow) {
+				if err := checkSlow(in, allow); err != nil {
+					t.Fatalf("fast Check passed %q, the decoder refuses it: %v", in, err)
+				}
+			}
+		}
+	})
+}
+
+// TestFastPathsAnswer checks the fast paths answer a document Zap writes,
+// with escapes, unsorted keys and nulls where allowed, rather than sending
+// it to the decoder.
+func TestFastPathsAnswer(t *testing.T) {
+	doc := []byte(`{"z":[1,-2,{"b":"\u003ca\u0026\n","a":true}],"format":"x/1","m":{"ok":null},"é":"\u00e9"}`)
+	out, ok := transformFast(doc)
+	if !ok {
+		t.Fatal("the fast path sent the document to the decoder")
+	}
+	want, err := transformSlow(doc)
+	if err != nil || !bytes.Equal(out, want) {
+		t.Fatalf("fast %s, slow %s (%v)", out, want, err)
+	}
+	if !checkFast(doc, allowSome) {
+		t.Fatal("the fast check sent the document to the decoder")
+	}
+	for _, bad := range []string{`{"m":{"x":null}}`, `{"a":1,"\u0061":2}`} {
+		if checkFast([]byte(bad), allowSome) {
+			t.Errorf("the fast check passed %s", bad)
+		}
+		if Check([]byte(bad), allowSome) == nil {
+			t.Errorf("Check passed %s", bad)
+		}
+	}
+}
+
+// BenchmarkCheck and BenchmarkTransform read the document of testdata's
+// largest declaration-like input: a made-up one of 2,000 file resources.
+func bigDoc(b *testing.B) []byte {
+	var s strings.Builder
+	s.WriteString(`{"format":"zap.declaration/1","resources":[`)
+	for i := range 2000 {
+		if i > 0 {
+			s.WriteString(",")
+		}
+		s.WriteString(`{"kind":"file","id":"f` + itoa(i) + `","path":"/tmp/bench/f` + itoa(i) + `.txt","mode":"644","content":{"type":"inline","content":"` + strings.Repeat(`file `+itoa(i)+`\n`, 40) + `"},"depends_on":["bench"]}`)
+	}
+	s.WriteString(`],"target":{"host":"h"}}`)
+	return []byte(s.String())
+}
+
+func BenchmarkCheck(b *testing.B) {
+	doc := bigDoc(b)
+	for b.Loop() {
+		if err := Check(doc, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkTransform(b *testing.B) {
+	doc := bigDoc(b)
+	for b.Loop() {
+		if _, err := Transform(doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkTransformSlow(b *testing.B) {
+	doc := bigDoc(b)
+	for b.Loop() {
+		if _, err := transformSlow(doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -21,343 +21,368 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/zap-go/zap/internal/execute"
-	"github.com/zap-go/zap/internal/localops"
 	"github.com/zap-go/zap/pkg/events"
 )
 
 var ctx = context.Background()
-
-// writers is the mode a file takes that keeps nothing.
-func writers() uint32 { return 0o666 &^ localops.Umask() }
 
 func check(text string) *execute.Command {
 	return &execute.Command{Script: execute.Script("", nil, text)}
 }
 
 func TestSymlinkAtPathIsReplacedNotFollowed(t *testing.T) {
-	w := setup(t)
-	f, g := filepath.Join(w.att, "f"), filepath.Join(w.att, "g")
-	w.as("ln", "-s", w.secret, f)
-	w.as("ln", "-s", w.pwned, g)
-	// A validated write refuses the link: it can't be put back.
-	p := put(f, []byte("new\n"), "0644")
-	p.Validate = check("true")
-	if err := host().Put(ctx, p); err == nil {
-		t.Fatal("a validated write over a link succeeded")
-	}
-	w.intact()
-	for _, path := range []string{f, g} {
-		if err := host().Put(ctx, put(path, []byte("new\n"), "")); err != nil {
-			t.Fatal(err)
+	forEachTarget(t, func(t *testing.T, w *world, tg *target) {
+		f, g := filepath.Join(w.att, "f"), filepath.Join(w.att, "g")
+		w.as("ln", "-s", w.secret, f)
+		w.as("ln", "-s", w.pwned, g)
+		// A validated write refuses the link: it can't be put back.
+		p := put(f, []byte("new\n"), "0644")
+		p.Validate = check("true")
+		if err := tg.Put(ctx, p); err == nil {
+			t.Fatal("a validated write over a link succeeded")
 		}
-		// The link kept nothing: the file is root's, at the writer's mode.
-		wantFile(t, path, []byte("new\n"), writers(), 0, 0)
-	}
-	w.intact()
+		w.intact()
+		for _, path := range []string{f, g} {
+			if err := tg.Put(ctx, put(path, []byte("new\n"), "")); err != nil {
+				t.Fatal(err)
+			}
+			// The link kept nothing: the file is root's, at the writer's mode.
+			wantFile(t, path, []byte("new\n"), tg.writers(), 0, 0)
+		}
+		w.intact()
+	})
 }
 
 func TestLinksSwappedInDuring200Writes(t *testing.T) {
-	w := setup(t)
-	f := filepath.Join(w.att, "f")
-	attacker := w.cmd(w.bin, "-test.run=^$", w.att, "f", w.secret+":"+w.pwned)
-	attacker.Env = append(attacker.Env, helperEnv+"=swap")
-	var out bytes.Buffer
-	attacker.Stderr = &out
-	must(t, attacker.Start())
-	defer func() {
+	forEachTarget(t, func(t *testing.T, w *world, tg *target) {
+		f := filepath.Join(w.att, "f")
+		attacker := w.cmd(w.bin, "-test.run=^$", w.att, "f", w.secret+":"+w.pwned)
+		attacker.Env = append(attacker.Env, helperEnv+"=swap")
+		var out bytes.Buffer
+		attacker.Stderr = &out
+		must(t, attacker.Start())
+		defer func() {
+			attacker.Process.Kill()
+			attacker.Wait()
+		}()
+		// Let it start its loop.
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			if fi, err := os.Lstat(f); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the attacker didn't start: %s", out.String())
+			}
+			time.Sleep(time.Millisecond)
+		}
+		ok, failed := 0, map[events.Code]int{}
+		for i := range 200 {
+			p := put(f, []byte(fmt.Sprintf("write %d\n", i)), "0644")
+			if i%2 == 1 {
+				p.Owner, p.Group, p.Mode = "root", "root", "0640"
+			}
+			if err := tg.Put(ctx, p); err != nil {
+				code, _, _ := execute.Classify(err)
+				failed[code]++
+				continue
+			}
+			ok++
+		}
 		attacker.Process.Kill()
 		attacker.Wait()
-	}()
-	// Let it start its loop.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		if fi, err := os.Lstat(f); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the attacker didn't start: %s", out.String())
-		}
-		time.Sleep(time.Millisecond)
-	}
-	ok, failed := 0, map[events.Code]int{}
-	for i := range 200 {
-		p := put(f, []byte(fmt.Sprintf("write %d\n", i)), "0644")
-		if i%2 == 1 {
-			p.Owner, p.Group, p.Mode = "root", "root", "0640"
-		}
-		if err := host().Put(ctx, p); err != nil {
-			code, _, _ := execute.Classify(err)
-			failed[code]++
-			continue
-		}
-		ok++
-	}
-	attacker.Process.Kill()
-	attacker.Wait()
-	t.Logf("200 writes raced: %d installed, failed %v", ok, failed)
-	w.intact()
+		t.Logf("200 writes raced: %d installed, failed %v", ok, failed)
+		w.intact()
+	})
 }
 
 func TestHardLinkToRootsFileAtPath(t *testing.T) {
-	w := setup(t)
-	f := filepath.Join(w.att, "f")
-	// fs.protected_hardlinks keeps zaptest from linking root's file; a
-	// host without it lets it, so root makes the link zaptest would.
-	must(t, os.Link(w.secret, f))
-	if err := host().Put(ctx, put(f, []byte("new\n"), "")); err != nil {
-		t.Fatal(err)
-	}
-	// The hard-linked file kept nothing: not root's secret's mode 600.
-	wantFile(t, f, []byte("new\n"), writers(), 0, 0)
-	if st := lstat(t, w.secret); st.Nlink != 1 {
-		t.Fatalf("the secret has %d links, want 1", st.Nlink)
-	}
-	w.intact()
+	forEachTarget(t, func(t *testing.T, w *world, tg *target) {
+		f := filepath.Join(w.att, "f")
+		// fs.protected_hardlinks keeps zaptest from linking root's file; a
+		// host without it lets it, so root makes the link zaptest would.
+		must(t, os.Link(w.secret, f))
+		if err := tg.Put(ctx, put(f, []byte("new\n"), "")); err != nil {
+			t.Fatal(err)
+		}
+		// The hard-linked file kept nothing: not root's secret's mode 600.
+		wantFile(t, f, []byte("new\n"), tg.writers(), 0, 0)
+		if st := lstat(t, w.secret); st.Nlink != 1 {
+			t.Fatalf("the secret has %d links, want 1", st.Nlink)
+		}
+		w.intact()
+	})
 }
 
 func TestFifoAtPath(t *testing.T) {
-	w := setup(t)
-	f := filepath.Join(w.att, "f")
-	w.as("mkfifo", f)
-	// A validated write refuses the fifo without waiting on it.
-	p := put(f, []byte("new\n"), "0644")
-	p.Validate = check("true")
-	err := within(t, 5*time.Second, "a validated write over a fifo", func() error { return host().Put(ctx, p) })
-	if code, _, _ := execute.Classify(err); code != events.Conflict {
-		t.Fatalf("a validated write over a fifo: %v, want a conflict", err)
-	}
-	if st := lstat(t, f); st.Mode&unix.S_IFMT != unix.S_IFIFO {
-		t.Fatalf("the fifo was replaced by a refused write")
-	}
-	// A plain write replaces it, never opening it.
-	err = within(t, 5*time.Second, "a write over a fifo", func() error { return host().Put(ctx, put(f, []byte("new\n"), "")) })
-	must(t, err)
-	wantFile(t, f, []byte("new\n"), writers(), 0, 0)
-	w.intact()
+	forEachTarget(t, func(t *testing.T, w *world, tg *target) {
+		f := filepath.Join(w.att, "f")
+		w.as("mkfifo", f)
+		// A validated write refuses the fifo without waiting on it.
+		p := put(f, []byte("new\n"), "0644")
+		p.Validate = check("true")
+		err := within(t, 5*time.Second, "a validated write over a fifo", func() error { return tg.Put(ctx, p) })
+		if code, _, _ := execute.Classify(err); code != events.Conflict {
+			t.Fatalf("a validated write over a fifo: %v, want a conflict", err)
+		}
+		if st := lstat(t, f); st.Mode&unix.S_IFMT != unix.S_IFIFO {
+			t.Fatalf("the fifo was replaced by a refused write")
+		}
+		// A plain write replaces it, never opening it.
+		err = within(t, 5*time.Second, "a write over a fifo", func() error { return tg.Put(ctx, put(f, []byte("new\n"), "")) })
+		must(t, err)
+		wantFile(t, f, []byte("new\n"), tg.writers(), 0, 0)
+		w.intact()
+	})
 }
 
 func TestPlanted0666FileInAttackersDirectory(t *testing.T) {
-	w := setup(t)
-	f := filepath.Join(w.att, "f")
-	w.as("sh", "-c", "umask 0; echo planted > "+f)
-	// The attacker holds the planted file open, to read what root writes.
-	held, err := os.Open(f)
-	must(t, err)
-	defer held.Close()
-	planted := lstat(t, f).Ino
-	if err := host().Put(ctx, &execute.Put{Path: f, Content: []byte("private\n"), SHA512: put(f, []byte("private\n"), "").SHA512, Mode: "0600", Owner: "root", Group: "root"}); err != nil {
-		t.Fatal(err)
-	}
-	wantFile(t, f, []byte("private\n"), 0o600, 0, 0)
-	if lstat(t, f).Ino == planted {
-		t.Fatal("the content was written into the planted file")
-	}
-	var b bytes.Buffer
-	b.ReadFrom(held)
-	if b.String() != "planted\n" {
-		t.Fatalf("the planted file now holds %q", b.String())
-	}
-	if w.can("cat", f) {
-		t.Fatal("zaptest can read a file declared 0600 root:root")
-	}
-	// A new file in the attacker's directory takes the directory's owner,
-	// as do the directories made on the way to it.
-	g := filepath.Join(w.att, "sub", "g")
-	must(t, host().Put(ctx, put(g, []byte("x\n"), "")))
-	wantFile(t, g, []byte("x\n"), writers(), w.uid, w.gid)
-	if st := lstat(t, filepath.Dir(g)); int(st.Uid) != w.uid || int(st.Gid) != w.gid {
-		t.Fatalf("the directory made in zaptest's is %d:%d, want zaptest's", st.Uid, st.Gid)
-	}
-	w.intact()
+	forEachTarget(t, func(t *testing.T, w *world, tg *target) {
+		f := filepath.Join(w.att, "f")
+		w.as("sh", "-c", "umask 0; echo planted > "+f)
+		// The attacker holds the planted file open, to read what root writes.
+		held, err := os.Open(f)
+		must(t, err)
+		defer held.Close()
+		planted := lstat(t, f).Ino
+		if err := tg.Put(ctx, &execute.Put{Path: f, Content: []byte("private\n"), SHA512: put(f, []byte("private\n"), "").SHA512, Mode: "0600", Owner: "root", Group: "root"}); err != nil {
+			t.Fatal(err)
+		}
+		wantFile(t, f, []byte("private\n"), 0o600, 0, 0)
+		if lstat(t, f).Ino == planted {
+			t.Fatal("the content was written into the planted file")
+		}
+		var b bytes.Buffer
+		b.ReadFrom(held)
+		if b.String() != "planted\n" {
+			t.Fatalf("the planted file now holds %q", b.String())
+		}
+		if w.can("cat", f) {
+			t.Fatal("zaptest can read a file declared 0600 root:root")
+		}
+		// A new file in the attacker's directory takes the directory's owner,
+		// as do the directories made on the way to it.
+		g := filepath.Join(w.att, "sub", "g")
+		must(t, tg.Put(ctx, put(g, []byte("x\n"), "")))
+		wantFile(t, g, []byte("x\n"), tg.writers(), w.uid, w.gid)
+		if st := lstat(t, filepath.Dir(g)); int(st.Uid) != w.uid || int(st.Gid) != w.gid {
+			t.Fatalf("the directory made in zaptest's is %d:%d, want zaptest's", st.Uid, st.Gid)
+		}
+		w.intact()
+	})
 }
 
 func TestAttackersDirectoryUnderTmp(t *testing.T) {
-	w := setup(t)
-	name := fmt.Sprintf("zap-writetest-%d", os.Getpid())
-	d, l := filepath.Join("/tmp", name), filepath.Join("/tmp", name+"-link")
-	t.Cleanup(func() { os.RemoveAll(d); os.Remove(l) })
-	w.as("sh", "-c", "umask 0 && mkdir "+d+" && echo planted > "+d+"/f && ln -s "+w.att+" "+l+" && echo planted > "+w.att+"/f3")
-	// A planted file below /tmp keeps nothing: root's, at the writer's mode.
-	must(t, host().Put(ctx, put(d+"/f", []byte("new\n"), "")))
-	wantFile(t, d+"/f", []byte("new\n"), writers(), 0, 0)
-	// Directories made below it aren't given to the account that made it.
-	must(t, host().Put(ctx, put(d+"/a/b/f", []byte("new\n"), "")))
-	wantFile(t, d+"/a/b/f", []byte("new\n"), writers(), 0, 0)
-	for _, dir := range []string{d + "/a", d + "/a/b"} {
-		if st := lstat(t, dir); st.Uid != 0 || st.Gid != 0 {
-			t.Fatalf("%s made below /tmp is %d:%d, want root's", dir, st.Uid, st.Gid)
+	forEachTarget(t, func(t *testing.T, w *world, tg *target) {
+		name := fmt.Sprintf("zap-writetest-%d", os.Getpid())
+		d, l := filepath.Join("/tmp", name), filepath.Join("/tmp", name+"-link")
+		t.Cleanup(func() { os.RemoveAll(d); os.Remove(l) })
+		w.as("sh", "-c", "umask 0 && mkdir "+d+" && echo planted > "+d+"/f && ln -s "+w.att+" "+l+" && echo planted > "+w.att+"/f3")
+		// A planted file below /tmp keeps nothing: root's, at the writer's mode.
+		must(t, tg.Put(ctx, put(d+"/f", []byte("new\n"), "")))
+		wantFile(t, d+"/f", []byte("new\n"), tg.writers(), 0, 0)
+		// Directories made below it aren't given to the account that made it.
+		must(t, tg.Put(ctx, put(d+"/a/b/f", []byte("new\n"), "")))
+		wantFile(t, d+"/a/b/f", []byte("new\n"), tg.writers(), 0, 0)
+		for _, dir := range []string{d + "/a", d + "/a/b"} {
+			if st := lstat(t, dir); st.Uid != 0 || st.Gid != 0 {
+				t.Fatalf("%s made below /tmp is %d:%d, want root's", dir, st.Uid, st.Gid)
+			}
 		}
-	}
-	// Through the attacker's link in /tmp to its own directory: nothing is
-	// kept either, neither a new file's directory owner nor a planted file's.
-	must(t, host().Put(ctx, put(l+"/f2", []byte("new\n"), "")))
-	wantFile(t, w.att+"/f2", []byte("new\n"), writers(), 0, 0)
-	must(t, host().Put(ctx, put(l+"/f3", []byte("new\n"), "")))
-	wantFile(t, w.att+"/f3", []byte("new\n"), writers(), 0, 0)
-	must(t, host().Dir(ctx, &execute.Dir{Path: l + "/made"}))
-	if st := lstat(t, w.att+"/made"); st.Uid != 0 {
-		t.Fatalf("a directory made through /tmp is %d's, want root's", st.Uid)
-	}
-	w.intact()
+		// Through the attacker's link in /tmp to its own directory: nothing is
+		// kept either, neither a new file's directory owner nor a planted file's.
+		must(t, tg.Put(ctx, put(l+"/f2", []byte("new\n"), "")))
+		wantFile(t, w.att+"/f2", []byte("new\n"), tg.writers(), 0, 0)
+		must(t, tg.Put(ctx, put(l+"/f3", []byte("new\n"), "")))
+		wantFile(t, w.att+"/f3", []byte("new\n"), tg.writers(), 0, 0)
+		must(t, tg.Dir(ctx, &execute.Dir{Path: l + "/made"}))
+		if st := lstat(t, w.att+"/made"); st.Uid != 0 {
+			t.Fatalf("a directory made through /tmp is %d's, want root's", st.Uid)
+		}
+		w.intact()
+	})
 }
 
 func TestFileWithAccessList(t *testing.T) {
-	w := setup(t)
-	if _, err := exec.LookPath("setfacl"); err != nil {
-		t.Skip("skipped: setfacl is not installed (apt-get install acl)")
-	}
-	dir := filepath.Join(w.base, "etc")
-	must(t, os.Mkdir(dir, 0o755))
-	f := filepath.Join(dir, "f")
-	must(t, os.WriteFile(f, []byte("old\n"), 0o600))
-	if out, err := exec.Command("setfacl", "-m", "u:zaptest:rw", f).CombinedOutput(); err != nil {
-		t.Skipf("skipped: this filesystem takes no access list: %s", out)
-	}
-	// The mode bits show the list's mask: keeping them is refused.
-	err := host().Put(ctx, put(f, []byte("new\n"), ""))
-	if code, _, _ := execute.Classify(err); code != events.Permanent || !strings.Contains(fmt.Sprint(err), "declare mode") {
-		t.Fatalf("a write keeping the mode of a file with an access list: %v, want refused", err)
-	}
-	wantFile(t, f, []byte("old\n"), 0o660, 0, 0)
-	// Declared, the mode is the file's, and the list is gone with the old file.
-	must(t, host().Put(ctx, put(f, []byte("new\n"), "0600")))
-	wantFile(t, f, []byte("new\n"), 0o600, 0, 0)
-	if w.can("cat", f) {
-		t.Fatal("zaptest can read the new file")
-	}
-	// A default access list on the directory doesn't widen the staged file
-	// nor the declared mode.
-	must(t, exec.Command("setfacl", "-d", "-m", "u:zaptest:rw", dir).Run())
-	must(t, host().Put(ctx, put(f, []byte("newer\n"), "0600")))
-	if w.can("cat", f) {
-		t.Fatal("zaptest can read a file declared 0600 in a directory with a default access list")
-	}
-	w.intact()
+	forEachTarget(t, func(t *testing.T, w *world, tg *target) {
+		if _, err := exec.LookPath("setfacl"); err != nil {
+			t.Skip("skipped: setfacl is not installed (apt-get install acl)")
+		}
+		dir := filepath.Join(w.base, "etc")
+		must(t, os.Mkdir(dir, 0o755))
+		f := filepath.Join(dir, "f")
+		must(t, os.WriteFile(f, []byte("old\n"), 0o600))
+		if out, err := exec.Command("setfacl", "-m", "u:zaptest:rw", f).CombinedOutput(); err != nil {
+			t.Skipf("skipped: this filesystem takes no access list: %s", out)
+		}
+		// The mode bits show the list's mask: keeping them is refused.
+		err := tg.Put(ctx, put(f, []byte("new\n"), ""))
+		if code, _, _ := execute.Classify(err); code != events.Permanent || !strings.Contains(fmt.Sprint(err), "declare mode") {
+			t.Fatalf("a write keeping the mode of a file with an access list: %v, want refused", err)
+		}
+		wantFile(t, f, []byte("old\n"), 0o660, 0, 0)
+		// Declared, the mode is the file's, and the list is gone with the old file.
+		must(t, tg.Put(ctx, put(f, []byte("new\n"), "0600")))
+		wantFile(t, f, []byte("new\n"), 0o600, 0, 0)
+		if w.can("cat", f) {
+			t.Fatal("zaptest can read the new file")
+		}
+		// A default access list on the directory doesn't widen the staged file
+		// nor the declared mode.
+		must(t, exec.Command("setfacl", "-d", "-m", "u:zaptest:rw", dir).Run())
+		must(t, tg.Put(ctx, put(f, []byte("newer\n"), "0600")))
+		if w.can("cat", f) {
+			t.Fatal("zaptest can read a file declared 0600 in a directory with a default access list")
+		}
+		w.intact()
+	})
 }
 
 func TestFailedValidateRestoresByteForByte(t *testing.T) {
-	w := setup(t)
-	f := filepath.Join(w.att, "f")
-	old := make([]byte, 70000)
-	rand.Read(old)
-	old[0], old[len(old)-1] = 0, '\n'
-	must(t, os.WriteFile(f, old, 0o600))
-	must(t, os.Chmod(f, 0o640))
-	must(t, os.Chown(f, w.uid, w.gid))
-	p := put(f, []byte("rejected\n"), "0644")
-	p.Owner = "root"
-	p.Validate = check("grep -q good " + f + " || exit 3")
-	err := host().Put(ctx, p)
-	var ee *execute.ExitError
-	if !errors.As(err, &ee) || ee.Status != 3 {
-		t.Fatalf("the write with a failing check: %v, want its exit 3", err)
-	}
-	wantFile(t, f, old, 0o640, w.uid, w.gid)
-	if left, _ := filepath.Glob(filepath.Join(w.att, ".zap.*")); len(left) != 0 {
-		t.Fatalf("left behind: %v", left)
-	}
-	w.intact()
+	forEachTarget(t, func(t *testing.T, w *world, tg *target) {
+		f := filepath.Join(w.att, "f")
+		old := make([]byte, 70000)
+		rand.Read(old)
+		old[0], old[len(old)-1] = 0, '\n'
+		must(t, os.WriteFile(f, old, 0o600))
+		must(t, os.Chmod(f, 0o640))
+		must(t, os.Chown(f, w.uid, w.gid))
+		p := put(f, []byte("rejected\n"), "0644")
+		p.Owner = "root"
+		p.Validate = check("grep -q good " + f + " || exit 3")
+		err := tg.Put(ctx, p)
+		var ee *execute.ExitError
+		if !errors.As(err, &ee) || ee.Status != 3 {
+			t.Fatalf("the write with a failing check: %v, want its exit 3", err)
+		}
+		wantFile(t, f, old, 0o640, w.uid, w.gid)
+		if left, _ := filepath.Glob(filepath.Join(w.att, ".zap.*")); len(left) != 0 {
+			t.Fatalf("left behind: %v", left)
+		}
+		w.intact()
+	})
 }
 
 func TestKilledAt100RandomMoments(t *testing.T) {
-	w := setup(t)
-	dir := filepath.Join(w.base, "kill")
-	must(t, os.Mkdir(dir, 0o755))
-	f := filepath.Join(dir, "f")
-	contents := [2][]byte{bytes.Repeat([]byte("A"), 1<<20), bytes.Repeat([]byte("B"), 1<<20)}
-	srcs := [2]string{filepath.Join(w.base, "a"), filepath.Join(w.base, "b")}
-	for i := range srcs {
-		must(t, os.WriteFile(srcs[i], contents[i], 0o600))
-	}
-	must(t, os.WriteFile(f, contents[0], 0o644))
-	leftovers, installed := 0, 0
-	writer := func(i int) (*exec.Cmd, *bufio.Reader) {
-		cmd := exec.Command(w.bin, "-test.run=^$", f, srcs[i%2])
-		cmd.Env = append(os.Environ(), helperEnv+"=put", noExitSleep)
-		out, err := cmd.StdoutPipe()
-		must(t, err)
-		must(t, cmd.Start())
-		r := bufio.NewReader(out)
-		if line, err := r.ReadString('\n'); line != "ready\n" {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("the writer didn't get ready: %q %v", line, err)
+	forEachTarget(t, func(t *testing.T, w *world, tg *target) {
+		dir := filepath.Join(w.base, "kill")
+		must(t, os.Mkdir(dir, 0o755))
+		f := filepath.Join(dir, "f")
+		contents := [2][]byte{bytes.Repeat([]byte("A"), 1<<20), bytes.Repeat([]byte("B"), 1<<20)}
+		srcs := [2]string{filepath.Join(w.base, "a"), filepath.Join(w.base, "b")}
+		for i := range srcs {
+			must(t, os.WriteFile(srcs[i], contents[i], 0o600))
 		}
-		return cmd, r
-	}
-	// How long a whole write takes, to kill within it.
-	cmd, r := writer(1)
-	rest, _ := io.ReadAll(r)
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("the writer: %v", err)
-	}
-	ns, err := strconv.ParseInt(strings.TrimSpace(string(rest)), 10, 64)
-	must(t, err)
-	whole := time.Duration(ns)
-	current := contents[1]
-	for i := range 100 {
-		cmd, _ := writer(i + 2)
-		time.Sleep(time.Duration(mrand.Int64N(int64(whole)*5/4 + 1)))
-		cmd.Process.Signal(syscall.SIGKILL)
-		cmd.Wait()
-		got, err := os.ReadFile(f)
-		must(t, err)
-		if !bytes.Equal(got, contents[0]) && !bytes.Equal(got, contents[1]) {
-			t.Fatalf("after kill %d the file holds %d bytes, neither whole content", i, len(got))
-		}
-		names, _ := os.ReadDir(dir)
-		for _, n := range names {
-			if n.Name() != "f" && !strings.HasPrefix(n.Name(), ".zap.") {
-				t.Fatalf("after kill %d, %s is left beside the file", i, n.Name())
+		must(t, os.WriteFile(f, contents[0], 0o644))
+		leftovers, installed := 0, 0
+		writer := func(i int) (*exec.Cmd, *bufio.Reader) {
+			cmd := exec.Command(w.bin, "-test.run=^$", f, srcs[i%2])
+			cmd.Env = append(os.Environ(), helperEnv+"=put", noExitSleep)
+			out, err := cmd.StdoutPipe()
+			must(t, err)
+			must(t, cmd.Start())
+			r := bufio.NewReader(out)
+			if line, err := r.ReadString('\n'); line != "ready\n" {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("the writer didn't get ready: %q %v", line, err)
 			}
-			if n.Name() != "f" {
-				leftovers++
-				os.Remove(filepath.Join(dir, n.Name()))
+			return cmd, r
+		}
+		// start begins write i: over SSH in this process, the write's
+		// processes on the target killed at once (the script under sudo,
+		// its tools, the session); locally a writer process of its own.
+		start := func(i int) (kill func(), wait func() (time.Duration, error)) {
+			if tg.sshd != nil {
+				e := dial(t, tg.sshd)
+				done := make(chan error, 1)
+				began := time.Now()
+				go func() { done <- e.Put(ctx, put(f, contents[i%2], "")) }()
+				return tg.sshd.KillSessions, func() (time.Duration, error) { err := <-done; return time.Since(began), err }
+			}
+			cmd, r := writer(i)
+			wait = func() (time.Duration, error) {
+				rest, _ := io.ReadAll(r)
+				if err := cmd.Wait(); err != nil {
+					return 0, err
+				}
+				ns, err := strconv.ParseInt(strings.TrimSpace(string(rest)), 10, 64)
+				return time.Duration(ns), err
+			}
+			return func() { cmd.Process.Signal(syscall.SIGKILL) }, wait
+		}
+		// How long a whole write takes, to kill within it.
+		_, wait := start(1)
+		whole, err := wait()
+		if err != nil {
+			t.Fatalf("the writer: %v", err)
+		}
+		current := contents[1]
+		for i := range 100 {
+			kill, wait := start(i + 2)
+			time.Sleep(time.Duration(mrand.Int64N(int64(whole)*5/4 + 1)))
+			kill()
+			wait()
+			got, err := os.ReadFile(f)
+			must(t, err)
+			if !bytes.Equal(got, contents[0]) && !bytes.Equal(got, contents[1]) {
+				t.Fatalf("after kill %d the file holds %d bytes, neither whole content", i, len(got))
+			}
+			names, _ := os.ReadDir(dir)
+			for _, n := range names {
+				if n.Name() != "f" && !strings.HasPrefix(n.Name(), ".zap.") {
+					t.Fatalf("after kill %d, %s is left beside the file", i, n.Name())
+				}
+				if n.Name() != "f" {
+					leftovers++
+					os.Remove(filepath.Join(dir, n.Name()))
+				}
+			}
+			if !bytes.Equal(got, current) {
+				installed++
+				current = got
 			}
 		}
-		if !bytes.Equal(got, current) {
-			installed++
-			current = got
-		}
-	}
-	t.Logf("a whole write takes %s; of 100 writers killed at random moments within 1.25 times that, %d left a .zap.* file and %d had installed", whole, leftovers, installed)
-	w.intact()
+		t.Logf("a whole write takes %s; of 100 writers killed at random moments within 1.25 times that, %d left a .zap.* file and %d had installed", whole, leftovers, installed)
+		w.intact()
+	})
 }
 
 func TestDirAndLinkRefuseWhatIsAtTheName(t *testing.T) {
-	w := setup(t)
-	root := filepath.Dir(w.secret)
-	d := filepath.Join(w.att, "d")
-	w.as("ln", "-s", root, d)
-	// A link at a directory's name is refused; what it leads to is left.
-	err := host().Dir(ctx, &execute.Dir{Path: d, Mode: "0777", Owner: "zaptest"})
-	if code, _, _ := execute.Classify(err); code != events.Conflict {
-		t.Fatalf("a directory at a link: %v, want a conflict", err)
-	}
-	if st := lstat(t, root); st.Mode&0o7777 != 0o700 || st.Uid != 0 {
-		t.Fatalf("root's directory is %o %d's after a refused dir", st.Mode&0o7777, st.Uid)
-	}
-	// A link's path holding a directory fails; a regular file is replaced.
-	dir := filepath.Join(w.att, "dir")
-	w.as("mkdir", dir)
-	err = host().Link(ctx, &execute.Link{Path: dir, Target: w.secret})
-	if code, _, _ := execute.Classify(err); code != events.Conflict {
-		t.Fatalf("a link over a directory: %v, want a conflict", err)
-	}
-	file := filepath.Join(w.att, "file")
-	w.as("touch", file)
-	must(t, host().Link(ctx, &execute.Link{Path: file, Target: "elsewhere"}))
-	if got, err := os.Readlink(file); err != nil || got != "elsewhere" {
-		t.Fatalf("the file at a link's path is %q %v, want the link", got, err)
-	}
-	// Directories made in zaptest's directory are given its owner and
-	// group, the declared mode and owner set on the last one itself.
-	must(t, host().Dir(ctx, &execute.Dir{Path: filepath.Join(w.att, "x/y"), Mode: "0750", Owner: "root"}))
-	if st := lstat(t, filepath.Join(w.att, "x")); int(st.Uid) != w.uid || int(st.Gid) != w.gid {
-		t.Fatalf("x is %d:%d, want zaptest's", st.Uid, st.Gid)
-	}
-	if st := lstat(t, filepath.Join(w.att, "x/y")); st.Uid != 0 || int(st.Gid) != w.gid || st.Mode&0o7777 != 0o750 {
-		t.Fatalf("x/y is %o %d:%d, want 750 0:%d", st.Mode&0o7777, st.Uid, st.Gid, w.gid)
-	}
-	w.intact()
+	forEachTarget(t, func(t *testing.T, w *world, tg *target) {
+		root := filepath.Dir(w.secret)
+		d := filepath.Join(w.att, "d")
+		w.as("ln", "-s", root, d)
+		// A link at a directory's name is refused; what it leads to is left.
+		err := tg.Dir(ctx, &execute.Dir{Path: d, Mode: "0777", Owner: "zaptest"})
+		if code, _, _ := execute.Classify(err); code != events.Conflict {
+			t.Fatalf("a directory at a link: %v, want a conflict", err)
+		}
+		if st := lstat(t, root); st.Mode&0o7777 != 0o700 || st.Uid != 0 {
+			t.Fatalf("root's directory is %o %d's after a refused dir", st.Mode&0o7777, st.Uid)
+		}
+		// A link's path holding a directory fails; a regular file is replaced.
+		dir := filepath.Join(w.att, "dir")
+		w.as("mkdir", dir)
+		err = tg.Link(ctx, &execute.Link{Path: dir, Target: w.secret})
+		if code, _, _ := execute.Classify(err); code != events.Conflict {
+			t.Fatalf("a link over a directory: %v, want a conflict", err)
+		}
+		file := filepath.Join(w.att, "file")
+		w.as("touch", file)
+		must(t, tg.Link(ctx, &execute.Link{Path: file, Target: "elsewhere"}))
+		if got, err := os.Readlink(file); err != nil || got != "elsewhere" {
+			t.Fatalf("the file at a link's path is %q %v, want the link", got, err)
+		}
+		// Directories made in zaptest's directory are given its owner and
+		// group, the declared mode and owner set on the last one itself.
+		must(t, tg.Dir(ctx, &execute.Dir{Path: filepath.Join(w.att, "x/y"), Mode: "0750", Owner: "root"}))
+		if st := lstat(t, filepath.Join(w.att, "x")); int(st.Uid) != w.uid || int(st.Gid) != w.gid {
+			t.Fatalf("x is %d:%d, want zaptest's", st.Uid, st.Gid)
+		}
+		if st := lstat(t, filepath.Join(w.att, "x/y")); st.Uid != 0 || int(st.Gid) != w.gid || st.Mode&0o7777 != 0o750 {
+			t.Fatalf("x/y is %o %d:%d, want 750 0:%d", st.Mode&0o7777, st.Uid, st.Gid, w.gid)
+		}
+		w.intact()
+	})
 }

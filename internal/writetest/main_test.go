@@ -22,6 +22,8 @@ import (
 
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/internal/localops"
+	"github.com/zap-go/zap/internal/scripttest"
+	"github.com/zap-go/zap/internal/sshhost"
 )
 
 // helperEnv names the helper mode the test binary runs in when it is
@@ -235,7 +237,77 @@ func wantFile(t *testing.T, path string, content []byte, mode uint32, uid, gid i
 	}
 }
 
+// ops is what a write goes through: Zap's three operations on a host.
+type ops interface {
+	Put(ctx context.Context, p *execute.Put) error
+	Dir(ctx context.Context, d *execute.Dir) error
+	Link(ctx context.Context, l *execute.Link) error
+}
+
+// target is one way Zap writes on this machine: natively as the local
+// target does, or over the loopback sshd as a remote one does.
+type target struct {
+	ops
+	// umask is the writer's: what a file that keeps nothing is given is
+	// 0666 less it.
+	umask uint32
+	// sshd is the private sshd of an SSH target (nil: local).
+	sshd *scripttest.SSHD
+}
+
+// writers is the mode a file takes that keeps nothing.
+func (tg *target) writers() uint32 { return 0o666 &^ tg.umask }
+
 func host() *localops.Host { return localops.New(os.Environ()) }
+
+// local is the local target: localops, which runs as root here.
+func local() *target { return &target{ops: host(), umask: localops.Umask()} }
+
+// sshTarget connects to s as zaptest, the account with NOPASSWD sudo there,
+// as a remote target's login: the writes go through sshhost.Exec, under
+// sudo -n, and a validate command runs as zaptest. (zaptest is the
+// attacker's account too: what is checked is what root writes.)
+func sshTarget(t *testing.T, s *scripttest.SSHD) *target {
+	t.Helper()
+	t.Setenv("PATH", s.Bin+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	e := dial(t, s)
+	// The umask the scripts run with under sudo there.
+	probe := filepath.Join(t.TempDir(), "umask")
+	if err := e.Run(context.Background(), &execute.Command{Script: execute.Script("", nil, "sudo -n sh -c "+execute.Quote("umask > "+probe))}); err != nil {
+		t.Fatalf("read the umask under sudo over SSH: %v", err)
+	}
+	b, err := os.ReadFile(probe)
+	must(t, err)
+	umask, err := strconv.ParseUint(strings.TrimSpace(string(b)), 8, 32)
+	must(t, err)
+	return &target{ops: e, umask: uint32(umask), sshd: s}
+}
+
+// dial connects to s as zaptest (PATH must find s.Bin's ssh first).
+func dial(t *testing.T, s *scripttest.SSHD) *sshhost.Exec {
+	t.Helper()
+	c, err := sshhost.Dial(context.Background(), sshhost.Target{Host: "127.0.0.1", Port: s.Port, User: scripttest.TestAccount, Identity: s.Identity}, t.TempDir())
+	if err != nil {
+		t.Fatalf("connect to the loopback sshd: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c.Exec()
+}
+
+// forEachTarget runs f as a subtest on each target, each with a world of
+// its own: "local", and "ssh" over a private loopback sshd (skipped, saying
+// why, where one can't run).
+func forEachTarget(t *testing.T, f func(t *testing.T, w *world, tg *target)) {
+	t.Run("local", func(t *testing.T) {
+		w := setup(t)
+		f(t, w, local())
+	})
+	t.Run("ssh", func(t *testing.T) {
+		w := setup(t)
+		s := scripttest.StartSSHD(t)
+		f(t, w, sshTarget(t, s))
+	})
+}
 
 func within(t *testing.T, d time.Duration, what string, f func() error) error {
 	t.Helper()

@@ -1,0 +1,163 @@
+package scripttest
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// SSHD is a private sshd on 127.0.0.1 started from a Go test (StartSSHD):
+// its own host key and config in a temporary directory, key login for root
+// and TestAccount, and an ssh client side of its own.
+type SSHD struct {
+	// Port is where it listens, on 127.0.0.1.
+	Port int
+	// Identity is the private key that logs in as root or TestAccount.
+	// (Logging in as root runs root's shell startup files, which a test
+	// machine may have made slow: log in as TestAccount.)
+	Identity string
+	// Config is an ssh client config for it: any host with Identity, a
+	// known_hosts file of its own (empty: the first connection records the
+	// key), no global one.
+	Config string
+	// Bin is a directory holding an ssh that reads Config: put it first on
+	// PATH for what runs `ssh -G`.
+	Bin string
+
+	st *sshdState
+}
+
+// StartSSHD starts a private sshd for the test t, stopped when t ends, or
+// skips t (saying why) where one can't run: it needs root, sshd, ssh,
+// ssh-keygen and sudo. As the script command `sshd start` does, it gives
+// TestAccount NOPASSWD sudo by a drop-in of its own, removed when t ends.
+func StartSSHD(t testing.TB) *SSHD {
+	t.Helper()
+	if !haveSSHD() {
+		t.Skipf("skipped: a private sshd needs root, %s, ssh, ssh-keygen and sudo", sshdBinary)
+	}
+	if err := ensureAccount(); err != nil {
+		t.Fatal(err)
+	}
+	// sshd reads authorized_keys as the account logging in: a directory
+	// every account can search.
+	dir, err := os.MkdirTemp("", "zap-sshd-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	for d := dir; d != "/" && d != "."; d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err == nil && fi.Mode().Perm()&0o001 == 0 {
+			os.Chmod(d, fi.Mode().Perm()|0o001)
+		}
+	}
+	os.Chmod(dir, 0o755)
+	if err := os.MkdirAll("/run/sshd", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hostKey := filepath.Join(dir, "host_ed25519")
+	identity := filepath.Join(dir, "id_ed25519")
+	for _, k := range []string{hostKey, identity} {
+		if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "zaptest", "-f", k).CombinedOutput(); err != nil {
+			t.Fatalf("ssh-keygen: %v: %s", err, out)
+		}
+	}
+	pub, err := os.ReadFile(identity + ".pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	authorized := filepath.Join(dir, "authorized_keys")
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(authorized, pub, 0o644))
+	port, err := freePort()
+	must(err)
+	log := filepath.Join(dir, "log")
+	config := filepath.Join(dir, "sshd_config")
+	must(os.WriteFile(config, []byte(fmt.Sprintf(`Port %d
+ListenAddress 127.0.0.1
+HostKey %s
+PidFile %s
+AuthorizedKeysFile %s
+UsePAM yes
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+StrictModes no
+MaxStartups 100
+MaxSessions 100
+LogLevel VERBOSE
+`, port, hostKey, filepath.Join(dir, "sshd.pid"), authorized)), 0o644))
+	sudoers := fmt.Sprintf("/etc/sudoers.d/zaptest-sshd-%d", port)
+	must(os.WriteFile(sudoers, []byte(TestAccount+" ALL=(ALL) NOPASSWD: ALL\n"), 0o440))
+	t.Cleanup(func() { os.Remove(sudoers) })
+	s := &SSHD{Port: port, Identity: identity, Config: filepath.Join(dir, "ssh_config"), Bin: filepath.Join(dir, "bin")}
+	must(os.WriteFile(s.Config, []byte(fmt.Sprintf(`Host *
+  IdentityFile %s
+  UserKnownHostsFile %s
+  GlobalKnownHostsFile /dev/null
+`, identity, filepath.Join(dir, "known_hosts"))), 0o644))
+	must(os.Mkdir(s.Bin, 0o755))
+	ssh, err := exec.LookPath("ssh")
+	must(err)
+	must(os.WriteFile(filepath.Join(s.Bin, "ssh"), []byte(fmt.Sprintf("#!/bin/sh\nexec %s -F %s \"$@\"\n", ssh, s.Config)), 0o755))
+
+	cmd := exec.Command(sshdBinary, "-D", "-f", config, "-E", log)
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start sshd: %v", err)
+	}
+	s.st = &sshdState{cmd: cmd, port: port, dir: dir}
+	t.Cleanup(s.st.stop)
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), time.Second)
+		if err == nil {
+			c.Close()
+			break
+		}
+		select {
+		case err := <-exited:
+			out, _ := os.ReadFile(log)
+			s.st.cmd = nil
+			t.Fatalf("sshd exited (%v): %s", err, out)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("sshd didn't listen within 10s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	go func() { <-exited }()
+	return s
+}
+
+// KillSessions sends SIGKILL to every process the sshd started (its
+// connections, their sessions and what those run, sudo and its command
+// included), by PID; the sshd itself goes on listening.
+func (s *SSHD) KillSessions() {
+	if s.st == nil || s.st.cmd == nil || s.st.cmd.Process == nil {
+		return
+	}
+	// Again while a process was starting another one.
+	for range 3 {
+		pids := descendants(s.st.cmd.Process.Pid)
+		if len(pids) == 0 {
+			return
+		}
+		for _, p := range pids {
+			syscall.Kill(p, syscall.SIGKILL)
+		}
+	}
+}

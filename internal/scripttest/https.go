@@ -1,36 +1,82 @@
 package scripttest
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/pem"
+	"math/big"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/zap-go/zap/internal/lab"
 )
 
-// cmdHTTPS is `https start DIR`: an HTTPS server on 127.0.0.1 serving the
-// files under DIR (a missing one is a 404, an empty one an empty 200), for
-// the script's life. Its certificate (httptest's, for 127.0.0.1) is written
-// to $WORK/https-ca.pem and named by HTTPS_CA, for a client told to trust
-// it (curl's CURL_CA_BUNDLE); nothing of the machine's own trust changes.
-// It sets HTTPS_URL (https://127.0.0.1:PORT) and HTTPS_REFUSED (an https
-// URL on a port of 127.0.0.1 nothing listens on).
+// cmdHTTPS is `https start DIR [lab]`: an HTTPS server serving the files
+// under DIR (a missing one is a 404, an empty one an empty 200) for the
+// script's life, on 127.0.0.1, or with lab on the lab bridge's address
+// (where a lab host reaches the machine; start the lab host first). Its
+// certificate is a fresh self-signed one for that address, written to
+// $WORK/https-ca.pem and named by HTTPS_CA, for a client told to trust it
+// (curl's CURL_CA_BUNDLE, or a lab host's own trust store); nothing of the
+// machine's own trust changes. It sets HTTPS_URL (https://ADDR:PORT) and
+// HTTPS_REFUSED (an https URL on a port of 127.0.0.1 nothing listens on).
 func cmdHTTPS(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 2 || args[0] != "start" {
-		ts.Fatalf("usage: https start DIR")
+	if neg || len(args) < 2 || len(args) > 3 || args[0] != "start" || (len(args) == 3 && args[2] != "lab") {
+		ts.Fatalf("usage: https start DIR [lab]")
 	}
-	srv := httptest.NewTLSServer(http.FileServer(http.Dir(ts.MkAbs(args[1]))))
-	ts.Defer(srv.Close)
-	ca := filepath.Join(ts.Getenv("WORK"), "https-ca.pem")
-	ts.Check(os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644))
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	addr := "127.0.0.1"
+	if len(args) == 3 {
+		addr = lab.BridgeAddr
+	}
+	certPEM, cert, err := selfSigned(net.ParseIP(addr))
 	ts.Check(err)
-	refused := "https://" + l.Addr().String() + "/"
-	l.Close()
-	ts.Setenv("HTTPS_URL", srv.URL)
+	l, err := net.Listen("tcp", net.JoinHostPort(addr, "0"))
+	ts.Check(err)
+	srv := &http.Server{Handler: http.FileServer(http.Dir(ts.MkAbs(args[1]))), ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(tls.NewListener(l, &tls.Config{Certificates: []tls.Certificate{cert}}))
+	ts.Defer(func() { srv.Close() })
+	ca := filepath.Join(ts.Getenv("WORK"), "https-ca.pem")
+	ts.Check(os.WriteFile(ca, certPEM, 0o644))
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	refused := "https://" + closed.Addr().String() + "/"
+	closed.Close()
+	ts.Setenv("HTTPS_URL", "https://"+l.Addr().String())
 	ts.Setenv("HTTPS_CA", ca)
 	ts.Setenv("HTTPS_REFUSED", refused)
+}
+
+// selfSigned makes a CA certificate for ip and 127.0.0.1, valid for a day,
+// and its key: the certificate as PEM and as a tls.Certificate.
+func selfSigned(ip net.IP) ([]byte, tls.Certificate, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, tls.Certificate{}, err
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber:          big.NewInt(time.Now().UnixNano()),
+		Subject:               pkix.Name{CommonName: "zap test server"},
+		NotBefore:             time.Now().Add(-time.Hour),
+		NotAfter:              time.Now().Add(24 * time.Hour),
+		IsCA:                  true,
+		BasicConstraintsValid: true,
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IPAddresses:           []net.IP{ip, net.IPv4(127, 0, 0, 1)},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return nil, tls.Certificate{}, err
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
+		tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, nil
 }

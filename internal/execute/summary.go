@@ -37,6 +37,12 @@ func Summary(s plan.Step, user string) string {
 	switch {
 	case op.Name == "installer" && len(op.Args) == 2:
 		return "run the script fetched from " + op.Args[0] + " (piped to " + op.Args[1] + ")"
+	case op.Name == "user-keys" && declaration.UserKeysArgs(op.Args):
+		keys := make([]string, 0, len(op.Args)-2)
+		for _, k := range op.Args[2:] {
+			keys = append(keys, declaration.KeyShown(k))
+		}
+		return "user-keys " + op.Args[0] + " keys " + strings.Join(keys, ", ") + " (as " + account(op.Privilege, user) + ")"
 	case op.Name == "verify-path" && len(op.Args) == 5:
 		return declaration.Assertion{Type: declaration.AssertPathExists, Path: op.Args[0], FileType: op.Args[1],
 			Mode: op.Args[2], Owner: op.Args[3], NotEmpty: boolp(op.Args[4] == "not_empty")}.Describe()

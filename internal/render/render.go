@@ -353,6 +353,14 @@ func Step(w io.Writer, c observation.Context, s plan.Step, indent string) {
 // OpSummary names one of Zap's own operations with what it acts on, the way
 // a plan and a failure report both say it: "put ~/x (mode 644, as alice)".
 func OpSummary(c observation.Context, op *plan.Op) string {
+	if op.Name == "user-keys" && declaration.UserKeysArgs(op.Args) {
+		// A key as its type, the end of its base64 and its comment.
+		keys := make([]string, 0, len(op.Args)-2)
+		for _, k := range op.Args[2:] {
+			keys = append(keys, escape.Line(declaration.KeyShown(k)))
+		}
+		return "user-keys " + escape.Line(op.Args[0]) + " keys " + strings.Join(keys, ", ") + " (as " + Account(c, op.Privilege) + ")"
+	}
 	if op.Name == "installer" && len(op.Args) == 2 {
 		return "run the script fetched from " + escape.Line(op.Args[0]) + " (piped to " + escape.Line(op.Args[1]) + ")"
 	}

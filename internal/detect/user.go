@@ -198,11 +198,6 @@ func probeText(tmpl, name string, home bool) string {
 	return strings.NewReplacer("NAME", Quote(name), "HOME", h, "USERAS", userAs, "READER", Quote(reader)).Replace(tmpl)
 }
 
-// UserProbes are the texts of a user's probes, for tests that run them.
-func UserProbes(name, source string, home bool) (account, root, src string) {
-	return probeText(userAccountProbe, name, home), probeText(userRootProbe, name, false), probeText(userSourceProbe, source, false)
-}
-
 // User detects a user account. It is read with up to four queries:
 //
 //   - login: the account probe (passwd entry, groups, and what is at the

@@ -31,6 +31,10 @@
 //	    removed at its end (sudo.go)
 //	rootdir
 //	    a directory of root's outside $WORK, removed at the end, as $ROOTDIR
+//	account VAR
+//	    $VAR names a fresh account (zapu and digits) for a script that makes
+//	    it; the account, its /home/NAME and /etc/sudoers.d/NAME are removed
+//	    at the end (account.go)
 //	netns start|stop
 //	    after sshd start: a network namespace joined by a veth pair on a
 //	    private /30, with an sshd inside it reachable only there, as the

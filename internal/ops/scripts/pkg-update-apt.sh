@@ -1,7 +1,10 @@
 # zap pkg-update-apt
 # Refreshes apt's package index (apt-get update), the cache-update step Zap
 # puts in front of each batch of installs. Runs as root, with no terminal:
-# apt-get reads nothing from the script's stdin (</dev/null).
+# apt-get reads nothing from the script's stdin (</dev/null). It asks apt to
+# wait up to 120 s for its lock (DPkg::Lock::Timeout: a fresh host's
+# unattended-upgrades holds it at boot); an apt that doesn't know the
+# option ignores it and fails at once, as it would without it.
 # A wrong argument exits 93; apt-get's own failure is its exit status.
 set -eu
 zap=pkg-update-apt
@@ -11,4 +14,4 @@ zap=pkg-update-apt
 }
 DEBIAN_FRONTEND=noninteractive
 export DEBIAN_FRONTEND
-exec apt-get -q update </dev/null
+exec apt-get -q -o DPkg::Lock::Timeout=120 update </dev/null

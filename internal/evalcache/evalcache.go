@@ -26,6 +26,7 @@
 package evalcache
 
 import (
+	"bytes"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -140,7 +141,14 @@ func (c *Cache) Store(config, pin string, inputs []Input, decl []byte) error {
 	if err := c.Ensure(); err != nil {
 		return err
 	}
-	return state.WriteFile(c.path(config, pin), append(data, '\n'))
+	data = append(data, '\n')
+	// An entry of the same bytes, the user's own, is already there (the
+	// config evaluated as it was last time): writing it again, synced,
+	// would change nothing.
+	if was, err := c.readOwn(c.path(config, pin)); err == nil && bytes.Equal(was, data) {
+		return nil
+	}
+	return state.WriteFile(c.path(config, pin), data)
 }
 
 // Ensure makes the cache directory when it is missing, checking every

@@ -207,3 +207,42 @@ func TestInputsDocument(t *testing.T) {
 		t.Error("ReadInputs accepted an unknown field")
 	}
 }
+
+// TestStoreSame checks that storing the entry already there writes nothing,
+// and that an entry of the same bytes the user doesn't keep private is
+// written again.
+func TestStoreSame(t *testing.T) {
+	c, config, inputs := setup(t)
+	if err := c.Store(config, pinA, inputs, []byte(decl)); err != nil {
+		t.Fatal(err)
+	}
+	path := c.path(config, pinA)
+	before, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Store(config, pinA, inputs, []byte(decl)); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !os.SameFile(before, after) {
+		t.Error("the same entry was written again")
+	}
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Store(config, pinA, inputs, []byte(decl)); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os.SameFile(after, fi) || fi.Mode().Perm() != 0o600 {
+		t.Errorf("an entry others can read wasn't written again (mode %o)", fi.Mode().Perm())
+	}
+	wantHit(t, c, config, pinA, true)
+}

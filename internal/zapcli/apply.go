@@ -45,7 +45,7 @@ func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) err
 		return err
 	}
 	s.warmSudo(ctx, ev.decl)
-	det, err := s.detect(ctx, ev)
+	det, err := s.detectThenPlan(ctx, ev)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
+	"time"
 
 	"github.com/zap-go/zap/internal/lock"
 	"github.com/zap-go/zap/internal/ops"
@@ -106,19 +108,71 @@ type evaluation struct {
 type detection struct {
 	obs  *observation.Observations
 	json []byte
+	// planning is zap-plan already running on json, started as soon as
+	// zap-detect answered (detectThenPlan); nil when it wasn't started.
+	planning chan stageResult
+	stopPlan context.CancelFunc
+	// report is the last-run report of the pass being made meanwhile,
+	// but for the fields record sets; nil when it isn't.
+	report chan reportResult
+}
+
+type stageResult struct {
+	out []byte
+	err error
+}
+
+type reportResult struct {
+	r   *state.Report
+	err error
 }
 
 // detect runs zap-detect on the declaration.
 func (s *session) detect(ctx context.Context, ev *evaluation) (*detection, error) {
+	return s.detectWith(ctx, ev, false)
+}
+
+// detectThenPlan runs zap-detect on the declaration and, when it answers,
+// starts zap-plan on its observations at once, while zap reads them and
+// makes the pass's report: s.plan takes zap-plan's answer. zap-plan is a
+// pure function of the observations, so starting it before zap has read
+// them changes nothing but the time: observations zap can't read fail the
+// pass as before, and zap-plan's answer is dropped.
+func (s *session) detectThenPlan(ctx context.Context, ev *evaluation) (*detection, error) {
+	return s.detectWith(ctx, ev, true)
+}
+
+func (s *session) detectWith(ctx context.Context, ev *evaluation, thenPlan bool) (*detection, error) {
 	out, err := s.st.run(ctx, "zap-detect", ev.json, s.a.stageArgs()...)
 	if err != nil {
 		return nil, err
 	}
+	det := &detection{json: out}
+	if thenPlan {
+		pctx, cancel := context.WithCancel(ctx)
+		det.planning, det.stopPlan = make(chan stageResult, 1), cancel
+		go func() {
+			out, err := s.st.run(pctx, "zap-plan", det.json)
+			det.planning <- stageResult{out, err}
+		}()
+	}
 	o, err := observation.Read(out)
 	if err != nil {
+		if det.planning != nil {
+			det.stopPlan()
+			<-det.planning
+		}
 		return nil, failf(1, "zap-detect wrote observations zap can't read: %v", err)
 	}
-	return &detection{obs: o, json: out}, nil
+	det.obs = o
+	if thenPlan && s.store != nil && !s.conn.unrecorded() {
+		det.report = make(chan reportResult, 1)
+		go func() {
+			r, err := s.newReport(ev, det)
+			det.report <- reportResult{r, err}
+		}()
+	}
+	return det, nil
 }
 
 // planned is a plan and its JSON as zap-plan wrote it, which zap-exec reads.
@@ -127,9 +181,19 @@ type planned struct {
 	json []byte
 }
 
-// plan runs zap-plan on the observations and checks the plan_hash.
+// plan runs zap-plan on the observations (or takes the answer of the one
+// detectThenPlan started) and checks the plan_hash.
 func (s *session) plan(ctx context.Context, det *detection) (*planned, error) {
-	out, err := s.st.run(ctx, "zap-plan", det.json)
+	var out []byte
+	var err error
+	if det.planning != nil {
+		r := <-det.planning
+		det.stopPlan()
+		det.planning = nil
+		out, err = r.out, r.err
+	} else {
+		out, err = s.st.run(ctx, "zap-plan", det.json)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -184,23 +248,40 @@ func (s *session) lastRun(h string) (*state.Loaded, error) {
 
 // record writes the report of a pass.
 func (s *session) record(cmd state.Command, preview bool, planHash string, ev *evaluation, det *detection) error {
-	r, err := state.NewReport(state.Pass{
-		Command:  cmd,
-		Preview:  preview,
-		PlanHash: planHash,
-		Time:     s.a.now(),
-		Obs:      det.obs,
-		Res:      s.resolution(&det.obs.Declaration),
-	})
+	var r *state.Report
+	var err error
+	if det.report != nil {
+		got := <-det.report
+		det.report = nil
+		r, err = got.r, got.err
+	} else {
+		r, err = s.newReport(ev, det)
+	}
 	if err != nil {
 		return failf(1, "state: %v", err)
 	}
+	// What state.NewReport makes of a Pass's command, preview, plan_hash
+	// and time.
+	r.Command, r.Preview, r.PlanHash = cmd, preview, planHash
+	r.Time = s.a.now().UTC().Format(time.RFC3339)
 	// The key the report is looked up by (hostKey), which is the host
 	// zap-detect resolved and connected to.
 	if err := s.store.Save(s.abs, hostKey(&det.obs.Declaration, s.res), r); err != nil {
 		return stateError(err)
 	}
 	return nil
+}
+
+// newReport makes the report of a pass, but for its command, preview,
+// plan_hash and time, which record sets. The references resolve against
+// the declaration zap-detect read: the one evaluated (then the resolution
+// load made is the one), as it always is from this zap's stages.
+func (s *session) newReport(ev *evaluation, det *detection) (*state.Report, error) {
+	res := s.res
+	if res == nil || !reflect.DeepEqual(*ev.decl, det.obs.Declaration) {
+		res = s.resolution(&det.obs.Declaration)
+	}
+	return state.NewReport(state.Pass{Time: s.a.now(), Obs: det.obs, Res: res})
 }
 
 // verdictCode is 1 when a pass couldn't establish a verdict: a resource it

@@ -36,7 +36,7 @@ func (s *session) preview(ctx context.Context) (*evaluation, *detection, *planne
 		return nil, nil, nil, err
 	}
 	s.warmSudo(ctx, ev.decl)
-	det, err := s.detect(ctx, ev)
+	det, err := s.detectThenPlan(ctx, ev)
 	if err != nil {
 		return nil, nil, nil, err
 	}

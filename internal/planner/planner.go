@@ -21,6 +21,10 @@
 //   - Triggers: a service is promoted when a source changes or a pending
 //     marker owes it; markers are written before the first source and
 //     cleared after the service (triggers.go).
+//   - Packages: the packages to install go in batches, each one index
+//     refresh and one install where the whole batch can run, a package
+//     after a resource that waits on a package in a later batch; the
+//     changes of a batch stand together in the order (packages.go).
 package planner
 
 import (

@@ -76,8 +76,22 @@ func buildService(s *declaration.Service, env Env) Detector {
 // letters, digits and _ . @ : - (the structural check), so it can't read
 // as an option; it is quoted all the same.
 
-// SystemdEnabledProbe is systemctl is-enabled for name.
-func SystemdEnabledProbe(name string) string { return "systemctl is-enabled -- " + Quote(name) }
+// SystemdEnabledProbe is systemctl is-enabled for name. A systemctl older
+// than the one that prints not-found for a unit with no unit file (Debian
+// 12's 252 prints nothing on stdout and exits 1) is asked the unit's
+// LoadState, and the probe prints not-found when systemd says so: the exit
+// status stays is-enabled's own.
+func SystemdEnabledProbe(name string) string {
+	return strings.ReplaceAll(systemdEnabled, "NAME", Quote(name))
+}
+
+const systemdEnabled = `out=$(systemctl is-enabled -- NAME)
+code=$?
+if [ "$code" -ne 0 ] && [ -z "$out" ] && [ "$(systemctl show -p LoadState --value -- NAME)" = not-found ]; then
+	out=not-found
+fi
+[ -z "$out" ] || printf '%s\n' "$out"
+exit "$code"`
 
 // SystemdActiveProbe is systemctl is-active for name.
 func SystemdActiveProbe(name string) string { return "systemctl is-active -- " + Quote(name) }
@@ -97,8 +111,23 @@ func OpenRCEnabledProbe(name string) string {
 		"exit $found"
 }
 
-// OpenRCStatusProbe is rc-service <name> status.
-func OpenRCStatusProbe(name string) string { return "rc-service " + Quote(name) + " status" }
+// OpenRCStatusProbe is rc-service <name> status. An rc-service that exits
+// 1 for a service with no script (OpenRC 0.45 does: "does not exist") is
+// read as 3, no such script, when neither /etc/init.d nor
+// /usr/local/etc/init.d holds one; any other exit is rc-service's own.
+func OpenRCStatusProbe(name string) string {
+	return strings.ReplaceAll(openrcStatus, "NAME", Quote(name))
+}
+
+const openrcStatus = `rc-service NAME status
+code=$?
+if [ "$code" -eq 1 ]; then
+	for d in /etc/init.d /usr/local/etc/init.d; do
+		if [ -e "$d"/NAME ] || [ -L "$d"/NAME ]; then exit 1; fi
+	done
+	exit 3
+fi
+exit "$code"`
 
 // Queries: the enabled probe, then the running probe when running is
 // managed.

@@ -1,6 +1,8 @@
 package detect
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -120,9 +122,9 @@ func TestServiceQueries(t *testing.T) {
 		s    *Service
 		want []string
 	}{
-		{&Service{Manager: ManagerSystemd, Name: "nginx"}, []string{"systemctl is-enabled -- 'nginx'"}},
-		{&Service{Manager: ManagerSystemd, Name: "getty@tty1.service", Running: svcBool(true)}, []string{"systemctl is-enabled -- 'getty@tty1.service'", "systemctl is-active -- 'getty@tty1.service'"}},
-		{&Service{Manager: ManagerOpenRC, Name: "httpd", Running: svcBool(false)}, []string{OpenRCEnabledProbe("httpd"), "rc-service 'httpd' status"}},
+		{&Service{Manager: ManagerSystemd, Name: "nginx"}, []string{SystemdEnabledProbe("nginx")}},
+		{&Service{Manager: ManagerSystemd, Name: "getty@tty1.service", Running: svcBool(true)}, []string{SystemdEnabledProbe("getty@tty1.service"), "systemctl is-active -- 'getty@tty1.service'"}},
+		{&Service{Manager: ManagerOpenRC, Name: "httpd", Running: svcBool(false)}, []string{OpenRCEnabledProbe("httpd"), OpenRCStatusProbe("httpd")}},
 	} {
 		qs := c.s.Queries()
 		if len(qs) != len(c.want) {
@@ -158,7 +160,83 @@ func TestBuildService(t *testing.T) {
 	if d.Enabled || d.Running == nil || *d.Running {
 		t.Errorf("built %+v", d)
 	}
-	if !strings.Contains(OpenRCEnabledProbe("a'b"), `/etc/runlevels/*/'a'\''b'`) {
-		t.Errorf("the runlevel probe doesn't quote the name: %s", OpenRCEnabledProbe("a'b"))
+	for _, text := range []string{OpenRCEnabledProbe("a'b"), OpenRCStatusProbe("a'b"), SystemdEnabledProbe("a'b")} {
+		if !strings.Contains(text, `'a'\''b'`) || strings.Contains(text, "NAME") {
+			t.Errorf("a probe doesn't quote the name: %s", text)
+		}
+	}
+}
+
+// fakeTools writes FAKE commands into a directory of the test's own: each
+// prints its stdout file's content (if any) and exits with its exit file's
+// status. They stand in for systemctl and rc-service only to check how the
+// probes read their answers (this machine's PID 1 isn't systemd and it runs
+// no OpenRC); the lab hosts run the real ones.
+func fakeTools(t *testing.T, tools map[string]string) string {
+	dir := t.TempDir()
+	for name, script := range tools {
+		must(t, os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+script+"\n"), 0o755))
+	}
+	return dir
+}
+
+// TestSystemdEnabledProbeShells: the enabled probe passes is-enabled's
+// answer through, and prints not-found for an older systemctl that printed
+// nothing when systemd reports the unit's LoadState not-found.
+func TestSystemdEnabledProbeShells(t *testing.T) {
+	cases := []struct {
+		name, systemctl string
+		code            int
+		out             string
+	}{
+		{"enabled", `[ "$1" = is-enabled ] && { echo enabled; exit 0; }; exit 9`, 0, "enabled\n"},
+		{"disabled", `[ "$1" = is-enabled ] && { echo disabled; exit 1; }; exit 9`, 1, "disabled\n"},
+		{"not-found printed", `[ "$1" = is-enabled ] && { echo not-found; exit 4; }; exit 9`, 4, "not-found\n"},
+		{"252: nothing printed, unit not found", `case $1 in is-enabled) echo "Failed to get unit file state" >&2; exit 1;; show) echo not-found;; esac`, 1, "not-found\n"},
+		{"nothing printed, unit loaded", `case $1 in is-enabled) exit 1;; show) echo loaded;; esac`, 1, ""},
+		{"no systemd", `echo "System has not been booted with systemd" >&2; exit 1`, 1, ""},
+	}
+	for _, sh := range shells(t) {
+		for _, c := range cases {
+			t.Run(sh[0]+"/"+c.name, func(t *testing.T) {
+				bin := fakeTools(t, map[string]string{"systemctl": c.systemctl})
+				text := "PATH=" + bin + ":$PATH\n" + SystemdEnabledProbe("nginx")
+				code, out := runProbe(t, sh, text)
+				if code != c.code || out != c.out {
+					t.Errorf("got %d %q, want %d %q", code, out, c.code, c.out)
+				}
+			})
+		}
+	}
+}
+
+// TestOpenRCStatusProbeShells: rc-service's exit passes through, but for
+// 1 with no script in /etc/init.d or /usr/local/etc/init.d (both replaced
+// by directories of the test's own), which reads as 3, no such script.
+func TestOpenRCStatusProbeShells(t *testing.T) {
+	for _, sh := range shells(t) {
+		t.Run(sh[0], func(t *testing.T) {
+			root := t.TempDir()
+			text := strings.NewReplacer("/usr/local/etc/init.d", root+"/local", "/etc/init.d", root+"/initd").Replace(OpenRCStatusProbe("httpd"))
+			for _, c := range []struct {
+				exit, script string
+				want         int
+			}{
+				{"0", "", 0}, {"3", "", 3}, {"32", "", 32}, {"64", "", 64},
+				{"1", "", 3}, {"1", "initd", 1}, {"1", "local", 1}, {"2", "", 2},
+			} {
+				must(t, os.RemoveAll(filepath.Join(root, "initd")))
+				must(t, os.RemoveAll(filepath.Join(root, "local")))
+				if c.script != "" {
+					must(t, os.MkdirAll(filepath.Join(root, c.script), 0o755))
+					must(t, os.WriteFile(filepath.Join(root, c.script, "httpd"), nil, 0o755))
+				}
+				bin := fakeTools(t, map[string]string{"rc-service": `echo " * status: x"; exit ` + c.exit})
+				code, out := runProbe(t, sh, "PATH="+bin+":$PATH\n"+text)
+				if code != c.want || out != " * status: x\n" {
+					t.Errorf("rc-service exiting %s (script in %q): %d %q, want %d", c.exit, c.script, code, out, c.want)
+				}
+			}
+		})
 	}
 }

@@ -253,7 +253,9 @@ func ledgerMark(manager, svc string, action observation.TriggerAction) *plan.Ste
 func serviceSteps(id string, s *declaration.Service, manager string, drift []observation.Difference, tr *plan.Trigger) ([]plan.Step, error) {
 	type verb struct{ name, note string }
 	var verbs []verb
-	if tr != nil {
+	// A service declared stopped owes nothing (it starts on the new state):
+	// a marker an older config left for it is only cleared.
+	if tr != nil && (s.Running == nil || *s.Running) {
 		verbs = append(verbs, verb{"svc-" + string(tr.Action), string(tr.Action) + " " + s.Service + " if it is running"})
 	}
 	for _, d := range drift {

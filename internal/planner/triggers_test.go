@@ -177,6 +177,11 @@ func TestServiceSteps(t *testing.T) {
 	p = mustPlan(t, on("systemd", nil, drifted(s, svcDiff("enabled", "enabled", "disabled"), svcDiff("running", "running", "stopped"))))
 	wantSteps(t, p, "svc", "svc-disable systemd nginx", "svc-stop systemd nginx")
 
+	// A marker an older config left for a service now declared stopped is
+	// only cleared: a stopped service owes nothing.
+	p = mustPlan(t, on("systemd", []observation.Marker{{Service: "nginx", Action: "restart"}}, drifted(s, svcDiff("running", "running", "stopped"))))
+	wantSteps(t, p, "svc", "svc-stop systemd nginx", "ledger-clear nginx")
+
 	// A converged service with no trigger has no change.
 	p = mustPlan(t, on("systemd", nil, converged(svcRes("svc", "nginx", yes(), nil, []string{"f"})), converged(fileRes("f", "/f", "x"))))
 	if len(p.Changes) != 0 {

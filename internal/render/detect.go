@@ -51,6 +51,7 @@ func Detect(w io.Writer, o *observation.Observations) {
 			Difference(w, d, "        ")
 		}
 	}
+	Pending(w, o.Pending)
 	counts := map[observation.Verdict]int{}
 	for _, r := range o.Resources {
 		counts[r.Verdict]++

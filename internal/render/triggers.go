@@ -7,8 +7,17 @@ import (
 
 	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
 )
+
+// Pending lists the pending-trigger markers a pass read, one line each:
+// "pending  nginx: a reload an earlier run owes".
+func Pending(w io.Writer, markers []observation.Marker) {
+	for _, m := range markers {
+		fmt.Fprintf(w, "%-*s  %s: a %s an earlier run owes\n", markWidth, "owed", escape.Line(m.Service), escape.Line(string(m.Action)))
+	}
+}
 
 // Warnings writes each warning of a pass (a pending-trigger marker for a
 // service the config doesn't manage) as a "warning:" line, and reports

@@ -3,6 +3,8 @@ package render
 import (
 	"bytes"
 	"testing"
+
+	"github.com/zap-go/zap/pkg/observation"
 )
 
 const triggerPlan = `{"format":"zap.plan/1","target":{"local":true,"service_manager":"systemd"},
@@ -54,5 +56,13 @@ func TestTriggerPlan(t *testing.T) {
 	Plan(&b, readPlan(t, triggerPlan), PlanOptions{Mode: ModePlan})
 	if b.String() != wantTriggerPlan {
 		t.Errorf("got:\n%s\nwant:\n%s", b.String(), wantTriggerPlan)
+	}
+}
+
+func TestDetectPending(t *testing.T) {
+	var b bytes.Buffer
+	Pending(&b, []observation.Marker{{Service: "nginx", Action: "reload"}})
+	if want := "owed    nginx: a reload an earlier run owes\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }

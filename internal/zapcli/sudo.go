@@ -10,8 +10,9 @@ import (
 )
 
 // mayReadElevated reports whether a local pass over d may read something as
-// root: a file (its content and metadata may be root's), or a directory
-// whose mode, owner or group is declared.
+// root: a file (its content and metadata may be root's), a directory
+// whose mode, owner or group is declared, or a service's trigger (the
+// pending-trigger markers are read as root).
 func mayReadElevated(d *declaration.Declaration) bool {
 	for i := range d.Resources {
 		r := &d.Resources[i]
@@ -19,6 +20,10 @@ func mayReadElevated(d *declaration.Declaration) bool {
 		case r.File != nil:
 			return true
 		case r.Directory != nil && (r.Directory.Mode != "" || r.Directory.Owner != "" || r.Directory.Group != ""):
+			return true
+		case r.Service != nil && (len(r.Service.RestartOn) > 0 || len(r.Service.ReloadOn) > 0):
+			// A config that declares a trigger reads the pending-trigger
+			// markers as root.
 			return true
 		}
 	}

@@ -30,8 +30,12 @@ func TestInstallerScript(t *testing.T) {
 		w.Write([]byte("echo \"ran with $# args: $*\" >> " + marker + "\n"))
 	})
 	mux.HandleFunc("/empty.sh", func(w http.ResponseWriter, r *http.Request) {})
+	// A redirect to http leads to a server that would serve the script:
+	// that it never runs shows the redirect was refused.
+	plain := httptest.NewServer(mux)
+	defer plain.Close()
 	mux.HandleFunc("/to-http", func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, "http://127.0.0.1:1/install.sh", http.StatusFound)
+		http.Redirect(w, r, plain.URL+"/install.sh", http.StatusFound)
 	})
 	mux.HandleFunc("/to-https", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/install.sh", http.StatusFound)
@@ -112,4 +116,113 @@ func closedPort(t *testing.T) string {
 	_, port, _ := net.SplitHostPort(l.Addr().String())
 	l.Close()
 	return port
+}
+
+// TestInstallerScriptWget runs the installer's script with no curl on PATH:
+// GNU wget fetches (told to trust the test server through a wgetrc of its
+// own, WGETRC) and follows no redirect, since it can't hold one to https; a
+// BusyBox wget, which can't refuse one either, is refused with nothing run.
+func TestInstallerScriptWget(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "ran")
+	mux := http.NewServeMux()
+	mux.HandleFunc("/install.sh", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("echo ran >> " + marker + "\n"))
+	})
+	mux.HandleFunc("/empty.sh", func(w http.ResponseWriter, r *http.Request) {})
+	// A redirect to http leads to a server that would serve the script:
+	// that it never runs shows the redirect was refused.
+	plain := httptest.NewServer(mux)
+	defer plain.Close()
+	mux.HandleFunc("/to-http", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, plain.URL+"/install.sh", http.StatusFound)
+	})
+	mux.HandleFunc("/to-https", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/install.sh", http.StatusFound)
+	})
+	srv := httptest.NewTLSServer(mux)
+	defer srv.Close()
+	ca := filepath.Join(dir, "ca.pem")
+	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wgetrc := filepath.Join(dir, "wgetrc")
+	if err := os.WriteFile(wgetrc, []byte("ca_certificate = "+ca+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script, _ := Script("installer")
+	// bin holds what the script needs besides curl, with wget as named.
+	bin := func(wget []string) string {
+		b := t.TempDir()
+		for _, tool := range []string{"sh", "mktemp", "rm", "grep"} {
+			p, err := exec.LookPath(tool)
+			if err != nil {
+				t.Skipf("no %s on this machine", tool)
+			}
+			if err := os.Symlink(p, filepath.Join(b, tool)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w := "#!/bin/sh\nexec"
+		for _, a := range wget {
+			w += " " + a
+		}
+		if err := os.WriteFile(filepath.Join(b, "wget"), []byte(w+" \"$@\"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	type result struct {
+		exit   int
+		ran    string
+		stderr string
+	}
+	runIt := func(path, url string) result {
+		os.Remove(marker)
+		cmd := exec.Command("/bin/sh", "-s", "--", url, "sh")
+		cmd.Stdin = strings.NewReader(script.Text)
+		cmd.Env = []string{"PATH=" + path, "TMPDIR=" + t.TempDir(), "HOME=" + dir, "WGETRC=" + wgetrc}
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		exit := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			exit = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := os.ReadFile(marker)
+		return result{exit, string(got), stderr.String()}
+	}
+	if gnu, err := exec.LookPath("wget"); err != nil {
+		t.Log("wget: not on this machine, not tried")
+	} else if out, _ := exec.Command(gnu, "--version").Output(); !strings.Contains(string(out), "GNU Wget") {
+		t.Log("wget: not GNU Wget here, not tried")
+	} else {
+		path := bin([]string{gnu})
+		for _, c := range []struct {
+			url    string
+			want   result
+			stderr string
+		}{
+			{srv.URL + "/install.sh", result{exit: 0, ran: "ran\n"}, ""},
+			{srv.URL + "/missing.sh", result{exit: 93}, "failed (exit 8); nothing was run"},
+			{srv.URL + "/empty.sh", result{exit: 93}, "served an empty script; nothing was run"},
+			{srv.URL + "/to-http", result{exit: 93}, "a URL that redirects needs curl"},
+			{srv.URL + "/to-https", result{exit: 93}, "a URL that redirects needs curl"},
+		} {
+			got := runIt(path, c.url)
+			if got.exit != c.want.exit || got.ran != c.want.ran || !strings.Contains(got.stderr, c.stderr) {
+				t.Errorf("GNU wget, %s: %+v; want exit %d, ran %q, stderr with %q", c.url, got, c.want.exit, c.want.ran, c.stderr)
+			}
+		}
+	}
+	if bb, err := exec.LookPath("busybox"); err != nil {
+		t.Log("busybox: not on this machine, not tried")
+	} else {
+		got := runIt(bin([]string{bb, "wget"}), srv.URL+"/install.sh")
+		if got.exit != 93 || got.ran != "" || !strings.Contains(got.stderr, "no curl, nor a GNU wget") {
+			t.Errorf("BusyBox wget: %+v; want a refusal, exit 93, nothing run", got)
+		}
+	}
 }

@@ -1,9 +1,10 @@
 # zap installer URL SHELL
 # Fetches the install script at URL whole, into a private temporary file
-# (mode 600, removed at the end), with curl, else GNU wget: https only, and a
-# redirect followed only to another https URL. Only when the fetch succeeded
-# and the file isn't empty is it piped into SHELL, a command line read by
-# sh -c as a script's run is read (empty: sh), so "bash -s -- --yes" passes
+# (mode 600, removed at the end), https only: with curl, which follows a
+# redirect only to another https URL, else with GNU wget, which follows
+# none (it can't hold one to https). Only when the fetch succeeded and the
+# file isn't empty is it piped into SHELL, a command line read by sh -c as
+# a script's run is read (empty: sh), so "bash -s -- --yes" passes
 # arguments. A failed or empty fetch runs nothing and exits 93; otherwise
 # the exit is the shell's.
 set -u
@@ -27,8 +28,11 @@ if command -v curl >/dev/null 2>&1; then
 	curl -fsSL --proto '=https' --proto-redir '=https' --connect-timeout 30 --max-time 600 -o "$tmp" "$url" </dev/null
 	status=$?
 elif command -v wget >/dev/null 2>&1 && wget --version </dev/null 2>/dev/null | grep -q 'GNU Wget'; then
-	wget -q --https-only --max-redirect=20 --timeout=30 -O "$tmp" -- "$url" </dev/null
+	# wget can't hold a redirect to https (--https-only is for recursion),
+	# so it follows none: a URL that redirects needs curl.
+	wget -q --max-redirect=0 --timeout=30 -O "$tmp" -- "$url" </dev/null
 	status=$?
+	[ "$status" -eq 0 ] || echo "zap installer: wget follows no redirect (it can't hold one to https); a URL that redirects needs curl" >&2
 else
 	echo "zap installer: the target has no curl, nor a GNU wget (which can refuse a redirect to http); install curl first; nothing was run" >&2
 	exit 93

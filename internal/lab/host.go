@@ -380,7 +380,9 @@ func (h *Host) network() error {
 		{"-n", l.Netns, "addr", "add", fmt.Sprintf("%s/%d", h.Addr, bridgePfx), "dev", peer},
 		{"-n", l.Netns, "link", "set", peer, "up"},
 		{"-n", l.Netns, "link", "set", "lo", "up"},
-		{"-n", l.Netns, "route", "add", "default", "via", BridgeAddr},
+		// No default route: the host reaches the bridge's subnet and
+		// nothing else, so a packet for anywhere else fails at once rather
+		// than leaving through the machine without NAT.
 	} {
 		if err := run("ip", args...); err != nil {
 			return err

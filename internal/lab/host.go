@@ -54,6 +54,9 @@ type Options struct {
 	// NspawnArgs are added to systemd-nspawn's (for example
 	// --system-call-filter=@swap); systemd hosts only.
 	NspawnArgs []string
+	// Copy clones the image by cp -a rather than overlayfs (what Boot
+	// falls back to where overlayfs can't be mounted).
+	Copy bool
 }
 
 // proc names a process by PID and start time, so a PID reused by another
@@ -259,7 +262,7 @@ func (h *Host) boot(opts Options) error {
 	}
 	image := ImageRoot(h.Kind)
 	data := fmt.Sprintf("lowerdir=%s,upperdir=%s,workdir=%s", image, filepath.Join(l.Dir, "upper"), filepath.Join(l.Dir, "work"))
-	if err := syscall.Mount("overlay", l.Root, "overlay", 0, data); err != nil {
+	if opts.Copy || syscall.Mount("overlay", l.Root, "overlay", 0, data) != nil {
 		// No overlayfs here (or not on this file system): a full copy.
 		os.Remove(l.Root)
 		if out, err := exec.Command("cp", "-a", "--reflink=auto", image, l.Root).CombinedOutput(); err != nil {

@@ -139,3 +139,34 @@ func TestReapOrphan(t *testing.T) {
 		t.Errorf("the orphan's namespace %s is still there (%v)", netns, err)
 	}
 }
+
+// TestCopyClone boots a host cloned by cp -a, as where overlayfs can't be
+// mounted: it boots the same, its root is no mount, and Stop removes it.
+func TestCopyClone(t *testing.T) {
+	if err := lab.Available(lab.OpenRC); err != nil {
+		t.Skipf("no OpenRC lab host: %v", err)
+	}
+	_, pub, err := lab.NewIdentity(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := lab.Boot(lab.Options{Kind: lab.OpenRC, AuthorizedKeys: pub, Copy: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Stop()
+	mounts, _ := os.ReadFile("/proc/self/mountinfo")
+	if strings.Contains(string(mounts), " "+h.Root+" ") {
+		t.Errorf("the copied clone %s is a mount", h.Root)
+	}
+	if out, err := h.Exec("rc-status", "--runlevel"); err != nil || strings.TrimSpace(out) != "default" {
+		t.Errorf("rc-status --runlevel = %q (%v), want default", out, err)
+	}
+	root := h.Root
+	if err := h.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(root); !os.IsNotExist(err) {
+		t.Errorf("the copied clone %s is still there (%v)", root, err)
+	}
+}

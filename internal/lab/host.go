@@ -165,7 +165,15 @@ func Boot(opts Options) (*Host, error) {
 	if err := Available(opts.Kind); err != nil {
 		return nil, err
 	}
-	if err := Build(nil, opts.Kind); err != nil {
+	// Every kind the machine can run is built at once (side by side), so
+	// tests of the other kind don't wait for a second build.
+	kinds := []Kind{opts.Kind}
+	for _, k := range Kinds {
+		if k != opts.Kind && Available(k) == nil {
+			kinds = append(kinds, k)
+		}
+	}
+	if err := Build(nil, kinds...); err != nil {
 		return nil, err
 	}
 	l, err := claim()

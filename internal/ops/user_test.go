@@ -372,3 +372,37 @@ func TestUserKeysCopyFrom(t *testing.T) {
 		})
 	}
 }
+
+// Where there is no sudo, the keys are written and read as the account
+// through setpriv.
+func TestUserKeysSetpriv(t *testing.T) {
+	userNeeds(t)
+	dir := t.TempDir()
+	// The account runs the tools too: let it reach them.
+	os.Chmod(filepath.Dir(dir), 0o755)
+	os.Chmod(dir, 0o755)
+	for _, tool := range []string{"sh", "awk", "cat", "chmod", "chown", "cut", "grep", "head", "id", "ls", "mkdir", "mktemp", "mv", "rm", "stat", "tr", "useradd", "usermod", "getent", "setpriv"} {
+		p, err := exec.LookPath(tool)
+		if err != nil {
+			t.Skipf("needs %s", tool)
+		}
+		if err := os.Symlink(p, filepath.Join(dir, tool)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sh := userShell{name: "sh", argv: []string{filepath.Join(dir, "sh")}, path: dir}
+	n := freshAccount(t)
+	key := "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAISetpriv k"
+	for _, s := range [][]string{{"user-account", n}, {"user-keys", n, "keys", key}} {
+		if code, stderr := userRun(t, sh, plan.OpName(s[0]), s[1:]...); code != 0 {
+			t.Fatalf("%s: exit %d: %s", s[0], code, stderr)
+		}
+	}
+	out, _ := exec.Command("stat", "-c", "%a %U", "/home/"+n+"/.ssh/authorized_keys").Output()
+	if strings.TrimSpace(string(out)) != "600 "+n {
+		t.Errorf("authorized_keys: %s", out)
+	}
+	if r := userVerdict(t, sh, declaration.User{Username: n, SSHKeys: &declaration.SSHKeys{Keys: []string{key}}}); r.Verdict != observation.Converged {
+		t.Errorf("read through setpriv: %+v", r)
+	}
+}

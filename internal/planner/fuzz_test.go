@@ -58,6 +58,20 @@ func seedPlans(t testing.TB) [][]byte {
 
 	add(planOf(observe()))
 
+	// Services and triggers: a marker before the source, the trigger and
+	// the clear, a held source's triggers, a warning.
+	trig := on("systemd", []observation.Marker{{Service: "nginx", Action: "restart"}},
+		converged(svcRes("web", "nginx", yes(), []string{"unit"}, []string{"site"})),
+		drifted(fileRes("site", "/site", "x")),
+		undetermined(svcRes("api", "api", yes(), nil, nil), "systemctl is-active api exited 1"),
+		absent(triggering("conf", "/conf", "api")),
+	)
+	trig.Resources[1].Drift = []observation.Difference{{Field: "content", Observed: "differs", Desired: "inline (1 bytes)"}}
+	trig.Declaration.Resources = append(trig.Declaration.Resources, fileRes("unit", "/unit", "x"))
+	trig.Resources = append(trig.Resources, observation.Resource{ID: "unit", Verdict: observation.Converged})
+	trig.Warnings = []string{"a marker for a service this config doesn't manage"}
+	add(planOf(trig))
+
 	note := &plan.Plan{
 		Format:  plan.Format,
 		Target:  declaration.Target{Local: true},

@@ -57,6 +57,10 @@ func TestReadRefuses(t *testing.T) {
 		{"unknown field", obs(twoVerdicts, `,"extra":true`), `extra: unknown field`},
 		{"unknown context field", strings.Replace(obs(twoVerdicts, ""), `"user":"alice"`, `"user":"alice","uid":1000`, 1), `context.uid: unknown field`},
 		{"context user missing", strings.Replace(obs(twoVerdicts, ""), `,"user":"alice"`, ``, 1), `context.user: required field missing`},
+		{"a marker's unknown action", obs(twoVerdicts, `,"pending":[{"action":"stop","service":"nginx"}]`), `pending[0] (nginx).action: "stop" is neither restart nor reload`},
+		{"markers out of order", obs(twoVerdicts, `,"pending":[{"action":"reload","service":"web"},{"action":"reload","service":"nginx"}]`), `pending[1] (nginx): the markers must be sorted by service, each once`},
+		{"a marker with no service", obs(twoVerdicts, `,"pending":[{"action":"reload","service":""}]`), `pending[0].service: empty`},
+		{"an unknown marker field", obs(twoVerdicts, `,"pending":[{"action":"reload","service":"a","at":1}]`), `pending[0].at: unknown field`},
 		{"unknown reference field", obs(twoVerdicts, `,"references":[{"name":"APP","value":"x"},{"name":"B","val":"y"}]`), `references[1].val: unknown field`},
 		{"reference name a number", obs(twoVerdicts, `,"references":[{"name":1}]`), `references[0].name: want string, not a JSON number`},
 		{"reference without a name", obs(twoVerdicts, `,"references":[{"secret":true}]`), `references[0].name: required field missing`},
@@ -164,6 +168,8 @@ func FuzzObservationsRoundTrip(f *testing.F) {
 		obs(`{"id":"motd","verdict":"converged","reason":"","drift":[]},{"id":"app","verdict":"absent"}`, ""),
 		obs(`{"id":"motd","verdict":"converged"},{"id":"app","verdict":"undetermined"}`, ""),
 		obs(twoVerdicts, `,"references":[{"name":"A","secret":false,"value":""}]`),
+		obs(twoVerdicts, `,"pending":[{"action":"reload","service":"nginx"},{"action":"restart","service":"web"}],"warnings":["a marker"]`),
+		obs(twoVerdicts, `,"pending":[],"warnings":[]`),
 	} {
 		f.Add([]byte(s))
 	}

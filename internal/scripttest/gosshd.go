@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -158,6 +159,31 @@ func (s *SSHD) KillSessions() {
 		}
 		for _, p := range pids {
 			syscall.Kill(p, syscall.SIGKILL)
+		}
+	}
+}
+
+// KillCommands sends SIGKILL to every process below the sshd that isn't an
+// sshd itself (what the sessions run: their shells, sudo and its command),
+// by PID; the connections stay up, each killed session ending with the
+// signal.
+func (s *SSHD) KillCommands() {
+	if s.st == nil || s.st.cmd == nil || s.st.cmd.Process == nil {
+		return
+	}
+	// Again while a process was starting another one.
+	for range 3 {
+		killed := 0
+		for _, p := range descendants(s.st.cmd.Process.Pid) {
+			comm, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(p), "comm"))
+			if err != nil || strings.TrimSpace(string(comm)) == "sshd" {
+				continue
+			}
+			syscall.Kill(p, syscall.SIGKILL)
+			killed++
+		}
+		if killed == 0 {
+			return
 		}
 	}
 }

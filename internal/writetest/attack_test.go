@@ -21,6 +21,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/zap-go/zap/internal/execute"
+	"github.com/zap-go/zap/internal/sshhost"
 	"github.com/zap-go/zap/pkg/events"
 )
 
@@ -290,15 +291,20 @@ func TestKilledAt100RandomMoments(t *testing.T) {
 			return cmd, r
 		}
 		// start begins write i: over SSH in this process, the write's
-		// processes on the target killed at once (the script under sudo,
-		// its tools, the session); locally a writer process of its own.
+		// processes on the target killed at once (the session's shell,
+		// sudo, the script and its tools); locally a writer process of its
+		// own.
+		var e *sshhost.Exec
+		if tg.sshd != nil {
+			// One connection: only what its sessions run is killed.
+			e = dial(t, tg.sshd)
+		}
 		start := func(i int) (kill func(), wait func() (time.Duration, error)) {
-			if tg.sshd != nil {
-				e := dial(t, tg.sshd)
+			if e != nil {
 				done := make(chan error, 1)
 				began := time.Now()
 				go func() { done <- e.Put(ctx, put(f, contents[i%2], "")) }()
-				return tg.sshd.KillSessions, func() (time.Duration, error) { err := <-done; return time.Since(began), err }
+				return tg.sshd.KillCommands, func() (time.Duration, error) { err := <-done; return time.Since(began), err }
 			}
 			cmd, r := writer(i)
 			wait = func() (time.Duration, error) {
@@ -311,8 +317,13 @@ func TestKilledAt100RandomMoments(t *testing.T) {
 			}
 			return func() { cmd.Process.Signal(syscall.SIGKILL) }, wait
 		}
-		// How long a whole write takes, to kill within it.
+		// How long a whole write takes, to kill within it (over SSH, after
+		// the run's one sudo -n true).
 		_, wait := start(1)
+		if _, err := wait(); err != nil {
+			t.Fatalf("the writer: %v", err)
+		}
+		_, wait = start(1)
 		whole, err := wait()
 		if err != nil {
 			t.Fatalf("the writer: %v", err)

@@ -4,8 +4,11 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"crypto/sha512"
+	"encoding/base64"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -27,6 +30,8 @@ type fakeServer struct {
 	commands []string
 	stdins   []string
 	reply    func(cmd string) (stderr string, status int, drop bool)
+	// stdout, when set, is what a command prints on stdout.
+	stdout func(cmd string) string
 }
 
 func (f *fakeServer) dial(t *testing.T) *Client {
@@ -90,6 +95,9 @@ func (f *fakeServer) serve(c net.Conn, conf *ssh.ServerConfig) {
 				if drop {
 					c.Close()
 					return
+				}
+				if f.stdout != nil {
+					ch.Write([]byte(f.stdout(cmd)))
 				}
 				ch.Stderr().Write([]byte(stderr))
 				ch.SendRequest("exit-status", false, binary.BigEndian.AppendUint32(nil, uint32(status)))
@@ -192,5 +200,66 @@ func TestRunStatusAndTimeout(t *testing.T) {
 	r := e.c.session(context.Background(), "hang", nil, 50*time.Millisecond)
 	if !r.timedOut {
 		t.Fatalf("got %+v", r)
+	}
+}
+
+// TestValidatedPut checks a put with a validate check over SSH: the put
+// script snapshots the old file before it writes, the check runs as the
+// connecting user, and a failed check puts the old bytes back with their
+// owner, group and mode (less a set-id bit the declared mode doesn't carry)
+// through a second put with numeric ids.
+func TestValidatedPut(t *testing.T) {
+	old := "old\x00bytes"
+	f := &fakeServer{
+		reply: func(cmd string) (string, int, bool) {
+			if cmd == "sh" {
+				return "bad config\n", 3, false
+			}
+			return "", 0, false
+		},
+		stdout: func(cmd string) string {
+			if strings.HasSuffix(cmd, " 'snapshot'") {
+				return "zap-snapshot 4640 4321 4322\n" + old
+			}
+			return ""
+		},
+	}
+	e := f.dial(t).Exec()
+	err := e.Put(context.Background(), &execute.Put{Path: "/etc/app.conf", Content: []byte("new\n"), SHA512: "abc", Mode: "644", Validate: &execute.Command{Script: "app -t\n"}})
+	var ee *execute.ExitError
+	if !errors.As(err, &ee) || ee.Status != 3 || !strings.Contains(err.Error(), "the old file is back") {
+		t.Fatalf("got %v, want the check's exit 3 and the old file back", err)
+	}
+	if len(f.commands) != 4 {
+		t.Fatalf("commands %q", f.commands)
+	}
+	if got := f.commands[1]; got != `sudo -n sh -s -- '/etc/app.conf' '644' '' '' 'abc' '4' 'snapshot'` {
+		t.Fatalf("the write: %q", got)
+	}
+	if f.commands[2] != "sh" || f.stdins[2] != "app -t\n" {
+		t.Fatalf("the check: %q %q", f.commands[2], f.stdins[2])
+	}
+	sum := sha512.Sum512([]byte(old))
+	if got, want := f.commands[3], fmt.Sprintf(`sudo -n sh -s -- '/etc/app.conf' '640' '4321' '4322' '%x' '%d'`, sum, len(old)); got != want {
+		t.Fatalf("the restore: %q, want %q", got, want)
+	}
+	if in := f.stdins[3]; !strings.Contains(in, base64.StdEncoding.EncodeToString([]byte(old))+"\n__zap_content_end__\n") {
+		t.Fatalf("the restore's stdin doesn't carry the old bytes: %q", in[len(in)-80:])
+	}
+
+	// A file that wasn't there is removed.
+	f2 := &fakeServer{
+		reply: f.reply,
+		stdout: func(cmd string) string {
+			if strings.HasSuffix(cmd, " 'snapshot'") {
+				return "zap-snapshot none\n"
+			}
+			return ""
+		},
+	}
+	e = f2.dial(t).Exec()
+	err = e.Put(context.Background(), &execute.Put{Path: "/etc/app.conf", Content: []byte("new\n"), SHA512: "abc", Validate: &execute.Command{Script: "app -t\n"}})
+	if err == nil || !strings.Contains(err.Error(), "the new file is removed") || !strings.HasSuffix(f2.commands[3], " 'remove'") {
+		t.Fatalf("got %v, commands %q", err, f2.commands)
 	}
 }

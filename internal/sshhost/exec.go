@@ -139,9 +139,6 @@ func (l *limitedBuffer) Write(p []byte) (int, error) {
 	return l.buf.Write(p)
 }
 
-// classifyMessage is the triage code of what a failed tool printed.
-func classifyMessage(msg string) events.Code { return ops.Classify(msg) }
-
 // sudo checks once per run that sudo works without a password.
 func (e *Exec) sudo(ctx context.Context) error {
 	e.mu.Lock()

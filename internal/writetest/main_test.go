@@ -41,6 +41,8 @@ func TestMain(m *testing.M) {
 		os.Exit(helperPut(os.Args[len(os.Args)-2], os.Args[len(os.Args)-1]))
 	case "swap":
 		os.Exit(helperSwap(os.Args[len(os.Args)-3], os.Args[len(os.Args)-2], os.Args[len(os.Args)-1]))
+	case "elevated":
+		os.Exit(helperElevated(os.Args[len(os.Args)-2], os.Args[len(os.Args)-1]))
 	}
 	fmt.Fprintf(os.Stderr, "unknown helper %q\n", os.Getenv(helperEnv))
 	os.Exit(2)
@@ -64,6 +66,18 @@ func helperPut(path, src string) int {
 		return 1
 	}
 	fmt.Println(int64(time.Since(start)))
+	return 0
+}
+
+// helperElevated writes content to path as zap-exec does on a local target
+// (localops, Elevated its sudo fallback), and prints the failure.
+func helperElevated(path, content string) int {
+	h := localops.New(os.Environ())
+	h.Elevated = localops.NewSudo(h)
+	if err := h.Put(context.Background(), put(path, []byte(content), "")); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	return 0
 }
 

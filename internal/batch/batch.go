@@ -6,7 +6,9 @@
 // it runs and nothing a probe runs can read the rest. It checks first that
 // the target has every tool it needs, then runs each query's probe in turn.
 // Every probe runs in a session of its own (setsid) under timeout, which
-// stops it with SIGTERM at its limit and SIGKILL a second later. Zap's own
+// stops it with SIGTERM at its limit and SIGKILL a second later; once it has
+// exited, whatever it left running in its process group is killed (BusyBox's
+// timeout signals only its command), so nothing it started outlives it. Zap's own
 // probes (stat, readlink, sha512sum) run under LC_ALL=C; an operator's
 // command runs in the target's own locale.
 //
@@ -104,7 +106,12 @@ func Build(nonce string, queries []detect.Query) (*Batch, error) {
 			return nil, fmt.Errorf("query %d: %w", un.reads[0], err)
 		}
 		fmt.Fprintf(&s, "printf '%%s B %d\\n' \"$N\"\n", u)
-		fmt.Fprintf(&s, "s=$( { { %s 3>&- 4>&-; echo \"$?\" >&3; } 2>/dev/null | od -An -v -tx1 >&4; } 3>&1 )\n", cmd)
+		// The probe runs in the background only so that its pid, which
+		// setsid made its session's and process group's, is known: once
+		// it has exited, whatever it left running in its group (BusyBox's
+		// timeout signals only its command, not the group) is killed, so
+		// nothing holds the pipe to od open.
+		fmt.Fprintf(&s, "s=$( { { %s 3>&- 4>&- & p=$!; wait \"$p\"; echo \"$?\" >&3; kill -9 \"-$p\"; } 2>/dev/null | od -An -v -tx1 >&4; } 3>&1 )\n", cmd)
 		fmt.Fprintf(&s, "printf '%%s E %d %%s\\n' \"$N\" \"$s\"\n", u)
 	}
 	s.WriteString("printf '%s Z\\n' \"$N\"\n")

@@ -455,3 +455,49 @@ func BenchmarkConverged200(b *testing.B) {
 		}
 	}
 }
+
+// TestBusyBoxTimeout checks that a probe stopped at its limit by BusyBox's
+// timeout, which signals only its command and not the command's process
+// group, leaves nothing behind holding the batch: what the probe started is
+// killed with it, and the batch answers in about the limit.
+func TestBusyBoxTimeout(t *testing.T) {
+	bb, err := exec.LookPath("busybox")
+	if err != nil {
+		t.Skip("no busybox here: its timeout can't be tried")
+	}
+	bin := t.TempDir()
+	for _, tool := range []string{"od", "tr", "head", "cat", "stat", "readlink", "setsid", "sh", "sleep", "sha512sum"} {
+		p, err := exec.LookPath(tool)
+		must(t, err)
+		must(t, os.Symlink(p, filepath.Join(bin, tool)))
+	}
+	must(t, os.WriteFile(filepath.Join(bin, "timeout"), []byte("#!/bin/sh\nexec "+bb+" timeout \"$@\"\n"), 0o755))
+	mark := filepath.Join(t.TempDir(), "left")
+	// A probe whose child outlives it, holding its stdout, and would leave
+	// a file behind if it weren't killed.
+	left := "(sleep 3; touch " + detect.Quote(mark) + ") & sleep 30"
+	qs := []detect.Query{
+		func() detect.Query { q := detect.NewProbe(observation.LaneLogin, left); q.Command.Timeout = 1; return q }(),
+		{Op: detect.OpType, Lane: observation.LaneLogin, Path: "/"},
+	}
+	b, err := New(qs)
+	must(t, err)
+	eachShell(t, func(t *testing.T, sh []string) {
+		start := time.Now()
+		answers, err := b.Parse(runShell(t, sh, b.Script, []string{"PATH=" + bin}))
+		must(t, err)
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("the batch took %v: what the probe left running held it", d)
+		}
+		if answers[0].Status != detect.StatusTimedOut {
+			t.Errorf("probe: %+v, want timed out", answers[0])
+		}
+		if answers[1].Status != detect.StatusOK || answers[1].Type != detect.TypeDirectory {
+			t.Errorf("type read after it: %+v", answers[1])
+		}
+	})
+	time.Sleep(3500 * time.Millisecond)
+	if _, err := os.Stat(mark); err == nil {
+		t.Error("the probe's child lived on after the probe was stopped")
+	}
+}

@@ -477,7 +477,11 @@ func TestBusyBoxTimeout(t *testing.T) {
 	// a file behind if it weren't killed.
 	left := "(sleep 3; touch " + detect.Quote(mark) + ") & sleep 30"
 	qs := []detect.Query{
-		func() detect.Query { q := detect.NewProbe(observation.LaneLogin, left); q.Command.Timeout = 1; return q }(),
+		func() detect.Query {
+			q := detect.NewProbe(observation.LaneLogin, left)
+			q.Command.Timeout = 1
+			return q
+		}(),
 		{Op: detect.OpType, Lane: observation.LaneLogin, Path: "/"},
 	}
 	b, err := New(qs)

@@ -612,3 +612,191 @@ func (f *fast) check() bool {
 	}
 	return false
 }
+
+// skip reads one well-formed JSON value at pos (after any whitespace),
+// whatever it holds: nulls and duplicate keys included.
+func (f *fast) skip() bool {
+	f.ws()
+	if f.pos >= len(f.data) {
+		return false
+	}
+	switch c := f.data[f.pos]; {
+	case c == '{' || c == '[':
+		f.depth++
+		if f.depth > maxDepth {
+			return false
+		}
+		f.pos++
+		f.ws()
+		end := byte('}')
+		if c == '[' {
+			end = ']'
+		}
+		if f.pos < len(f.data) && f.data[f.pos] == end {
+			f.pos++
+			f.depth--
+			return true
+		}
+		for {
+			if c == '{' {
+				f.ws()
+				if f.pos >= len(f.data) || f.data[f.pos] != '"' {
+					return false
+				}
+				if _, _, ok := f.str(); !ok {
+					return false
+				}
+				f.ws()
+				if f.pos >= len(f.data) || f.data[f.pos] != ':' {
+					return false
+				}
+				f.pos++
+			}
+			if !f.skip() {
+				return false
+			}
+			f.ws()
+			if f.pos >= len(f.data) {
+				return false
+			}
+			if f.data[f.pos] == ',' {
+				f.pos++
+				continue
+			}
+			if f.data[f.pos] != end {
+				return false
+			}
+			f.pos++
+			f.depth--
+			return true
+		}
+	case c == '"':
+		_, _, ok := f.str()
+		return ok
+	case c == '-' || '0' <= c && c <= '9':
+		_, ok := f.number()
+		return ok
+	case c == 't':
+		return f.literal("true")
+	case c == 'f':
+		return f.literal("false")
+	case c == 'n':
+		return f.literal("null")
+	}
+	return false
+}
+
+// value reads one value at pos and returns its bytes, capped so that an
+// append to them can't write past them.
+func (f *fast) value() ([]byte, bool) {
+	f.ws()
+	start := f.pos
+	if !f.skip() {
+		return nil, false
+	}
+	return f.data[start:f.pos:f.pos], true
+}
+
+// Members splits data, one JSON object, into its members' values by key,
+// as encoding/json's Unmarshal into a map[string]json.RawMessage does,
+// in one pass and without copying them (each value is capped: an append to
+// it copies). ok is false for anything else: data that isn't one
+// well-formed object, or an object that gives a key twice. Then the caller
+// decodes it the long way, which decides it and words any error.
+func Members(data []byte) (map[string]json.RawMessage, bool) {
+	f := &fast{data: data}
+	f.ws()
+	if f.pos >= len(data) || data[f.pos] != '{' {
+		return nil, false
+	}
+	f.pos++
+	m := map[string]json.RawMessage{}
+	f.ws()
+	if f.pos < len(data) && data[f.pos] == '}' {
+		f.pos++
+	} else {
+		for {
+			f.ws()
+			if f.pos >= len(data) || data[f.pos] != '"' {
+				return nil, false
+			}
+			raw, plain, ok := f.str()
+			if !ok {
+				return nil, false
+			}
+			key, ok := decoded(raw, plain)
+			if !ok {
+				return nil, false
+			}
+			if _, dup := m[key]; dup {
+				return nil, false
+			}
+			f.ws()
+			if f.pos >= len(data) || data[f.pos] != ':' {
+				return nil, false
+			}
+			f.pos++
+			v, ok := f.value()
+			if !ok {
+				return nil, false
+			}
+			m[key] = v
+			f.ws()
+			if f.pos >= len(data) {
+				return nil, false
+			}
+			if data[f.pos] == ',' {
+				f.pos++
+				continue
+			}
+			if data[f.pos] != '}' {
+				return nil, false
+			}
+			f.pos++
+			break
+		}
+	}
+	f.ws()
+	return m, f.pos == len(data)
+}
+
+// Elements splits data, one JSON array, into its elements, as
+// encoding/json's Unmarshal into a []json.RawMessage does, in one pass and
+// without copying them. ok is false for data that isn't one well-formed
+// array (null included).
+func Elements(data []byte) ([]json.RawMessage, bool) {
+	f := &fast{data: data}
+	f.ws()
+	if f.pos >= len(data) || data[f.pos] != '[' {
+		return nil, false
+	}
+	f.pos++
+	list := []json.RawMessage{}
+	f.ws()
+	if f.pos < len(data) && data[f.pos] == ']' {
+		f.pos++
+	} else {
+		for {
+			v, ok := f.value()
+			if !ok {
+				return nil, false
+			}
+			list = append(list, v)
+			f.ws()
+			if f.pos >= len(data) {
+				return nil, false
+			}
+			if data[f.pos] == ',' {
+				f.pos++
+				continue
+			}
+			if data[f.pos] != ']' {
+				return nil, false
+			}
+			f.pos++
+			break
+		}
+	}
+	f.ws()
+	return list, f.pos == len(data)
+}

@@ -2,6 +2,8 @@ package canon
 
 import (
 	"bytes"
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -116,4 +118,34 @@ func BenchmarkTransformSlow(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzSplit checks Members and Elements split only what encoding/json
+// accepts, into what it makes of it.
+func FuzzSplit(f *testing.F) {
+	for _, s := range append(append([]string{}, canonSeeds...), fastSeeds...) {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(` {"a" : [1, null, {"b":"\u00e9"}] , "c":{}} `))
+	f.Add([]byte(`[ {"a":1} , "x", null, [] ]`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if m, ok := Members(in); ok {
+			var want map[string]json.RawMessage
+			if err := json.Unmarshal(in, &want); err != nil {
+				t.Fatalf("Members split %q, which Unmarshal refuses: %v", in, err)
+			}
+			if !reflect.DeepEqual(m, want) && !(len(m) == 0 && len(want) == 0) {
+				t.Fatalf("Members(%q) = %q, Unmarshal %q", in, m, want)
+			}
+		}
+		if l, ok := Elements(in); ok {
+			var want []json.RawMessage
+			if err := json.Unmarshal(in, &want); err != nil {
+				t.Fatalf("Elements split %q, which Unmarshal refuses: %v", in, err)
+			}
+			if !reflect.DeepEqual(l, want) && !(len(l) == 0 && len(want) == 0 && want != nil) {
+				t.Fatalf("Elements(%q) = %q, Unmarshal %q", in, l, want)
+			}
+		}
+	})
 }

@@ -263,6 +263,20 @@ func CheckFormat(data []byte, want string) error { return checkFormat(data, want
 // a field's JSON name exactly, case included) and trailing data, and rewrites
 // encoding/json's errors to name the field's path.
 func DecodeStrict(data []byte, v any) error {
+	// The quick ways, for what they decide; anything else goes the strict
+	// way, which decides it and words the error. A list of raw elements
+	// has no key to refuse: canon.Elements splits a well-formed one. A
+	// value with no object anywhere in its type (a string, a number, a
+	// list of strings) has none either: encoding/json's Unmarshal decodes
+	// it as the strict decoder would.
+	if l, ok := v.(*[]json.RawMessage); ok {
+		if e, ok := canon.Elements(data); ok {
+			*l = e
+			return nil
+		}
+	} else if t := reflect.TypeOf(v); t != nil && plainType(t) && json.Unmarshal(data, v) == nil {
+		return nil
+	}
 	if t := reflect.TypeOf(v); t != nil {
 		if err := exactKeys(data, t, ""); err != nil {
 			return err
@@ -317,4 +331,28 @@ func jsonKind(t reflect.Type) string {
 		return jsonKind(t.Elem())
 	}
 	return t.Kind().String()
+}
+
+// plainType reports whether t is a pointer to a value with no object in its
+// type and no decoder of its own: a string, bool or number, or a list of
+// them.
+func plainType(t reflect.Type) bool {
+	if t.Kind() != reflect.Pointer {
+		return false
+	}
+	t = t.Elem()
+	for {
+		if t.Implements(unmarshalerType) || reflect.PointerTo(t).Implements(unmarshalerType) {
+			return false
+		}
+		switch t.Kind() {
+		case reflect.String, reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			return true
+		case reflect.Slice:
+			t = t.Elem()
+		default:
+			return false
+		}
+	}
 }

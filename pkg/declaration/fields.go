@@ -28,7 +28,11 @@ func NewFields(path string, data []byte) *Fields {
 		f.err = &canon.PathError{Path: path, Msg: "want an object"}
 		return f
 	}
-	if err := json.Unmarshal(data, &f.m); err != nil {
+	// canon.Members splits a well-formed object in one pass; anything else
+	// is decoded the long way, which words the error.
+	if m, ok := canon.Members(data); ok {
+		f.m = m
+	} else if err := json.Unmarshal(data, &f.m); err != nil {
 		f.err = &canon.PathError{Path: path, Msg: err.Error()}
 	}
 	return f

@@ -115,11 +115,16 @@ func OpenRCEnabledProbe(name string) string {
 // 1 for a service with no script (OpenRC 0.45 does: "does not exist") is
 // read as 3, no such script, when neither /etc/init.d nor
 // /usr/local/etc/init.d holds one; any other exit is rc-service's own.
+//
+// rc-service lives in an sbin directory (/sbin on Alpine, /usr/sbin on
+// Debian), which a login user's PATH other than root's doesn't hold on
+// Debian, so the probe looks there after the login user's own PATH.
 func OpenRCStatusProbe(name string) string {
 	return strings.ReplaceAll(openrcStatus, "NAME", Quote(name))
 }
 
-const openrcStatus = `rc-service NAME status
+const openrcStatus = `PATH=${PATH:-/usr/bin:/bin}:/usr/local/sbin:/usr/sbin:/sbin
+rc-service NAME status
 code=$?
 if [ "$code" -eq 1 ]; then
 	for d in /etc/init.d /usr/local/etc/init.d; do

@@ -210,6 +210,36 @@ func TestSystemdEnabledProbeShells(t *testing.T) {
 	}
 }
 
+// TestOpenRCStatusProbeSbin: a login user's PATH without the sbin
+// directories (Debian's for an account other than root) still finds
+// rc-service where OpenRC puts it (/usr/sbin replaced by a directory of the
+// test's own); with it nowhere the probe exits 127, which holds.
+func TestOpenRCStatusProbeSbin(t *testing.T) {
+	for _, sh := range shells(t) {
+		t.Run(sh[0], func(t *testing.T) {
+			bin := fakeTools(t, map[string]string{"rc-service": `echo " * status: started"; exit 0`})
+			text := strings.Replace(OpenRCStatusProbe("httpd"), ":/usr/sbin:", ":"+bin+":", 1)
+			if text == OpenRCStatusProbe("httpd") {
+				t.Fatal("the probe doesn't look in /usr/sbin")
+			}
+			code, out := runProbe(t, sh, "PATH=/usr/bin:/bin\n"+text)
+			if code != 0 || out != " * status: started\n" {
+				t.Errorf("rc-service in sbin: %d %q, want 0 and its status", code, out)
+			}
+			empty := t.TempDir()
+			code, _ = runProbe(t, sh, "PATH=/usr/bin:/bin\n"+strings.Replace(OpenRCStatusProbe("httpd"), ":/usr/sbin:", ":"+empty+":", 1))
+			for _, d := range []string{"/usr/bin", "/bin", "/usr/local/sbin", "/sbin"} {
+				if _, err := os.Stat(d + "/rc-service"); err == nil {
+					t.Skipf("this machine has an rc-service of its own, in %s", d)
+				}
+			}
+			if code != 127 {
+				t.Errorf("no rc-service anywhere: exit %d, want 127", code)
+			}
+		})
+	}
+}
+
 // TestOpenRCStatusProbeShells: rc-service's exit passes through, but for
 // 1 with no script in /etc/init.d or /usr/local/etc/init.d (both replaced
 // by directories of the test's own), which reads as 3, no such script.

@@ -161,6 +161,9 @@ func (e *Exec) sudo(ctx context.Context) error {
 	return e.sudoErr
 }
 
+// opGrace is how long an operation's script has to end after SIGTERM.
+const opGrace = 5 * time.Second
+
 // sudoCheckLimit bounds the sudo check: sudo -n never waits on a prompt.
 const sudoCheckLimit = 30 * time.Second
 
@@ -181,6 +184,9 @@ func (c *Client) session(ctx context.Context, command string, stdin []byte, limi
 }
 
 // sessionTo is session with stdout written to stdout (nil: the tail kept).
+// With stdout set (an operation under sudo), a session stopped early is sent
+// SIGTERM first, which sudo passes on to the script (a SIGKILL would end
+// sudo and leave the script running as root), and SIGKILL after opGrace.
 func (c *Client) sessionTo(ctx context.Context, command string, stdin []byte, limit time.Duration, stdout io.Writer) sessionResult {
 	s, err := c.client.NewSession()
 	if err != nil {
@@ -207,6 +213,14 @@ func (c *Client) sessionTo(ctx context.Context, command string, stdin []byte, li
 		timeout = t.C
 	}
 	kill := func() {
+		if stdout != nil {
+			s.Signal(ssh.SIGTERM)
+			select {
+			case <-waited:
+				return
+			case <-time.After(opGrace):
+			}
+		}
 		s.Signal(ssh.SIGKILL)
 		s.Close()
 		<-waited

@@ -57,8 +57,11 @@
 // the path is a conflict.
 //
 // An operation the system refuses natively (EACCES, EPERM) is handed to
-// Host.Elevated when it is set: the seam where the constant scripts under
-// sudo plug in. Without it the refusal is the operation's failure.
+// Host.Elevated when it is set, and done again there whole. Sudo is that
+// fallback (zap-exec sets it): the same operation as one constant script of
+// internal/ops under sudo -n, after one sudo -n true per run (a sudo that
+// would prompt is the fixed failure "sudo authentication failed"). Without
+// it the refusal is the operation's failure.
 //
 // An operator's command runs as /bin/sh reading execute.Script's text on
 // stdin, never on an argv, in its own session (no terminal, its own process

@@ -19,7 +19,7 @@
 # open (read only: no open here creates a file); before a byte is written it
 # must be a regular file of the writer's, empty, with one name, and still
 # the file at the staged name (exit 94). The bytes are written through
-# /proc/self/fd, checked against LENGTH and SHA512 (exit 93 when they aren't
+# /proc/self/fd, checked against SHA512 and LENGTH (exit 93 when they aren't
 # what was sent), given OWNER, GROUP and MODE through the open file, and,
 # the staged name checked to still be that file, renamed into place: a link
 # at PATH is replaced, never followed; a directory there fails (exit 94). On
@@ -42,8 +42,8 @@
 # anything but a regular file (refused before it is opened: a fifo is never
 # waited on), or a file that isn't the one at the name once opened is exit
 # 94, a file over 16 MiB exit 93, and nothing is written. With remove, what
-# PATH holds (not a directory) is removed, and nothing is written: the
-# content must be empty.
+# PATH holds (not a directory) is removed and nothing is installed: a
+# validated put's new file, when the check failed and there was none before.
 set -eu
 unset CDPATH
 zap=put me= gnu= here= below=0 at=

@@ -94,6 +94,7 @@ func (s *session) load(ctx context.Context) (*evaluation, error) {
 	s.res = s.resolution(ev.decl)
 	s.conn = connectionOf(ev.decl, s.res, s.a.bootstrap)
 	s.a.useSecrets(s.res)
+	s.st.useGC(s.a.getenv, func(name string) bool { _, ok := s.res.Lookup(name); return ok })
 	return ev, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -20,6 +21,24 @@ type stages struct {
 	dir    string
 	env    []string
 	stderr io.Writer // where a stage's diagnostics go when it succeeds
+	// gc is the GOGC the reading stages (zap-detect, zap-plan) run with,
+	// "" for the operator's own (useGC).
+	gc string
+}
+
+// gcPercent is the garbage collector's target for zap and the stages that
+// read a pass's documents: each is a short process that decodes a document
+// and exits, for which collecting at 4 times the live heap rather than 2
+// saves a third of their work for some megabytes more.
+const gcPercent = 400
+
+// useGC has zap-detect and zap-plan run with GOGC=gcPercent, unless the
+// operator set GOGC or the config references it (then a stage's
+// environment is exactly the operator's, as ever).
+func (s *stages) useGC(getenv func(string) string, referenced func(string) bool) {
+	if getenv("GOGC") == "" && !referenced("GOGC") {
+		s.gc = strconv.Itoa(gcPercent)
+	}
 }
 
 func (a *app) stages() (*stages, error) {
@@ -38,6 +57,9 @@ func (s *stages) command(ctx context.Context, name string, args ...string) *exec
 	cmd := exec.CommandContext(ctx, filepath.Join(s.dir, name), args...)
 	cmd.Args[0] = name
 	cmd.Env = s.env
+	if s.gc != "" && (name == "zap-detect" || name == "zap-plan") {
+		cmd.Env = append(append([]string{}, s.env...), "GOGC="+s.gc)
+	}
 	return cmd
 }
 

@@ -167,6 +167,9 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 
 // main runs the command and prints its error, once.
 func (a *app) main(ctx context.Context, args []string) int {
+	if a.getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
 	a.wrapOutputs()
 	defer a.flushOutputs()
 	err := a.run(ctx, args)

@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,6 +28,19 @@ import (
 // Marshal encodes v with encoding/json and rewrites the result in canonical
 // form.
 func Marshal(v any) ([]byte, error) {
+	// A value that writes itself (a document's MarshalJSON) is asked
+	// directly: encoding/json would only check and compact what it wrote,
+	// which Transform's fast path does anyway. Anything that path doesn't
+	// answer goes through encoding/json, which words the error.
+	if m, ok := v.(json.Marshaler); ok {
+		if rv := reflect.ValueOf(v); rv.Kind() != reflect.Pointer || !rv.IsNil() {
+			if raw, err := m.MarshalJSON(); err == nil {
+				if out, ok := transformFast(raw); ok {
+					return out, nil
+				}
+			}
+		}
+	}
 	// No HTML escaping: the fewer escapes, the more strings the fast path
 	// copies as they are.
 	var b bytes.Buffer

@@ -149,3 +149,24 @@ func FuzzSplit(f *testing.F) {
 		}
 	})
 }
+
+type selfWriter struct{ raw string }
+
+func (s selfWriter) MarshalJSON() ([]byte, error) { return []byte(s.raw), nil }
+
+// TestMarshalSelfWriter checks Marshal asks a value that writes itself
+// directly and answers as encoding/json's path would: the same bytes, and
+// for what it wrote wrong, encoding/json's error.
+func TestMarshalSelfWriter(t *testing.T) {
+	got, err := Marshal(selfWriter{` {"b": "<\u0041>", "format":"f/1", "a": [1, 2]} `})
+	if err != nil || string(got) != `{"format":"f/1","a":[1,2],"b":"<A>"}` {
+		t.Errorf("Marshal = %s, %v", got, err)
+	}
+	if _, err := Marshal(selfWriter{`{"a":`}); err == nil || !strings.Contains(err.Error(), "MarshalJSON") {
+		t.Errorf("a writer that writes invalid JSON: %v, want encoding/json's error", err)
+	}
+	var nilPtr *selfWriter
+	if got, err := Marshal(nilPtr); err != nil || string(got) != "null" {
+		t.Errorf("a nil pointer: %s, %v", got, err)
+	}
+}

@@ -196,7 +196,7 @@ zap_snapshot() {
 	if [ $((0x$st & 0170000)) -ne $((0100000)) ]; then
 		zap_fail 94 "$path is not a regular file, which a validated write can't put back"
 	fi
-	exec 4<"./$name"
+	command exec 4<"./$name" || zap_fail 94 "$path changed while it was read: it is not the regular file at its name"
 	st=$(stat -L -c '%f %a %u %g %s %d:%i' /proc/self/fd/4)
 	set -- $st
 	if [ $((0x$1 & 0170000)) -ne $((0100000)) ] || [ "$6" != "$(stat -c '%d:%i' -- "./$name")" ]; then
@@ -278,7 +278,7 @@ zap_put() {
 	trap 'exit 1' HUP INT TERM
 	# Opened for reading only: a link swapped in at the name is opened,
 	# never created through, and refused below.
-	exec 3<"$tmp"
+	command exec 3<"$tmp" || zap_fail 94 "the staged file ${dir:-}/${tmp#./} changed under it"
 	st=$(stat -L -c '%f %u %g %h %s %d:%i' /proc/self/fd/3)
 	set -- $st
 	if [ $((0x$1 & 0170000)) -ne $((0100000)) ] || [ "$2" != "$me" ] || [ "$4" != 1 ] || [ "$5" != 0 ] ||

@@ -129,6 +129,9 @@ func makeDir(dirfd int, name, at string, below bool) (int, error) {
 	if up.Uid != st.Uid || up.Gid != st.Gid {
 		if err := unix.Fchown(fd, int(up.Uid), int(up.Gid)); err != nil {
 			unix.Close(fd)
+			// Not left the writer's: the operation is done again with
+			// more privilege (Elevated), which must find it missing.
+			unix.Unlinkat(dirfd, name, unix.AT_REMOVEDIR)
 			return -1, fmt.Errorf("give %s the owner of %s: %w", at, parent(at), err)
 		}
 	}

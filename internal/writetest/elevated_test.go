@@ -45,6 +45,21 @@ func TestLocalWriteDeniedGoesThroughSudo(t *testing.T) {
 	}
 	// A new file takes its directory's owner: root's, as the script gives it.
 	wantFile(t, f, []byte("from zaptest\n"), 0o644, 0, 0)
+
+	// A directory zaptest may write but whose owner it can't give: what is
+	// made there is made through sudo, given root's owner and the group.
+	grp := filepath.Join(w.base, "grp")
+	must(t, os.Mkdir(grp, 0o775))
+	must(t, os.Chown(grp, 0, w.gid))
+	must(t, os.Chmod(grp, 0o775))
+	f = filepath.Join(grp, "sub", "conf")
+	if out, err := run("/usr/sbin:/usr/bin:/sbin:/bin"); err != nil {
+		t.Fatalf("a write through sudo: %v %s", err, out)
+	}
+	if st := lstat(t, filepath.Dir(f)); st.Uid != 0 || int(st.Gid) != w.gid {
+		t.Fatalf("the directory made is %d:%d, want 0:%d", st.Uid, st.Gid, w.gid)
+	}
+	wantFile(t, f, []byte("from zaptest\n"), 0o644, 0, w.gid)
 	if left, _ := filepath.Glob(filepath.Join(dir, ".zap.*")); len(left) != 0 {
 		t.Fatalf("left behind: %v", left)
 	}

@@ -72,6 +72,12 @@ func seedPlans(t testing.TB) [][]byte {
 	trig.Warnings = []string{"a marker for a service this config doesn't manage"}
 	add(planOf(trig))
 
+	// Packages: Zap's own change, the index refresh (type zap, no
+	// resource), in front of each install batch.
+	pkgs := observe(absent(pkgRes("rg", "ripgrep")), absent(scriptRes("repo", "false", "add", "rg")), absent(pkgRes("app", "app", "repo")))
+	pkgs.Declaration.Target.PackageManager = "apt"
+	add(planOf(pkgs))
+
 	note := &plan.Plan{
 		Format:  plan.Format,
 		Target:  declaration.Target{Local: true},

@@ -20,24 +20,32 @@ import (
 //     same batch as it (or a later one): the manager orders the two itself.
 //   - Each batch is one install of all its names (pkg-install-<manager>),
 //     after a refresh of the manager's index (pkg-update-<manager>): the
-//     automatic cache-update step. A later batch refreshes again, since
-//     what it waited on (an apt_repo, a script) may have added a
-//     repository.
+//     automatic cache-update step, a change of Zap's own. A later batch
+//     refreshes again, since what it waited on (an apt_repo, a script) may
+//     have added a repository.
 //   - A batch runs where all of it can: after everything any of its
 //     packages waits on, and before anything that waits on one of them.
 //     The plan's order is the one topological order of the graph in which
 //     each batch is a single node, and the ready node first in the plan's
 //     own order; so the changes of a batch stand side by side.
 //
-// How a batch reads in the plan: every package keeps a change of its own,
-// under its id, so a report and the JSON events name each one. The first
-// change of a batch carries the batch's steps: a note naming the batch and
-// its packages, the index refresh, and the one install. Each other change
-// of the batch holds one note saying which change installs it; it has
-// nothing to run, and it is skipped when the batch's change fails.
+// How a batch reads in the plan: the batch opens with the index refresh, a
+// change of Zap's own (type zap, no resource: plan.KindZap) whose id is
+// cache-update-<manager> for batch 1 and cache-update-<manager>-N for
+// batch N, its one step the refresh, as root. Then every package keeps a
+// change of its own, under its id, so a report and the JSON events name
+// each one. The first package change carries the batch's steps: a note
+// naming the batch and its packages, and the one install. Each other
+// change of the batch holds one note saying which change installs it; it
+// has nothing to run, and it is skipped when the batch's change fails (as
+// the whole batch is when the refresh fails). A declared resource whose id
+// is a refresh's the plan needs is refused: the two changes would share
+// an id.
 //
 // Converged and held packages are in no batch: a resource that waits on a
-// converged package waits on nothing this plan does.
+// converged package waits on nothing this plan does, and a batch exists
+// only for packages this plan installs, so held packages alone refresh
+// nothing.
 
 // Timeouts of the package operations, in seconds: an index refresh and an
 // install fetch over the network.
@@ -50,6 +58,16 @@ const (
 // batch-install-apt-1.
 func BatchName(manager string, n int) string {
 	return "batch-install-" + manager + "-" + strconv.Itoa(n)
+}
+
+// RefreshID is the id of the index refresh in front of a manager's install
+// batch n, a change of Zap's own: cache-update-apt for batch 1,
+// cache-update-apt-2 for batch 2.
+func RefreshID(manager string, n int) string {
+	if n == 1 {
+		return "cache-update-" + manager
+	}
+	return "cache-update-" + manager + "-" + strconv.Itoa(n)
 }
 
 // batchPackages gives p's package changes their batches' steps and orders
@@ -150,7 +168,11 @@ func batchPackages(p *plan.Plan, g *graph, order []string, manager string) error
 		taken++
 		ids := members[n]
 		if strings.HasPrefix(n, "\x00batch ") {
-			changes = append(changes, batchChanges(p, changeAt, ids, manager, batch[ids[0]])...)
+			b := batch[ids[0]]
+			if id := RefreshID(manager, b); g.byID[id] != nil {
+				return fmt.Errorf("resource %q: the id of Zap's own index refresh in front of %s; give the resource another id", id, BatchName(manager, b))
+			}
+			changes = append(changes, batchChanges(p, changeAt, ids, manager, b)...)
 		} else if i, ok := changeAt[n]; ok {
 			changes = append(changes, p.Changes[i])
 		}
@@ -171,9 +193,10 @@ func batchPackages(p *plan.Plan, g *graph, order []string, manager string) error
 }
 
 // batchChanges returns the changes of batch n, whose packages are ids in
-// execution order: the first carries the batch's steps, the others a note.
+// execution order: the index refresh, Zap's own change; then the packages',
+// the first carrying the batch's install, the others a note.
 func batchChanges(p *plan.Plan, changeAt map[string]int, ids []string, manager string, n int) []plan.Change {
-	name := BatchName(manager, n)
+	name, refresh := BatchName(manager, n), RefreshID(manager, n)
 	var names []string
 	seen := map[string]bool{}
 	for _, id := range ids {
@@ -184,13 +207,15 @@ func batchChanges(p *plan.Plan, changeAt map[string]int, ids []string, manager s
 		}
 	}
 	first := ids[0]
-	out := make([]plan.Change, 0, len(ids))
+	out := make([]plan.Change, 0, len(ids)+1)
+	out = append(out, plan.Change{ID: refresh, Type: plan.KindZap, Action: plan.Create, Steps: []plan.Step{
+		{Type: plan.StepOp, Op: &plan.Op{Name: plan.OpName("pkg-update-" + manager), Privilege: plan.Root, Timeout: pkgUpdateTimeout}},
+	}})
 	for i, id := range ids {
 		c := p.Changes[changeAt[id]]
 		if i == 0 {
 			c.Steps = []plan.Step{
-				{Type: plan.StepNote, Note: fmt.Sprintf("%s: %s, after the %s index refresh", name, strings.Join(names, " "), manager)},
-				{Type: plan.StepOp, Op: &plan.Op{Name: plan.OpName("pkg-update-" + manager), Privilege: plan.Root, Timeout: pkgUpdateTimeout}},
+				{Type: plan.StepNote, Note: fmt.Sprintf("%s: %s, after %s", name, strings.Join(names, " "), refresh)},
 				{Type: plan.StepOp, Op: &plan.Op{Name: plan.OpName("pkg-install-" + manager), Args: names, Privilege: plan.Root, Timeout: pkgInstallTimeout}},
 			}
 		} else {

@@ -58,22 +58,41 @@ func wantShape(t *testing.T, p *plan.Plan, want ...string) {
 	}
 }
 
-// TestPackageBatchOne: a package alone is batch 1: its change refreshes the
-// index and installs it, as root, with limits.
+// TestPackageBatchOne: a package alone is batch 1: Zap's own change
+// cache-update-apt (type zap, no resource, a create) refreshes the index,
+// then the package's change installs it, each as root, with limits.
 func TestPackageBatchOne(t *testing.T) {
 	p := planFor(t, "apt", absent(pkgRes("rg", "ripgrep")))
-	wantShape(t, p, "rg: # batch-install-apt-1: ripgrep, after the apt index refresh; = pkg-update-apt; = pkg-install-apt ripgrep")
-	for _, s := range p.Changes[0].Steps[1:] {
+	wantShape(t, p, "cache-update-apt: = pkg-update-apt",
+		"rg: # batch-install-apt-1: ripgrep, after cache-update-apt; = pkg-install-apt ripgrep")
+	for _, s := range []plan.Step{p.Changes[0].Steps[0], p.Changes[1].Steps[1]} {
 		if s.Op.Privilege != plan.Root || s.Op.Timeout <= 0 || !s.Op.Path.IsZero() {
 			t.Errorf("%s: privilege %s, timeout %d, path %q", s.Op.Name, s.Op.Privilege, s.Op.Timeout, s.Op.Path.String())
 		}
 	}
-	if p.Changes[0].Resource.Package == nil || p.Changes[0].Resource.Package.From["apt"] != "ripgrep" {
-		t.Errorf("the change's resource: %+v", p.Changes[0].Resource)
+	if c := p.Changes[0]; c.Type != plan.KindZap || c.Action != plan.Create || !reflect.ValueOf(c.Resource).IsZero() {
+		t.Errorf("the refresh: type %q, action %q, resource %+v", c.Type, c.Action, c.Resource)
+	}
+	if p.Changes[1].Resource.Package == nil || p.Changes[1].Resource.Package.From["apt"] != "ripgrep" {
+		t.Errorf("the change's resource: %+v", p.Changes[1].Resource)
+	}
+	// The refresh's change reads back from the plan's document, its
+	// resource left out, and hashes.
+	p.Hash, _ = plan.Hash(p, ops.Script)
+	doc, err := p.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"action":"create","id":"cache-update-apt","steps":[`; !strings.Contains(string(doc), want) {
+		t.Errorf("the plan's document has no %s:\n%s", want, doc)
+	}
+	if q, err := plan.Read(doc); err != nil || plan.Verify(q, ops.Script) != nil || !reflect.DeepEqual(shape(q), shape(p)) {
+		t.Errorf("the plan doesn't read back: %v", err)
 	}
 	// apk: its own operations and its own names.
 	p = planFor(t, "apk", absent(pkgRes("rg", "ripgrep")))
-	wantShape(t, p, "rg: # batch-install-apk-1: ripgrep-apk, after the apk index refresh; = pkg-update-apk; = pkg-install-apk ripgrep-apk")
+	wantShape(t, p, "cache-update-apk: = pkg-update-apk",
+		"rg: # batch-install-apk-1: ripgrep-apk, after cache-update-apk; = pkg-install-apk ripgrep-apk")
 	// Every operation the plan uses has a script, so it hashes.
 	if _, err := plan.Hash(p, ops.Script); err != nil {
 		t.Fatal(err)
@@ -93,7 +112,8 @@ func TestPackageBatchTogether(t *testing.T) {
 		absent(pkgRes("zsh", "zsh", "jq")), // a package after a package: the same batch
 	)
 	wantShape(t, p,
-		"curl: # batch-install-apt-1: curl jq zsh, after the apt index refresh; = pkg-update-apt; = pkg-install-apt curl jq zsh",
+		"cache-update-apt: = pkg-update-apt",
+		"curl: # batch-install-apt-1: curl jq zsh, after cache-update-apt; = pkg-install-apt curl jq zsh",
 		"curl-again: # installed by curl's install (batch-install-apt-1)",
 		"jq: # installed by curl's install (batch-install-apt-1)",
 		"zsh: # installed by curl's install (batch-install-apt-1)",
@@ -116,11 +136,13 @@ func TestPackageBatchAfterScript(t *testing.T) {
 	)
 	wantShape(t, p,
 		"etc-app: = dir",
-		"curl: # batch-install-apt-1: curl gnupg tool, after the apt index refresh; = pkg-update-apt; = pkg-install-apt curl gnupg tool",
+		"cache-update-apt: = pkg-update-apt",
+		"curl: # batch-install-apt-1: curl gnupg tool, after cache-update-apt; = pkg-install-apt curl gnupg tool",
 		"gnupg: # installed by curl's install (batch-install-apt-1)",
 		"tool: # installed by curl's install (batch-install-apt-1)",
 		"add-repo: > add-repo",
-		"app: # batch-install-apt-2: app, after the apt index refresh; = pkg-update-apt; = pkg-install-apt app",
+		"cache-update-apt-2: = pkg-update-apt",
+		"app: # batch-install-apt-2: app, after cache-update-apt-2; = pkg-install-apt app",
 	)
 }
 
@@ -138,12 +160,15 @@ func TestPackageBatchChain(t *testing.T) {
 		absent(fileRes("after-z", "/etc/z", "x", "z")),
 	)
 	wantShape(t, p,
-		"a: # batch-install-apt-1: a z, after the apt index refresh; = pkg-update-apt; = pkg-install-apt a z",
+		"cache-update-apt: = pkg-update-apt",
+		"a: # batch-install-apt-1: a z, after cache-update-apt; = pkg-install-apt a z",
 		"z: # installed by a's install (batch-install-apt-1)",
 		"s1: > one",
-		"b: # batch-install-apt-2: b, after the apt index refresh; = pkg-update-apt; = pkg-install-apt b",
+		"cache-update-apt-2: = pkg-update-apt",
+		"b: # batch-install-apt-2: b, after cache-update-apt-2; = pkg-install-apt b",
 		"f: = put",
-		"c: # batch-install-apt-3: c, after the apt index refresh; = pkg-update-apt; = pkg-install-apt c",
+		"cache-update-apt-3: = pkg-update-apt",
+		"c: # batch-install-apt-3: c, after cache-update-apt-3; = pkg-install-apt c",
 		"after-z: = put",
 	)
 }
@@ -162,7 +187,8 @@ func TestPackageBatchConverged(t *testing.T) {
 	)
 	wantShape(t, p,
 		"s1: > one",
-		"j: # batch-install-apt-1: j b, after the apt index refresh; = pkg-update-apt; = pkg-install-apt j b",
+		"cache-update-apt: = pkg-update-apt",
+		"j: # batch-install-apt-1: j b, after cache-update-apt; = pkg-install-apt j b",
 		"b: # installed by j's install (batch-install-apt-1)",
 	)
 	if len(p.Held) != 2 || p.Held[0].ID != "h" || p.Held[1].ID != "i" {
@@ -202,4 +228,34 @@ func TestPackageBatchPure(t *testing.T) {
 			t.Errorf("rotation %d: %v, want %v", i, got, first)
 		}
 	}
+}
+
+// TestPackageRefreshID: a declared resource with the id of a refresh the
+// plan needs is refused, naming it; with nothing to install there is no
+// refresh, and the id is the resource's own.
+func TestPackageRefreshID(t *testing.T) {
+	o := observe(absent(pkgRes("rg", "ripgrep")), absent(fileRes("cache-update-apt", "/f", "x")))
+	o.Declaration.Target.PackageManager = "apt"
+	if _, err := Plan(o); err == nil || !strings.Contains(err.Error(), `resource "cache-update-apt": the id of Zap's own index refresh in front of batch-install-apt-1`) {
+		t.Errorf("a resource named cache-update-apt: %v", err)
+	}
+	p := planFor(t, "apt", converged(pkgRes("rg", "ripgrep")), absent(fileRes("cache-update-apt", "/f", "x")))
+	wantShape(t, p, "cache-update-apt: = put")
+}
+
+// TestPackageHeldNoRefresh: a batch whose packages are all held isn't
+// planned, so it has no refresh; a held package adds nothing to another
+// batch.
+func TestPackageHeldNoRefresh(t *testing.T) {
+	p := planFor(t, "apt",
+		undetermined(pkgRes("h", "h"), "the package query failed"),
+		absent(pkgRes("i", "i", "h")),
+	)
+	wantShape(t, p)
+	p = planFor(t, "apt",
+		undetermined(pkgRes("h", "h"), "the package query failed"),
+		absent(pkgRes("j", "j")),
+	)
+	wantShape(t, p, "cache-update-apt: = pkg-update-apt",
+		"j: # batch-install-apt-1: j, after cache-update-apt; = pkg-install-apt j")
 }

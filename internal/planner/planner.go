@@ -22,9 +22,10 @@
 //     marker owes it; markers are written before the first source and
 //     cleared after the service (triggers.go).
 //   - Packages: the packages to install go in batches, each one index
-//     refresh and one install where the whole batch can run, a package
-//     after a resource that waits on a package in a later batch; the
-//     changes of a batch stand together in the order (packages.go).
+//     refresh (a change of Zap's own, cache-update-<manager>) and one
+//     install where the whole batch can run, a package after a resource
+//     that waits on a package in a later batch; the changes of a batch
+//     stand together in the order (packages.go).
 package planner
 
 import (

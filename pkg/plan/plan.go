@@ -13,6 +13,7 @@ package plan
 import (
 	"encoding/hex"
 	"fmt"
+	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
@@ -55,13 +56,22 @@ const (
 	Update Action = "update" // the resource drifted: [~]
 )
 
-// Change is one resource's part of the plan.
+// KindZap is the type of a change of Zap's own, which declares no resource
+// (its resource is left out): the package index refresh Zap puts in front
+// of a batch of installs, cache-update-<manager> (a later batch's
+// cache-update-<manager>-N). Its action is create; it has no drift and no
+// trigger. No declared kind is named zap.
+const KindZap declaration.Kind = "zap"
+
+// Change is one resource's part of the plan, or a change of Zap's own
+// (KindZap).
 type Change struct {
 	ID     string           `json:"id"`
 	Type   declaration.Kind `json:"type"`
 	Action Action           `json:"action"`
-	// Resource is the declared resource, references kept as written.
-	Resource declaration.Resource `json:"resource"`
+	// Resource is the declared resource, references kept as written; left
+	// out (the zero Resource) for a change of Zap's own.
+	Resource declaration.Resource `json:"resource,omitzero"`
 	// Drift is what detection observed differing, for an update.
 	Drift []observation.Difference `json:"drift,omitempty"`
 	// Trigger is, for a service, the restart or reload the change runs:
@@ -256,9 +266,25 @@ func (p *Plan) Validate() error {
 	if p.Format != Format {
 		return fmt.Errorf("format: want %q", Format)
 	}
+	ids := make(map[string]bool, len(p.Changes))
 	for i, c := range p.Changes {
 		at := fmt.Sprintf("changes[%d] (%s)", i, c.ID)
-		if c.ID != c.Resource.ID || c.Type != c.Resource.Type {
+		if ids[c.ID] {
+			return fmt.Errorf("%s.id: a second change with this id", at)
+		}
+		ids[c.ID] = true
+		if c.Type == KindZap {
+			// Zap's own change: an id, no resource, a create with
+			// neither drift nor trigger.
+			switch {
+			case c.ID == "":
+				return fmt.Errorf("%s.id: a change of Zap's own needs an id", at)
+			case !reflect.ValueOf(c.Resource).IsZero():
+				return fmt.Errorf("%s.resource: a change of Zap's own declares no resource", at)
+			case c.Action != Create || len(c.Drift) > 0 || c.Trigger != nil:
+				return fmt.Errorf("%s: a change of Zap's own is a create with no drift and no trigger", at)
+			}
+		} else if c.ID != c.Resource.ID || c.Type != c.Resource.Type {
 			return fmt.Errorf("%s: id and type must match the resource's", at)
 		}
 		if c.Action != Create && c.Action != Update {

@@ -175,21 +175,28 @@ const (
 //   - one followed stat line per L path, in order: "<raw mode in hex>" (one
 //     stat -L, only when there is one);
 //   - for each seven (or fewer) of the first D paths opened together, a
-//     line "o <pid> <n>...": the process that opened them and their numbers
-//     (from 1), the first on descriptor 3, the next on 4 and so on; and,
-//     when an open was refused, a line "d <n>..." of those paths;
+//     line "o <pid> <n>:<k>...": the process that opened them, and each
+//     path's number (from 1) and the descriptor it is open on; and, when an
+//     open was refused, a line "d <n>..." of those paths;
 //   - one line per descriptor opened, in order: "<raw mode> <links>" (one
 //     stat -L through them all); and for each that is a regular file of one
 //     link, its sha512sum line, naming it /proc/<pid>/fd/<k> (one sha512sum
 //     through them).
 //
-// A shell opens at most seven descriptors (3 to 9), so it opens seven, then
-// seven more in a subshell of its own, and so on; each subshell names its
-// descriptors by its own pid, which cd -P /proc/self reads without a
-// process. A chain of subshells grows dearer with its depth, so the content
-// reads go in windows of W (252) paths, each a chain of at most 36
-// subshells ending in its own stat and sha512sum: its "o" and "d" lines,
-// then its stat lines, then its sums. Nothing the script prints comes from
+// Where the target has a bash that names descriptors past 9 ({v}), the
+// windows run under bash -p (no startup file, no function or option from
+// the environment): each window of up to W paths (at most 1,000, and 64
+// fewer than the descriptors a process may open) is opened in one subshell
+// of bash on descriptors of bash's choosing, one "o <pid> <n>:<k>..." line
+// for all of them (bash takes a third of the work the subshells do).
+// Elsewhere (dash, BusyBox, an older bash) a shell opens at most seven
+// descriptors (3 to 9), so it opens seven, then seven more in a subshell of
+// its own, and so on; each subshell names its descriptors by its own pid,
+// which cd -P /proc/self reads without a process. A chain of subshells
+// grows dearer with its depth, so there the content reads go in windows of
+// 252 paths, each a chain of at most 36 subshells. Either way a window ends
+// in its own stat and sha512sum: its "o" and "d" lines, then its stat
+// lines, then its sums. Nothing the script prints comes from
 // a path or a file. Exit 3 is a group whose reads failed or don't line up
 // (a path changed between them).
 const pathScript = `IFS=' 	
@@ -212,6 +219,40 @@ if [ "$all" = 1 ]; then stat -c '%f %U %G' -- "$@" || exit 3
 elif [ -n "$a" ]; then eval "stat -c '%f %U %G' -- $a" || exit 3
 fi
 if [ -n "$b" ]; then eval "stat -L -c %f -- $b" || exit 3; fi
+B='D=$1 W=$2
+shift 2
+set -f
+i=0
+while [ "$i" -lt "$D" ]; do
+e=$((i+W))
+[ "$e" -le "$D" ] || e=$D
+(
+q=$BASHPID r= d= f=
+for p in "${@:1:$((e-i))}"; do
+i=$((i+1))
+[ -f "$p" ] && ! [ -h "$p" ] || continue
+if command exec {v}<"$p"; then r+=" $i:$v" f+=" /proc/$q/fd/$v"; else d+=" $i"; fi
+done
+echo "o $q$r"
+[ -z "$d" ] || echo "d$d"
+[ -n "$f" ] || exit 0
+o=$(stat -L -c "%f %h" $f) || exit 3
+echo "$o"
+set -- $o
+s=
+for g in $f; do
+[ "$#" -ge 2 ] || exit 3
+case "$1 $2" in "8"???" 1") s+=" $g";; esac
+shift 2
+done
+[ "$#" = 0 ] || exit 3
+if [ -n "$s" ]; then sha512sum $s || exit 3; fi
+exit 0
+) || exit 3
+shift $((e-i))
+i=$e
+done
+exit 0'
 L='cd -P /proc/self || exit 3
 q=${PWD##*/} k=3 r= d=
 while [ "$i" -lt "$e" ] && [ "$k" -le 9 ]; do
@@ -227,7 +268,7 @@ if case $k in
 8) command exec 8<"$p";;
 9) command exec 9<"$p";;
 esac
-then r="$r $i" f="$f /proc/$q/fd/$k" k=$((k+1))
+then r="$r $i:$k" f="$f /proc/$q/fd/$k" k=$((k+1))
 else d="$d $i"
 fi
 done
@@ -249,6 +290,15 @@ if [ -n "$s" ]; then sha512sum $s || exit 3; fi
 exit 0'
 x= a= b= i=0
 exec 2>/dev/null
+[ "$D" -gt 0 ] || exit 0
+if command -v bash >/dev/null && bash -p -c "exec {v}</dev/null"; then
+n=$(ulimit -n)
+case $n in unlimited) n=1064;; esac
+if [ "$n" -ge 128 ] 2>/dev/null; then
+[ "$n" -le 1064 ] || n=1064
+exec bash -p -c "$B" bash "$D" $((n-64)) "$@"
+fi
+fi
 while [ "$i" -lt "$D" ]; do
 e=$((i+W))
 [ "$e" -le "$D" ] || e=$D

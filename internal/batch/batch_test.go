@@ -338,8 +338,36 @@ func TestGroups(t *testing.T) {
 	if len(b.units) != 2 {
 		t.Fatalf("%d reads in %d units, want 2 groups", len(qs), len(b.units))
 	}
-	eachShell(t, func(t *testing.T, sh []string) {
-		answers, err := b.Parse(runShell(t, sh, b.Script, pathEnv()))
+	// With bash on the target, a group opens a window's files in one
+	// shell; without it, seven to a subshell.
+	noBash := t.TempDir()
+	for _, tool := range append(Tools(qs), "sh") {
+		p, err := exec.LookPath(tool)
+		must(t, err)
+		must(t, os.Symlink(p, filepath.Join(noBash, tool)))
+	}
+	// A bash that can't name a descriptor past 9 (here dash under its name)
+	// leaves the windows to the subshells.
+	oldBash := t.TempDir()
+	for _, tool := range append(Tools(qs), "sh") {
+		p, err := exec.LookPath(tool)
+		must(t, err)
+		must(t, os.Symlink(p, filepath.Join(oldBash, tool)))
+	}
+	dash, err := exec.LookPath("dash")
+	must(t, err)
+	must(t, os.Symlink(dash, filepath.Join(oldBash, "bash")))
+	for _, env := range [][]string{pathEnv(), {"PATH=" + noBash}, {"PATH=" + oldBash}} {
+		eachShell(t, func(t *testing.T, sh []string) {
+			checkGroups(t, qs, sums, b.Parse, runShell(t, sh, b.Script, env))
+		})
+	}
+}
+
+func checkGroups(t *testing.T, qs []detect.Query, sums []string, parse func([]byte) ([]detect.Answer, error), out []byte) {
+	t.Helper()
+	{
+		answers, err := parse(out)
 		must(t, err)
 		for i, q := range qs {
 			f := i / 3
@@ -363,7 +391,7 @@ func TestGroups(t *testing.T) {
 				t.Errorf("%s %d: %+v", q.Op, f, got)
 			}
 		}
-	})
+	}
 }
 
 // TestGroupOutputRefused checks that a group's output that doesn't line up
@@ -393,9 +421,9 @@ func TestGroupOutputRefused(t *testing.T) {
 		out  string
 		want []detect.Status // stat a, stat b, content a, content b
 	}{
-		{"one there, one missing", 0, "em\n81a4 root root\no 9 1\n81a4 1\n" + sum + "  /proc/9/fd/3\n",
+		{"one there, one missing", 0, "em\n81a4 root root\no 9 1:3\n81a4 1\n" + sum + "  /proc/9/fd/3\n",
 			[]detect.Status{ok, missing, ok, missing}},
-		{"hard linked, denied", 0, "ee\n81a4 root root\n81a4 root root\no 9 1\nd 2\n81a4 2\n",
+		{"hard linked, denied", 0, "ee\n81a4 root root\n81a4 root root\no 9 1:3\nd 2\n81a4 2\n",
 			[]detect.Status{ok, ok, detect.StatusHardLinked, detect.StatusDenied}},
 		{"a directory and a link", 0, "eL\n41ed root root\na1ff root root\n81a4\n",
 			[]detect.Status{ok, ok, detect.StatusNotRegular, detect.StatusNotRegular}},
@@ -405,11 +433,14 @@ func TestGroupOutputRefused(t *testing.T) {
 		{"a line short", 0, "ee\n81a4 root root\n", all(fail)},
 		{"a regular file with no record", 0, "ee\n81a4 root root\n41ed root root\n", all(fail)},
 		{"a link the test saw as a file", 0, "ee\na1ff root root\n41ed root root\n", all(fail)},
-		{"a sum of a hard link", 0, "em\n81a4 root root\no 9 1\n81a4 2\n" + sum + "  /proc/9/fd/3\n", all(fail)},
-		{"a sum for another descriptor", 0, "em\n81a4 root root\no 9 1\n81a4 1\n" + sum + "  /proc/9/fd/4\n", all(fail)},
-		{"a sum too many", 0, "em\n81a4 root root\no 9 1\n81a4 1\n" + sum + "  /proc/9/fd/3\n" + sum + "  /proc/9/fd/3\n", all(fail)},
-		{"a path opened twice", 0, "ee\n81a4 root root\n81a4 root root\no 9 1 1\n81a4 1\n81a4 1\n", all(fail)},
-		{"a pid that isn't one", 0, "em\n81a4 root root\no 9/fd/3/../.. 1\n81a4 1\n" + sum + "  /proc/9/fd/3/../../fd/3\n", all(fail)},
+		{"a sum of a hard link", 0, "em\n81a4 root root\no 9 1:3\n81a4 2\n" + sum + "  /proc/9/fd/3\n", all(fail)},
+		{"a sum for another descriptor", 0, "em\n81a4 root root\no 9 1:3\n81a4 1\n" + sum + "  /proc/9/fd/4\n", all(fail)},
+		{"a sum too many", 0, "em\n81a4 root root\no 9 1:3\n81a4 1\n" + sum + "  /proc/9/fd/3\n" + sum + "  /proc/9/fd/3\n", all(fail)},
+		{"a path opened twice", 0, "ee\n81a4 root root\n81a4 root root\no 9 1:3 1:4\n81a4 1\n81a4 1\n", all(fail)},
+		{"a descriptor given twice", 0, "ee\n81a4 root root\n81a4 root root\no 9 1:3 2:3\n81a4 1\n81a4 1\n", all(fail)},
+		{"a descriptor below 3", 0, "em\n81a4 root root\no 9 1:1\n81a4 1\n" + sum + "  /proc/9/fd/1\n", all(fail)},
+		{"descriptors past 9, one line", 0, "ee\n81a4 root root\n81a4 root root\no 9 1:10 2:11\n81a4 1\n81a4 1\n" + sum + "  /proc/9/fd/10\n" + sum + "  /proc/9/fd/11\n", []detect.Status{ok, ok, ok, ok}},
+		{"a pid that isn't one", 0, "em\n81a4 root root\no 9/fd/3/../.. 1:3\n81a4 1\n" + sum + "  /proc/9/fd/3/../../fd/3\n", all(fail)},
 		{"a record of a third path", 0, "mm\nd 3\n", all(fail)},
 		{"a record of a path not there", 0, "mm\nd 1\n", all(fail)},
 		{"exited 1", 1, "ee\n81a4 root root\n81a4 root root\n", all(fail)},

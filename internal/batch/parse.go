@@ -327,6 +327,7 @@ func pathGroupAnswers(answers []detect.Answer, un unit, code int, data []byte) {
 		return p - 1, true
 	}
 	var fds []*opened
+	names := map[string]bool{}
 	for len(lines) > 0 {
 		// One window: its "o" and "d" lines, its stat lines, its sums.
 		var window []*opened
@@ -342,14 +343,18 @@ func pathGroupAnswers(answers []detect.Answer, un unit, code int, data []byte) {
 					}
 					denied[p] = true
 				}
-			} else if f[0] == "o" && len(f) >= 2 && len(f) <= 9 && f[1] != "" && strings.Trim(f[1], "0123456789") == "" {
-				for j, num := range f[2:] {
-					p, ok := record(num)
-					if !ok {
+			} else if f[0] == "o" && len(f) >= 2 && f[1] != "" && strings.Trim(f[1], "0123456789") == "" {
+				for _, pair := range f[2:] {
+					num, k, ok := strings.Cut(pair, ":")
+					p, ok2 := record(num)
+					fd, err := strconv.Atoi(k)
+					name := "/proc/" + f[1] + "/fd/" + k
+					if !ok || !ok2 || err != nil || strconv.Itoa(fd) != k || fd < 3 || names[name] {
 						garbled()
 						return
 					}
-					window = append(window, &opened{path: p, fd: "/proc/" + f[1] + "/fd/" + strconv.Itoa(3+j)})
+					names[name] = true
+					window = append(window, &opened{path: p, fd: name})
 				}
 				levels++
 			} else {

@@ -3,6 +3,7 @@ package execute
 import (
 	"strings"
 
+	"github.com/zap-go/zap/internal/ops/opcmd"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -15,12 +16,15 @@ import (
 //	put /etc/nginx/nginx.conf (as alice, checked by nginx -t)
 //	dir /srv/app (mode 750, owner app, group app, as alice)
 //	link /srv/app/current -> /srv/app/releases/v1 (as alice)
-//	apt-install nginx-light curl (as root)
+//	systemctl enable -- chrony (as root)
+//	apt-get install -y -q ... -- nginx-light curl (as root)
 //	run the script fetched from https://sh.rustup.rs (piped to sh -s -- -y)
 //	path_exists /srv/token (file, mode 600)
 //	make install
 //
-// Another operation reads as its name, its path and its arguments. An
+// A package or service operation reads as the commands its script runs
+// (internal/ops/opcmd); another operation as its name, its path and its
+// arguments. An
 // operation's parentheses hold its declared mode, owner and group, the
 // account it runs as, and its check. A command reads as its first line, with
 // " …" when more lines follow.
@@ -43,6 +47,10 @@ func Summary(s plan.Step, user string) string {
 			keys = append(keys, declaration.KeyShown(k))
 		}
 		return "user-keys " + op.Args[0] + " keys " + strings.Join(keys, ", ") + " (as " + account(op.Privilege, user) + ")"
+	case op.Path.IsZero() && describes(op):
+		// A package or service operation: the commands its script runs.
+		cmd, _ := opcmd.Describe(string(op.Name), op.Args)
+		return cmd + " (as " + account(op.Privilege, user) + ")"
 	case op.Name == "verify-path" && len(op.Args) == 5:
 		return declaration.Assertion{Type: declaration.AssertPathExists, Path: op.Args[0], FileType: op.Args[1],
 			Mode: op.Args[2], Owner: op.Args[3], NotEmpty: boolp(op.Args[4] == "not_empty")}.Describe()
@@ -92,6 +100,12 @@ func account(p plan.Privilege, user string) string {
 }
 
 func boolp(b bool) *bool { return &b }
+
+// describes reports whether opcmd words op.
+func describes(op *plan.Op) bool {
+	_, ok := opcmd.Describe(string(op.Name), op.Args)
+	return ok
+}
 
 func firstLine(s string) string {
 	s = strings.TrimRight(s, "\n")

@@ -83,7 +83,7 @@ func TestPkgCommandLines(t *testing.T) {
 			args []string
 			want string
 		}{
-			{"pkg-update-apt", "apt-get", nil, "arg -q\narg -o\narg DPkg::Lock::Timeout=120\narg update\nfrontend noninteractive\nstdin empty\n"},
+			{"pkg-update-apt", "apt-get", nil, "arg update\narg -q\narg -o\narg DPkg::Lock::Timeout=120\nfrontend noninteractive\nstdin empty\n"},
 			{"pkg-install-apt", "apt-get", []string{"nginx-light", "libc6:i386", "memtest86+", "curl=7.88.1-10+deb12u5", "jq/bookworm-backports", "vim=2:9.0.1378-2"},
 				"arg install\narg -y\narg -q\narg --no-install-recommends\narg -o\narg DPkg::Lock::Timeout=120\narg -o\narg Dpkg::Options::=--force-confdef\narg -o\narg Dpkg::Options::=--force-confold\narg --\n" +
 					"arg nginx-light\narg libc6:i386\narg memtest86+\narg curl=7.88.1-10+deb12u5\narg jq/bookworm-backports\narg vim=2:9.0.1378-2\nfrontend noninteractive\nstdin empty\n"},

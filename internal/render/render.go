@@ -43,7 +43,13 @@
 //
 // [+] is a create and [~] an update; the lines under a change say what it
 // declares, then its steps: > a command run as written, = one of Zap's own
-// operations named with what it acts on, # a note never run as written.
+// operations named with what it acts on (a package or service operation as
+// the commands its script runs: "= systemctl enable -- chrony (as root)"),
+// # a note never run as written. A change of Zap's own (type zap: the
+// index refresh in front of a batch of installs) declares nothing:
+//
+//	[+] cache-update-apt  zap
+//	    = apt-get update -q -o DPkg::Lock::Timeout=120 (as root)
 package render
 
 import (
@@ -53,6 +59,7 @@ import (
 	"strings"
 
 	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/ops/opcmd"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
@@ -363,6 +370,11 @@ func OpSummary(c observation.Context, op *plan.Op) string {
 	}
 	if op.Name == "installer" && len(op.Args) == 2 {
 		return "run the script fetched from " + escape.Line(op.Args[0]) + " (piped to " + escape.Line(op.Args[1]) + ")"
+	}
+	if cmd, ok := opcmd.Describe(string(op.Name), op.Args); ok && op.Path.IsZero() {
+		// A package or service operation: the commands its script
+		// runs, as execute.Summary says them.
+		return escape.Line(cmd) + " (as " + Account(c, op.Privilege) + ")"
 	}
 	switch op.Name {
 	case plan.OpPut, plan.OpDir, plan.OpLink:

@@ -44,7 +44,7 @@ home: /root
     running: true
     reload_on: site
     trigger: reload if running (fired by site; a pending reload an earlier run owes)
-    = svc-reload systemd nginx (as root)
+    = systemctl daemon-reload; systemctl try-reload-or-restart -- nginx (as root)
     = ledger-clear nginx (as root)
 
 Plan: 2 change(s)

@@ -14,4 +14,4 @@ zap=pkg-update-apt
 }
 DEBIAN_FRONTEND=noninteractive
 export DEBIAN_FRONTEND
-exec apt-get -q -o DPkg::Lock::Timeout=120 update </dev/null
+exec apt-get update -q -o DPkg::Lock::Timeout=120 </dev/null

@@ -1,0 +1,138 @@
+// Package opcmd says which commands one of Zap's package and service
+// operations runs, word for word as its script (internal/ops/scripts) runs
+// them, less the script's own checks of its arguments: the wording of a
+// plan's = step and of a report's step line for those operations
+// (internal/render's OpSummary, internal/execute's Summary).
+//
+//	pkg-update-apt              apt-get update -q -o DPkg::Lock::Timeout=120
+//	svc-enable systemd chrony   systemctl enable -- chrony
+//	svc-reload systemd nginx    systemctl daemon-reload; systemctl try-reload-or-restart -- nginx
+//	svc-reload openrc httpd     rc-service --ifstarted httpd reload
+//
+// The table below is the one place that wording lives; its test checks
+// that each command, as written here with the script's variables, is in its
+// script's text, so the two can't drift apart. The package is a leaf (it
+// imports nothing of Zap's): internal/ops imports internal/execute, which
+// uses it.
+package opcmd
+
+import "strings"
+
+// Forms holds, for each operation, and for a service's operation each
+// manager, the commands its script runs in order, as the script's text
+// writes them: "$@" stands for the operation's arguments (a package
+// batch's names), "$svc" for the service, and "${rl##*/}" for a runlevel.
+// A command's text is found in the script with its line continuations
+// joined (see Normalize).
+var Forms = map[string]map[string][]string{
+	"pkg-update-apt": {"": {`apt-get update -q -o DPkg::Lock::Timeout=120`}},
+	"pkg-install-apt": {"": {`apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=120 ` +
+		`-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold -- "$@"`}},
+	"pkg-update-apk":  {"": {`apk update`}},
+	"pkg-install-apk": {"": {`apk add -- "$@"`}},
+	"svc-enable": {
+		"systemd": {`systemctl enable -- "$svc"`},
+		"openrc":  {`rc-update add "$svc" default`},
+	},
+	"svc-disable": {
+		"systemd": {`systemctl disable -- "$svc"`},
+		"openrc":  {`rc-update del "$svc" "${rl##*/}"`},
+	},
+	"svc-start": {
+		"systemd": {`systemctl start -- "$svc"`},
+		"openrc":  {`rc-service "$svc" start`},
+	},
+	"svc-stop": {
+		"systemd": {`systemctl stop -- "$svc"`},
+		"openrc":  {`rc-service "$svc" stop`},
+	},
+	"svc-restart": {
+		"systemd": {`systemctl daemon-reload`, `systemctl try-restart -- "$svc"`},
+		"openrc":  {`rc-service --ifstarted "$svc" restart`},
+	},
+	"svc-reload": {
+		"systemd": {`systemctl daemon-reload`, `systemctl try-reload-or-restart -- "$svc"`},
+		"openrc":  {`rc-service --ifstarted "$svc" reload`},
+	},
+	"svc-zap": {
+		"openrc": {`rc-service "$svc" zap`},
+	},
+}
+
+// Describe returns the commands the operation name runs with args, joined
+// by "; ", and whether it knows them: a package operation's with its
+// names, a service operation's (args MANAGER SERVICE) with the manager's
+// commands for the service. An argument that isn't one plain shell word
+// is shown single-quoted. svc-disable on OpenRC runs its rc-update del
+// once for each runlevel that holds the service, which the wording says.
+func Describe(name string, args []string) (string, bool) {
+	byManager, ok := Forms[name]
+	if !ok {
+		return "", false
+	}
+	var cmds []string
+	var repl *strings.Replacer
+	suffix := ""
+	if strings.HasPrefix(name, "pkg-") {
+		cmds = byManager[""]
+		if strings.HasPrefix(name, "pkg-install-") != (len(args) > 0) {
+			return "", false
+		}
+		words := make([]string, len(args))
+		for i, a := range args {
+			words[i] = Quote(a)
+		}
+		repl = strings.NewReplacer(`"$@"`, strings.Join(words, " "))
+	} else {
+		if len(args) != 2 {
+			return "", false
+		}
+		if cmds, ok = byManager[args[0]]; !ok {
+			return "", false
+		}
+		repl = strings.NewReplacer(`"$svc"`, Quote(args[1]), `"${rl##*/}"`, "RUNLEVEL")
+		if name == "svc-disable" && args[0] == "openrc" {
+			suffix = ", for each RUNLEVEL that holds it"
+		}
+	}
+	out := make([]string, len(cmds))
+	for i, c := range cmds {
+		out[i] = repl.Replace(c)
+	}
+	return strings.Join(out, "; ") + suffix, true
+}
+
+// Quote is s as one shell word: as it is when it holds only letters,
+// digits and + - . / : = @ _ ~ (and doesn't start with ~ or =), else
+// single-quoted.
+func Quote(s string) string {
+	plain := s != "" && s[0] != '~' && s[0] != '='
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("+-./:=@_~", c)) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Normalize is a script's text with each line continuation (a backslash
+// at a line's end, the newline and the next line's leading blanks) joined
+// into one space, so a command written over lines reads as one.
+func Normalize(script string) string {
+	var b strings.Builder
+	lines := strings.Split(script, "\n")
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		for strings.HasSuffix(l, `\`) && i+1 < len(lines) {
+			i++
+			l = strings.TrimSuffix(l, `\`) + strings.TrimLeft(lines[i], " \t")
+		}
+		b.WriteString(l)
+		b.WriteString("\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,96 @@
+package opcmd_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/zap-go/zap/internal/ops"
+	"github.com/zap-go/zap/internal/ops/opcmd"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// TestFormsInScripts: every command the table says an operation runs is in
+// that operation's script, word for word (line continuations joined), so
+// the wording a plan shows can't drift from what runs; and every package
+// and service operation's script has its wording.
+func TestFormsInScripts(t *testing.T) {
+	for name, byManager := range opcmd.Forms {
+		s, ok := ops.Script(plan.OpName(name))
+		if !ok {
+			t.Errorf("%s: no such operation script", name)
+			continue
+		}
+		text := opcmd.Normalize(s.Text)
+		for manager, cmds := range byManager {
+			for _, c := range cmds {
+				if !strings.Contains(text, c) {
+					t.Errorf("%s (%s): the script doesn't run %s", name, manager, c)
+				}
+			}
+			if manager != "" && !strings.Contains(text, "\n"+manager+")") {
+				t.Errorf("%s: the script has no case for %s", name, manager)
+			}
+		}
+	}
+	entries, err := os.ReadDir("../scripts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		name := strings.TrimSuffix(e.Name(), ".sh")
+		if strings.HasPrefix(name, "pkg-") || strings.HasPrefix(name, "svc-") {
+			if _, ok := opcmd.Forms[name]; !ok {
+				t.Errorf("%s: a package or service operation with no wording in opcmd.Forms", name)
+			}
+		}
+	}
+}
+
+// TestDescribe: each operation reads as the commands it runs with its
+// arguments; wrong arguments and other operations aren't described.
+func TestDescribe(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"pkg-update-apt", nil, "apt-get update -q -o DPkg::Lock::Timeout=120"},
+		{"pkg-install-apt", []string{"ripgrep", "libc6:amd64", "nginx=1.22*"}, "apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=120 -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold -- ripgrep libc6:amd64 'nginx=1.22*'"},
+		{"pkg-update-apk", nil, "apk update"},
+		{"pkg-install-apk", []string{"curl", "so:libc.so.6"}, "apk add -- curl so:libc.so.6"},
+		{"svc-enable", []string{"systemd", "chrony"}, "systemctl enable -- chrony"},
+		{"svc-enable", []string{"openrc", "httpd"}, "rc-update add httpd default"},
+		{"svc-disable", []string{"systemd", "chrony"}, "systemctl disable -- chrony"},
+		{"svc-disable", []string{"openrc", "httpd"}, "rc-update del httpd RUNLEVEL, for each RUNLEVEL that holds it"},
+		{"svc-start", []string{"systemd", "chrony"}, "systemctl start -- chrony"},
+		{"svc-start", []string{"openrc", "httpd"}, "rc-service httpd start"},
+		{"svc-stop", []string{"openrc", "httpd"}, "rc-service httpd stop"},
+		{"svc-restart", []string{"systemd", "nginx"}, "systemctl daemon-reload; systemctl try-restart -- nginx"},
+		{"svc-reload", []string{"systemd", "nginx"}, "systemctl daemon-reload; systemctl try-reload-or-restart -- nginx"},
+		{"svc-reload", []string{"openrc", "httpd"}, "rc-service --ifstarted httpd reload"},
+		{"svc-zap", []string{"openrc", "httpd"}, "rc-service httpd zap"},
+		{"svc-start", []string{"systemd", "it's"}, `systemctl start -- 'it'\''s'`},
+	} {
+		got, ok := opcmd.Describe(c.name, c.args)
+		if !ok || got != c.want {
+			t.Errorf("Describe(%s %q) = %q, %v; want %q", c.name, c.args, got, ok, c.want)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"pkg-update-apt", []string{"x"}},
+		{"pkg-install-apt", nil},
+		{"svc-start", []string{"systemd"}},
+		{"svc-zap", []string{"systemd", "chrony"}},
+		{"svc-start", []string{"runit", "x"}},
+		{"user-account", []string{"alice"}},
+		{"put", nil},
+	} {
+		if got, ok := opcmd.Describe(c.name, c.args); ok {
+			t.Errorf("Describe(%s %q) = %q, want none", c.name, c.args, got)
+		}
+	}
+}

@@ -53,17 +53,21 @@ func (f *fast) str() (raw []byte, plain bool, ok bool) {
 	start := f.pos
 	f.pos++
 	plain = true
+	high := false // a byte past ASCII: the body's UTF-8 is checked
 	for f.pos < len(f.data) {
 		c := f.data[f.pos]
 		switch {
 		case c == '"':
 			f.pos++
 			raw = f.data[start:f.pos]
-			if plain {
+			if plain && high {
 				body := raw[1 : len(raw)-1]
 				plain = utf8.Valid(body) && !bytes.Contains(body, []byte("\u2028")) && !bytes.Contains(body, []byte("\u2029"))
 			}
 			return raw, plain, true
+		case c >= utf8.RuneSelf:
+			high = true
+			f.pos++
 		case c < 0x20:
 			return nil, false, false
 		case c == '\\':

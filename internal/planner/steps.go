@@ -26,8 +26,10 @@ import (
 //	pipeline  > each step's run, in declared order (login)
 //	service   = svc-<verb> manager name (root), ledger-mark and
 //	                 ledger-clear (root): see triggers.go
-//	package   = pkg-update-<manager>, pkg-install-<manager> names (root),
-//	                 once for each install batch (packages.go)
+//	package   = pkg-install-<manager> names (root), once for each
+//	                 install batch, after the batch's index refresh, a
+//	                 change of Zap's own: = pkg-update-<manager> (root;
+//	                 packages.go)
 //	user      = user-account, then user-home, user-groups, user-keys,
 //	                 user-sudo for what it declares (root; user.go)
 //

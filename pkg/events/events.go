@@ -83,6 +83,8 @@ type Event struct {
 	PlanHash string           `json:"plan_hash,omitempty"`
 	Changes  int              `json:"changes,omitempty"`
 	ID       string           `json:"id,omitempty"`
+	// Type is the resource's kind, or "zap" for a change of Zap's own
+	// (plan.KindZap: the index refresh cache-update-<manager>).
 	Type     declaration.Kind `json:"type,omitempty"`
 	Action   string           `json:"action,omitempty"`
 	Step     int              `json:"step,omitempty"`

@@ -77,14 +77,14 @@ const (
 )
 
 // Event is one line of the stream. Fields an event doesn't use are left out.
+// Type is the resource's kind, or "zap" for a change of Zap's own
+// (plan.KindZap: the index refresh cache-update-<manager>).
 type Event struct {
 	Event    Type             `json:"event"`
 	Format   string           `json:"format,omitempty"`
 	PlanHash string           `json:"plan_hash,omitempty"`
 	Changes  int              `json:"changes,omitempty"`
 	ID       string           `json:"id,omitempty"`
-	// Type is the resource's kind, or "zap" for a change of Zap's own
-	// (plan.KindZap: the index refresh cache-update-<manager>).
 	Type     declaration.Kind `json:"type,omitempty"`
 	Action   string           `json:"action,omitempty"`
 	Step     int              `json:"step,omitempty"`

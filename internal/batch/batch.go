@@ -338,8 +338,9 @@ func grouped(op detect.Op) bool {
 	return op == detect.OpType || op == detect.OpStat || op == detect.OpDigest
 }
 
-// plan puts the queries into units: each command, probe and readlink a
-// unit of its own, the type, stat and content reads in groups, each group
+// plan puts the queries into units: each command, probe, readlink and
+// bounded content read a unit of its own, the type, stat and digest reads
+// in groups, each group
 // at the place of its first read, every read of one path in the group that
 // has the path.
 func plan(queries []detect.Query) ([]unit, error) {
@@ -348,7 +349,7 @@ func plan(queries []detect.Query) ([]unit, error) {
 	var at map[string]int
 	for i, q := range queries {
 		switch q.Op {
-		case detect.OpType, detect.OpStat, detect.OpReadlink, detect.OpDigest:
+		case detect.OpType, detect.OpStat, detect.OpReadlink, detect.OpDigest, detect.OpContent:
 			if q.Path == "" {
 				return nil, fmt.Errorf("query %d: no path to read", i)
 			}
@@ -419,6 +420,8 @@ func (b *Batch) probe(un unit) (string, error) {
 		return run + "sh -c " + detect.Quote(pathScript) + " sh " + strconv.Itoa(un.digests) + s.String(), nil
 	case detect.OpReadlink:
 		return run + "readlink -- " + detect.Quote(b.Queries[un.reads[0]].Path), nil
+	case detect.OpContent:
+		return contentProbe(b.Queries[un.reads[0]])
 	case detect.OpCommand:
 		c := b.Queries[un.reads[0]].Command
 		if c == nil {

@@ -536,3 +536,51 @@ func TestBusyBoxTimeout(t *testing.T) {
 		t.Error("the probe's child lived on after the probe was stopped")
 	}
 }
+
+// TestContentReads checks the bounded read under each shell: a small file
+// whole, a longer one cut at its limit and marked over, binary bytes and a
+// forged marker coming back as bytes, and the refusals a digest has.
+func TestContentReads(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	must(t, os.WriteFile(p("small"), []byte("a\nb\n"), 0o644))
+	must(t, os.WriteFile(p("long"), []byte("0123456789"), 0o644))
+	must(t, os.WriteFile(p("forged"), []byte("ZAP00 E 0 0\nZAP00 Z\n\x00\xff"), 0o644))
+	must(t, os.WriteFile(p("twice"), []byte("x"), 0o644))
+	must(t, os.Link(p("twice"), p("twice2")))
+	must(t, os.Symlink(p("small"), p("link")))
+	must(t, syscall.Mkfifo(p("fifo"), 0o644))
+	cases := []struct {
+		path  string
+		limit int
+		want  detect.Answer
+	}{
+		{p("small"), 64, detect.Answer{Status: detect.StatusOK, Content: "a\nb\n"}},
+		{p("long"), 10, detect.Answer{Status: detect.StatusOK, Content: "0123456789"}},
+		{p("long"), 4, detect.Answer{Status: detect.StatusOK, Content: "0123", Over: true}},
+		{p("forged"), 64, detect.Answer{Status: detect.StatusOK, Content: "ZAP00 E 0 0\nZAP00 Z\n\x00\xff"}},
+		{p("none"), 4, detect.Answer{Status: detect.StatusMissing}},
+		{p("link"), 4, detect.Answer{Status: detect.StatusNotRegular, Type: detect.TypeSymlink}},
+		{p("fifo"), 4, detect.Answer{Status: detect.StatusNotRegular, Type: detect.TypeFIFO}},
+		{dir, 4, detect.Answer{Status: detect.StatusNotRegular, Type: detect.TypeDirectory}},
+		{p("twice"), 4, detect.Answer{Status: detect.StatusHardLinked, Links: 2}},
+	}
+	qs := make([]detect.Query, len(cases))
+	for i, c := range cases {
+		qs[i] = detect.Query{Op: detect.OpContent, Lane: observation.LaneElevated, Path: c.path, Limit: c.limit}
+	}
+	b, err := New(qs)
+	must(t, err)
+	eachShell(t, func(t *testing.T, sh []string) {
+		answers, err := b.Parse(runShell(t, sh, b.Script, pathEnv()))
+		must(t, err)
+		for i, c := range cases {
+			if answers[i] != c.want {
+				t.Errorf("%s (limit %d): got %+v, want %+v", c.path, c.limit, answers[i], c.want)
+			}
+		}
+	})
+	if _, err := New([]detect.Query{{Op: detect.OpContent, Lane: observation.LaneElevated, Path: p("small")}}); err == nil {
+		t.Error("a content read with no limit was taken")
+	}
+}

@@ -169,6 +169,9 @@ func answer(q detect.Query, code int, data []byte) detect.Answer {
 		}
 		return detect.Answer{Status: detect.StatusOK, Exit: exit}
 	}
+	if q.Op == detect.OpContent {
+		return contentAnswer(q, code, data)
+	}
 	if q.Op == detect.OpProbe {
 		switch {
 		case timedOut(code):

@@ -78,6 +78,7 @@ func (t FileType) Name() string {
 //	sha512    SHA512 (ok); Type (not_regular); Links (hard_linked)
 //	command   Exit (ok: the command exited with a status)
 //	probe     Exit and Output (ok: the probe exited with a status)
+//	content   Content and Over (ok); Type (not_regular); Links (hard_linked)
 //
 // Detail says what went wrong for failed, in words of the host's own (never
 // bytes the target printed).
@@ -95,7 +96,11 @@ type Answer struct {
 	// Output is what a probe printed on its stdout (at most
 	// ProbeOutputLimit bytes).
 	Output string `json:"output,omitempty"`
-	Detail string `json:"detail,omitempty"`
+	// Content is what a content read read: the file's first Limit bytes,
+	// with Over set when the file holds more.
+	Content string `json:"content,omitempty"`
+	Over    bool   `json:"over,omitempty"`
+	Detail  string `json:"detail,omitempty"`
 }
 
 // problem is the part of a reason that says why a read of what (a noun

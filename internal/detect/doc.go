@@ -16,6 +16,8 @@
 //	readlink  a symbolic link's target
 //	sha512    the SHA-512 of a regular file of its own (never through a link,
 //	          never a fifo or device, one hard link only)
+//	content   the first Limit bytes of a regular file of its own, opened
+//	          as sha512 opens it, and whether it holds more
 //	command   an operator's command: /bin/sh reads it from stdin, under a
 //	          timeout, in a session of its own
 //	probe     one of Zap's own commands (a package or service manager's

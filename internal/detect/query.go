@@ -17,7 +17,11 @@ const (
 	OpDigest   Op = "sha512"   // the SHA-512 of a regular file of its own
 	OpCommand  Op = "command"  // an operator's command
 	OpProbe    Op = "probe"    // one of Zap's own commands, its output read
+	OpContent  Op = "content"  // a bounded read of a small regular file of its own
 )
+
+// ContentLimit is the most a content read may ask for.
+const ContentLimit = 1 << 20
 
 // ProbeTimeout is the limit, in seconds, on one of Zap's own probes (a
 // package manager's query, a service manager's status, an account lookup).
@@ -37,10 +41,13 @@ const CheckTimeout = 30
 // wrote (never an operator's): it runs under LC_ALL=C, and its answer
 // carries what it printed on stdout as well as its exit status.
 type Query struct {
-	Op      Op               `json:"op"`
-	Lane    observation.Lane `json:"lane"`
-	Path    string           `json:"path,omitempty"`
-	Command *Command         `json:"command,omitempty"`
+	Op   Op               `json:"op"`
+	Lane observation.Lane `json:"lane"`
+	Path string           `json:"path,omitempty"`
+	// Limit is how many bytes a content read reads at most (1 to
+	// ContentLimit).
+	Limit   int      `json:"limit,omitempty"`
+	Command *Command `json:"command,omitempty"`
 }
 
 // NewProbe is the query that runs text, a script of Zap's own, in lane

@@ -204,7 +204,7 @@ func probeText(tmpl, name string, home bool) string {
 //     home when home_mode or ssh_keys is declared);
 //   - root, with ssh_keys: the shadow field, ~/.ssh and authorized_keys;
 //   - root, with copy_from: the source's authorized_keys;
-//   - elevated, with sudo: the digest of the sudoers file.
+//   - elevated, with sudo: the sudoers file, its first SudoersLimit bytes.
 type User struct {
 	Spec *declaration.User
 }
@@ -229,7 +229,7 @@ func (u *User) Queries() []Query {
 		q = append(q, NewProbe(observation.LaneRoot, probeText(userSourceProbe, src, false)))
 	}
 	if u.Spec.Sudo != nil {
-		q = append(q, Query{Op: OpDigest, Lane: observation.LaneElevated, Path: SudoersPath(n)})
+		q = append(q, Query{Op: OpContent, Lane: observation.LaneElevated, Path: SudoersPath(n), Limit: SudoersLimit})
 	}
 	return q
 }
@@ -645,7 +645,9 @@ func shortSum(s string) string {
 	return hex.EncodeToString(sum[:])[:16] + "…"
 }
 
-// sudoDrift compares the sudoers file's digest with the declared grant.
+// sudoDrift compares the sudoers file's content with the declared grant,
+// both with surrounding whitespace trimmed; a file longer than
+// SudoersLimit drifts.
 func sudoDrift(name string, s *declaration.Sudo, a Answer) *observation.Difference {
 	path := SudoersPath(name)
 	if s.Remove {
@@ -665,10 +667,14 @@ func sudoDrift(name string, s *declaration.Sudo, a Answer) *observation.Differen
 	case StatusNotRegular:
 		return &observation.Difference{Field: "sudo", Observed: path + " is a symbolic link", Desired: desired}
 	}
-	if a.SHA512 == sha512Hex(want) {
+	if a.Over {
+		return &observation.Difference{Field: "sudo", Observed: fmt.Sprintf("%s is longer than %d bytes", path, SudoersLimit), Desired: desired}
+	}
+	have := strings.TrimSpace(a.Content)
+	if have == strings.TrimSpace(want) {
 		return nil
 	}
-	return &observation.Difference{Field: "sudo", Observed: path + " differs (sha512 " + short(a.SHA512) + ")", Desired: desired + " (sha512 " + short(sha512Hex(want)) + ")"}
+	return &observation.Difference{Field: "sudo", Observed: path + " differs (sha512 " + short(sha512Hex(have)) + ")", Desired: desired + " (sha512 " + short(sha512Hex(strings.TrimSpace(want))) + ")"}
 }
 
 func short(sum string) string {

@@ -44,7 +44,7 @@ func TestUserQueries(t *testing.T) {
 		{declaration.User{HomeMode: "711", Groups: []string{"docker"}}, []string{"probe login"}},
 		{declaration.User{SSHKeys: &declaration.SSHKeys{Keys: []string{keyA}}}, []string{"probe login", "probe root"}},
 		{declaration.User{SSHKeys: &declaration.SSHKeys{CopyFrom: "ops"}}, []string{"probe login", "probe root", "probe root"}},
-		{declaration.User{Sudo: &declaration.Sudo{Remove: true}}, []string{"probe login", "sha512 elevated /etc/sudoers.d/deploy"}},
+		{declaration.User{Sudo: &declaration.Sudo{Remove: true}}, []string{"probe login", "content elevated /etc/sudoers.d/deploy"}},
 	}
 	for _, c := range cases {
 		var got []string
@@ -198,13 +198,17 @@ func TestUserVerdictSudo(t *testing.T) {
 	if got := SudoersText("deploy", &declaration.Sudo{Mode: "nopasswd", Commands: []string{"/bin/a", "/bin/b x"}}); !strings.HasSuffix(got, "NOPASSWD: /bin/a, /bin/b x\n") {
 		t.Errorf("sudoers text %q", got)
 	}
-	sum := sha512Hex(text)
+	sum := sha512Hex(strings.TrimSpace(text))
+	other := "deploy ALL=(ALL:ALL) NOPASSWD: ALL"
 	u := userOf(declaration.User{Sudo: grant})
 	check(t, u, []verdictCase{
-		{"the declared grant", []Answer{probeOut(pwDeploy), {Status: StatusOK, SHA512: sum}}, converged()},
+		{"the declared grant", []Answer{probeOut(pwDeploy), {Status: StatusOK, Content: text}}, converged()},
+		{"the grant with whitespace around it", []Answer{probeOut(pwDeploy), {Status: StatusOK, Content: "\n\t " + text + "\n\n"}}, converged()},
 		{"no file drifts", []Answer{probeOut(pwDeploy), missing}, drifted([]observation.Difference{diff("sudo", "no sudoers file", "nopasswd, 1 command")})},
-		{"another file drifts", []Answer{probeOut(pwDeploy), digestDiff},
-			drifted([]observation.Difference{diff("sudo", "/etc/sudoers.d/deploy differs (sha512 bbbb)", "nopasswd, 1 command (sha512 "+sum[:16]+"…)")})},
+		{"another file drifts", []Answer{probeOut(pwDeploy), {Status: StatusOK, Content: other}},
+			drifted([]observation.Difference{diff("sudo", "/etc/sudoers.d/deploy differs (sha512 "+sha512Hex(other)[:16]+"…)", "nopasswd, 1 command (sha512 "+sum[:16]+"…)")})},
+		{"a file past the limit drifts", []Answer{probeOut(pwDeploy), {Status: StatusOK, Content: text, Over: true}},
+			drifted([]observation.Difference{diff("sudo", "/etc/sudoers.d/deploy is longer than 65536 bytes", "nopasswd, 1 command")})},
 		{"a link drifts", []Answer{probeOut(pwDeploy), notRegular(TypeSymlink)}, drifted([]observation.Difference{diff("sudo", "/etc/sudoers.d/deploy is a symbolic link", "nopasswd, 1 command")})},
 		{"a directory holds", []Answer{probeOut(pwDeploy), notRegular(TypeDirectory)},
 			hold("/etc/sudoers.d/deploy is a directory, not a regular file: zap replaces only a file or a symbolic link there")},

@@ -82,6 +82,8 @@ func (h *Host) answer(ctx context.Context, q detect.Query, n *names) detect.Answ
 		return readLink(q.Path)
 	case detect.OpDigest:
 		return readDigest(q.Path)
+	case detect.OpContent:
+		return readContent(q.Path, q.Limit)
 	case detect.OpCommand:
 		if q.Command == nil {
 			return failed("no command to run")

@@ -284,3 +284,38 @@ func TestProbe(t *testing.T) {
 		t.Fatalf("root lane: got %+v, want %+v", as[0], want)
 	}
 }
+
+// TestContentRead checks the bounded read: a small file whole, a longer one
+// cut at the limit and marked over, and the same refusals as a digest.
+func TestContentRead(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	mustDo(t, os.WriteFile(p("small"), []byte("a\nb\n"), 0o644))
+	mustDo(t, os.WriteFile(p("long"), []byte("0123456789"), 0o644))
+	mustDo(t, os.WriteFile(p("twice"), []byte("x"), 0o644))
+	mustDo(t, os.Link(p("twice"), p("twice2")))
+	mustDo(t, os.Symlink(p("small"), p("link")))
+	mustDo(t, syscall.Mkfifo(p("fifo"), 0o644))
+	h := &Host{}
+	cases := []struct {
+		path  string
+		limit int
+		want  detect.Answer
+	}{
+		{p("small"), 64, detect.Answer{Status: detect.StatusOK, Content: "a\nb\n"}},
+		{p("long"), 10, detect.Answer{Status: detect.StatusOK, Content: "0123456789"}},
+		{p("long"), 4, detect.Answer{Status: detect.StatusOK, Content: "0123", Over: true}},
+		{p("none"), 4, detect.Answer{Status: detect.StatusMissing}},
+		{p("link"), 4, detect.Answer{Status: detect.StatusNotRegular, Type: detect.TypeSymlink}},
+		{p("fifo"), 4, detect.Answer{Status: detect.StatusNotRegular, Type: detect.TypeFIFO}},
+		{dir, 4, detect.Answer{Status: detect.StatusNotRegular, Type: detect.TypeDirectory}},
+		{p("twice"), 4, detect.Answer{Status: detect.StatusHardLinked, Links: 2}},
+		{p("small"), 0, detect.Answer{Status: detect.StatusFailed, Detail: "a content read's limit is 1 to 1048576 bytes"}},
+	}
+	for _, c := range cases {
+		got := answer(t, h, detect.Query{Op: detect.OpContent, Lane: observation.LaneLogin, Path: c.path, Limit: c.limit})
+		if got != c.want {
+			t.Errorf("%s (limit %d): got %+v, want %+v", c.path, c.limit, got, c.want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"crypto/sha512"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"syscall"
@@ -102,42 +103,79 @@ func readLink(path string) detect.Answer {
 // and waits on no fifo; what was opened is read only when it is a regular
 // file with one link and still the file at the name.
 func readDigest(path string) detect.Answer {
-	before, err := lstat(path)
-	if err != nil {
-		return fromError(err)
+	f, a := openOwn(path)
+	if f == nil {
+		return a
 	}
-	if t := fileType(before.Mode); t != detect.TypeRegular {
-		return detect.Answer{Status: detect.StatusNotRegular, Type: t}
-	}
-	fd, err := open(path)
-	if err != nil {
-		if err == syscall.ELOOP {
-			// A link swapped in since the lstat.
-			return detect.Answer{Status: detect.StatusNotRegular, Type: detect.TypeSymlink}
-		}
-		return fromError(err)
-	}
-	f := os.NewFile(uintptr(fd), path)
 	defer f.Close()
-	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil {
-		return fromError(err)
-	}
-	if t := fileType(st.Mode); t != detect.TypeRegular {
-		return detect.Answer{Status: detect.StatusNotRegular, Type: t}
-	}
-	if st.Nlink > 1 {
-		return detect.Answer{Status: detect.StatusHardLinked, Links: uint64(st.Nlink)}
-	}
-	now, err := lstat(path)
-	if err != nil || now.Dev != st.Dev || now.Ino != st.Ino {
-		return failed("it changed while it was read")
-	}
 	h := sha512.New()
 	if _, err := io.Copy(h, f); err != nil {
 		return fromError(err)
 	}
 	return detect.Answer{Status: detect.StatusOK, SHA512: hex.EncodeToString(h.Sum(nil))}
+}
+
+// readContent reads at most limit bytes of a regular file of its own: the
+// answer's Content, with Over set when the file holds more.
+func readContent(path string, limit int) detect.Answer {
+	if limit <= 0 || limit > detect.ContentLimit {
+		return failed(fmt.Sprintf("a content read's limit is 1 to %d bytes", detect.ContentLimit))
+	}
+	f, a := openOwn(path)
+	if f == nil {
+		return a
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
+	if err != nil {
+		return fromError(err)
+	}
+	if len(b) > limit {
+		return detect.Answer{Status: detect.StatusOK, Content: string(b[:limit]), Over: true}
+	}
+	return detect.Answer{Status: detect.StatusOK, Content: string(b)}
+}
+
+// openOwn opens path for a content read: only a regular file of its own
+// (lstat first, so a fifo or device is never opened; O_NOFOLLOW, so a link
+// swapped in isn't followed), with one link, still the file at the name.
+// When it returns no file, the answer says why.
+func openOwn(path string) (*os.File, detect.Answer) {
+	before, err := lstat(path)
+	if err != nil {
+		return nil, fromError(err)
+	}
+	if t := fileType(before.Mode); t != detect.TypeRegular {
+		return nil, detect.Answer{Status: detect.StatusNotRegular, Type: t}
+	}
+	fd, err := open(path)
+	if err != nil {
+		if err == syscall.ELOOP {
+			// A link swapped in since the lstat.
+			return nil, detect.Answer{Status: detect.StatusNotRegular, Type: detect.TypeSymlink}
+		}
+		return nil, fromError(err)
+	}
+	f := os.NewFile(uintptr(fd), path)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		f.Close()
+		return nil, fromError(err)
+	}
+	if t := fileType(st.Mode); t != detect.TypeRegular {
+		f.Close()
+		return nil, detect.Answer{Status: detect.StatusNotRegular, Type: t}
+	}
+	if st.Nlink > 1 {
+		f.Close()
+		return nil, detect.Answer{Status: detect.StatusHardLinked, Links: uint64(st.Nlink)}
+	}
+	now, err := lstat(path)
+	if err != nil || now.Dev != st.Dev || now.Ino != st.Ino {
+		f.Close()
+		return nil, failed("it changed while it was read")
+	}
+	return f, detect.Answer{}
 }
 
 func open(path string) (int, error) {

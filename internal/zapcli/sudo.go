@@ -9,21 +9,21 @@ import (
 	"github.com/zap-go/zap/pkg/declaration"
 )
 
-// mayReadElevated reports whether a local pass over d may read something as
-// root: a file (its content and metadata may be root's), a directory
-// whose mode, owner or group is declared, or a service's trigger (the
-// pending-trigger markers are read as root).
+// mayReadElevated reports whether a local pass over d may read or change
+// something as root: a file (its content and metadata may be root's), a
+// directory whose mode, owner or group is declared, a package (its check
+// path is read elevated, and an install runs as root), a service (its verbs
+// run as root, and a config that declares a trigger reads the
+// pending-trigger markers as root), a user (its shadow field, keys and
+// sudoers file are root's), and an installer (its check path is read
+// elevated).
 func mayReadElevated(d *declaration.Declaration) bool {
 	for i := range d.Resources {
 		r := &d.Resources[i]
 		switch {
-		case r.File != nil:
+		case r.File != nil, r.Package != nil, r.Service != nil, r.User != nil, r.Installer != nil:
 			return true
 		case r.Directory != nil && (r.Directory.Mode != "" || r.Directory.Owner != "" || r.Directory.Group != ""):
-			return true
-		case r.Service != nil && (len(r.Service.RestartOn) > 0 || len(r.Service.ReloadOn) > 0):
-			// A config that declares a trigger reads the pending-trigger
-			// markers as root.
 			return true
 		}
 	}

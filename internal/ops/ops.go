@@ -10,22 +10,59 @@ package ops
 
 import (
 	"embed"
+	"strings"
 
 	"github.com/zap-go/zap/pkg/plan"
 )
 
-//go:embed scripts/*.sh
+//go:embed scripts/*.sh scripts/lib/*.sh
 var scripts embed.FS
+
+// includeMark is a script line that stands for a shared part of several
+// scripts: `#@include NAME` is replaced by scripts/lib/NAME.sh, less its
+// leading comment. The script that travels, and that plan_hash covers, is
+// the whole text with its parts in place.
+const includeMark = "#@include "
 
 // Invocation is the command every operation script is handed to. The script
 // arrives on its stdin; its arguments follow the --.
 const Invocation = "sh -s --"
 
-// Script returns the text of the named operation's script.
+// Script returns the text of the named operation's script, its shared
+// parts in place.
 func Script(name plan.OpName) (plan.Script, bool) {
 	b, err := scripts.ReadFile("scripts/" + string(name) + ".sh")
 	if err != nil {
 		return plan.Script{}, false
 	}
-	return plan.Script{Text: string(b), Invocation: Invocation}, true
+	text, err := expand(string(b))
+	if err != nil {
+		return plan.Script{}, false
+	}
+	return plan.Script{Text: text, Invocation: Invocation}, true
+}
+
+// expand puts each shared part a script includes in place.
+func expand(text string) (string, error) {
+	if !strings.Contains(text, includeMark) {
+		return text, nil
+	}
+	var out strings.Builder
+	for line := range strings.SplitAfterSeq(text, "\n") {
+		name, ok := strings.CutPrefix(strings.TrimSuffix(line, "\n"), includeMark)
+		if !ok {
+			out.WriteString(line)
+			continue
+		}
+		part, err := scripts.ReadFile("scripts/lib/" + name + ".sh")
+		if err != nil {
+			return "", err
+		}
+		body := string(part)
+		for strings.HasPrefix(body, "#") {
+			_, body, _ = strings.Cut(body, "\n")
+		}
+		out.WriteString(body)
+	}
+	return out.String(), nil
 }

@@ -135,7 +135,7 @@ func userNeeds(t *testing.T) {
 }
 
 // userVerdict reads the account as zap-detect would, each probe run by
-// the same shell (as root here), the sudoers digest read natively.
+// the same shell (as root here), the sudoers file read natively.
 func userVerdict(t *testing.T, sh userShell, spec declaration.User) detect.Result {
 	t.Helper()
 	d := &detect.User{Spec: &spec}
@@ -146,6 +146,18 @@ func userVerdict(t *testing.T, sh userShell, spec declaration.User) detect.Resul
 			var out strings.Builder
 			code, _ := userExec(t, sh, q.Command.Script(), &out)
 			answers = append(answers, detect.Answer{Status: detect.StatusOK, Exit: code, Output: out.String()})
+		case detect.OpContent:
+			b, err := os.ReadFile(q.Path)
+			switch {
+			case errors.Is(err, os.ErrNotExist):
+				answers = append(answers, detect.Answer{Status: detect.StatusMissing})
+			case err != nil:
+				t.Fatal(err)
+			case len(b) > q.Limit:
+				answers = append(answers, detect.Answer{Status: detect.StatusOK, Content: string(b[:q.Limit]), Over: true})
+			default:
+				answers = append(answers, detect.Answer{Status: detect.StatusOK, Content: string(b)})
+			}
 		case detect.OpDigest:
 			b, err := os.ReadFile(q.Path)
 			switch {

@@ -7,28 +7,41 @@ import (
 	"github.com/zap-go/zap/pkg/plan"
 )
 
-// TestWalkIsOneText checks that put, dir and link carry one copy of the
-// functions that walk a path (each script is run alone, so each holds its
-// own): from set -eu to the end of zap_into, the same text but for the
-// operation's name.
+// TestWalkIsOneText checks that put, dir and link each travel with the one
+// shared walk (scripts/lib/walk.sh) in place, whole, and that no script is
+// left with an include it doesn't expand.
 func TestWalkIsOneText(t *testing.T) {
-	walk := func(name plan.OpName) string {
+	lib, err := scripts.ReadFile("scripts/lib/walk.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(lib)
+	for strings.HasPrefix(body, "#") {
+		_, body, _ = strings.Cut(body, "\n")
+	}
+	for _, name := range []plan.OpName{plan.OpPut, plan.OpDir, plan.OpLink} {
 		s, ok := Script(name)
 		if !ok {
 			t.Fatalf("no %s script", name)
 		}
-		i := strings.Index(s.Text, "set -eu\n")
-		j := strings.Index(s.Text, "\nzap_into() {")
-		if i < 0 || j < 0 {
-			t.Fatalf("the %s script has no walk", name)
+		if !strings.Contains(s.Text, "zap="+string(name)+"\n"+body) {
+			t.Errorf("the %s script doesn't carry the walk whole after its name", name)
 		}
-		k := strings.Index(s.Text[j:], "\n}\n")
-		return strings.Replace(s.Text[i:j+k], "zap="+string(name)+" ", "zap=OP ", 1)
 	}
-	put := walk(plan.OpPut)
-	for _, name := range []plan.OpName{plan.OpDir, plan.OpLink} {
-		if got := walk(name); got != put {
-			t.Errorf("the %s script's walk differs from put's", name)
+	entries, err := scripts.ReadDir("scripts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".sh")
+		if !ok {
+			continue
+		}
+		s, ok := Script(plan.OpName(name))
+		if !ok {
+			t.Errorf("%s: its includes don't expand", e.Name())
+		} else if strings.Contains(s.Text, includeMark) {
+			t.Errorf("%s: an include is left in the script", e.Name())
 		}
 	}
 }

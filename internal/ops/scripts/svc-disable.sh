@@ -8,15 +8,7 @@
 # A wrong argument exits 93; the manager's own failure is its exit status.
 set -eu
 zap=svc-disable
-zap_fail() {
-	echo "zap $zap: $2" >&2
-	exit "$1"
-}
-[ $# -eq 2 ] || zap_fail 93 "want 2 arguments (MANAGER SERVICE), not $#"
-manager=$1 svc=$2
-case $svc in
-'' | [!A-Za-z0-9]* | *[!A-Za-z0-9_.@:-]*) zap_fail 93 "not a service name: $svc" ;;
-esac
+#@include svc-args
 case $manager in
 systemd) exec systemctl disable -- "$svc" ;;
 openrc)

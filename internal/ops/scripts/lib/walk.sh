@@ -1,0 +1,143 @@
+# The walk put, dir and link share: the functions that enter a path's
+# directories one name at a time, make what is missing and check what they
+# made. ops.Script puts this text where an operation script says
+# `#@include walk`, so each script still travels whole; its text is what
+# plan_hash covers. The including script sets zap (its name) first.
+unset CDPATH
+me= gnu= here= below=0 at=
+zap_fail() {
+	echo "zap $zap: $2" >&2
+	exit "$1"
+}
+# zap_shared MODE: true when an octal MODE has the sticky bit or the write
+# bit for others.
+zap_shared() { [ $((0$1 & 01002)) -ne 0 ]; }
+# zap_chown FILE UID GID CUID CGID: gives FILE, owned CUID:CGID, the owner
+# UID and the group GID, each when it is set and differs. Digits only are a
+# numeric id, which GNU chown reads as a name first unless it starts with +.
+zap_chown() {
+	u=$2 g=$3
+	[ "$u" != "$4" ] || u=
+	[ "$g" != "$5" ] || g=
+	[ -n "$u$g" ] || return 0
+	if [ -z "$gnu" ]; then
+		v=$(chown --version 2>/dev/null) || v=
+		case $v in
+		*coreutils*) gnu=+ ;;
+		*) gnu=- ;;
+		esac
+	fi
+	p=
+	[ "$gnu" = - ] || p=+
+	case $u in *[!0-9]*) ;; ?*) u=$p$u ;; esac
+	case $g in *[!0-9]*) ;; ?*) g=$p$g ;; esac
+	chown -- "$u${g:+:$g}" "$1"
+}
+# zap_below: reads, in one stat, every directory the path leads through so
+# far: each the path as written names up to the current one ($at), read as
+# what it leads to, and the current directory and each one above it by ..
+# to /. below=1 when one is shared. here is the current directory's
+# DEV:INO UID GID, and me the writer's uid (/proc/self's owner).
+zap_below() {
+	set -- /
+	p= r=${at#/}
+	while [ -n "$r" ]; do
+		case $r in
+		*/*) p=$p/${r%%/*} r=${r#*/} ;;
+		*) p=$p/$r r= ;;
+		esac
+		set -- "$@" "$p"
+	done
+	set -- "$@" /proc/self .
+	k=$(($# - 1)) up=. r=$(pwd -P)
+	while [ -n "${r#/}" ]; do
+		r=${r%/*} up=$up/..
+		set -- "$@" "$up"
+	done
+	n=$#
+	st=$(stat -L -c '%a %d:%i %u %g' -- "$@")
+	set -- $st
+	[ $# -eq $((n * 4)) ] || zap_fail 1 "can't read the directories ${at:-/} leads through"
+	i=1
+	while [ $# -gt 0 ]; do
+		if zap_shared "$1"; then below=1; fi
+		[ "$i" != "$k" ] || me=$3
+		[ "$i" != $((k + 1)) ] || here="$2 $3 $4"
+		i=$((i + 1))
+		shift 4
+	done
+}
+# zap_empty: true when the current directory holds no name but . and ..
+zap_empty() {
+	for f in .[!.]* ..?* *; do
+		if [ -e "$f" ] || [ -L "$f" ]; then return 1; fi
+	done
+	return 0
+}
+# zap_mkdir NAME: makes NAME in the current directory and enters it. It
+# must be the empty directory of the writer's just made, at its name in
+# the directory it was made in (exit 94), and is given that directory's
+# owner and group unless below is set.
+zap_mkdir() {
+	set -- "$1" $here
+	if err=$(mkdir -- "./$1" 2>&1); then
+		cd -P -- "./$1"
+		st=$(stat -c '%d:%i %u %g %a' . .. "../$1" 2>/dev/null) || st=
+		set -- "$@" $st
+		if [ $# -ne 16 ] || [ "$6" != "$me" ] || [ "$9" != "$2" ] || [ "${13}" != "$5" ] || ! zap_empty; then
+			zap_fail 94 "$at changed while it was made: it is not the empty directory made there"
+		fi
+		here="$5 $6 $7"
+		if [ "$below" = 0 ]; then
+			zap_chown . "$3" "$4" "$6" "$7"
+			here="$5 $3 $4"
+		fi
+		if zap_shared "$8"; then below=1; fi
+	elif [ -d "./$1" ]; then
+		# Made by someone else meanwhile: used as found.
+		cd -P -- "./$1"
+		st=$(stat -c '%d:%i %u %g %a' .)
+		set -- $st
+		here="$1 $2 $3"
+		if zap_shared "$4"; then below=1; fi
+	elif [ -e "./$1" ] || [ -L "./$1" ]; then
+		zap_fail 94 "$at is in the way: it is not a directory"
+	else
+		zap_fail 1 "make the directory $at: ${err##*: }"
+	fi
+}
+# zap_into DIR [make]: enters the absolute directory DIR one name at a time
+# from / (cd -P: a link on the way is followed), and reads what it leads
+# through (zap_below). With make, a missing directory is made (zap_mkdir);
+# without, it sets missing=1.
+zap_into() {
+	cd /
+	at= rest=${1#/} seen=0 missing=0
+	while [ -n "$rest" ]; do
+		case $rest in
+		*/*) part=${rest%%/*} rest=${rest#*/} ;;
+		*) part=$rest rest= ;;
+		esac
+		case $part in '' | .) continue ;; esac
+		if [ -d "./$part" ]; then
+			cd -P -- "./$part"
+			at=$at/$part
+			continue
+		fi
+		if [ -e "./$part" ] || [ -L "./$part" ]; then
+			zap_fail 94 "$at/$part is in the way: it is not a directory"
+		fi
+		if [ -z "${2-}" ]; then
+			missing=1
+			return 0
+		fi
+		if [ "$seen" = 0 ]; then
+			seen=1
+			zap_below
+		fi
+		at=$at/$part
+		zap_mkdir "$part"
+	done
+	if [ "$seen" = 0 ]; then zap_below; fi
+	return 0
+}

@@ -62,22 +62,12 @@ func (s *Sudo) Put(ctx context.Context, p *execute.Put) error {
 
 // Dir makes a directory as root.
 func (s *Sudo) Dir(ctx context.Context, d *execute.Dir) error {
-	script, ok := ops.Script(plan.OpDir)
-	if !ok {
-		return errors.New("this zap has no dir script")
-	}
-	_, err := s.RunOp(ctx, plan.OpDir, []byte(script.Text), d.Path, d.Mode, d.Owner, d.Group)
-	return err
+	return ops.Dir(ctx, s, d)
 }
 
 // Link makes or replaces a symbolic link as root.
 func (s *Sudo) Link(ctx context.Context, l *execute.Link) error {
-	script, ok := ops.Script(plan.OpLink)
-	if !ok {
-		return errors.New("this zap has no link script")
-	}
-	_, err := s.RunOp(ctx, plan.OpLink, []byte(script.Text), l.Path, l.Target)
-	return err
+	return ops.Link(ctx, s, l)
 }
 
 // RunOp runs one operation script under sudo (ops.Root) and returns what it

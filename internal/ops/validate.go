@@ -108,6 +108,26 @@ func Put(ctx context.Context, root Root, p *execute.Put) error {
 	return err
 }
 
+// Dir makes a directory through root.
+func Dir(ctx context.Context, root Root, d *execute.Dir) error {
+	script, ok := Script(plan.OpDir)
+	if !ok {
+		return errors.New("this zap has no dir script")
+	}
+	_, err := root.RunOp(ctx, plan.OpDir, []byte(script.Text), d.Path, d.Mode, d.Owner, d.Group)
+	return err
+}
+
+// Link makes or replaces a symbolic link through root.
+func Link(ctx context.Context, root Root, l *execute.Link) error {
+	script, ok := Script(plan.OpLink)
+	if !ok {
+		return errors.New("this zap has no link script")
+	}
+	_, err := root.RunOp(ctx, plan.OpLink, []byte(script.Text), l.Path, l.Target)
+	return err
+}
+
 // ValidatedPut installs a file with a validate check (resources.md,
 // "Validated writes"): one put script, as root, reads the file it replaces
 // through one descriptor and prints it before it writes (refusing a link,

@@ -66,22 +66,12 @@ func (e *Exec) Put(ctx context.Context, p *execute.Put) error {
 
 // Dir makes a directory, under sudo.
 func (e *Exec) Dir(ctx context.Context, d *execute.Dir) error {
-	script, ok := ops.Script(plan.OpDir)
-	if !ok {
-		return errors.New("this zap has no dir script")
-	}
-	_, err := e.RunOp(ctx, plan.OpDir, []byte(script.Text), d.Path, d.Mode, d.Owner, d.Group)
-	return err
+	return ops.Dir(ctx, e, d)
 }
 
 // Link makes or replaces a symbolic link, under sudo.
 func (e *Exec) Link(ctx context.Context, l *execute.Link) error {
-	script, ok := ops.Script(plan.OpLink)
-	if !ok {
-		return errors.New("this zap has no link script")
-	}
-	_, err := e.RunOp(ctx, plan.OpLink, []byte(script.Text), l.Path, l.Target)
-	return err
+	return ops.Link(ctx, e, l)
 }
 
 // Run runs an operator's command as the connecting user.

@@ -171,27 +171,7 @@ func appendOrCreate(name, text string) error {
 }
 
 func labExec(ts *testscript.TestScript, h *lab.Host, args []string) {
-	code := 0
-	stdinFile := ""
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-		switch {
-		case args[0] == "-code" && len(args) > 1:
-			n, err := strconv.Atoi(args[1])
-			if err != nil {
-				ts.Fatalf("lab exec: -code wants a number, not %q", args[1])
-			}
-			code = n
-			args = args[2:]
-		case args[0] == "-stdin" && len(args) > 1:
-			stdinFile = ts.MkAbs(args[1])
-			args = args[2:]
-		default:
-			ts.Fatalf("lab exec: unknown flag %q", args[0])
-		}
-	}
-	if len(args) == 0 {
-		ts.Fatalf("usage: lab exec [-code N] [-stdin FILE] CMD [ARGS...]")
-	}
+	code, stdinFile, args := runFlags(ts, "lab exec", args)
 	if !h.Running() {
 		ts.Fatalf("lab exec: %v", lab.ErrStopped)
 	}

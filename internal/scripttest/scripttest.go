@@ -161,18 +161,15 @@ func setup(env *testscript.Env) error {
 	return nil
 }
 
-func run(ts *testscript.TestScript, neg bool, args []string, unprivileged bool) {
-	if neg {
-		ts.Fatalf("use -code N rather than !")
-	}
-	code := 0
-	stdinFile := ""
+// runFlags reads the flags run, runas and lab exec share: -code N (the exit
+// status asserted, 0 unless given) and -stdin FILE; then the command.
+func runFlags(ts *testscript.TestScript, name string, args []string) (code int, stdinFile string, rest []string) {
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
 		switch {
 		case args[0] == "-code" && len(args) > 1:
 			n, err := strconv.Atoi(args[1])
 			if err != nil {
-				ts.Fatalf("run: -code wants a number, not %q", args[1])
+				ts.Fatalf("%s: -code wants a number, not %q", name, args[1])
 			}
 			code = n
 			args = args[2:]
@@ -180,12 +177,20 @@ func run(ts *testscript.TestScript, neg bool, args []string, unprivileged bool) 
 			stdinFile = ts.MkAbs(args[1])
 			args = args[2:]
 		default:
-			ts.Fatalf("run: unknown flag %q", args[0])
+			ts.Fatalf("%s: unknown flag %q", name, args[0])
 		}
 	}
 	if len(args) == 0 {
-		ts.Fatalf("usage: run [-code N] [-stdin FILE] CMD [ARGS...]")
+		ts.Fatalf("usage: %s [-code N] [-stdin FILE] CMD [ARGS...]", name)
 	}
+	return code, stdinFile, args
+}
+
+func run(ts *testscript.TestScript, neg bool, args []string, unprivileged bool) {
+	if neg {
+		ts.Fatalf("use -code N rather than !")
+	}
+	code, stdinFile, args := runFlags(ts, "run", args)
 	path, err := exec.LookPath(args[0])
 	if err != nil {
 		// Look the command up on the script's own PATH.

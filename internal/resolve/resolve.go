@@ -27,8 +27,14 @@ type Resolution struct {
 // Resolve reads every variable d references from env.
 func Resolve(d *declaration.Declaration, env Env) *Resolution {
 	res := &Resolution{values: map[string]string{}}
+	names := d.Refs()
+	if len(names) == 0 {
+		return res
+	}
+	// Which are auth credentials is asked of the whole declaration, once,
+	// and only when there is a reference to ask about.
 	auth := authRefs(d)
-	for _, name := range d.Refs() {
+	for _, name := range names {
 		v, ok := env(name)
 		if !ok || v == "" {
 			res.Unresolved = append(res.Unresolved, name)

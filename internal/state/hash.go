@@ -25,37 +25,58 @@ const hashTag = "zap resource hash v1\n"
 // other strings too, so the hash can't be used to test a guess at a secret.
 // secret reports whether the resource references a secret.
 func ResourceHash(r *declaration.Resource, res *resolve.Resolution) (hash string, secret bool, err error) {
+	return newResourceHasher(res).hash(r)
+}
+
+// resourceHasher hashes the resources of one resolution: what is the same
+// for each of them (the secret names, the masker) is made once.
+type resourceHasher struct {
+	hasher
+	// plain is true when the resolution holds no secret value, so masking
+	// changes no string.
+	plain bool
+}
+
+func newResourceHasher(res *resolve.Resolution) *resourceHasher {
+	secrets := map[string]bool{}
+	values := 0
+	for _, ref := range res.References {
+		if ref.Secret {
+			secrets[ref.Name] = true
+			if v, _ := res.Lookup(ref.Name); v != "" {
+				values++
+			}
+		}
+	}
+	return &resourceHasher{hasher: hasher{res: res, secrets: secrets, masker: Masker(res)}, plain: values == 0}
+}
+
+// The spellings of a reference in a resource's JSON: a Text holding one is
+// an object with one of these keys.
+var (
+	envKey  = []byte(`"$env"`)
+	textKey = []byte(`"$text"`)
+)
+
+func (h *resourceHasher) hash(r *declaration.Resource) (hash string, secret bool, err error) {
 	raw, err := json.Marshal(r)
 	if err != nil {
 		return "", false, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
-		return "", false, err
-	}
-	delete(m, "id")
-	delete(m, "name")
-	delete(m, "depends_on")
-
-	secrets := map[string]bool{}
-	for _, ref := range res.References {
-		if ref.Secret {
-			secrets[ref.Name] = true
-		}
-	}
 	for _, n := range r.Refs() {
-		if secrets[n] {
+		if h.secrets[n] {
 			secret = true
 		}
 	}
-	h := &hasher{res: res, secrets: secrets, masker: Masker(res)}
-	v, err := h.walk(m)
-	if err != nil {
-		return "", false, fmt.Errorf("resource %q: %w", r.ID, err)
+	var doc []byte
+	if h.plain && !bytes.Contains(raw, envKey) && !bytes.Contains(raw, textKey) {
+		// Nothing to resolve and nothing to mask: walk would give back
+		// the decoded value as it is, so the canonical form of the
+		// resource's own members, less the three, is the same bytes.
+		doc, err = h.plainDoc(r, raw)
+	} else {
+		doc, err = h.walkDoc(r, raw)
 	}
-	doc, err := canon.Marshal(v)
 	if err != nil {
 		return "", false, err
 	}
@@ -63,6 +84,41 @@ func ResourceHash(r *declaration.Resource, res *resolve.Resolution) (hash string
 	sum.WriteString(hashTag)
 	sum.Write(doc)
 	return hex.EncodeToString(sum.Sum(nil)), secret, nil
+}
+
+// plainDoc is the canonical JSON of raw, one resource's encoding, less id,
+// name and depends_on, for a resource with no reference and a resolution
+// with no secret value. Anything canon.Members doesn't split goes the long
+// way.
+func (h *resourceHasher) plainDoc(r *declaration.Resource, raw []byte) ([]byte, error) {
+	m, ok := canon.Members(raw)
+	if !ok {
+		return h.walkDoc(r, raw)
+	}
+	delete(m, "id")
+	delete(m, "name")
+	delete(m, "depends_on")
+	return canon.Marshal(m)
+}
+
+// walkDoc is the canonical JSON of raw, one resource's encoding, less id,
+// name and depends_on, with every reference resolved and every secret value
+// masked (walk).
+func (h *resourceHasher) walkDoc(r *declaration.Resource, raw []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, err
+	}
+	delete(m, "id")
+	delete(m, "name")
+	delete(m, "depends_on")
+	v, err := h.walk(m)
+	if err != nil {
+		return nil, fmt.Errorf("resource %q: %w", r.ID, err)
+	}
+	return canon.Marshal(v)
 }
 
 func token(name string) string { return "[MASKED:" + name + "]" }

@@ -36,8 +36,9 @@ func NewReport(p Pass) (*Report, error) {
 		Batches:    append([]observation.Batch{}, o.Batches...),
 		Resources:  make([]Resource, 0, len(o.Resources)),
 	}
+	hr := newResourceHasher(p.Res)
 	for i, v := range o.Resources {
-		h, secret, err := ResourceHash(&o.Declaration.Resources[i], p.Res)
+		h, secret, err := hr.hash(&o.Declaration.Resources[i])
 		if err != nil {
 			return nil, err
 		}

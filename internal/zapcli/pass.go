@@ -157,7 +157,9 @@ func (s *session) detectWith(ctx context.Context, ev *evaluation, thenPlan bool)
 			det.planning <- stageResult{out, err}
 		}()
 	}
-	o, err := observation.Read(out)
+	// zap-detect writes the declaration it read as it read it: zap, which
+	// read and validated those bytes already, doesn't again.
+	o, err := observation.ReadKnown(out, ev.decl, ev.json)
 	if err != nil {
 		if det.planning != nil {
 			det.stopPlan()

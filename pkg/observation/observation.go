@@ -9,6 +9,7 @@
 package observation
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -137,6 +138,27 @@ type Difference struct {
 // carry and their agreement with it: one result per declared resource, in
 // declaration order, each with a known verdict.
 func Read(data []byte) (*Observations, error) {
+	return read(data, nil)
+}
+
+// ReadKnown is Read for observations of a declaration the caller has
+// already read and validated: d, read from declJSON. When the observations
+// carry that declaration byte for byte (zap-detect writes the declaration
+// it was given as it was given), it isn't decoded and validated a second
+// time: the observations' declaration is a copy of *d, sharing its lists
+// and maps, which neither may change afterwards. Any other declaration is
+// read as Read reads it; everything else in data is read as Read reads it.
+func ReadKnown(data []byte, d *declaration.Declaration, declJSON []byte) (*Observations, error) {
+	return read(data, &knownDecl{decl: d, json: bytes.TrimSpace(declJSON)})
+}
+
+// knownDecl is a declaration already read, and the bytes it was read from.
+type knownDecl struct {
+	decl *declaration.Declaration
+	json []byte
+}
+
+func read(data []byte, known *knownDecl) (*Observations, error) {
 	if err := declaration.CheckFormat(data, Format); err != nil {
 		return nil, err
 	}
@@ -144,22 +166,51 @@ func Read(data []byte) (*Observations, error) {
 		return nil, declaration.NameByID(err, data, "resources", "declaration.resources")
 	}
 	var o Observations
-	if err := declaration.DecodeStrict(data, &o); err != nil {
+	r := &reader{o: &o, known: known}
+	if err := declaration.DecodeStrict(data, r); err != nil {
 		return nil, err
 	}
-	if err := o.Validate(); err != nil {
+	if err := o.validate(!r.reused); err != nil {
 		return nil, err
 	}
 	return &o, nil
 }
 
+// reader decodes observations, taking a known declaration as it is.
+type reader struct {
+	o     *Observations
+	known *knownDecl
+	// reused is true when the declaration was the known one.
+	reused bool
+}
+
+func (r *reader) UnmarshalJSON(data []byte) error { return r.o.decodeField("", data, r) }
+
+// DecodeField decodes a declaration the reader may already know.
+func (r *reader) DecodeField(path string, raw json.RawMessage) error {
+	if r.known != nil && r.known.decl != nil && bytes.Equal(bytes.TrimSpace(raw), r.known.json) {
+		*r.decl() = *r.known.decl
+		r.reused = true
+		return nil
+	}
+	return r.decl().DecodeField(path, raw)
+}
+
+func (r *reader) decl() *declaration.Declaration { return &r.o.Declaration }
+
 // Validate checks the observations agree with their declaration.
-func (o *Observations) Validate() error {
+func (o *Observations) Validate() error { return o.validate(true) }
+
+// validate is Validate, checking the declaration itself only when decl is
+// true (a declaration ReadKnown took as known was validated by its reader).
+func (o *Observations) validate(decl bool) error {
 	if o.Format != Format {
 		return fmt.Errorf("format: want %q", Format)
 	}
-	if err := o.Declaration.Validate(); err != nil {
-		return fmt.Errorf("declaration: %w", err)
+	if decl {
+		if err := o.Declaration.Validate(); err != nil {
+			return fmt.Errorf("declaration: %w", err)
+		}
 	}
 	if len(o.Resources) != len(o.Declaration.Resources) {
 		return fmt.Errorf("resources: %d verdicts for %d declared resources", len(o.Resources), len(o.Declaration.Resources))
@@ -220,9 +271,18 @@ func (o Observations) MarshalJSON() ([]byte, error) {
 // embed them). Every error names the field's path, a list element by its
 // index and, for a resource, its id: resources[2] (motd).verdict.
 func (o *Observations) DecodeField(path string, raw json.RawMessage) error {
+	return o.decodeField(path, raw, nil)
+}
+
+// decodeField is DecodeField, the declaration decoded by decl when it isn't
+// nil (reader: a declaration already known).
+func (o *Observations) decodeField(path string, raw json.RawMessage, decl declaration.FieldDecoder) error {
+	if decl == nil {
+		decl = &o.Declaration
+	}
 	f := declaration.NewFields(path, raw)
 	f.Req("format", &o.Format)
-	f.Req("declaration", &o.Declaration)
+	f.Req("declaration", decl)
 	f.Req("context", &o.Context)
 	f.List("references", false, func(at string, raw json.RawMessage) error {
 		var r Reference

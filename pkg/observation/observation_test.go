@@ -2,6 +2,7 @@ package observation
 
 import (
 	"bytes"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -104,7 +105,59 @@ func TestReadRefuses(t *testing.T) {
 			if err.Error() != tt.want {
 				t.Errorf("Read\n got %q\nwant %q", err, tt.want)
 			}
+			// ReadKnown, knowing decl, refuses the same way.
+			o, err = ReadKnown([]byte(tt.in), readDecl(t), []byte(decl+"\n"))
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("ReadKnown: %+v, %v, want %q", o, err, tt.want)
+			}
 		})
+	}
+}
+
+func readDecl(t *testing.T) *declaration.Declaration {
+	t.Helper()
+	d, err := declaration.Read([]byte(decl))
+	if err == nil {
+		err = d.Validate()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestReadKnown: observations carrying the known declaration byte for byte
+// read as Read reads them, the declaration the known one (its lists
+// shared, not decoded again); any other declaration is decoded.
+func TestReadKnown(t *testing.T) {
+	in := obs(twoVerdicts, `,"references":[{"name":"APP","value":"/srv/app"}]`)
+	want, err := Read([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := readDecl(t)
+	got, err := ReadKnown([]byte(in), d, []byte(decl+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ReadKnown\n got %+v\nwant %+v", got, want)
+	}
+	if &got.Declaration.Resources[0] != &d.Resources[0] {
+		t.Error("the known declaration was decoded again")
+	}
+
+	// Another declaration (a byte apart) is decoded.
+	other := strings.Replace(in, `"/etc/motd"`, `"/etc/motd2"`, 1)
+	got, err = ReadKnown([]byte(other), d, []byte(decl))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Declaration.Resources[0].File.Path.String() != "/etc/motd2" || &got.Declaration.Resources[0] == &d.Resources[0] {
+		t.Errorf("another declaration read as %+v", got.Declaration.Resources[0])
+	}
+	if d.Resources[0].File.Path.String() != "/etc/motd" {
+		t.Error("the known declaration changed")
 	}
 }
 

@@ -274,8 +274,27 @@ func DecodeStrict(data []byte, v any) error {
 			*l = e
 			return nil
 		}
+	} else if s, ok := v.(*string); ok && s != nil {
+		if q, ok := quickString(data); ok {
+			*s = q
+			return nil
+		}
+		if json.Unmarshal(data, v) == nil {
+			return nil
+		}
 	} else if t := reflect.TypeOf(v); t != nil && plainType(t) && json.Unmarshal(data, v) == nil {
 		return nil
+	} else if u, ok := v.(json.Unmarshaler); ok {
+		// An object that decodes itself (a document, strictly by its
+		// Fields): encoding/json would scan it three times over (read,
+		// check, skip) only to hand it the same bytes. One check that
+		// data is exactly one well-formed value does what they decide.
+		if obj := bytes.TrimSpace(data); len(obj) > 0 && obj[0] == '{' && nonNilPointer(v) && json.Valid(data) {
+			if err := u.UnmarshalJSON(obj); err != nil {
+				return fieldError(err)
+			}
+			return nil
+		}
 	}
 	if t := reflect.TypeOf(v); t != nil {
 		if err := exactKeys(data, t, ""); err != nil {
@@ -291,6 +310,64 @@ func DecodeStrict(data []byte, v any) error {
 		return errors.New("data after the document")
 	}
 	return nil
+}
+
+func nonNilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && !rv.IsNil()
+}
+
+// quickString decodes data, a JSON string of printable ASCII with no
+// escape but the short ones (\" \\ \/ \b \f \n \r \t), as encoding/json
+// would; ok is false for anything else, which encoding/json decides.
+func quickString(data []byte) (string, bool) {
+	if len(data) < 2 || data[0] != '"' || data[len(data)-1] != '"' {
+		return "", false
+	}
+	body := data[1 : len(data)-1]
+	esc, quote := false, false
+	for _, c := range body {
+		if c < 0x20 || c > 0x7e {
+			return "", false
+		}
+		esc = esc || c == '\\'
+		quote = quote || c == '"'
+	}
+	if !esc {
+		return string(body), !quote
+	}
+	out := make([]byte, 0, len(body))
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if c == '"' {
+			return "", false
+		}
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		i++
+		if i == len(body) {
+			return "", false
+		}
+		switch body[i] {
+		case '"', '\\', '/':
+			out = append(out, body[i])
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		default:
+			return "", false
+		}
+	}
+	return string(out), true
 }
 
 func fieldError(err error) error {

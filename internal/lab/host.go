@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/zap-go/zap/internal/proctree"
 )
 
 // Host is one booted lab host.
@@ -486,7 +488,7 @@ func (h *Host) launch(opts Options) error {
 // namespaceInit finds, among pid and its descendants, the process that is
 // PID 1 of a pid namespace below the machine's.
 func namespaceInit(pid int) int {
-	for _, p := range append([]int{pid}, descendants(pid)...) {
+	for _, p := range append([]int{pid}, proctree.Descendants(pid)...) {
 		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p))
 		if err != nil {
 			continue
@@ -501,44 +503,6 @@ func namespaceInit(pid int) int {
 		}
 	}
 	return 0
-}
-
-// descendants lists the processes below pid, from /proc.
-func descendants(pid int) []int {
-	children := map[int][]int{}
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		s := string(data)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 2 {
-			continue
-		}
-		ppid, _ := strconv.Atoi(f[1])
-		children[ppid] = append(children[ppid], p)
-	}
-	var out []int
-	queue := []int{pid}
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		for _, c := range children[p] {
-			out = append(out, c)
-			queue = append(queue, c)
-		}
-	}
-	return out
 }
 
 // guestPath is the PATH a command in a host runs with.

@@ -2,7 +2,6 @@ package scripttest
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,7 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
+
+	"github.com/zap-go/zap/internal/proctree"
 )
 
 // SSHD is a private sshd on 127.0.0.1 started from a Go test (StartSSHD):
@@ -119,28 +119,12 @@ LogLevel VERBOSE
 	}
 	s.st = &sshdState{cmd: cmd, port: port, dir: dir}
 	t.Cleanup(s.st.stop)
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), time.Second)
-		if err == nil {
-			c.Close()
-			break
-		}
-		select {
-		case err := <-exited:
-			out, _ := os.ReadFile(log)
+	if exited, err := awaitListen(cmd, port, log); err != nil {
+		if exited {
 			s.st.cmd = nil
-			t.Fatalf("sshd exited (%v): %s", err, out)
-		default:
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("sshd didn't listen within 10s")
-		}
-		time.Sleep(20 * time.Millisecond)
+		t.Fatal(err)
 	}
-	go func() { <-exited }()
 	return s
 }
 
@@ -153,7 +137,7 @@ func (s *SSHD) KillSessions() {
 	}
 	// Again while a process was starting another one.
 	for range 3 {
-		pids := descendants(s.st.cmd.Process.Pid)
+		pids := proctree.Descendants(s.st.cmd.Process.Pid)
 		if len(pids) == 0 {
 			return
 		}
@@ -174,7 +158,7 @@ func (s *SSHD) KillCommands() {
 	// Again while a process was starting another one.
 	for range 3 {
 		killed := 0
-		for _, p := range descendants(s.st.cmd.Process.Pid) {
+		for _, p := range proctree.Descendants(s.st.cmd.Process.Pid) {
 			comm, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(p), "comm"))
 			if err != nil || strings.TrimSpace(string(comm)) == "sshd" {
 				continue

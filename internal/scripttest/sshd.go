@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/zap-go/zap/internal/proctree"
 )
 
 // SSHHost is the ~/.ssh/config alias `sshd start` gives the private sshd.
@@ -220,8 +221,22 @@ Host *
 		return nil, fmt.Errorf("start sshd: %w", err)
 	}
 	st.cmd = cmd
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	if exited, err := awaitListen(cmd, port, log); err != nil {
+		if exited {
+			st.cmd = nil
+		}
+		st.stop()
+		return nil, err
+	}
+	return st, nil
+}
+
+// awaitListen waits, up to 10 s, until the sshd cmd (started, logging to
+// log) listens on 127.0.0.1:port. When it exits first, the error holds its
+// log and exited is true (it is reaped).
+func awaitListen(cmd *exec.Cmd, port int, log string) (exited bool, err error) {
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		c, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), time.Second)
@@ -230,21 +245,18 @@ Host *
 			break
 		}
 		select {
-		case err := <-exited:
+		case err := <-done:
 			out, _ := os.ReadFile(log)
-			st.cmd = nil
-			st.stop()
-			return nil, fmt.Errorf("sshd exited (%v): %s", err, out)
+			return true, fmt.Errorf("sshd exited (%v): %s", err, out)
 		default:
 		}
 		if time.Now().After(deadline) {
-			st.stop()
-			return nil, errors.New("sshd didn't listen within 10s")
+			return false, errors.New("sshd didn't listen within 10s")
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 	}
-	go func() { <-exited }()
-	return st, nil
+	go func() { <-done }()
+	return false, nil
 }
 
 // stop kills sshd and what it started, and removes the sudoers drop-in.
@@ -262,51 +274,12 @@ func (st *sshdState) killTree() {
 		return
 	}
 	root := st.cmd.Process.Pid
-	pids := descendants(root)
+	pids := proctree.Descendants(root)
 	syscall.Kill(root, syscall.SIGKILL)
 	for _, p := range pids {
 		syscall.Kill(p, syscall.SIGKILL)
 	}
 	st.cmd = nil
-}
-
-// descendants lists the processes below pid, from /proc.
-func descendants(pid int) []int {
-	children := map[int][]int{}
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// The parent is the second field after the command's closing ")".
-		s := string(data)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 2 {
-			continue
-		}
-		ppid, _ := strconv.Atoi(f[1])
-		children[ppid] = append(children[ppid], p)
-	}
-	var out []int
-	queue := []int{pid}
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		for _, c := range children[p] {
-			out = append(out, c)
-			queue = append(queue, c)
-		}
-	}
-	return out
 }
 
 func freePort() (int, error) {

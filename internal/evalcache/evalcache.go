@@ -127,28 +127,57 @@ func (c *Cache) Lookup(config, pin string) ([]byte, bool, error) {
 // Store records decl as config's declaration when evaluated with the
 // zap-eval pinned as pin, made from inputs.
 func (c *Cache) Store(config, pin string, inputs []Input, decl []byte) error {
-	if err := CheckInputs(inputs); err != nil {
+	p, err := c.Prepare(config, pin, inputs, decl)
+	if err != nil {
 		return err
+	}
+	return p.Write()
+}
+
+// Pending is an entry Prepare made, which Write records.
+type Pending struct {
+	c    *Cache
+	path string
+	data []byte
+	// same is true when an entry of the same bytes, the user's own, is
+	// already there (the config evaluated as it was last time): writing
+	// it again, synced, would change nothing.
+	same bool
+}
+
+// Prepare makes the entry Store records, writing nothing: the inputs
+// checked and hashed, the entry encoded, and the one there compared with
+// it. It can run while the caller reads decl, which it then records
+// (Write) only when that reads.
+func (c *Cache) Prepare(config, pin string, inputs []Input, decl []byte) (*Pending, error) {
+	if err := CheckInputs(inputs); err != nil {
+		return nil, err
 	}
 	h, err := inputsHash(inputs)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	data, err := canon.Marshal(Entry{Format: Format, Config: config, Toolchain: pin, Inputs: inputs, InputsHash: h, Declaration: string(decl)})
 	if err != nil {
-		return err
-	}
-	if err := c.Ensure(); err != nil {
-		return err
+		return nil, err
 	}
 	data = append(data, '\n')
-	// An entry of the same bytes, the user's own, is already there (the
-	// config evaluated as it was last time): writing it again, synced,
-	// would change nothing.
-	if was, err := c.readOwn(c.path(config, pin)); err == nil && bytes.Equal(was, data) {
+	p := &Pending{c: c, path: c.path(config, pin), data: data}
+	if was, err := c.readOwn(p.path); err == nil && bytes.Equal(was, data) {
+		p.same = true
+	}
+	return p, nil
+}
+
+// Write records the entry Prepare made, unless the same one is there.
+func (p *Pending) Write() error {
+	if err := p.c.Ensure(); err != nil {
+		return err
+	}
+	if p.same {
 		return nil
 	}
-	return state.WriteFile(c.path(config, pin), data)
+	return state.WriteFile(p.path, p.data)
 }
 
 // Ensure makes the cache directory when it is missing, checking every

@@ -78,20 +78,45 @@ func (s *session) evaluateCached(ctx context.Context, bin *pin.Binary, pin strin
 	tmp := f.Name()
 	f.Close()
 	defer os.Remove(tmp)
-	ev, err := s.runEvaluator(ctx, bin, "--inputs", tmp)
+	out, err := s.evaluatorOutput(ctx, bin, "--inputs", tmp)
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(tmp)
-	if err == nil && len(data) == 0 {
-		// An evaluator that reported no inputs: nothing to record.
+	// The entry is made (its inputs read, checked and hashed, and encoded)
+	// while zap reads the declaration, and recorded only once that reads.
+	type prepared struct {
+		p    *evalcache.Pending
+		none bool
+		err  error
+	}
+	ready := make(chan prepared, 1)
+	go func() {
+		data, err := os.ReadFile(tmp)
+		if err == nil && len(data) == 0 {
+			// An evaluator that reported no inputs: nothing to record.
+			ready <- prepared{none: true}
+			return
+		}
+		var p *evalcache.Pending
+		if err == nil {
+			var inputs []evalcache.Input
+			if inputs, err = evalcache.ReadInputs(data); err == nil {
+				p, err = c.Prepare(s.abs, pin, inputs, out)
+			}
+		}
+		ready <- prepared{p: p, err: err}
+	}()
+	ev, err := readEvaluation(bin, out)
+	entry := <-ready
+	if err != nil {
+		return nil, err
+	}
+	if entry.none {
 		return ev, nil
 	}
+	err = entry.err
 	if err == nil {
-		var inputs []evalcache.Input
-		if inputs, err = evalcache.ReadInputs(data); err == nil {
-			err = c.Store(s.abs, pin, inputs, ev.json)
-		}
+		err = entry.p.Write()
 	}
 	if err != nil {
 		if errors.Is(err, state.ErrUntrusted) {

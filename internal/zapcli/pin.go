@@ -119,6 +119,16 @@ func (s *session) evaluate(ctx context.Context) (*evaluation, error) {
 // environment (zap-eval reads the variables the secret gate looks at) with
 // TZ=UTC. args go before the config (evalcache.go: --inputs FILE).
 func (s *session) runEvaluator(ctx context.Context, bin *pin.Binary, args ...string) (*evaluation, error) {
+	out, err := s.evaluatorOutput(ctx, bin, args...)
+	if err != nil {
+		return nil, err
+	}
+	return readEvaluation(bin, out)
+}
+
+// evaluatorOutput runs the opened evaluator (runEvaluator) and returns what
+// it wrote.
+func (s *session) evaluatorOutput(ctx context.Context, bin *pin.Binary, args ...string) ([]byte, error) {
 	cmd, err := bin.Command(ctx, append(args, s.config)...)
 	if err != nil {
 		if errors.Is(err, pin.ErrChanged) {
@@ -129,10 +139,11 @@ func (s *session) runEvaluator(ctx context.Context, bin *pin.Binary, args ...str
 	// Whatever its file is called, it is zap-eval.
 	cmd.Args[0] = "zap-eval"
 	cmd.Env = append(withoutVar(s.st.env, "TZ"), "TZ=UTC")
-	out, err := s.st.runCmd(cmd, "zap-eval", nil)
-	if err != nil {
-		return nil, err
-	}
+	return s.st.runCmd(cmd, "zap-eval", nil)
+}
+
+// readEvaluation reads what the evaluator bin wrote as zap reads it.
+func readEvaluation(bin *pin.Binary, out []byte) (*evaluation, error) {
 	d, err := declaration.Read(out)
 	if err == nil {
 		err = d.Validate()

@@ -41,12 +41,13 @@ func TestMain(m *testing.M) { testscript.Main(m, scripttest.Commands()) }
 //	    asserts every line of the last stdout decodes as an event
 //	    (events.Read), the first is run_started and the last is done,
 //	    with exit N (default 0).
-//	ttyrun [-code N] [-typeahead TEXT] -answer hash8|HASH8|TEXT CMD [ARGS...]
+//	ttyrun [-code N] [-typeahead TEXT] [-as ACCOUNT] [-sudo PASSWORD] [-answer hash8|HASH8|TEXT] CMD [ARGS...]
 //	    runs CMD with its stdin and stderr on a new terminal: TEXT typed
 //	    ahead at once, the answer typed when the question appears (hash8:
 //	    the first eight characters of the plan_hash the terminal showed;
-//	    HASH8: the same in upper case).
-//	    stdout is the command's; stderr is what the terminal showed.
+//	    HASH8: the same in upper case), PASSWORD typed when sudo's
+//	    password prompt appears; as ACCOUNT ($WORK handed to it) when
+//	    given. stdout is the command's; stderr is what the terminal showed.
 //	canary ENVFILE PATH...
 //	    fails when any file at or under the PATHs holds a value of ENVFILE
 //	    (read by internal/envfile) in any form masking covers: as is,
@@ -128,7 +129,7 @@ func cmdTtyrun(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("use -code N rather than !")
 	}
-	code, typeahead, answer := 0, "", ""
+	code, typeahead, answer, as, password := 0, "", "", "", ""
 	for len(args) > 1 && strings.HasPrefix(args[0], "-") {
 		switch args[0] {
 		case "-code":
@@ -139,13 +140,17 @@ func cmdTtyrun(ts *testscript.TestScript, neg bool, args []string) {
 			typeahead = args[1]
 		case "-answer":
 			answer = args[1]
+		case "-as":
+			as = args[1]
+		case "-sudo":
+			password = args[1]
 		default:
 			ts.Fatalf("ttyrun: unknown flag %s", args[0])
 		}
 		args = args[2:]
 	}
-	if len(args) == 0 || answer == "" {
-		ts.Fatalf("usage: ttyrun [-code N] [-typeahead TEXT] -answer hash8|TEXT CMD [ARGS...]")
+	if len(args) == 0 || answer == "" && password == "" {
+		ts.Fatalf("usage: ttyrun [-code N] [-typeahead TEXT] [-as ACCOUNT] [-sudo PASSWORD] -answer hash8|TEXT CMD [ARGS...]")
 	}
 	path, err := exec.LookPath(args[0])
 	ts.Check(err)
@@ -161,6 +166,11 @@ func cmdTtyrun(ts *testscript.TestScript, neg bool, args []string) {
 	var stdout bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, &stdout, tty
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if as != "" {
+		cred, err := scripttest.HandOverTo(ts, as)
+		ts.Check(err)
+		cmd.SysProcAttr.Credential = cred
+	}
 	ts.Check(cmd.Start())
 	tty.Close()
 	if typeahead != "" {
@@ -175,13 +185,17 @@ func cmdTtyrun(ts *testscript.TestScript, neg bool, args []string) {
 	go func() {
 		defer close(done)
 		buf := make([]byte, 4096)
-		answered := false
+		answered, typed := answer == "", password == ""
 		for {
 			n, err := ctrl.Read(buf)
 			mu.Lock()
 			screen.Write(buf[:n])
 			shown := screen.String()
 			mu.Unlock()
+			if !typed && strings.Contains(shown, "[sudo] password for ") {
+				typed = true
+				ctrl.Write([]byte(password + "\n"))
+			}
 			if !answered && strings.Contains(shown, "characters of its plan_hash: ") {
 				answered = true
 				text := answer

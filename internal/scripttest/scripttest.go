@@ -283,7 +283,14 @@ func handOver(ts *testscript.TestScript) (*syscall.Credential, error) {
 	if err := ensureAccount(); err != nil {
 		return nil, err
 	}
-	u, err := user.Lookup(TestAccount)
+	return HandOverTo(ts, TestAccount)
+}
+
+// HandOverTo gives $WORK to the account name and lets it reach $WORK and
+// the registered binaries; it returns the account's credential, for a
+// script command of a binary's own that runs something as that account.
+func HandOverTo(ts *testscript.TestScript, name string) (*syscall.Credential, error) {
+	u, err := user.Lookup(name)
 	if err != nil {
 		return nil, err
 	}

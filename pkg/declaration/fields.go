@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
+	"sync"
 
 	"github.com/zap-go/zap/pkg/canon"
 )
@@ -364,12 +366,7 @@ func (d *Declaration) DecodeField(path string, raw json.RawMessage) error {
 	f.Req("resources", &list)
 	if f.err == nil {
 		d.Resources = make([]Resource, len(list))
-		for i, item := range list {
-			if err := d.Resources[i].DecodeField(fmt.Sprintf("%s[%d]", f.Path("resources"), i), item); err != nil {
-				f.err = err
-				break
-			}
-		}
+		f.err = decodeResources(d.Resources, list, f.Path("resources"))
 	}
 	f.Opt("mask", &d.Mask)
 	f.Opt("unmask", &d.Unmask)
@@ -382,3 +379,45 @@ func (d *Declaration) DecodeField(path string, raw json.RawMessage) error {
 
 // UnmarshalJSON decodes a declaration strictly.
 func (d *Declaration) UnmarshalJSON(data []byte) error { return d.DecodeField("", data) }
+
+// parallelResources is the number of resources from which a declaration's
+// list is decoded by several goroutines.
+const parallelResources = 256
+
+// decodeResources decodes list into out, each element at its path
+// (at[i]), and returns the error of the first element that doesn't decode,
+// as one loop in order would. A long list is cut into one run of elements
+// per processor, decoded at once: each run stops at its first error, and
+// every run before the first that failed decoded whole, so that error is
+// the list's first.
+func decodeResources(out []Resource, list []json.RawMessage, at string) error {
+	decode := func(lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			if err := out[i].DecodeField(fmt.Sprintf("%s[%d]", at, i), list[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	n := min(runtime.GOMAXPROCS(0), len(list)/parallelResources)
+	if n < 2 {
+		return decode(0, len(list))
+	}
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for k := range n {
+		lo, hi := k*len(list)/n, (k+1)*len(list)/n
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[k] = decode(lo, hi)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

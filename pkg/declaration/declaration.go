@@ -147,7 +147,7 @@ func Read(data []byte) (*Declaration, error) {
 		return nil, NameByID(err, data, "resources")
 	}
 	var d Declaration
-	if err := DecodeStrict(data, &d); err != nil {
+	if err := DecodeChecked(data, &d); err != nil {
 		return nil, err
 	}
 	return &d, nil
@@ -262,7 +262,14 @@ func CheckFormat(data []byte, want string) error { return checkFormat(data, want
 // DecodeStrict decodes data into v refusing unknown fields (a key must match
 // a field's JSON name exactly, case included) and trailing data, and rewrites
 // encoding/json's errors to name the field's path.
-func DecodeStrict(data []byte, v any) error {
+func DecodeStrict(data []byte, v any) error { return decodeStrict(data, v, false) }
+
+// DecodeChecked is DecodeStrict for data canon.Check accepted, which is
+// one well-formed JSON value: the validity check DecodeStrict makes before
+// handing a document that decodes itself its bytes isn't made again.
+func DecodeChecked(data []byte, v any) error { return decodeStrict(data, v, true) }
+
+func decodeStrict(data []byte, v any, checked bool) error {
 	// The quick ways, for what they decide; anything else goes the strict
 	// way, which decides it and words the error. A list of raw elements
 	// has no key to refuse: canon.Elements splits a well-formed one. A
@@ -289,7 +296,7 @@ func DecodeStrict(data []byte, v any) error {
 		// Fields): encoding/json would scan it three times over (read,
 		// check, skip) only to hand it the same bytes. One check that
 		// data is exactly one well-formed value does what they decide.
-		if obj := bytes.TrimSpace(data); len(obj) > 0 && obj[0] == '{' && nonNilPointer(v) && json.Valid(data) {
+		if obj := bytes.TrimSpace(data); len(obj) > 0 && obj[0] == '{' && nonNilPointer(v) && (checked || json.Valid(data)) {
 			if err := u.UnmarshalJSON(obj); err != nil {
 				return fieldError(err)
 			}

@@ -167,7 +167,7 @@ func read(data []byte, known *knownDecl) (*Observations, error) {
 	}
 	var o Observations
 	r := &reader{o: &o, known: known}
-	if err := declaration.DecodeStrict(data, r); err != nil {
+	if err := declaration.DecodeChecked(data, r); err != nil {
 		return nil, err
 	}
 	if err := o.validate(!r.reused); err != nil {

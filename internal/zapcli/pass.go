@@ -36,6 +36,10 @@ type session struct {
 	// connection context, once load evaluated it.
 	res  *resolve.Resolution
 	conn connection
+	// earlyWanted has a preview start zap-detect as soon as the evaluator
+	// answers; early is that zap-detect, until taken (early.go).
+	earlyWanted bool
+	early       *earlyDetect
 }
 
 // open prepares a command on config. withState opens the state directory
@@ -144,7 +148,7 @@ func (s *session) detectThenPlan(ctx context.Context, ev *evaluation) (*detectio
 }
 
 func (s *session) detectWith(ctx context.Context, ev *evaluation, thenPlan bool) (*detection, error) {
-	out, err := s.st.run(ctx, "zap-detect", ev.json, s.a.stageArgs()...)
+	out, err := s.runDetect(ctx, ev.json, s.a.stageArgs())
 	if err != nil {
 		return nil, err
 	}

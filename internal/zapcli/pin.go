@@ -139,7 +139,11 @@ func (s *session) evaluatorOutput(ctx context.Context, bin *pin.Binary, args ...
 	// Whatever its file is called, it is zap-eval.
 	cmd.Args[0] = "zap-eval"
 	cmd.Env = append(withoutVar(s.st.env, "TZ"), "TZ=UTC")
-	return s.st.runCmd(cmd, "zap-eval", nil)
+	out, err := s.st.runCmd(cmd, "zap-eval", nil)
+	if err == nil {
+		s.startEarlyDetect(ctx, out)
+	}
+	return out, err
 }
 
 // readEvaluation reads what the evaluator bin wrote as zap reads it.

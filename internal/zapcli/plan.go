@@ -25,6 +25,8 @@ func (a *app) cmdValidate(ctx context.Context, config string) error {
 // preview runs the pass plan and a dry apply share: evaluate, check the
 // state directory, detect, plan.
 func (s *session) preview(ctx context.Context) (*evaluation, *detection, *planned, error) {
+	s.earlyWanted = true
+	defer s.stopEarlyDetect()
 	ev, err := s.load(ctx)
 	if err != nil {
 		return nil, nil, nil, err

@@ -95,10 +95,40 @@ func (h *resourceHasher) plainDoc(r *declaration.Resource, raw []byte) ([]byte, 
 	if !ok {
 		return h.walkDoc(r, raw)
 	}
-	delete(m, "id")
-	delete(m, "name")
-	delete(m, "depends_on")
-	return canon.Marshal(m)
+	// The members, less the three, as one object in any order, which
+	// canon.Transform writes in canonical form (sorted, and each value
+	// canonical): the bytes canon.Marshal makes of the same value.
+	doc := make([]byte, 0, len(raw)+2)
+	doc = append(doc, '{')
+	for k, v := range m {
+		switch k {
+		case "id", "name", "depends_on":
+			continue
+		}
+		if !plainKey(k) {
+			return h.walkDoc(r, raw)
+		}
+		if len(doc) > 1 {
+			doc = append(doc, ',')
+		}
+		doc = append(doc, '"')
+		doc = append(doc, k...)
+		doc = append(doc, '"', ':')
+		doc = append(doc, v...)
+	}
+	doc = append(doc, '}')
+	return canon.Transform(doc)
+}
+
+// plainKey is true for a key that is its own JSON string's body: printable
+// ASCII with no quote or backslash.
+func plainKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // walkDoc is the canonical JSON of raw, one resource's encoding, less id,

@@ -40,6 +40,10 @@ func NewFields(path string, data []byte) *Fields {
 	return f
 }
 
+// Rename names the object by path from here on (a list element by its id,
+// once that is read).
+func (f *Fields) Rename(path string) { f.path = path }
+
 // Path joins the object's path and key.
 func (f *Fields) Path(key string) string {
 	if f.path == "" {

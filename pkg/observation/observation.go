@@ -369,8 +369,8 @@ func (r *Resource) DecodeField(path string, raw json.RawMessage) error {
 	f := declaration.NewFields(path, raw)
 	f.Req("id", &r.ID)
 	if r.ID != "" && path != "" {
-		f = declaration.NewFields(fmt.Sprintf("%s (%s)", path, r.ID), raw)
-		f.Req("id", &r.ID)
+		// Name the resource by its id from here on.
+		f.Rename(fmt.Sprintf("%s (%s)", path, r.ID))
 	}
 	f.Req("verdict", &r.Verdict)
 	f.Opt("reason", &r.Reason)

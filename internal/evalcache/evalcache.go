@@ -34,6 +34,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -157,7 +158,7 @@ func (c *Cache) Prepare(config, pin string, inputs []Input, decl []byte) (*Pendi
 	if err != nil {
 		return nil, err
 	}
-	data, err := canon.Marshal(Entry{Format: Format, Config: config, Toolchain: pin, Inputs: inputs, InputsHash: h, Declaration: string(decl)})
+	data, err := entryBytes(Entry{Format: Format, Config: config, Toolchain: pin, Inputs: inputs, InputsHash: h}, decl)
 	if err != nil {
 		return nil, err
 	}
@@ -167,6 +168,55 @@ func (c *Cache) Prepare(config, pin string, inputs []Input, decl []byte) (*Pendi
 		p.same = true
 	}
 	return p, nil
+}
+
+// declMember is the declaration's member of an entry whose declaration is
+// empty, in canonical form. Inside a JSON string every quote is escaped, so
+// these bytes are that member wherever they are found.
+var declMember = []byte(`"declaration":""`)
+
+// entryBytes is canon.Marshal of e with decl as its declaration. A
+// declaration of printable ASCII, tabs and newlines (what zap-eval writes
+// but for a string of other characters) is escaped into the canonical
+// encoding of the rest directly, rather than encoded and then scanned again
+// as part of the whole.
+func entryBytes(e Entry, decl []byte) ([]byte, error) {
+	if esc, ok := appendQuick(nil, decl); ok {
+		rest, err := canon.Marshal(e)
+		if err != nil {
+			return nil, err
+		}
+		if i := bytes.Index(rest, declMember); i >= 0 && e.Declaration == "" {
+			at := i + len(declMember) - 1 // the closing quote
+			out := make([]byte, 0, len(rest)+len(esc))
+			out = append(out, rest[:at]...)
+			out = append(out, esc...)
+			return append(out, rest[at:]...), nil
+		}
+	}
+	e.Declaration = string(decl)
+	return canon.Marshal(e)
+}
+
+// appendQuick appends s as the body of a canonical JSON string when it is
+// printable ASCII, tabs and newlines; ok is false for anything else.
+func appendQuick(out, s []byte) ([]byte, bool) {
+	out = slices.Grow(out, len(s)+len(s)/8)
+	for _, c := range s {
+		switch {
+		case c == '"' || c == '\\':
+			out = append(out, '\\', c)
+		case c == '\n':
+			out = append(out, '\\', 'n')
+		case c == '\t':
+			out = append(out, '\\', 't')
+		case c < 0x20 || c > 0x7e:
+			return nil, false
+		default:
+			out = append(out, c)
+		}
+	}
+	return out, true
 }
 
 // Write records the entry Prepare made, unless the same one is there.

@@ -390,18 +390,13 @@ func (f *fast) object(out []byte) ([]byte, bool) {
 			return nil, false
 		}
 		members = append(members, member{key: key, start: start, end: len(out)})
-		f.ws()
-		if f.pos >= len(f.data) {
+		more, ok := f.sep('}')
+		if !ok {
 			return nil, false
 		}
-		if f.data[f.pos] == ',' {
-			f.pos++
+		if more {
 			continue
 		}
-		if f.data[f.pos] != '}' {
-			return nil, false
-		}
-		f.pos++
 		break
 	}
 	f.depth--
@@ -550,18 +545,13 @@ func (f *fast) check() bool {
 				return false
 			}
 			f.path = f.path[:len(f.path)-1]
-			f.ws()
-			if f.pos >= len(f.data) {
+			more, ok := f.sep('}')
+			if !ok {
 				return false
 			}
-			if f.data[f.pos] == ',' {
-				f.pos++
+			if more {
 				continue
 			}
-			if f.data[f.pos] != '}' {
-				return false
-			}
-			f.pos++
 			f.depth--
 			return true
 		}
@@ -583,18 +573,13 @@ func (f *fast) check() bool {
 				return false
 			}
 			f.path = f.path[:len(f.path)-1]
-			f.ws()
-			if f.pos >= len(f.data) {
+			more, ok := f.sep(']')
+			if !ok {
 				return false
 			}
-			if f.data[f.pos] == ',' {
-				f.pos++
+			if more {
 				continue
 			}
-			if f.data[f.pos] != ']' {
-				return false
-			}
-			f.pos++
 			f.depth--
 			return true
 		}
@@ -659,18 +644,13 @@ func (f *fast) skip() bool {
 			if !f.skip() {
 				return false
 			}
-			f.ws()
-			if f.pos >= len(f.data) {
+			more, ok := f.sep(end)
+			if !ok {
 				return false
 			}
-			if f.data[f.pos] == ',' {
-				f.pos++
+			if more {
 				continue
 			}
-			if f.data[f.pos] != end {
-				return false
-			}
-			f.pos++
 			f.depth--
 			return true
 		}
@@ -688,6 +668,24 @@ func (f *fast) skip() bool {
 		return f.literal("null")
 	}
 	return false
+}
+
+// sep reads what follows a member or an element: a comma, when more
+// follows, or the closing byte end.
+func (f *fast) sep(end byte) (more, ok bool) {
+	f.ws()
+	if f.pos >= len(f.data) {
+		return false, false
+	}
+	switch f.data[f.pos] {
+	case ',':
+		f.pos++
+		return true, true
+	case end:
+		f.pos++
+		return false, true
+	}
+	return false, false
 }
 
 // value reads one value at pos and returns its bytes, capped so that an

@@ -180,7 +180,8 @@ func (f *fast) transform(out []byte) ([]byte, bool) {
 	if f.pos >= len(f.data) {
 		return nil, false
 	}
-	switch c := f.data[f.pos]; {
+	c := f.data[f.pos]
+	switch {
 	case c == '{':
 		return f.object(out)
 	case c == '[':
@@ -488,7 +489,8 @@ func (f *fast) check() bool {
 	if f.pos >= len(f.data) {
 		return false
 	}
-	switch c := f.data[f.pos]; {
+	c := f.data[f.pos]
+	switch {
 	case c == '{':
 		f.depth++
 		if f.depth > maxDepth {
@@ -583,23 +585,13 @@ func (f *fast) check() bool {
 			f.depth--
 			return true
 		}
-	case c == '"':
-		_, _, ok := f.str()
-		return ok
-	case c == '-' || '0' <= c && c <= '9':
-		_, ok := f.number()
-		return ok
-	case c == 't':
-		return f.literal("true")
-	case c == 'f':
-		return f.literal("false")
 	case c == 'n':
 		if !f.literal("null") {
 			return false
 		}
 		return f.allowNull != nil && f.allowNull(f.pathString())
 	}
-	return false
+	return f.scalar(c)
 }
 
 // skip reads one well-formed JSON value at pos (after any whitespace),
@@ -609,7 +601,8 @@ func (f *fast) skip() bool {
 	if f.pos >= len(f.data) {
 		return false
 	}
-	switch c := f.data[f.pos]; {
+	c := f.data[f.pos]
+	switch {
 	case c == '{' || c == '[':
 		f.depth++
 		if f.depth > maxDepth {
@@ -654,6 +647,15 @@ func (f *fast) skip() bool {
 			f.depth--
 			return true
 		}
+	case c == 'n':
+		return f.literal("null")
+	}
+	return f.scalar(c)
+}
+
+// scalar reads a string, a number, true or false at pos, c its first byte.
+func (f *fast) scalar(c byte) bool {
+	switch {
 	case c == '"':
 		_, _, ok := f.str()
 		return ok
@@ -664,8 +666,6 @@ func (f *fast) skip() bool {
 		return f.literal("true")
 	case c == 'f':
 		return f.literal("false")
-	case c == 'n':
-		return f.literal("null")
 	}
 	return false
 }

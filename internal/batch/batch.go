@@ -4,7 +4,8 @@
 // The script runs under dash, bash or BusyBox ash, read from stdin. It is one
 // brace group reading /dev/null, so the shell parses all of it before any of
 // it runs and nothing a probe runs can read the rest. It checks first that
-// the target has every tool it needs, then runs each query's probe in turn.
+// the target has every tool it needs, then runs each query's probe in turn,
+// but for Zap's own groups of path reads, which run two at a time.
 // Every probe runs in a session of its own (setsid) under timeout, which
 // stops it with SIGTERM at its limit and SIGKILL a second later; once it has
 // exited, whatever it left running in its process group is killed (BusyBox's
@@ -100,25 +101,49 @@ func Build(nonce string, queries []detect.Query) (*Batch, error) {
 	if needsProc(queries) {
 		s.WriteString("[ -d /proc/self/fd ] || { printf '%s M /proc/self/fd\\n' \"$N\"; exit 0; }\n")
 	}
-	for u, un := range units {
+	for u := 0; u < len(units); u++ {
+		un := units[u]
 		cmd, err := b.probe(un)
 		if err != nil {
 			return nil, fmt.Errorf("query %d: %w", un.reads[0], err)
 		}
-		fmt.Fprintf(&s, "printf '%%s B %d\\n' \"$N\"\n", u)
-		// The probe runs in the background only so that its pid, which
-		// setsid made its session's and process group's, is known: once
-		// it has exited, whatever it left running in its group (BusyBox's
-		// timeout signals only its command, not the group) is killed, so
-		// nothing holds the pipe to od open.
-		fmt.Fprintf(&s, "s=$( { { %s 3>&- 4>&- & p=$!; wait \"$p\"; echo \"$?\" >&3; kill -9 \"-$p\"; } 2>/dev/null | od -An -v -tx1 >&4; } 3>&1 )\n", cmd)
-		fmt.Fprintf(&s, "printf '%%s E %d %%s\\n' \"$N\" \"$s\"\n", u)
+		if un.op != opPaths || u+1 == len(units) || units[u+1].op != opPaths {
+			s.WriteString(framed(u, cmd, 4))
+			continue
+		}
+		// Two groups of path reads run at once: the second in the
+		// background, its whole framed answer kept in the capture of a
+		// command substitution while the first writes its own straight
+		// out; the second's follows once both have ended, so the answers
+		// keep their order.
+		next, err := b.probe(units[u+1])
+		if err != nil {
+			return nil, fmt.Errorf("query %d: %w", units[u+1].reads[0], err)
+		}
+		fmt.Fprintf(&s, "r=$( { %s} 5>&1 &\n{ %s} >&4\nwait )\n", framed(u+1, next, 5), framed(u, cmd, 4))
+		s.WriteString("printf '%s\\n' \"$r\"\n")
+		u++
 	}
 	s.WriteString("printf '%s Z\\n' \"$N\"\n")
 	s.WriteString("exit 0\n")
 	s.WriteString("} </dev/null\n")
 	b.Script = s.String()
 	return b, nil
+}
+
+// framed is the script that runs cmd as unit u's probe and writes its
+// framed answer (the B line, the probe's output in hex, the E line with its
+// exit status) to descriptor out.
+//
+// The probe runs in the background only so that its pid, which setsid made
+// its session's and process group's, is known: once it has exited,
+// whatever it left running in its group (BusyBox's timeout signals only its
+// command, not the group) is killed, so nothing holds the pipe to od open.
+// The probe gets none of the batch's own descriptors (3, 4 and 5).
+func framed(u int, cmd string, out int) string {
+	return fmt.Sprintf("printf '%%s B %d\\n' \"$N\" >&%d\n", u, out) +
+		fmt.Sprintf("s=$( { { %s 3>&- 4>&- 5>&- & p=$!; wait \"$p\"; echo \"$?\" >&3; kill -9 \"-$p\"; } 2>/dev/null | od -An -v -tx1 >&%d; } 3>&1 )\n", cmd, out) +
+		fmt.Sprintf("printf '%%s E %d %%s\\n' \"$N\" \"$s\" >&%d\n", u, out)
 }
 
 // Tools lists the commands a batch of queries needs on the target.
@@ -340,9 +365,8 @@ func grouped(op detect.Op) bool {
 
 // plan puts the queries into units: each command, probe, readlink and
 // bounded content read a unit of its own, the type, stat and digest reads
-// in groups, each group
-// at the place of its first read, every read of one path in the group that
-// has the path.
+// in groups, every read of one path in the group that has the path, and
+// the groups together at the place of the first group's first read.
 func plan(queries []detect.Query) ([]unit, error) {
 	var units []unit
 	open, size := -1, 0
@@ -404,7 +428,34 @@ func plan(queries []detect.Query) ([]unit, error) {
 			}
 		}
 	}
-	return units, nil
+	return together(units), nil
+}
+
+// together moves every group of path reads up to the place of the first,
+// in their order, so that the script can run them two at a time. A group
+// already reads, at the place of its first read, paths whose reads come
+// later; the groups are Zap's own reads and change nothing, so moving them
+// up changes no answer a probe or command between them gives.
+func together(units []unit) []unit {
+	first := -1
+	var groups, rest []unit
+	for _, un := range units {
+		if un.op != opPaths {
+			rest = append(rest, un)
+			continue
+		}
+		if first < 0 {
+			first = len(rest)
+		}
+		groups = append(groups, un)
+	}
+	if len(groups) < 2 {
+		return units
+	}
+	out := make([]unit, 0, len(units))
+	out = append(out, rest[:first]...)
+	out = append(out, groups...)
+	return append(out, rest[first:]...)
 }
 
 // probe is the shell command that answers un on its stdout.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -583,4 +584,67 @@ func TestContentReads(t *testing.T) {
 	if _, err := New([]detect.Query{{Op: detect.OpContent, Lane: observation.LaneElevated, Path: p("small")}}); err == nil {
 		t.Error("a content read with no limit was taken")
 	}
+}
+
+// TestGroupsTogether checks that three groups of path reads, with a probe
+// and a link read among their reads, run side by side (the first two at
+// once) and still answer each read as itself, in the order of the reads:
+// the groups move up together to the first's place, and the probe and the
+// link read keep theirs.
+func TestGroupsTogether(t *testing.T) {
+	paths, sums := files(t, 2*groupPaths+50)
+	link := filepath.Join(t.TempDir(), "link")
+	must(t, os.Symlink(paths[0], link))
+	var qs []detect.Query
+	var probeAt, linkAt int
+	for f, q := range converged(paths) {
+		if f == 3*700 {
+			probeAt = len(qs)
+			qs = append(qs, detect.NewProbe(observation.LaneElevated, `printf 'ZAP00 E 0 0\n'; exit 3`))
+		}
+		qs = append(qs, q)
+	}
+	linkAt = len(qs)
+	qs = append(qs, detect.Query{Op: detect.OpReadlink, Lane: observation.LaneElevated, Path: link})
+	b, err := New(qs)
+	must(t, err)
+	var ops []detect.Op
+	for _, un := range b.units {
+		ops = append(ops, un.op)
+	}
+	if want := []detect.Op{opPaths, opPaths, opPaths, detect.OpProbe, detect.OpReadlink}; !slices.Equal(ops, want) {
+		t.Fatalf("units %v, want %v", ops, want)
+	}
+	if n := strings.Count(b.Script, "r=$("); n != 1 {
+		t.Errorf("%d pairs of groups run at once, want 1", n)
+	}
+	eachShell(t, func(t *testing.T, sh []string) {
+		answers, err := b.Parse(runShell(t, sh, b.Script, pathEnv()))
+		must(t, err)
+		if got := answers[probeAt]; got.Status != detect.StatusOK || got.Exit != 3 || got.Output != "ZAP00 E 0 0\n" {
+			t.Errorf("probe: %+v", got)
+		}
+		if got := answers[linkAt]; got.Status != detect.StatusOK || got.Target != paths[0] {
+			t.Errorf("readlink: %+v", got)
+		}
+		rest := slices.Delete(slices.Clone(answers[:linkAt]), probeAt, probeAt+1)
+		for i, got := range rest {
+			f, q := i/3, qs[i]
+			if i >= probeAt {
+				q = qs[i+1]
+			}
+			ok := got.Status == detect.StatusOK
+			switch q.Op {
+			case detect.OpType:
+				ok = ok && got.Type == detect.TypeRegular
+			case detect.OpStat:
+				ok = ok && got.Mode == 0o644
+			case detect.OpDigest:
+				ok = ok && got.SHA512 == sums[f]
+			}
+			if !ok {
+				t.Fatalf("%s of file %d: %+v", q.Op, f, got)
+			}
+		}
+	})
 }

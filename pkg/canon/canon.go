@@ -22,7 +22,6 @@ import (
 	"reflect"
 	"sort"
 	"strconv"
-	"strings"
 )
 
 // Marshal encodes v with encoding/json and rewrites the result in canonical
@@ -154,11 +153,7 @@ func number(n json.Number) (string, error) {
 }
 
 func writeString(buf *bytes.Buffer, s string) {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	buf.WriteString(strings.TrimSuffix(b.String(), "\n"))
+	buf.Write(AppendString(buf.AvailableBuffer(), s))
 }
 
 // Check reads data as one JSON value and refuses duplicate object keys and,

@@ -50,53 +50,60 @@ func (f *fast) ws() {
 // quotes included, and whether its canonical encoding is those bytes (no
 // escape, valid UTF-8, no U+2028 or U+2029).
 func (f *fast) str() (raw []byte, plain bool, ok bool) {
+	d := f.data
 	start := f.pos
-	f.pos++
+	i := f.pos + 1
 	plain = true
 	high := false // a byte past ASCII: the body's UTF-8 is checked
-	for f.pos < len(f.data) {
-		c := f.data[f.pos]
-		switch {
+	for {
+		j, h := scanString(d, i)
+		high = high || h
+		i = j
+		if i >= len(d) {
+			f.pos = i
+			return nil, false, false
+		}
+		switch c := d[i]; {
 		case c == '"':
-			f.pos++
-			raw = f.data[start:f.pos]
+			i++
+			f.pos = i
+			raw = d[start:i]
 			if plain && high {
 				body := raw[1 : len(raw)-1]
 				plain = utf8.Valid(body) && !bytes.Contains(body, []byte("\u2028")) && !bytes.Contains(body, []byte("\u2029"))
 			}
 			return raw, plain, true
-		case c >= utf8.RuneSelf:
-			high = true
-			f.pos++
 		case c < 0x20:
+			f.pos = i
 			return nil, false, false
-		case c == '\\':
+		default: // a backslash
 			plain = false
-			f.pos++
-			if f.pos >= len(f.data) {
+			i++
+			if i >= len(d) {
+				f.pos = i
 				return nil, false, false
 			}
-			switch f.data[f.pos] {
+			switch d[i] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				f.pos++
+				i++
 			case 'u':
-				if f.pos+5 > len(f.data) {
+				if i+5 > len(d) {
+					f.pos = i
 					return nil, false, false
 				}
-				for _, h := range f.data[f.pos+1 : f.pos+5] {
+				for _, h := range d[i+1 : i+5] {
 					if !isHex(h) {
+						f.pos = i
 						return nil, false, false
 					}
 				}
-				f.pos += 5
+				i += 5
 			default:
+				f.pos = i
 				return nil, false, false
 			}
-		default:
-			f.pos++
 		}
 	}
-	return nil, false, false
 }
 
 func isHex(c byte) bool {
@@ -109,11 +116,7 @@ func decoded(raw []byte, plain bool) (string, bool) {
 	if plain {
 		return string(raw[1 : len(raw)-1]), true
 	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
+	return Unquote(raw)
 }
 
 // number reads a JSON number at pos and returns its bytes.
@@ -259,9 +262,7 @@ func appendString(out, raw []byte, plain bool) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	var b bytes.Buffer
-	writeString(&b, s)
-	return append(out, b.Bytes()...), true
+	return AppendString(out, s), true
 }
 
 const hexDigits = "0123456789abcdef"

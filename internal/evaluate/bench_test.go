@@ -1,0 +1,41 @@
+package evaluate
+
+import (
+	"context"
+	"strconv"
+	"testing"
+)
+
+// manyFiles declares n files the way a large converged config does: each
+// zap.file call takes an id, a path, inline content, a mode and depends_on.
+func manyFiles(n int) Script {
+	return Script{Name: "many.js", Code: `var __zap_config = { default: function (zap) {
+	zap.target({local: true});
+	zap.directory({id: 'root', path: '~/many', mode: '755'});
+	for (let i = 0; i < ` + strconv.Itoa(n) + `; i++) {
+		zap.file({
+			id: 'file-' + i,
+			path: '~/many/file-' + i + '.conf',
+			content: {type: 'inline', content: '# file ' + i + '\nname = "file-' + i + '"\nport = ' + (8000 + i) + '\n'},
+			mode: '644',
+			depends_on: ['root'],
+		});
+	}
+} };
+`}
+}
+
+// BenchmarkRunManyFiles evaluates a config declaring 2,000 files.
+func BenchmarkRunManyFiles(b *testing.B) {
+	s := manyFiles(2000)
+	b.ReportAllocs()
+	for b.Loop() {
+		d, err := Run(context.Background(), s, Options{Export: "__zap_config"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(d.Resources) != 2001 {
+			b.Fatalf("%d resources", len(d.Resources))
+		}
+	}
+}

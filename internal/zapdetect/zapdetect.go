@@ -101,17 +101,31 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		return err
 	}
 	d, err := declaration.Read(data)
-	if err == nil {
-		err = d.Validate()
-	}
 	if err != nil {
-		var hints []string
-		if strings.HasPrefix(err.Error(), "format:") {
-			hints = append(hints, "make the declaration with the zap-eval of this zap")
-		}
-		return stage.BadInput(fmt.Errorf("declaration: %w", err), hints...)
+		return badDeclaration(err)
 	}
+	// A remote target's connection is made while the declaration is
+	// validated and its reads are built; a declaration that isn't valid
+	// is still refused as such, and the connection dropped unused.
 	res := resolve.Resolve(d, os.LookupEnv)
+	var dialed chan dialResult
+	if !d.Target.Local {
+		dialed = make(chan dialResult, 1)
+		dctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		go func() { dialed <- dial(dctx, &d.Target, res.Text, *bootstrap) }()
+		defer func() {
+			if dialed != nil {
+				cancel()
+				if r := <-dialed; r.client != nil {
+					r.client.Close()
+				}
+			}
+		}()
+	}
+	if err := d.Validate(); err != nil {
+		return badDeclaration(err)
+	}
 	secret := map[string]bool{}
 	for _, r := range res.References {
 		secret[r.Name] = r.Secret
@@ -138,30 +152,21 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		host = &localhost.Host{Env: os.Environ()}
 		ctxt = observation.Context{Target: "local", User: me.Username, Home: home}
 	} else {
-		target, err := sshhost.ResolveTarget(&d.Target, res.Text, *bootstrap)
-		if err != nil {
-			var te *sshhost.TargetError
-			if errors.As(err, &te) && te.Hint != "" {
-				return stage.BadInput(err, te.Hint)
-			}
-			return stage.BadInput(err)
-		}
-		client, err := sshhost.Dial(ctx, target, operatorHome())
-		if err != nil {
-			var ce *sshhost.ConnectError
-			if errors.As(err, &ce) {
-				return stage.InWorld(fmt.Errorf("cannot connect to %s: %s", target.Host, ce.Reason), ce.Hints...)
-			}
-			return stage.InWorld(fmt.Errorf("cannot connect to %s: %w", target.Host, err))
-		}
-		defer client.Close()
 		env.Home = d.Target.Home
-		host = client
-		ctxt = observation.Context{Target: target.Host, User: target.User, Home: d.Target.Home}
 	}
 	detectors := make([]detect.Detector, len(d.Resources))
 	for i := range d.Resources {
 		detectors[i] = detect.Build(&d.Resources[i], env)
+	}
+	if dialed != nil {
+		r := <-dialed
+		dialed = nil
+		if r.err != nil {
+			return r.err
+		}
+		defer r.client.Close()
+		host = r.client
+		ctxt = observation.Context{Target: r.target.Host, User: r.target.User, Home: d.Target.Home}
 	}
 	// A config that declares a trigger reads the pending-trigger markers
 	// as root in the same pass; a ledger that can't be read fails it.
@@ -202,6 +207,46 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		return stage.InWorld(fmt.Errorf("write the observations: %w", err))
 	}
 	return nil
+}
+
+// badDeclaration is the error for a declaration that doesn't read or
+// isn't valid.
+func badDeclaration(err error) error {
+	var hints []string
+	if strings.HasPrefix(err.Error(), "format:") {
+		hints = append(hints, "make the declaration with the zap-eval of this zap")
+	}
+	return stage.BadInput(fmt.Errorf("declaration: %w", err), hints...)
+}
+
+// dialResult is a remote target's connection, or why there is none.
+type dialResult struct {
+	target sshhost.Target
+	client *sshhost.Client
+	err    error
+}
+
+// dial resolves the remote target t, its references read by text, and
+// connects to it: a target that resolves to no host or account is bad
+// input, a host that can't be reached the world's.
+func dial(ctx context.Context, t *declaration.Target, text func(declaration.Text) string, bootstrap bool) dialResult {
+	target, err := sshhost.ResolveTarget(t, text, bootstrap)
+	if err != nil {
+		var te *sshhost.TargetError
+		if errors.As(err, &te) && te.Hint != "" {
+			return dialResult{err: stage.BadInput(err, te.Hint)}
+		}
+		return dialResult{err: stage.BadInput(err)}
+	}
+	client, err := sshhost.Dial(ctx, target, operatorHome())
+	if err != nil {
+		var ce *sshhost.ConnectError
+		if errors.As(err, &ce) {
+			return dialResult{err: stage.InWorld(fmt.Errorf("cannot connect to %s: %s", target.Host, ce.Reason), ce.Hints...)}
+		}
+		return dialResult{err: stage.InWorld(fmt.Errorf("cannot connect to %s: %w", target.Host, err))}
+	}
+	return dialResult{target: target, client: client}
 }
 
 // localHome is the operator's HOME, which ~ and $HOME resolve against on a

@@ -55,6 +55,7 @@ import (
 	"io"
 	"os"
 	"os/user"
+	"runtime/debug"
 	"strconv"
 
 	"github.com/zap-go/zap/internal/stage"
@@ -104,7 +105,22 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	return stage.Finish("zap-eval", usage, err, stdout, stderr)
 }
 
+// gcPercent and memoryLimit are the garbage collector's settings for an
+// evaluation, unless the operator set GOGC or GOMEMLIMIT: a short process
+// that builds one document and exits does a third less work collecting at
+// 4 times its live heap rather than 2, and the soft limit has it collect
+// harder instead as its heap nears 256 MiB, so a config that holds much
+// isn't given 5 times as much.
+const (
+	gcPercent   = 400
+	memoryLimit = 256 << 20
+)
+
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetGCPercent(gcPercent)
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	fs := stage.NewFlagSet("zap-eval")
 	dropped := fs.String(dropFlag, "", "internal: the project root zap-eval found as root, before dropping to its owner")
 	inputsPath := fs.String("inputs", "", "write the evaluation's inputs to `FILE`")

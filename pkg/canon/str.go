@@ -184,10 +184,12 @@ func u4(s []byte) rune {
 	return r
 }
 
-// AppendString appends s's canonical spelling to dst: s quoted and escaped
-// as encoding/json escapes it with HTML escaping off (\" \\ \b \f \n \r \t,
-// other control bytes as \u00XX, U+2028 and U+2029 as \u2028 and \u2029,
-// each byte of invalid UTF-8 as \ufffd).
+// AppendString appends s's canonical spelling to dst, the bytes
+// Marshal(s) makes: s quoted and escaped as encoding/json escapes it with
+// HTML escaping off (\" \\ \b \f \n \r \t, other control bytes as
+// \u00XX, U+2028 and U+2029 as \u2028 and \u2029), with each byte of
+// invalid UTF-8 written as U+FFFD, which encoding/json's \ufffd for it
+// reads as.
 func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
@@ -223,7 +225,7 @@ func AppendString(dst []byte, s string) []byte {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
+			dst = append(dst, "\uFFFD"...)
 		case r == '\u2028' || r == '\u2029':
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
@@ -237,3 +239,8 @@ func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }
+
+// KeyLess is the order of a canonical object's keys: "format" first, then
+// the rest bytewise. A writer that spells a map's members itself sorts its
+// keys with it.
+func KeyLess(a, b string) bool { return keyLess(a, b) }

@@ -42,8 +42,8 @@ func FuzzUnquote(f *testing.F) {
 	})
 }
 
-// FuzzAppendString checks AppendString against encoding/json with HTML
-// escaping off, for any bytes.
+// FuzzAppendString checks AppendString against Marshal of the string, and
+// against encoding/json with HTML escaping off for valid UTF-8.
 func FuzzAppendString(f *testing.F) {
 	for _, s := range stringSeeds {
 		f.Add(s)
@@ -61,8 +61,12 @@ func FuzzAppendString(f *testing.F) {
 		}
 		want := strings.TrimSuffix(b.String(), "\n")
 		got := AppendString([]byte("x"), s)
-		if string(got) != "x"+want {
+		if utf8.ValidString(s) && string(got) != "x"+want {
 			t.Fatalf("AppendString(%q) = %s, encoding/json %s", s, got[1:], want)
+		}
+		m, err := Marshal(s)
+		if err != nil || string(got) != "x"+string(m) {
+			t.Fatalf("AppendString(%q) = %s, Marshal %s (%v)", s, got[1:], m, err)
 		}
 	})
 }

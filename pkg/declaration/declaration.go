@@ -162,9 +162,6 @@ var varsPath = regexp.MustCompile(`(^|\.)(resources\[[0-9]+\]|resource)\.content
 // canon.Check as its allowNull.
 func NullInVars(path string) bool { return varsPath.MatchString(path) }
 
-// Encode writes d in canonical form.
-func (d *Declaration) Encode() ([]byte, error) { return canon.Marshal(d) }
-
 // MarshalJSON writes d's object with a missing resources list as [], never
 // null, so that what Encode writes Read accepts.
 func (d Declaration) MarshalJSON() ([]byte, error) {

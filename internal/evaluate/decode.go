@@ -51,13 +51,15 @@ func (d *decoder) fields(v any, path string) *fields {
 		d.fail(path, "want an object, not %s", typeName(v))
 		o = &object{vals: map[string]any{}}
 	}
-	return &fields{d: d, path: path, o: o, used: map[string]bool{}}
+	return &fields{d: d, path: path, o: o, used: make(map[string]bool, len(o.keys))}
 }
 
 func (f *fields) get(key string, required bool) (any, bool) {
-	f.used[key] = true
 	v, ok := f.o.vals[key]
-	if !ok && required {
+	if ok {
+		// Only a key the object holds can be unknown (done).
+		f.used[key] = true
+	} else if required {
 		f.d.fail(child(f.path, key), "required field missing")
 	}
 	return v, ok

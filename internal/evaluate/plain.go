@@ -141,6 +141,11 @@ func (c *converter) convert(v goja.Value, path string) (any, error) {
 // plainString returns s as UTF-8, refusing a lone surrogate, which has no
 // UTF-8 form.
 func plainString(s goja.String, path string) (string, error) {
+	// goja writes a lone surrogate as U+FFFD in UTF-8: a string without one
+	// has none.
+	if str := s.String(); !strings.Contains(str, "\uFFFD") {
+		return str, nil
+	}
 	n := s.Length()
 	for i := 0; i < n; i++ {
 		c := s.CharAt(i)
@@ -288,6 +293,8 @@ func (c *converter) plainObject(o *goja.Object, path string) (any, error) {
 	out := &object{vals: map[string]any{}}
 	if c.in.slots != nil {
 		if names, props, ok := c.in.slots.plainProps(o); ok {
+			out.keys = make([]string, 0, len(names))
+			out.vals = make(map[string]any, len(names))
 			if err := c.plainProps(out, names, props, path); err != nil {
 				return nil, err
 			}

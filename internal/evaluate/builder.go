@@ -270,7 +270,7 @@ func (b *builder) resourceAs(label string, kind declaration.Kind, read func(*fie
 		}
 		if kind == declaration.KindFile {
 			// A template variable's value is the one place null is data.
-			b.conv.nullOK = func(path string) bool { return strings.HasPrefix(path, "content.vars.") }
+			b.conv.nullOK = templateVar
 			defer func() { b.conv.nullOK = nil }()
 		}
 		tree, err := b.conv.convert(arg, "")
@@ -281,21 +281,25 @@ func (b *builder) resourceAs(label string, kind declaration.Kind, read func(*fie
 		f := d.fields(tree, "")
 		r := declaration.Resource{Common: declaration.Common{Type: kind}}
 		r.ID = f.str("id", true, insteadID)
-		named := label
-		if d.err == nil {
-			named = fmt.Sprintf("%s %q", label, r.ID)
-		}
+		idOK := d.err == nil
 		r.Name = f.str("name", false, insteadName)
 		r.DependsOn = f.strs("depends_on", insteadIDs)
 		read(f, &r)
 		f.done()
 		if d.err != nil {
+			named := label
+			if idOK {
+				named = fmt.Sprintf("%s %q", label, r.ID)
+			}
 			return nil, &Error{Msg: named + ": " + d.err.Error()}
 		}
 		b.decl.Resources = append(b.decl.Resources, r)
 		return nil, nil
 	}
 }
+
+// templateVar reports whether path is inside a file's template variable.
+func templateVar(path string) bool { return strings.HasPrefix(path, "content.vars.") }
 
 // label names a resource call by the id its argument holds, when it holds
 // one as a plain string, without running the config's code.

@@ -94,6 +94,9 @@ func (f *fields) str(key string, required bool, instead string) string {
 	if !ok {
 		return ""
 	}
+	if s, ok := v.(string); ok && !hasMarker(s) {
+		return s // what d.str returns, without making the path it won't use
+	}
 	return f.d.str(v, child(f.path, key), instead)
 }
 
@@ -115,6 +118,9 @@ func (f *fields) text(key string, required bool) (declaration.Text, bool) {
 	v, ok := f.get(key, required)
 	if !ok {
 		return declaration.Text{}, false
+	}
+	if s, ok := v.(string); ok && !hasMarker(s) {
+		return declaration.Lit(s), true // what d.text returns, without the path
 	}
 	return f.d.text(v, child(f.path, key)), true
 }
@@ -146,6 +152,10 @@ func (f *fields) strs(key, instead string) []string {
 	}
 	out := make([]string, 0, len(list))
 	for i, item := range list {
+		if s, ok := item.(string); ok && !hasMarker(s) {
+			out = append(out, s) // what d.str returns, without the path
+			continue
+		}
 		out = append(out, f.d.str(item, fmt.Sprintf("%s[%d]", path, i), instead))
 	}
 	return out

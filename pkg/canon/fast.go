@@ -31,7 +31,7 @@ type fast struct {
 }
 
 type segment struct {
-	key   string
+	key   []byte
 	index int // -1 for a key
 }
 
@@ -119,6 +119,16 @@ func decoded(raw []byte, plain bool) (string, bool) {
 	return Unquote(raw)
 }
 
+// decodedBytes is decoded as bytes: a plain string's body as it is, with
+// no copy.
+func decodedBytes(raw []byte, plain bool) ([]byte, bool) {
+	if plain {
+		return raw[1 : len(raw)-1], true
+	}
+	s, ok := Unquote(raw)
+	return []byte(s), ok
+}
+
 // number reads a JSON number at pos and returns its bytes.
 func (f *fast) number() ([]byte, bool) {
 	start := f.pos
@@ -173,7 +183,7 @@ func (f *fast) literal(word string) bool {
 // member is one object member as transform wrote it: its decoded key and
 // where its "key":value bytes are in the object's scratch.
 type member struct {
-	key        string
+	key        []byte
 	start, end int
 }
 
@@ -374,7 +384,7 @@ func (f *fast) object(out []byte) ([]byte, bool) {
 		if !ok {
 			return nil, false
 		}
-		key, ok := decoded(raw, plain)
+		key, ok := decodedBytes(raw, plain)
 		if !ok {
 			return nil, false
 		}
@@ -407,7 +417,7 @@ func (f *fast) object(out []byte) ([]byte, bool) {
 		slices.SortFunc(members, func(a, b member) int { return cmpKey(a.key, b.key) })
 	}
 	for i := 1; i < len(members); i++ {
-		if members[i].key == members[i-1].key {
+		if bytes.Equal(members[i].key, members[i-1].key) {
 			return nil, false // a duplicate: the decoder keeps the last
 		}
 	}
@@ -423,14 +433,18 @@ func (f *fast) object(out []byte) ([]byte, bool) {
 	return append(out, '}'), true
 }
 
-func cmpKey(a, b string) int {
+// cmpKey orders decoded keys as keyLess does.
+func cmpKey(a, b []byte) int {
+	af, bf := string(a) == "format", string(b) == "format"
 	switch {
-	case a == b:
+	case af && bf:
 		return 0
-	case keyLess(a, b):
+	case af:
 		return -1
+	case bf:
+		return 1
 	}
-	return 1
+	return bytes.Compare(a, b)
 }
 
 // transformFast is Transform's fast path; false sends the document to the
@@ -504,7 +518,7 @@ func (f *fast) check() bool {
 			f.depth--
 			return true
 		}
-		var keys []string
+		var keys [][]byte
 		var seen map[string]bool
 		for {
 			f.ws()
@@ -515,26 +529,28 @@ func (f *fast) check() bool {
 			if !ok {
 				return false
 			}
-			key, ok := decoded(raw, plain)
+			key, ok := decodedBytes(raw, plain)
 			if !ok {
 				return false
 			}
 			// A duplicate: few keys are compared one by one, many
 			// through a set.
 			if seen != nil {
-				if seen[key] {
+				if seen[string(key)] {
 					return false
 				}
-				seen[key] = true
+				seen[string(key)] = true
 			} else {
-				if slices.Contains(keys, key) {
-					return false
+				for _, k := range keys {
+					if bytes.Equal(k, key) {
+						return false
+					}
 				}
 				keys = append(keys, key)
 				if len(keys) > 16 {
 					seen = map[string]bool{}
 					for _, k := range keys {
-						seen[k] = true
+						seen[string(k)] = true
 					}
 				}
 			}
@@ -707,13 +723,36 @@ func (f *fast) value() ([]byte, bool) {
 // well-formed object, or an object that gives a key twice. Then the caller
 // decodes it the long way, which decides it and words any error.
 func Members(data []byte) (map[string]json.RawMessage, bool) {
+	list, ok := MemberList(data, nil)
+	if !ok {
+		return nil, false
+	}
+	m := make(map[string]json.RawMessage, len(list))
+	for _, e := range list {
+		m[string(e.Key)] = e.Value
+	}
+	return m, true
+}
+
+// Member is one member of an object: its key, decoded, and its value's
+// bytes.
+type Member struct {
+	Key   []byte
+	Value json.RawMessage
+}
+
+// MemberList is Members as a list, in the object's order, appended to
+// list: a key is its bytes in data when it has no escape, so reading an
+// object allocates only the list. ok is false as for Members.
+func MemberList(data []byte, list []Member) ([]Member, bool) {
 	f := &fast{data: data}
 	f.ws()
 	if f.pos >= len(data) || data[f.pos] != '{' {
 		return nil, false
 	}
 	f.pos++
-	m := map[string]json.RawMessage{}
+	first := len(list)
+	var seen map[string]bool
 	f.ws()
 	if f.pos < len(data) && data[f.pos] == '}' {
 		f.pos++
@@ -727,12 +766,29 @@ func Members(data []byte) (map[string]json.RawMessage, bool) {
 			if !ok {
 				return nil, false
 			}
-			key, ok := decoded(raw, plain)
+			key, ok := decodedBytes(raw, plain)
 			if !ok {
 				return nil, false
 			}
-			if _, dup := m[key]; dup {
-				return nil, false
+			// A duplicate: few keys are compared one by one, many
+			// through a set.
+			if seen != nil {
+				if seen[string(key)] {
+					return nil, false
+				}
+				seen[string(key)] = true
+			} else {
+				for _, e := range list[first:] {
+					if bytes.Equal(e.Key, key) {
+						return nil, false
+					}
+				}
+				if len(list)-first >= 16 {
+					seen = map[string]bool{string(key): true}
+					for _, e := range list[first:] {
+						seen[string(e.Key)] = true
+					}
+				}
 			}
 			f.ws()
 			if f.pos >= len(data) || data[f.pos] != ':' {
@@ -743,24 +799,18 @@ func Members(data []byte) (map[string]json.RawMessage, bool) {
 			if !ok {
 				return nil, false
 			}
-			m[key] = v
-			f.ws()
-			if f.pos >= len(data) {
+			list = append(list, Member{Key: key, Value: v})
+			more, ok := f.sep('}')
+			if !ok {
 				return nil, false
 			}
-			if data[f.pos] == ',' {
-				f.pos++
-				continue
+			if !more {
+				break
 			}
-			if data[f.pos] != '}' {
-				return nil, false
-			}
-			f.pos++
-			break
 		}
 	}
 	f.ws()
-	return m, f.pos == len(data)
+	return list, f.pos == len(data)
 }
 
 // Elements splits data, one JSON array, into its elements, as

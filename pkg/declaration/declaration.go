@@ -279,13 +279,15 @@ func decodeStrict(data []byte, v any, checked bool) error {
 			return nil
 		}
 	} else if s, ok := v.(*string); ok && s != nil {
-		if q, ok := quickString(data); ok {
+		if q, ok := canon.Unquote(data); ok {
 			*s = q
 			return nil
 		}
 		if json.Unmarshal(data, v) == nil {
 			return nil
 		}
+	} else if quickPlain(data, v) {
+		return nil
 	} else if t := reflect.TypeOf(v); t != nil && plainType(t) && json.Unmarshal(data, v) == nil {
 		return nil
 	} else if u, ok := v.(json.Unmarshaler); ok {
@@ -316,6 +318,41 @@ func decodeStrict(data []byte, v any, checked bool) error {
 	return nil
 }
 
+// quickPlain decodes the plain values a declaration holds most (a kind, a
+// content type, a list of strings) as encoding/json's Unmarshal would,
+// without its reflection; false, having set nothing, for anything else.
+func quickPlain(data []byte, v any) bool {
+	switch x := v.(type) {
+	case *Kind:
+		if s, ok := canon.Unquote(data); ok && x != nil {
+			*x = Kind(s)
+			return true
+		}
+	case *ContentType:
+		if s, ok := canon.Unquote(data); ok && x != nil {
+			*x = ContentType(s)
+			return true
+		}
+	case *[]string:
+		if x == nil {
+			return false
+		}
+		list, ok := canon.Elements(data)
+		if !ok {
+			return false
+		}
+		out := make([]string, len(list))
+		for i, raw := range list {
+			if out[i], ok = canon.Unquote(raw); !ok {
+				return false
+			}
+		}
+		*x = out
+		return true
+	}
+	return false
+}
+
 func nonNilPointer(v any) bool {
 	rv := reflect.ValueOf(v)
 	return rv.Kind() == reflect.Pointer && !rv.IsNil()
@@ -324,6 +361,9 @@ func nonNilPointer(v any) bool {
 // quickString decodes data, a JSON string of printable ASCII with no
 // escape but the short ones (\" \\ \/ \b \f \n \r \t), as encoding/json
 // would; ok is false for anything else, which encoding/json decides.
+// decodeStrict now reads strings with canon.Unquote, which takes every
+// string encoding/json does; quickString stays as the reference its tests
+// hold canon.Unquote to (TestUnquoteAgreesWithQuickString).
 func quickString(data []byte) (string, bool) {
 	if len(data) < 2 || data[0] != '"' || data[len(data)-1] != '"' {
 		return "", false

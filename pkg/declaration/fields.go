@@ -17,27 +17,83 @@ import (
 // field nobody asked for is an error. Other document packages use it too.
 type Fields struct {
 	path string
-	m    map[string]json.RawMessage
-	used map[string]bool
-	err  error
+	// members are the object's members, each key once; used marks those
+	// read, one bit per member (usedMore past the 64th). An object of many
+	// members is looked up through index.
+	members  []canon.Member
+	used     uint64
+	usedMore []bool
+	index    map[string]int
+	err      error
 }
+
+// indexFrom is the number of members from which an object's are looked up
+// through a map rather than one by one.
+const indexFrom = 16
 
 // NewFields reads data as a JSON object at path.
 func NewFields(path string, data []byte) *Fields {
-	f := &Fields{path: path, used: map[string]bool{}}
+	f := &Fields{path: path}
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || data[0] != '{' {
 		f.err = &canon.PathError{Path: path, Msg: "want an object"}
 		return f
 	}
-	// canon.Members splits a well-formed object in one pass; anything else
-	// is decoded the long way, which words the error.
-	if m, ok := canon.Members(data); ok {
-		f.m = m
-	} else if err := json.Unmarshal(data, &f.m); err != nil {
-		f.err = &canon.PathError{Path: path, Msg: err.Error()}
+	// canon.MemberList splits a well-formed object in one pass; anything
+	// else is decoded the long way, which words the error.
+	if list, ok := canon.MemberList(data, nil); ok {
+		f.members = list
+	} else {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(data, &m); err != nil {
+			f.err = &canon.PathError{Path: path, Msg: err.Error()}
+			return f
+		}
+		for k, v := range m {
+			f.members = append(f.members, canon.Member{Key: []byte(k), Value: v})
+		}
+	}
+	if len(f.members) > 64 {
+		f.usedMore = make([]bool, len(f.members)-64)
+	}
+	if len(f.members) >= indexFrom {
+		f.index = make(map[string]int, len(f.members))
+		for i, m := range f.members {
+			f.index[string(m.Key)] = i
+		}
 	}
 	return f
+}
+
+// find returns the index of key's member, or -1.
+func (f *Fields) find(key string) int {
+	if f.index != nil {
+		if i, ok := f.index[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range f.members {
+		if string(f.members[i].Key) == key {
+			return i
+		}
+	}
+	return -1
+}
+
+func (f *Fields) isUsed(i int) bool {
+	if i < 64 {
+		return f.used&(1<<i) != 0
+	}
+	return f.usedMore[i-64]
+}
+
+func (f *Fields) markUsed(i int) {
+	if i < 64 {
+		f.used |= 1 << i
+	} else {
+		f.usedMore[i-64] = true
+	}
 }
 
 // Rename names the object by path from here on (a list element by its id,
@@ -55,22 +111,25 @@ func (f *Fields) Path(key string) string {
 // Keys returns the object's keys, sorted: for an object whose keys are
 // names of the config's choosing (env, vars).
 func (f *Fields) Keys() []string {
-	keys := make([]string, 0, len(f.m))
-	for k := range f.m {
-		keys = append(keys, k)
+	keys := make([]string, 0, len(f.members))
+	for _, m := range f.members {
+		keys = append(keys, string(m.Key))
 	}
 	sort.Strings(keys)
 	return keys
 }
 
 // Has reports whether key is present.
-func (f *Fields) Has(key string) bool { _, ok := f.m[key]; return ok }
+func (f *Fields) Has(key string) bool { return f.find(key) >= 0 }
 
 // Raw returns key's raw value, marking it read.
 func (f *Fields) Raw(key string) (json.RawMessage, bool) {
-	f.used[key] = true
-	raw, ok := f.m[key]
-	return raw, ok
+	i := f.find(key)
+	if i < 0 {
+		return nil, false
+	}
+	f.markUsed(i)
+	return f.members[i].Value, true
 }
 
 // Req decodes the required field key into v.
@@ -79,7 +138,6 @@ func (f *Fields) Req(key string, v any) {
 		return
 	}
 	if !f.Has(key) {
-		f.used[key] = true
 		f.err = &canon.PathError{Path: f.Path(key), Msg: "required field missing"}
 		return
 	}
@@ -113,7 +171,6 @@ func (f *Fields) List(key string, required bool, each func(path string, raw json
 		return
 	}
 	if required && !f.Has(key) {
-		f.used[key] = true
 		f.err = &canon.PathError{Path: f.Path(key), Msg: "required field missing"}
 		return
 	}
@@ -157,15 +214,14 @@ func (f *Fields) Done() error {
 	if f.err != nil {
 		return f.err
 	}
-	var unknown []string
-	for k := range f.m {
-		if !f.used[k] {
-			unknown = append(unknown, k)
+	first := -1
+	for i, m := range f.members {
+		if !f.isUsed(i) && (first < 0 || string(m.Key) < string(f.members[first].Key)) {
+			first = i
 		}
 	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return &canon.PathError{Path: f.Path(unknown[0]), Msg: "unknown field"}
+	if first >= 0 {
+		return &canon.PathError{Path: f.Path(string(f.members[first].Key)), Msg: "unknown field"}
 	}
 	return nil
 }

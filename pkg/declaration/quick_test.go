@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/zap-go/zap/pkg/canon"
 )
 
 // FuzzQuickString: whatever quickString decodes, encoding/json decodes to
@@ -78,5 +80,19 @@ func TestDecodeResourcesParallel(t *testing.T) {
 	want := fmt.Sprintf("resources[%d] (f%d).mode: want string, not a JSON number", parallelResources+7, parallelResources+7)
 	if err == nil || err.Error() != want {
 		t.Fatalf("Read: %v, want %s", err, want)
+	}
+}
+
+// TestUnquoteAgreesWithQuickString: canon.Unquote, which decodeStrict reads
+// strings with, takes every string quickString takes, to the same value.
+func TestUnquoteAgreesWithQuickString(t *testing.T) {
+	for _, in := range []string{`""`, `"a"`, `"file 1\nfile 1\n"`, `"a\"b"`, `"a\\"`, `"\/\b\f\n\r\t"`, `"<>&"`} {
+		want, ok := quickString([]byte(in))
+		if !ok {
+			t.Fatalf("quickString(%s) refused", in)
+		}
+		if got, ok := canon.Unquote([]byte(in)); !ok || got != want {
+			t.Errorf("canon.Unquote(%s) = %q %v, quickString %q", in, got, ok, want)
+		}
 	}
 }

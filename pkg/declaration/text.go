@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/zap-go/zap/pkg/canon"
 )
 
 // The two noncharacters a reference marker is built from inside the config
@@ -197,9 +199,11 @@ func (t Text) MarshalJSON() ([]byte, error) {
 func (t *Text) UnmarshalJSON(data []byte) error {
 	data = bytes.TrimSpace(data)
 	if len(data) > 0 && data[0] == '"' {
-		var s string
-		if err := json.Unmarshal(data, &s); err != nil {
-			return err
+		s, ok := canon.Unquote(data)
+		if !ok {
+			if err := json.Unmarshal(data, &s); err != nil {
+				return err
+			}
 		}
 		if hasMarker(s) {
 			return errors.New("holds a reference marker character (U+FDD0 or U+FDD1)")

@@ -28,6 +28,10 @@ type fast struct {
 	allowNull func(string) bool
 	path      []segment
 	depth     int
+	// wellFormed says data is known to be well-formed JSON (see
+	// MemberListValid): skip passes over a string to its closing quote
+	// without checking what it holds.
+	wellFormed bool
 }
 
 type segment struct {
@@ -642,7 +646,7 @@ func (f *fast) skip() bool {
 				if f.pos >= len(f.data) || f.data[f.pos] != '"' {
 					return false
 				}
-				if _, _, ok := f.str(); !ok {
+				if !f.skipString() {
 					return false
 				}
 				f.ws()
@@ -666,8 +670,38 @@ func (f *fast) skip() bool {
 		}
 	case c == 'n':
 		return f.literal("null")
+	case c == '"':
+		return f.skipString()
 	}
 	return f.scalar(c)
+}
+
+// skipString reads the string at pos. In well-formed data its end is the
+// first quote after it not escaped (not after an odd run of backslashes),
+// found without looking at the bytes between; otherwise the string is read
+// and checked as str reads it.
+func (f *fast) skipString() bool {
+	if !f.wellFormed {
+		_, _, ok := f.str()
+		return ok
+	}
+	d := f.data
+	for i := f.pos + 1; ; {
+		j := bytes.IndexByte(d[i:], '"')
+		if j < 0 {
+			return false
+		}
+		i += j
+		n := 0
+		for k := i - 1; k > f.pos && d[k] == '\\'; k-- {
+			n++
+		}
+		i++
+		if n%2 == 0 {
+			f.pos = i
+			return true
+		}
+	}
 }
 
 // scalar reads a string, a number, true or false at pos, c its first byte.
@@ -745,12 +779,30 @@ type Member struct {
 // list: a key is its bytes in data when it has no escape, so reading an
 // object allocates only the list. ok is false as for Members.
 func MemberList(data []byte, list []Member) ([]Member, bool) {
-	f := &fast{data: data}
+	return memberList(&fast{data: data}, list)
+}
+
+// MemberListValid is MemberList for data known to be one well-formed JSON
+// value: one canon.Check or encoding/json accepted, or a value MemberList,
+// MemberListValid, Elements or ElementsValid split from such (they split
+// only well-formed values). Its keys are read and checked as MemberList
+// reads them, but its values' strings are passed over to their closing
+// quote, not read byte by byte. Given data that isn't well-formed, its
+// answer is unspecified.
+func MemberListValid(data []byte, list []Member) ([]Member, bool) {
+	return memberList(&fast{data: data, wellFormed: true}, list)
+}
+
+func memberList(f *fast, list []Member) ([]Member, bool) {
+	data := f.data
 	f.ws()
 	if f.pos >= len(data) || data[f.pos] != '{' {
 		return nil, false
 	}
 	f.pos++
+	if list == nil {
+		list = make([]Member, 0, 8) // most objects have a few members
+	}
 	first := len(list)
 	var seen map[string]bool
 	f.ws()
@@ -818,7 +870,17 @@ func MemberList(data []byte, list []Member) ([]Member, bool) {
 // without copying them. ok is false for data that isn't one well-formed
 // array (null included).
 func Elements(data []byte) ([]json.RawMessage, bool) {
-	f := &fast{data: data}
+	return elements(&fast{data: data})
+}
+
+// ElementsValid is Elements for data known to be one well-formed JSON
+// value, as MemberListValid is MemberList.
+func ElementsValid(data []byte) ([]json.RawMessage, bool) {
+	return elements(&fast{data: data, wellFormed: true})
+}
+
+func elements(f *fast) ([]json.RawMessage, bool) {
+	data := f.data
 	f.ws()
 	if f.pos >= len(data) || data[f.pos] != '[' {
 		return nil, false

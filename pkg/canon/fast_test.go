@@ -128,6 +128,8 @@ func FuzzSplit(f *testing.F) {
 	}
 	f.Add([]byte(` {"a" : [1, null, {"b":"\u00e9"}] , "c":{}} `))
 	f.Add([]byte(`[ {"a":1} , "x", null, [] ]`))
+	f.Add([]byte(`{"a":"x\\\"y\\","b":["\\\\",{"c\"":"\"\n"}],"d":"\u005c"}`))
+	f.Add([]byte(`["` + strings.Repeat(`file 1\n`, 40) + `",{"k":"\\"}]`))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		if m, ok := Members(in); ok {
 			var want map[string]json.RawMessage
@@ -136,6 +138,20 @@ func FuzzSplit(f *testing.F) {
 			}
 			if !reflect.DeepEqual(m, want) && !(len(m) == 0 && len(want) == 0) {
 				t.Fatalf("Members(%q) = %q, Unmarshal %q", in, m, want)
+			}
+		}
+		// The well-formed readings split what encoding/json accepts
+		// exactly as the checking ones do.
+		if json.Valid(in) {
+			list, ok := MemberList(in, nil)
+			listValid, okValid := MemberListValid(in, nil)
+			if ok != okValid || !reflect.DeepEqual(list, listValid) {
+				t.Fatalf("MemberList(%q) = %q %v, MemberListValid %q %v", in, list, ok, listValid, okValid)
+			}
+			l, ok := Elements(in)
+			lValid, okValid := ElementsValid(in)
+			if ok != okValid || !reflect.DeepEqual(l, lValid) {
+				t.Fatalf("Elements(%q) = %q %v, ElementsValid %q %v", in, l, ok, lValid, okValid)
 			}
 		}
 		if l, ok := Elements(in); ok {

@@ -2,6 +2,7 @@ package canon
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -17,25 +18,30 @@ const (
 	highs = 0x8080808080808080
 )
 
-// special reports whether one of the eight bytes in x is a quote, a
-// backslash or a control byte (below 0x20), or, when high is set, a byte
-// past ASCII. Each test is the exact "some byte is zero / below n" word
-// trick, so a word reported clean holds none of them.
-func special(x uint64, high bool) bool {
+// special returns the high bit of each of the eight bytes in x (the
+// first in memory lowest) that is a quote, a backslash or a control byte
+// (below 0x20), or, when high is set, a byte past ASCII. Each test is the
+// "some byte is zero / below n" word trick: a borrow runs only upward from
+// a byte that matches, so the lowest bit set is the first byte to look at,
+// exactly, and a word with no bit set holds none of them.
+func special(x uint64, high bool) uint64 {
 	q := x ^ (ones * '"')
 	b := x ^ (ones * '\\')
 	s := ((q - ones) &^ q) | ((b - ones) &^ b) | ((x - ones*0x20) &^ x)
 	if high {
 		s |= x
 	}
-	return s&highs != 0
+	return s & highs
 }
 
 // stringEnd returns the index of the byte at or after i in d that a
 // string's scan must look at: a quote, a backslash, a control byte or,
 // when high is set, a byte past ASCII (len(d) when there is none).
 func stringEnd(d []byte, i int, high bool) int {
-	for i+8 <= len(d) && !special(binary.LittleEndian.Uint64(d[i:]), high) {
+	for i+8 <= len(d) {
+		if m := special(binary.LittleEndian.Uint64(d[i:]), high); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
 		i += 8
 	}
 	for i < len(d) {
@@ -55,8 +61,10 @@ func scanString(d []byte, i int) (int, bool) {
 	var acc uint64
 	for i+8 <= len(d) {
 		x := binary.LittleEndian.Uint64(d[i:])
-		if special(x, false) {
-			break
+		if m := special(x, false); m != 0 {
+			n := bits.TrailingZeros64(m) / 8
+			acc |= x & (1<<(8*n) - 1)
+			return i + n, acc&highs != 0
 		}
 		acc |= x
 		i += 8

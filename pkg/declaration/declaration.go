@@ -296,7 +296,15 @@ func decodeStrict(data []byte, v any, checked bool) error {
 		// check, skip) only to hand it the same bytes. One check that
 		// data is exactly one well-formed value does what they decide.
 		if obj := bytes.TrimSpace(data); len(obj) > 0 && obj[0] == '{' && nonNilPointer(v) && (checked || json.Valid(data)) {
-			if err := u.UnmarshalJSON(obj); err != nil {
+			// obj is well-formed: one that decodes itself knowing so
+			// splits it without reading its strings twice.
+			var err error
+			if w, ok := v.(wellFormedDecoder); ok {
+				err = w.decodeWellFormed("", obj)
+			} else {
+				err = u.UnmarshalJSON(obj)
+			}
+			if err != nil {
 				return fieldError(err)
 			}
 			return nil

@@ -32,7 +32,15 @@ type Fields struct {
 const indexFrom = 16
 
 // NewFields reads data as a JSON object at path.
-func NewFields(path string, data []byte) *Fields {
+func NewFields(path string, data []byte) *Fields { return newFields(path, data, false) }
+
+// newFields is NewFields, for data known to be well-formed JSON when
+// wellFormed is set: a value a Fields split (canon.MemberList and
+// canon.Elements split only well-formed values, encoding/json's Unmarshal
+// only decodes such), or a document canon.Check accepted. Its members'
+// values are then split without their strings being read byte by byte
+// again (canon.MemberListValid).
+func newFields(path string, data []byte, wellFormed bool) *Fields {
 	f := &Fields{path: path}
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || data[0] != '{' {
@@ -41,7 +49,11 @@ func NewFields(path string, data []byte) *Fields {
 	}
 	// canon.MemberList splits a well-formed object in one pass; anything
 	// else is decoded the long way, which words the error.
-	if list, ok := canon.MemberList(data, nil); ok {
+	split := canon.MemberList
+	if wellFormed {
+		split = canon.MemberListValid
+	}
+	if list, ok := split(data, nil); ok {
 		f.members = list
 	} else {
 		var m map[string]json.RawMessage
@@ -153,9 +165,19 @@ func (f *Fields) Opt(key string, v any) {
 	if !ok {
 		return
 	}
-	if d, ok := v.(FieldDecoder); ok {
+	// A field's value is well-formed: Fields split it.
+	switch d := v.(type) {
+	case wellFormedDecoder:
+		f.err = d.decodeWellFormed(f.Path(key), raw)
+		return
+	case FieldDecoder:
 		f.err = d.DecodeField(f.Path(key), raw)
 		return
+	case *[]json.RawMessage:
+		if list, ok := canon.ElementsValid(raw); ok {
+			*d = list
+			return
+		}
 	}
 	if err := DecodeStrict(raw, v); err != nil {
 		f.err = wrapPath(f.Path(key), err)
@@ -200,6 +222,14 @@ func (f *Fields) List(key string, required bool, each func(path string, raw json
 // errors name where it sits in the document.
 type FieldDecoder interface {
 	DecodeField(path string, raw json.RawMessage) error
+}
+
+// wellFormedDecoder is a FieldDecoder with a second way in, for raw known
+// to be well-formed JSON (see newFields): the same decoding, the same
+// errors.
+type wellFormedDecoder interface {
+	FieldDecoder
+	decodeWellFormed(path string, raw json.RawMessage) error
 }
 
 // Fail records err for the field key unless an error is already recorded.
@@ -272,7 +302,15 @@ func (x textMapAt) DecodeField(path string, raw json.RawMessage) error {
 func textMapField(m *map[string]Text) any { return textMapAt{m} }
 
 func (r *Resource) DecodeField(path string, raw json.RawMessage) error {
-	f := NewFields(path, raw)
+	return r.decode(path, raw, false)
+}
+
+func (r *Resource) decodeWellFormed(path string, raw json.RawMessage) error {
+	return r.decode(path, raw, true)
+}
+
+func (r *Resource) decode(path string, raw json.RawMessage, wellFormed bool) error {
+	f := newFields(path, raw, wellFormed)
 	f.Req("id", &r.ID)
 	if f.err == nil && r.ID != "" && path != "" {
 		// Name the resource by its id from here on.
@@ -326,7 +364,15 @@ func (r *Resource) DecodeField(path string, raw json.RawMessage) error {
 }
 
 func (c *Content) DecodeField(path string, raw json.RawMessage) error {
-	f := NewFields(path, raw)
+	return c.decode(path, raw, false)
+}
+
+func (c *Content) decodeWellFormed(path string, raw json.RawMessage) error {
+	return c.decode(path, raw, true)
+}
+
+func (c *Content) decode(path string, raw json.RawMessage, wellFormed bool) error {
+	f := newFields(path, raw, wellFormed)
 	f.Req("type", &c.Type)
 	switch {
 	case f.err != nil:
@@ -419,7 +465,15 @@ func (r Resource) MarshalJSON() ([]byte, error) {
 }
 
 func (d *Declaration) DecodeField(path string, raw json.RawMessage) error {
-	f := NewFields(path, raw)
+	return d.decode(path, raw, false)
+}
+
+func (d *Declaration) decodeWellFormed(path string, raw json.RawMessage) error {
+	return d.decode(path, raw, true)
+}
+
+func (d *Declaration) decode(path string, raw json.RawMessage, wellFormed bool) error {
+	f := newFields(path, raw, wellFormed)
 	f.Req("format", &d.Format)
 	f.Req("target", &d.Target)
 	var list []json.RawMessage
@@ -453,7 +507,8 @@ const parallelResources = 256
 func decodeResources(out []Resource, list []json.RawMessage, at string) error {
 	decode := func(lo, hi int) error {
 		for i := lo; i < hi; i++ {
-			if err := out[i].DecodeField(fmt.Sprintf("%s[%d]", at, i), list[i]); err != nil {
+			// Each element is well-formed: Fields split the list.
+			if err := out[i].decode(fmt.Sprintf("%s[%d]", at, i), list[i], true); err != nil {
 				return err
 			}
 		}

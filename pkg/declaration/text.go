@@ -172,7 +172,10 @@ func ValidEnvName(name string) bool {
 	return true
 }
 
-func hasMarker(s string) bool { return strings.ContainsAny(s, string([]rune{RefOpen, RefClose})) }
+func hasMarker(s string) bool { return strings.ContainsAny(s, markers) }
+
+// markers holds the two marker characters.
+const markers = string(RefOpen) + string(RefClose)
 
 // MarshalJSON writes the one spelling of t.
 func (t Text) MarshalJSON() ([]byte, error) {

@@ -163,8 +163,14 @@ var varsPath = regexp.MustCompile(`(^|\.)(resources\[[0-9]+\]|resource)\.content
 func NullInVars(path string) bool { return varsPath.MatchString(path) }
 
 // MarshalJSON writes d's object with a missing resources list as [], never
-// null, so that what Encode writes Read accepts.
+// null, so that what Encode writes Read accepts. It writes the canonical
+// bytes Encode writes (so a document embedding a declaration, such as
+// observations, has them spelled without reflection), and what that
+// doesn't spell through encoding/json, which words the error.
 func (d Declaration) MarshalJSON() ([]byte, error) {
+	if out, ok := d.appendCanonical(nil); ok {
+		return out, nil
+	}
 	type plain Declaration
 	p := plain(d)
 	if p.Resources == nil {

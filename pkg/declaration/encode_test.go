@@ -5,18 +5,39 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/zap-go/zap/pkg/canon"
 )
 
-// sameAsMarshal fails unless d.Encode writes exactly what canon.Marshal(d)
-// writes, or fails as it fails.
+// reflected is a Declaration written as encoding/json writes it, by
+// reflection: what Declaration.MarshalJSON wrote before it wrote canonical
+// bytes itself, and what canon.Marshal made of it the reference the direct
+// encoding is held to.
+type reflected Declaration
+
+func (d reflected) MarshalJSON() ([]byte, error) {
+	type plain Declaration
+	p := plain(d)
+	if p.Resources == nil {
+		p.Resources = []Resource{}
+	}
+	return json.Marshal(p)
+}
+
+// sameAsMarshal fails unless d.Encode and d.MarshalJSON write exactly what
+// canon.Marshal writes of d spelled by reflection, or fail as it fails.
 func sameAsMarshal(t *testing.T, d *Declaration) {
 	t.Helper()
 	got, err := d.Encode()
-	want, wantErr := canon.Marshal(d)
-	if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+	want, wantErr := canon.Marshal(reflected(*d))
+	if direct, err := d.MarshalJSON(); wantErr == nil && (err != nil || !bytes.Equal(direct, want)) {
+		t.Fatalf("MarshalJSON differs from canon.Marshal:\n got %q (%v)\nwant %q", direct, err, want)
+	}
+	// The reference's error names its own type where Encode's names
+	// *Declaration.
+	if (err == nil) != (wantErr == nil) || err != nil && err.Error() != strings.Replace(wantErr.Error(), "declaration.reflected", "*declaration.Declaration", 1) {
 		t.Fatalf("Encode: %v, canon.Marshal: %v", err, wantErr)
 	}
 	if !bytes.Equal(got, want) {

@@ -288,6 +288,14 @@ func appendEscaped(out, raw []byte) ([]byte, bool) {
 	start := len(out)
 	out = append(out, '"')
 	for i := 0; i < len(body); {
+		// A run of ASCII bytes with no escape is copied as it is: in a
+		// string that read cleanly, it holds no quote or control byte.
+		if j := stringEnd(body, i, true); j > i {
+			out = append(out, body[i:j]...)
+			if i = j; i == len(body) {
+				break
+			}
+		}
 		c := body[i]
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRune(body[i:])
@@ -392,6 +400,9 @@ func (f *fast) object(out []byte) ([]byte, bool) {
 		if !ok {
 			return nil, false
 		}
+		if len(members) > 0 {
+			out = append(out, ',')
+		}
 		start := len(out)
 		if out, ok = appendString(out, raw, plain); !ok {
 			return nil, false
@@ -424,6 +435,10 @@ func (f *fast) object(out []byte) ([]byte, bool) {
 		if bytes.Equal(members[i].key, members[i-1].key) {
 			return nil, false // a duplicate: the decoder keeps the last
 		}
+	}
+	if sorted {
+		// Written in order already, commas between.
+		return append(out, '}'), true
 	}
 	// Rewrite the members in order, with commas between them.
 	scratch := slices.Clone(out[open+1:])

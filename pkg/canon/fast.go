@@ -32,6 +32,10 @@ type fast struct {
 	// MemberListValid): skip passes over a string to its closing quote
 	// without checking what it holds.
 	wellFormed bool
+	// keys is check's stack of the keys of the objects being read, each
+	// object's above its parent's, so an object's keys take no
+	// allocation of their own.
+	keys [][]byte
 }
 
 type segment struct {
@@ -537,7 +541,7 @@ func (f *fast) check() bool {
 			f.depth--
 			return true
 		}
-		var keys [][]byte
+		base := len(f.keys)
 		var seen map[string]bool
 		for {
 			f.ws()
@@ -560,15 +564,15 @@ func (f *fast) check() bool {
 				}
 				seen[string(key)] = true
 			} else {
-				for _, k := range keys {
+				for _, k := range f.keys[base:] {
 					if bytes.Equal(k, key) {
 						return false
 					}
 				}
-				keys = append(keys, key)
-				if len(keys) > 16 {
+				f.keys = append(f.keys, key)
+				if len(f.keys)-base > 16 {
 					seen = map[string]bool{}
-					for _, k := range keys {
+					for _, k := range f.keys[base:] {
 						seen[string(k)] = true
 					}
 				}
@@ -590,6 +594,7 @@ func (f *fast) check() bool {
 			if more {
 				continue
 			}
+			f.keys = f.keys[:base]
 			f.depth--
 			return true
 		}

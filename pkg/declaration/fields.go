@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
+	"strconv"
 	"sync"
 
 	"github.com/zap-go/zap/pkg/canon"
@@ -314,7 +315,7 @@ func (r *Resource) decode(path string, raw json.RawMessage, wellFormed bool) err
 	f.Req("id", &r.ID)
 	if f.err == nil && r.ID != "" && path != "" {
 		// Name the resource by its id from here on.
-		f.path = fmt.Sprintf("%s (%s)", path, r.ID)
+		f.path = path + " (" + r.ID + ")"
 	}
 	f.Req("type", &r.Type)
 	f.Opt("name", &r.Name)
@@ -508,7 +509,7 @@ func decodeResources(out []Resource, list []json.RawMessage, at string) error {
 	decode := func(lo, hi int) error {
 		for i := lo; i < hi; i++ {
 			// Each element is well-formed: Fields split the list.
-			if err := out[i].decode(fmt.Sprintf("%s[%d]", at, i), list[i], true); err != nil {
+			if err := out[i].decode(at+"["+strconv.Itoa(i)+"]", list[i], true); err != nil {
 				return err
 			}
 		}

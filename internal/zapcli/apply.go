@@ -56,6 +56,9 @@ func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) err
 	if err := refuseBadValues(badValues(pl.plan, s.res)); err != nil {
 		return err
 	}
+	if err := refuseBadTemplates(badTemplates(ev.decl, s.res)); err != nil {
+		return err
+	}
 	w := &wetrun{s: s, o: o, ev: ev, det: det, pl: pl}
 	if len(pl.plan.Changes) == 0 {
 		return w.empty()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/internal/resolve"
+	"github.com/zap-go/zap/internal/template"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -103,4 +104,35 @@ func refuseBadValues(bad []badValue) error {
 	}
 	return fail(2, strings.Join(lines, "\n")+"\nnothing was run",
 		"hand the command the value through env, which is quoted after it resolves, or change the value")
+}
+
+// badTemplates lists, for every file of the declaration whose content is a
+// template, the variable whose referenced value the template can't take (a
+// line break, a NUL, a reference delimiter, or not of the variable's kind):
+// detection holds such a file, and a wetrun is refused before anything
+// changes. Each names the resource, the variable and the reference, never
+// the value.
+func badTemplates(d *declaration.Declaration, res *resolve.Resolution) []string {
+	var out []string
+	for i := range d.Resources {
+		r := &d.Resources[i]
+		if r.File == nil || r.File.Content.Template == nil {
+			continue
+		}
+		c := &r.File.Content
+		if _, err := template.Values(c.Vars, c.Kinds, res.Lookup); err != nil {
+			out = append(out, fmt.Sprintf("resource %s: %s", escape.Line(r.ID), escape.Line(err.Error())))
+		}
+	}
+	return out
+}
+
+// refuseBadTemplates is the wetrun's check of every template's values,
+// before anything runs.
+func refuseBadTemplates(bad []string) error {
+	if len(bad) == 0 {
+		return nil
+	}
+	return fail(2, strings.Join(bad, "\n")+"\nnothing was run",
+		"change the value the reference resolves to: a template takes no line break, NUL or reference delimiter, and a variable with a kind only a value of that kind")
 }

@@ -372,62 +372,6 @@ func nonNilPointer(v any) bool {
 	return rv.Kind() == reflect.Pointer && !rv.IsNil()
 }
 
-// quickString decodes data, a JSON string of printable ASCII with no
-// escape but the short ones (\" \\ \/ \b \f \n \r \t), as encoding/json
-// would; ok is false for anything else, which encoding/json decides.
-// decodeStrict now reads strings with canon.Unquote, which takes every
-// string encoding/json does; quickString stays as the reference its tests
-// hold canon.Unquote to (TestUnquoteAgreesWithQuickString).
-func quickString(data []byte) (string, bool) {
-	if len(data) < 2 || data[0] != '"' || data[len(data)-1] != '"' {
-		return "", false
-	}
-	body := data[1 : len(data)-1]
-	esc, quote := false, false
-	for _, c := range body {
-		if c < 0x20 || c > 0x7e {
-			return "", false
-		}
-		esc = esc || c == '\\'
-		quote = quote || c == '"'
-	}
-	if !esc {
-		return string(body), !quote
-	}
-	out := make([]byte, 0, len(body))
-	for i := 0; i < len(body); i++ {
-		c := body[i]
-		if c == '"' {
-			return "", false
-		}
-		if c != '\\' {
-			out = append(out, c)
-			continue
-		}
-		i++
-		if i == len(body) {
-			return "", false
-		}
-		switch body[i] {
-		case '"', '\\', '/':
-			out = append(out, body[i])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		default:
-			return "", false
-		}
-	}
-	return string(out), true
-}
-
 func fieldError(err error) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {

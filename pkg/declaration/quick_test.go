@@ -1,46 +1,11 @@
 package declaration
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/zap-go/zap/pkg/canon"
 )
-
-// FuzzQuickString: whatever quickString decodes, encoding/json decodes to
-// the same string.
-func FuzzQuickString(f *testing.F) {
-	for _, s := range []string{`""`, `"a"`, `"file 1\nfile 1\n"`, `"a\"b"`, `"a\\"`, `"a\\\"`, `"\/\b\f\n\r\t"`,
-		`"\u0041"`, `"é"`, `"a"b"`, `"a\"`, `"a` + "\t" + `"`, `"<>&"`, `x`, `"`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		got, ok := quickString(data)
-		if !ok {
-			return
-		}
-		var want string
-		if err := json.Unmarshal(data, &want); err != nil {
-			t.Fatalf("quickString(%q) = %q, but encoding/json refuses it: %v", data, got, err)
-		}
-		if got != want {
-			t.Fatalf("quickString(%q) = %q, encoding/json %q", data, got, want)
-		}
-	})
-}
-
-// TestQuickStringDecides: the strings quickString takes and leaves.
-func TestQuickStringDecides(t *testing.T) {
-	for in, want := range map[string]bool{`""`: true, `"file 1\nfile 1\n"`: true, `"a\"b"`: true, `"a\\"`: true,
-		`"\u0041"`: false, `"é"`: false, `"a"b"`: false, `"a\"`: false, "\"a\tb\"": false, ` "a"`: false} {
-		if _, ok := quickString([]byte(in)); ok != want {
-			t.Errorf("quickString(%s): ok %v, want %v", in, ok, want)
-		}
-	}
-}
 
 // TestDecodeResourcesParallel: a long list, decoded a run per processor,
 // reads as one loop would: every resource in order, and of several that
@@ -80,19 +45,5 @@ func TestDecodeResourcesParallel(t *testing.T) {
 	want := fmt.Sprintf("resources[%d] (f%d).mode: want string, not a JSON number", parallelResources+7, parallelResources+7)
 	if err == nil || err.Error() != want {
 		t.Fatalf("Read: %v, want %s", err, want)
-	}
-}
-
-// TestUnquoteAgreesWithQuickString: canon.Unquote, which decodeStrict reads
-// strings with, takes every string quickString takes, to the same value.
-func TestUnquoteAgreesWithQuickString(t *testing.T) {
-	for _, in := range []string{`""`, `"a"`, `"file 1\nfile 1\n"`, `"a\"b"`, `"a\\"`, `"\/\b\f\n\r\t"`, `"<>&"`} {
-		want, ok := quickString([]byte(in))
-		if !ok {
-			t.Fatalf("quickString(%s) refused", in)
-		}
-		if got, ok := canon.Unquote([]byte(in)); !ok || got != want {
-			t.Errorf("canon.Unquote(%s) = %q %v, quickString %q", in, got, ok, want)
-		}
 	}
 }

@@ -342,25 +342,10 @@ func appendEscaped(out, raw []byte) ([]byte, bool) {
 		} else {
 			i++
 		}
-		switch c {
-		case '"', '\\':
-			out = append(out, '\\', c)
-		case '\b':
-			out = append(out, '\\', 'b')
-		case '\f':
-			out = append(out, '\\', 'f')
-		case '\n':
-			out = append(out, '\\', 'n')
-		case '\r':
-			out = append(out, '\\', 'r')
-		case '\t':
-			out = append(out, '\\', 't')
-		default:
-			if c < 0x20 {
-				out = append(out, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			} else {
-				out = append(out, c)
-			}
+		if c < 0x20 || c == '"' || c == '\\' {
+			out = appendEscape(out, c)
+		} else {
+			out = append(out, c)
 		}
 	}
 	return append(out, '"'), true

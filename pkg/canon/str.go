@@ -208,23 +208,7 @@ func AppendString(dst []byte, s string) []byte {
 			continue
 		}
 		if c < utf8.RuneSelf {
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
+			dst = appendEscape(append(dst, s[start:i]...), c)
 			i++
 			start = i
 			continue
@@ -252,3 +236,23 @@ func AppendString(dst []byte, s string) []byte {
 // the rest bytewise. A writer that spells a map's members itself sorts its
 // keys with it.
 func KeyLess(a, b string) bool { return keyLess(a, b) }
+
+// appendEscape appends the canonical escape of c, a control character, a
+// quote or a backslash: the short form where JSON has one, else \u00XX.
+func appendEscape(dst []byte, c byte) []byte {
+	switch c {
+	case '"', '\\':
+		return append(dst, '\\', c)
+	case '\b':
+		return append(dst, '\\', 'b')
+	case '\f':
+		return append(dst, '\\', 'f')
+	case '\n':
+		return append(dst, '\\', 'n')
+	case '\r':
+		return append(dst, '\\', 'r')
+	case '\t':
+		return append(dst, '\\', 't')
+	}
+	return append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+}

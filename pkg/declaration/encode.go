@@ -244,19 +244,7 @@ func (r *Resource) appendFile(b []byte) ([]byte, bool) {
 		return nil, false
 	}
 	b = r.dependsOn(b)
-	if x.Group != "" {
-		b = member(b, true, "group", x.Group)
-	}
-	b = member(b, true, "id", r.ID)
-	if x.Mode != "" {
-		b = member(b, true, "mode", x.Mode)
-	}
-	if r.Name != "" {
-		b = member(b, true, "name", r.Name)
-	}
-	if x.Owner != "" {
-		b = member(b, true, "owner", x.Owner)
-	}
+	b = r.attrs(b, true, x.Group, x.Mode, x.Owner)
 	b = append(b, `,"path":`...)
 	b = x.Path.appendCanonical(b)
 	if len(x.Triggers) > 0 {
@@ -269,6 +257,27 @@ func (r *Resource) appendFile(b []byte) ([]byte, bool) {
 		b = x.Validate.appendCanonical(b)
 	}
 	return append(b, '}'), true
+}
+
+// attrs appends the members that sort between depends_on and path: group,
+// id, mode, name and owner, those set; comma says whether a member came
+// before.
+func (r *Resource) attrs(b []byte, comma bool, group, mode, owner string) []byte {
+	if group != "" {
+		b = member(b, comma, "group", group)
+		comma = true
+	}
+	b = member(b, comma, "id", r.ID)
+	if mode != "" {
+		b = member(b, true, "mode", mode)
+	}
+	if r.Name != "" {
+		b = member(b, true, "name", r.Name)
+	}
+	if owner != "" {
+		b = member(b, true, "owner", owner)
+	}
+	return b
 }
 
 // dependsOn appends ,"depends_on":[...] when there are any.
@@ -289,19 +298,7 @@ func (r *Resource) appendDirectory(b []byte) []byte {
 		b = appendStrings(b, r.DependsOn)
 		comma = true
 	}
-	if x.Group != "" {
-		b = member(b, comma, "group", x.Group)
-	}
-	b = member(b, comma || x.Group != "", "id", r.ID)
-	if x.Mode != "" {
-		b = member(b, true, "mode", x.Mode)
-	}
-	if r.Name != "" {
-		b = member(b, true, "name", r.Name)
-	}
-	if x.Owner != "" {
-		b = member(b, true, "owner", x.Owner)
-	}
+	b = r.attrs(b, comma, x.Group, x.Mode, x.Owner)
 	b = append(b, `,"path":`...)
 	b = x.Path.appendCanonical(b)
 	b = member(b, true, "type", string(r.Type))

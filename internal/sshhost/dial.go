@@ -140,9 +140,18 @@ func dial(ctx context.Context, cfg *Config, identity string, a *auth, c *Client,
 		return nil, &ConnectError{Reason: err.Error()}
 	}
 	// The handshake is bounded too: a host that accepts and says nothing
-	// doesn't hold the pass.
+	// doesn't hold the pass, and a pass given up (ctx done) doesn't wait
+	// for it.
 	conn.SetDeadline(time.Now().Add(timeout))
+	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
 	sc, chans, reqs, err := ssh.NewClientConn(conn, addr, conf)
+	if !stop() {
+		if err == nil {
+			sc.Close()
+		}
+		conn.Close()
+		return nil, &ConnectError{Reason: ctx.Err().Error()}
+	}
 	if err != nil {
 		conn.Close()
 		var ke *keyError

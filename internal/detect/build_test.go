@@ -271,8 +271,6 @@ func TestBuildUnreadKinds(t *testing.T) {
 			// A service is read through the target's manager; with none
 			// declared (the structural check refuses that first) it holds.
 			"the target declares no service_manager (systemd or openrc), and Zap doesn't guess one"},
-		{declaration.Resource{Common: declaration.Common{ID: "w", Type: declaration.KindSwap}, Swap: &declaration.Swap{Size: "1G"}},
-			"this zap can't read swap resources yet"},
 		{declaration.Resource{Common: declaration.Common{ID: "f", Type: declaration.KindFile}, File: &declaration.File{Path: declaration.Lit("/f"),
 			Content: declaration.Content{Type: declaration.ContentRemote, URL: &url}}},
 			"this zap can't read file resources with remote content yet"},

@@ -89,6 +89,8 @@ func Build(r *declaration.Resource, env Env) Detector {
 		return buildUser(r.User)
 	case r.Service != nil:
 		return buildService(r.Service, env)
+	case r.Swap != nil:
+		return buildSwap(r.Swap)
 	}
 	return Held(fmt.Sprintf("this zap can't read %s resources yet", r.Type))
 }

@@ -32,6 +32,9 @@ import (
 //	                 packages.go)
 //	user      = user-account, then user-home, user-groups, user-keys,
 //	                 user-sudo for what it declares (root; user.go)
+//	swap      = swap-make path size and swap-on path when it isn't
+//	                 active, swap-fstab path when it isn't listed (root;
+//	                 swap.go)
 //
 // Every Text is kept as written: references resolve when the step runs.
 func stepsFor(r *declaration.Resource) ([]plan.Step, error) {
@@ -103,6 +106,10 @@ func stepsFor(r *declaration.Resource) ([]plan.Step, error) {
 		// Filled in by the trigger model, which knows the manager, the
 		// drift and the trigger (triggers.go).
 		return []plan.Step{}, nil
+	case r.Swap != nil:
+		// Filled in from the drift, which says which parts to repair
+		// (swap.go).
+		return []plan.Step{}, nil
 	}
 	return nil, fmt.Errorf("resource %q: type: no steps for a %q", r.ID, r.Type)
 }
@@ -149,6 +156,9 @@ func clone(r *declaration.Resource) declaration.Resource {
 		x.Enabled, x.Running = cloneFlag(x.Enabled), cloneFlag(x.Running)
 		x.RestartOn, x.ReloadOn = cloneIDs(x.RestartOn), cloneIDs(x.ReloadOn)
 		c.Service = &x
+	case r.Swap != nil:
+		x := *r.Swap
+		c.Swap = &x
 	}
 	return c
 }

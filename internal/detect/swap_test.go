@@ -1,0 +1,205 @@
+package detect
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/observation"
+)
+
+const swapsHeader = "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
+
+// swaps is the /proc/swaps probe's answer: the resolved directory, then
+// the table with one line per name.
+func swaps(dir string, names ...string) Answer {
+	out := dir + "\n" + swapsHeader
+	for _, n := range names {
+		out += n + "                               file\t\t1048572\t\t0\t\t-2\n"
+	}
+	return Answer{Status: StatusOK, Output: out}
+}
+
+func fstab(text string) Answer { return Answer{Status: StatusOK, Output: text} }
+
+const baseFstab = "# /etc/fstab: static file system information.\nUUID=abcd / ext4 errors=remount-ro 0 1\n"
+
+var (
+	swapFile  = Answer{Status: StatusOK, Type: TypeRegular, Mode: 0o600, Owner: "root", Group: "root"}
+	noFstab   = Answer{Status: StatusOK, Exit: 3}
+	listed    = fstab(baseFstab + "/swapfile none swap sw 0 0\n")
+	notListed = fstab(baseFstab)
+	active    = swaps("/", "/swapfile")
+	inactive  = swaps("/", "/dev/sda2")
+)
+
+func swapDrift(parts ...string) Result {
+	var d []observation.Difference
+	for _, p := range parts {
+		switch p {
+		case FieldSwapFile:
+			d = append(d, diff(FieldSwapFile, SwapAbsent, SwapPresent))
+		case FieldSwapActive:
+			d = append(d, diff(FieldSwapActive, SwapInactive, SwapActive))
+		case FieldSwapFstab:
+			d = append(d, diff(FieldSwapFstab, SwapNotListed, SwapListed))
+		}
+	}
+	return drifted(d)
+}
+
+// TestSwapVerdicts is the swap's table: a regular file, active and listed
+// is converged, none of the three absent, and each part missing a
+// difference; a link or anything but a regular file at the path, a read
+// that gave no answer, and output that doesn't parse hold.
+func TestSwapVerdicts(t *testing.T) {
+	s := &Swap{Path: "/swapfile"}
+	check(t, s, []verdictCase{
+		{"converged", []Answer{swapFile, active, listed}, converged()},
+		{"absent", []Answer{missing, inactive, notListed}, absent()},
+		{"absent, no fstab at all", []Answer{missing, inactive, noFstab}, absent()},
+		{"absent, no swap at all", []Answer{missing, swaps("/"), notListed}, absent()},
+		{"not active", []Answer{swapFile, inactive, listed}, swapDrift(FieldSwapActive)},
+		{"not listed", []Answer{swapFile, active, notListed}, swapDrift(FieldSwapFstab)},
+		{"neither", []Answer{swapFile, inactive, notListed}, swapDrift(FieldSwapActive, FieldSwapFstab)},
+		{"listed, file gone", []Answer{missing, inactive, listed}, swapDrift(FieldSwapFile, FieldSwapActive)},
+		{"a deleted file still active is not this one", []Answer{missing, swaps("/", `/swapfile\040(deleted)`), listed}, swapDrift(FieldSwapFile, FieldSwapActive)},
+		{"active with nothing there holds", []Answer{missing, active, listed},
+			hold("/swapfile reads as an active swap in /proc/swaps with nothing at its name: check it by hand (swapon --show)")},
+		{"a commented entry doesn't list it", []Answer{swapFile, active, fstab(baseFstab + "#/swapfile none swap sw 0 0\n")}, swapDrift(FieldSwapFstab)},
+		{"an entry of another type doesn't list it", []Answer{swapFile, active, fstab(baseFstab + "/swapfile /mnt ext4 defaults 0 0\n")}, swapDrift(FieldSwapFstab)},
+		{"a prefix isn't the path", []Answer{swapFile, swaps("/", "/swapfile2"), fstab("/swapfile2 none swap sw 0 0\n")}, swapDrift(FieldSwapActive, FieldSwapFstab)},
+		{"tabs and no final newline", []Answer{swapFile, active, fstab("/swapfile\tnone\tswap\tdefaults,pri=5\t0\t0")}, converged()},
+		{"a symlink holds", []Answer{{Status: StatusOK, Type: TypeSymlink, Mode: 0o777, Owner: "root", Group: "root"}, inactive, notListed},
+			hold("/swapfile is a symbolic link: Zap won't make, format or enable a swap file through one (mkswap would format what it points at); remove it, or declare the path it leads to")},
+		{"a directory holds", []Answer{{Status: StatusOK, Type: TypeDirectory, Mode: 0o755}, inactive, notListed},
+			hold("/swapfile is a directory, not a regular file: Zap won't make a swap file in its place; remove it, or declare another path")},
+		{"a block device holds", []Answer{{Status: StatusOK, Type: TypeBlockDev}, active, listed},
+			hold("/swapfile is a block device, not a regular file: Zap won't make a swap file in its place; remove it, or declare another path")},
+		{"stat denied", []Answer{denied, active, listed}, hold("permission denied reading /swapfile")},
+		{"stat sudo", []Answer{{Status: StatusSudoFailed}, active, listed}, hold(SudoFailed)},
+		{"swaps timed out", []Answer{swapFile, timedOut, listed}, hold("reading /proc/swaps timed out after 30s")},
+		{"swaps failed", []Answer{swapFile, {Status: StatusOK, Exit: 1, Output: "/\n"}, listed},
+			hold("reading /proc/swaps exited 1: Zap can't tell whether /swapfile is an active swap")},
+		{"swaps garbled", []Answer{swapFile, {Status: StatusOK, Output: "/\nhello\n"}, listed},
+			hold("/proc/swaps doesn't read as a table of swap areas: Zap can't tell whether /swapfile is an active swap")},
+		{"swaps no exit", []Answer{swapFile, {Status: StatusFailed, Detail: "killed"}, listed}, hold("reading /proc/swaps gave no exit status: killed")},
+		{"fstab unreadable holds", []Answer{swapFile, active, {Status: StatusOK, Exit: 1}},
+			hold("reading /etc/fstab exited 1: Zap can't tell whether it lists /swapfile")},
+		{"fstab timed out holds", []Answer{swapFile, active, timedOut}, hold("reading /etc/fstab timed out after 30s")},
+		{"fstab no answer", []Answer{swapFile, active, {}}, hold("no answer for the read of /etc/fstab")},
+	})
+}
+
+// TestSwapEscapes: /proc/swaps and /etc/fstab write a space, tab, line
+// break or backslash as an octal escape; the name compares decoded, and
+// through its directory as it resolves.
+func TestSwapEscapes(t *testing.T) {
+	s := &Swap{Path: `/srv/a\b`}
+	check(t, s, []verdictCase{
+		{"escaped backslash", []Answer{swapFile, swaps("/srv", `/srv/a\134b`), fstab(`/srv/a\134b none swap sw 0 0` + "\n")}, converged()},
+		{"raw backslash", []Answer{swapFile, swaps("/srv", `/srv/a\b`), fstab(`/srv/a\b none swap sw 0 0` + "\n")}, converged()},
+	})
+	linked := &Swap{Path: "/swap/file"}
+	check(t, linked, []verdictCase{
+		{"through a linked directory", []Answer{swapFile, swaps("/data/swap", "/data/swap/file"), fstab("/swap/file none swap sw 0 0\n")}, converged()},
+		{"the directory can't be entered", []Answer{missing, swaps("", "/data/swap/file"), notListed}, absent()},
+	})
+	for in, want := range map[string]string{
+		`a\040b`: "a b", `a\011b`: "a\tb", `a\012b`: "a\nb", `a\134b`: `a\b`, `a\b`: `a\b`, `a\04`: `a\04`, `a\400`: `a\400`, `\134`: `\`,
+	} {
+		if got := Unoctal(in); got != want {
+			t.Errorf("Unoctal(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestSwapBuild: the default path, and a path no swap file can have holds
+// before anything is read.
+func TestSwapBuild(t *testing.T) {
+	d := Build(&declaration.Resource{Common: declaration.Common{ID: "w", Type: declaration.KindSwap}, Swap: &declaration.Swap{Size: "1G"}}, testEnv(nil))
+	q := d.Queries()
+	if len(q) != 3 || q[0].Op != OpStat || q[0].Path != "/swapfile" || q[1].Op != OpProbe || q[2].Op != OpProbe {
+		t.Fatalf("queries %+v", q)
+	}
+	for _, x := range q {
+		if x.Lane != observation.LaneRoot {
+			t.Errorf("%s runs in %s, want root", x.Op, x.Lane)
+		}
+	}
+	for path, want := range map[string]string{
+		"/swap/":      "path: /swap/ is not a plain file path (it ends in /, or holds //, . or ..)",
+		"/a/../swap":  "path: /a/../swap is not a plain file path (it ends in /, or holds //, . or ..)",
+		"/a//swap":    "path: /a//swap is not a plain file path (it ends in /, or holds //, . or ..)",
+		"/":           "path: / is not a plain file path (it ends in /, or holds //, . or ..)",
+		"/a b":        "path: /a b holds whitespace, which an /etc/fstab field can't",
+		"relative/sw": "path: relative/sw is not an absolute path",
+	} {
+		d := Build(&declaration.Resource{Common: declaration.Common{ID: "w", Type: declaration.KindSwap}, Swap: &declaration.Swap{Size: "1G", Path: path}}, testEnv(nil))
+		if len(d.Queries()) != 0 {
+			t.Errorf("%s: reads %v", path, d.Queries())
+		}
+		if got := d.Verdict(nil); got.Verdict != observation.Undetermined || got.Reason != want {
+			t.Errorf("%s: %+v, want %q", path, got, want)
+		}
+	}
+}
+
+// TestSwapProbesRun runs both probes under each shell there is, against
+// this machine: /proc/swaps parses, and the fstab probe exits 0 with the
+// table or 3 when there is none (read here as the test's own copy).
+func TestSwapProbesRun(t *testing.T) {
+	for _, sh := range []string{"dash", "bash", "busybox"} {
+		bin, err := exec.LookPath(sh)
+		if err != nil {
+			t.Logf("%s: not installed, not tried", sh)
+			continue
+		}
+		argv := []string{bin}
+		if sh == "busybox" {
+			argv = append(argv, "ash")
+		}
+		run := func(text string) (string, int) {
+			cmd := exec.Command(argv[0], append(argv[1:], "-s")...)
+			cmd.Stdin = strings.NewReader(text)
+			cmd.Env = []string{"LC_ALL=C", "PATH=/usr/bin:/bin"}
+			out, err := cmd.Output()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			return string(out), code
+		}
+		dir := t.TempDir()
+		out, code := run(SwapsProbe(filepath.Join(dir, "swap")))
+		if code != 0 {
+			t.Fatalf("%s: the swaps probe exited %d", sh, code)
+		}
+		first, table, _ := strings.Cut(out, "\n")
+		if first != dir {
+			t.Errorf("%s: the swaps probe's directory %q, want %q", sh, first, dir)
+		}
+		if _, ok := SwapNames(table); !ok {
+			t.Errorf("%s: /proc/swaps doesn't parse: %q", sh, table)
+		}
+		out, code = run(SwapsProbe(filepath.Join(dir, "none", "swap")))
+		if first, _, _ := strings.Cut(out, "\n"); code != 0 || first != "" {
+			t.Errorf("%s: a missing directory: exit %d, first line %q", sh, code, first)
+		}
+		for _, c := range []struct {
+			text string
+			code int
+		}{
+			{FstabProbe, 0},
+			{strings.ReplaceAll(FstabProbe, FstabFile, filepath.Join(dir, "fstab")), 3},
+		} {
+			if _, code := run(c.text); code != c.code {
+				t.Errorf("%s: %q exited %d, want %d", sh, c.text, code, c.code)
+			}
+		}
+	}
+}

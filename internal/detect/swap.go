@@ -54,7 +54,7 @@ func swapPathReason(p string) string {
 	if !strings.HasPrefix(p, "/") {
 		return p + " is not an absolute path"
 	}
-	if strings.ContainsAny(p, " \t\r\n\x00") {
+	if strings.ContainsAny(p, " \t\n\v\f\r\x00") {
 		return p + " holds whitespace, which an /etc/fstab field can't"
 	}
 	if strings.Contains(p+"/", "//") || strings.Contains(p+"/", "/./") || strings.Contains(p+"/", "/../") {
@@ -223,7 +223,7 @@ func SwapNames(table string) (names []string, ok bool) {
 		return nil, false
 	}
 	for _, line := range lines[1:] {
-		f := strings.Fields(line)
+		f := blankFields(line)
 		if len(f) == 0 {
 			continue
 		}
@@ -237,7 +237,7 @@ func SwapNames(table string) (names []string, ok bool) {
 // is swap. Blank lines and comments (# first) are skipped.
 func FstabListsSwap(table, path string) bool {
 	for line := range strings.SplitSeq(table, "\n") {
-		f := strings.Fields(line)
+		f := blankFields(line)
 		if len(f) < 3 || strings.HasPrefix(f[0], "#") {
 			continue
 		}
@@ -265,6 +265,13 @@ func Unoctal(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// blankFields splits a table's line at its spaces and tabs, the only
+// separators the kernel and fstab use (any other byte, a vertical tab or
+// a non-breaking space, is part of a field).
+func blankFields(line string) []string {
+	return strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' })
 }
 
 func isOctal(c byte) bool { return c >= '0' && c <= '7' }

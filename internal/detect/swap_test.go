@@ -135,6 +135,7 @@ func TestSwapBuild(t *testing.T) {
 		"/a//swap":    "path: /a//swap is not a plain file path (it ends in /, or holds //, . or ..)",
 		"/":           "path: / is not a plain file path (it ends in /, or holds //, . or ..)",
 		"/a b":        "path: /a b holds whitespace, which an /etc/fstab field can't",
+		"/a\vb":       "path: /a\vb holds whitespace, which an /etc/fstab field can't",
 		"relative/sw": "path: relative/sw is not an absolute path",
 	} {
 		d := Build(&declaration.Resource{Common: declaration.Common{ID: "w", Type: declaration.KindSwap}, Swap: &declaration.Swap{Size: "1G", Path: path}}, testEnv(nil))
@@ -202,4 +203,42 @@ func TestSwapProbesRun(t *testing.T) {
 			}
 		}
 	}
+}
+
+// escapeField writes s as /proc/swaps and /etc/fstab do: a space, tab,
+// line break and backslash as \ooo.
+func escapeField(s string) string {
+	r := strings.NewReplacer(`\`, `\134`, " ", `\040`, "\t", `\011`, "\n", `\012`)
+	return r.Replace(s)
+}
+
+// FuzzSwapTables: any name, escaped as the kernel escapes it, decodes back
+// to itself and is found in both tables (and a name that differs isn't);
+// no text makes the parsers panic.
+func FuzzSwapTables(f *testing.F) {
+	f.Add("/swapfile", "")
+	f.Add(`/srv/a\b c`, `\134\040`)
+	f.Add("/x\ty\nz", "Filename\n/x")
+	f.Fuzz(func(t *testing.T, name, junk string) {
+		SwapNames(junk)
+		FstabListsSwap(junk, name)
+		Unoctal(junk)
+		if name == "" {
+			return
+		}
+		esc := escapeField(name)
+		if got := Unoctal(esc); got != name {
+			t.Fatalf("Unoctal(%q) = %q, want %q", esc, got, name)
+		}
+		names, ok := SwapNames(swapsHeader + esc + "\tfile\t1024\t0\t-2\n")
+		if !ok || len(names) != 1 || names[0] != name {
+			t.Fatalf("SwapNames of %q: %q %v", esc, names, ok)
+		}
+		if !strings.HasPrefix(esc, "#") && !FstabListsSwap("# c\n"+esc+" none swap sw 0 0\n", name) {
+			t.Fatalf("fstab doesn't list %q as %q", name, esc)
+		}
+		if FstabListsSwap(esc+"x none swap sw 0 0\n", name) {
+			t.Fatalf("fstab lists %q for %q", esc+"x", name)
+		}
+	})
 }

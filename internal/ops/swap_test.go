@@ -447,6 +447,39 @@ func TestSwapFstab(t *testing.T) {
 				t.Errorf("left behind: %v", got)
 			}
 		})
+		t.Run(sh.name+"/an access list, no getfacl", func(t *testing.T) {
+			// Where getfacl isn't installed (Alpine without acl), ls -l's
+			// + says there is a list: GNU ls's, which BusyBox's ls lacks.
+			if !haveSetfacl {
+				t.Skip("needs setfacl (apt-get install acl)")
+			}
+			if sh.name == "busybox" {
+				t.Skip("BusyBox's ls shows no + for an access list: with BusyBox's ls and no getfacl, a list isn't seen (docs/architecture.md)")
+			}
+			bin := t.TempDir()
+			for _, tool := range []string{sh.argv[0], "sh", "mount", "awk", "cat", "chmod", "chown", "ls", "mktemp", "mv", "rm", "stat", "tail"} {
+				p, err := exec.LookPath(tool)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(p, filepath.Join(bin, tool)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			u := upper(table+"\n", 0o644, 0)
+			if out, err := exec.Command("setfacl", "-m", "u:65534:rw", filepath.Join(u, "fstab")).CombinedOutput(); err != nil {
+				t.Skipf("setfacl on %s failed, so a table with an access list can't be tried: %v: %s", u, err, out)
+			}
+			nofacl := sh
+			nofacl.path = bin
+			code, stderr := fstabRun(t, nofacl, u, "/swapfile")
+			if code != 93 || !strings.Contains(stderr, "/etc/fstab has an access list") {
+				t.Errorf("exit %d, %q: want 93 and the access list named", code, stderr)
+			}
+			if b, _ := os.ReadFile(filepath.Join(u, "fstab")); string(b) != table+"\n" {
+				t.Errorf("the table changed: %q", b)
+			}
+		})
 		t.Run(sh.name+"/a dangling link", func(t *testing.T) {
 			u := upper(table, 0o644, 0)
 			os.Remove(filepath.Join(u, "fstab"))

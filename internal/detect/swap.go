@@ -29,9 +29,11 @@ const (
 	FstabFile = "/etc/fstab"
 )
 
-// Swap detects a swap file by three reads, each as root: what is at its
-// path (a stat that follows no link), the active swap areas (/proc/swaps),
-// and /etc/fstab. Converged is a regular file at the path, active, and
+// Swap detects a swap file by three reads, each as the login user (the
+// privilege detection.md gives them): what is at its path (a stat that
+// follows no link; a path the login user can't reach reads absent, and the
+// steps, as root, fail loudly if that was wrong), the active swap areas
+// (/proc/swaps), and /etc/fstab. Converged is a regular file at the path, active, and
 // listed in /etc/fstab as swap; none of the three is absent; anything in
 // between drifted, each missing part a difference. The size isn't read:
 // it is used only when the file is made.
@@ -84,12 +86,12 @@ const FstabProbe = `if [ ! -e ` + FstabFile + ` ] && [ ! -L ` + FstabFile + ` ];
 exec cat ` + FstabFile
 
 // Queries: the path's stat, the /proc/swaps probe and the /etc/fstab
-// probe, all as root.
+// probe, all as the login user.
 func (s *Swap) Queries() []Query {
 	return []Query{
-		{Op: OpStat, Lane: observation.LaneRoot, Path: s.Path},
-		NewProbe(observation.LaneRoot, SwapsProbe(s.Path)),
-		NewProbe(observation.LaneRoot, FstabProbe),
+		{Op: OpStat, Lane: observation.LaneLogin, Path: s.Path},
+		NewProbe(observation.LaneLogin, SwapsProbe(s.Path)),
+		NewProbe(observation.LaneLogin, FstabProbe),
 	}
 }
 
@@ -101,11 +103,11 @@ func (s *Swap) Verdict(a []Answer) Result {
 	if len(a) != 3 {
 		return hold(fmt.Sprintf("%d answers for the swap's 3 reads", len(a)))
 	}
-	file, reason := s.file(a[0])
+	active, reason := s.active(a[1])
 	if reason != "" {
 		return hold(reason)
 	}
-	active, reason := s.active(a[1])
+	file, reason := s.file(a[0], active)
 	if reason != "" {
 		return hold(reason)
 	}
@@ -135,11 +137,17 @@ func (s *Swap) Verdict(a []Answer) Result {
 	return drifted(d)
 }
 
-// file reads the stat: whether a regular file is at the path.
-func (s *Swap) file(a Answer) (bool, string) {
+// file reads the stat: whether a regular file is at the path; active is
+// whether /proc/swaps lists it.
+func (s *Swap) file(a Answer, active bool) (bool, string) {
 	switch a.Status {
 	case StatusMissing:
 		return false, ""
+	case StatusDenied:
+		// A path the login user can't reach reads absent (detection.md):
+		// the steps run as root and fail loudly if that was wrong. One the
+		// kernel has active by that name is there all the same.
+		return active, ""
 	case StatusOK:
 	default:
 		return false, problem(a, s.Path, 0)

@@ -22,28 +22,7 @@ var swapBusyboxTools = []string{"awk", "cat", "chmod", "chown", "dd", "fallocate
 // swapShells are dash, bash and BusyBox's ash with its applets first on
 // PATH, each that is installed.
 func swapShells(t *testing.T) []userShell {
-	t.Helper()
-	path := "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-	var out []userShell
-	for _, s := range [][]string{{"dash"}, {"bash", "--posix"}} {
-		if _, err := exec.LookPath(s[0]); err != nil {
-			t.Logf("%s: not installed here, not tried", s[0])
-			continue
-		}
-		out = append(out, userShell{name: s[0], argv: s, path: path})
-	}
-	if bb, err := exec.LookPath("busybox"); err == nil {
-		dir := t.TempDir()
-		for _, tool := range swapBusyboxTools {
-			if err := os.Symlink(bb, filepath.Join(dir, tool)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		out = append(out, userShell{name: "busybox", argv: []string{bb, "ash"}, path: dir + ":" + path})
-	} else {
-		t.Logf("busybox is not installed (apt-get install busybox): the swap scripts aren't run by BusyBox's ash and tools")
-	}
-	return out
+	return opShells(t, "swap", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", swapBusyboxTools)
 }
 
 // swapDir is a fresh directory for swap files, as the path check wants it:

@@ -32,8 +32,14 @@ type userShell struct {
 }
 
 func userShells(t *testing.T) []userShell {
+	return opShells(t, "user", os.Getenv("PATH"), userBusyboxTools)
+}
+
+// opShells are dash, bash and BusyBox's ash with the applets tools first on
+// path, each that is installed; what says whose scripts they run, for the
+// line saying BusyBox isn't there.
+func opShells(t *testing.T, what, path string, tools []string) []userShell {
 	t.Helper()
-	path := os.Getenv("PATH")
 	var out []userShell
 	for _, s := range [][]string{{"dash"}, {"bash", "--posix"}} {
 		if _, err := exec.LookPath(s[0]); err != nil {
@@ -44,14 +50,14 @@ func userShells(t *testing.T) []userShell {
 	}
 	if bb, err := exec.LookPath("busybox"); err == nil {
 		dir := t.TempDir()
-		for _, tool := range userBusyboxTools {
+		for _, tool := range tools {
 			if err := os.Symlink(bb, filepath.Join(dir, tool)); err != nil {
 				t.Fatal(err)
 			}
 		}
 		out = append(out, userShell{name: "busybox", argv: []string{bb, "ash"}, path: dir + ":" + path})
 	} else {
-		t.Logf("busybox is not installed (apt-get install busybox): the user scripts aren't run by BusyBox's ash and tools")
+		t.Logf("busybox is not installed (apt-get install busybox): the %s scripts aren't run by BusyBox's ash and tools", what)
 	}
 	return out
 }

@@ -280,6 +280,18 @@ func (r *Resource) attrs(b []byte, comma bool, group, mode, owner string) []byte
 	return b
 }
 
+// openDependsOn opens the object of a kind whose first member may be
+// depends_on: it appends { and the list when there is one, and says whether
+// it did.
+func (r *Resource) openDependsOn(b []byte) ([]byte, bool) {
+	b = append(b, '{')
+	if len(r.DependsOn) == 0 {
+		return b, false
+	}
+	b = append(b, `"depends_on":`...)
+	return appendStrings(b, r.DependsOn), true
+}
+
 // dependsOn appends ,"depends_on":[...] when there are any.
 func (r *Resource) dependsOn(b []byte) []byte {
 	if len(r.DependsOn) > 0 {
@@ -291,13 +303,7 @@ func (r *Resource) dependsOn(b []byte) []byte {
 
 func (r *Resource) appendDirectory(b []byte) []byte {
 	x := r.Directory
-	b = append(b, '{')
-	comma := false
-	if len(r.DependsOn) > 0 {
-		b = append(b, `"depends_on":`...)
-		b = appendStrings(b, r.DependsOn)
-		comma = true
-	}
+	b, comma := r.openDependsOn(b)
 	b = r.attrs(b, comma, x.Group, x.Mode, x.Owner)
 	b = append(b, `,"path":`...)
 	b = x.Path.appendCanonical(b)
@@ -307,13 +313,7 @@ func (r *Resource) appendDirectory(b []byte) []byte {
 
 func (r *Resource) appendLink(b []byte) []byte {
 	x := r.Link
-	b = append(b, '{')
-	comma := false
-	if len(r.DependsOn) > 0 {
-		b = append(b, `"depends_on":`...)
-		b = appendStrings(b, r.DependsOn)
-		comma = true
-	}
+	b, comma := r.openDependsOn(b)
 	b = member(b, comma, "id", r.ID)
 	if r.Name != "" {
 		b = member(b, true, "name", r.Name)

@@ -315,8 +315,9 @@ func appendEscaped(out, raw []byte) ([]byte, bool) {
 			continue
 		}
 		if c == '\\' {
-			switch e := body[i+1]; e {
-			case 'u':
+			if d, ok := shortEscape(body[i+1]); ok {
+				c, i = d, i+2
+			} else { // \uXXXX: the string read cleanly
 				v := 0
 				for _, h := range body[i+2 : i+6] {
 					v = v<<4 | int(unhex(h))
@@ -326,18 +327,6 @@ func appendEscaped(out, raw []byte) ([]byte, bool) {
 				}
 				c = byte(v)
 				i += 6
-			case 'b':
-				c, i = '\b', i+2
-			case 'f':
-				c, i = '\f', i+2
-			case 'n':
-				c, i = '\n', i+2
-			case 'r':
-				c, i = '\r', i+2
-			case 't':
-				c, i = '\t', i+2
-			default: // " \ /
-				c, i = e, i+2
 			}
 		} else {
 			i++

@@ -121,25 +121,13 @@ func Unquote(raw []byte) (string, bool) {
 			if i+1 >= len(body) {
 				return "", false
 			}
-			switch e := body[i+1]; e {
-			case '"', '\\', '/':
-				b.WriteByte(e)
+			e := body[i+1]
+			if d, ok := shortEscape(e); ok {
+				b.WriteByte(d)
 				i += 2
-			case 'b':
-				b.WriteByte('\b')
-				i += 2
-			case 'f':
-				b.WriteByte('\f')
-				i += 2
-			case 'n':
-				b.WriteByte('\n')
-				i += 2
-			case 'r':
-				b.WriteByte('\r')
-				i += 2
-			case 't':
-				b.WriteByte('\t')
-				i += 2
+				continue
+			}
+			switch e {
 			case 'u':
 				r := u4(body[i:])
 				if r < 0 {
@@ -255,4 +243,24 @@ func appendEscape(dst []byte, c byte) []byte {
 		return append(dst, '\\', 't')
 	}
 	return append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+}
+
+// shortEscape is the byte a one-letter escape (\" \\ \/ \b \f \n \r \t)
+// stands for, the letter after the backslash given; false for any other.
+func shortEscape(e byte) (byte, bool) {
+	switch e {
+	case '"', '\\', '/':
+		return e, true
+	case 'b':
+		return '\b', true
+	case 'f':
+		return '\f', true
+	case 'n':
+		return '\n', true
+	case 'r':
+		return '\r', true
+	case 't':
+		return '\t', true
+	}
+	return 0, false
 }

@@ -91,6 +91,8 @@ func Build(r *declaration.Resource, env Env) Detector {
 		return buildService(r.Service, env)
 	case r.Swap != nil:
 		return buildSwap(r.Swap)
+	case r.Firewall != nil:
+		return buildFirewall(r.Firewall)
 	}
 	return Held(fmt.Sprintf("this zap can't read %s resources yet", r.Type))
 }

@@ -108,6 +108,9 @@ func Plan(o *observation.Observations) (*plan.Plan, error) {
 		if r.Swap != nil {
 			steps = swapSteps(r.Swap, v.Verdict, v.Drift)
 		}
+		if r.Firewall != nil {
+			steps = firewallSteps(r.Firewall, v.Verdict, v.Drift)
+		}
 		c := plan.Change{ID: r.ID, Type: r.Type, Action: action, Resource: r, Steps: steps}
 		if action == plan.Update {
 			c.Drift = append([]observation.Difference(nil), v.Drift...)

@@ -35,6 +35,9 @@ import (
 //	swap      = swap-make path size and swap-on path when it isn't
 //	                 active, swap-fstab path when it isn't listed (root;
 //	                 swap.go)
+//	firewall  = firewall-ufw-allow rule for each missing rule, then
+//	                 firewall-ufw-default direction policy for each that
+//	                 differs, then firewall-ufw-enable (root; firewall.go)
 //
 // Every Text is kept as written: references resolve when the step runs.
 func stepsFor(r *declaration.Resource) ([]plan.Step, error) {
@@ -110,6 +113,10 @@ func stepsFor(r *declaration.Resource) ([]plan.Step, error) {
 		// Filled in from the drift, which says which parts to repair
 		// (swap.go).
 		return []plan.Step{}, nil
+	case r.Firewall != nil:
+		// Filled in from the drift, which names the missing rules and the
+		// policies that differ (firewall.go).
+		return []plan.Step{}, nil
 	}
 	return nil, fmt.Errorf("resource %q: type: no steps for a %q", r.ID, r.Type)
 }
@@ -159,6 +166,10 @@ func clone(r *declaration.Resource) declaration.Resource {
 	case r.Swap != nil:
 		x := *r.Swap
 		c.Swap = &x
+	case r.Firewall != nil:
+		x := *r.Firewall
+		x.Allow = append([]declaration.AllowRule(nil), x.Allow...)
+		c.Firewall = &x
 	}
 	return c
 }

@@ -1,0 +1,108 @@
+package planner
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/ops"
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/observation"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+func firewallRes(id string, f declaration.Firewall) declaration.Resource {
+	return declaration.Resource{Common: declaration.Common{ID: id, Type: declaration.KindFirewall}, Firewall: &f}
+}
+
+func ruleMissing(i int, rule string) observation.Difference {
+	return observation.Difference{Field: detect.FirewallRuleField(i), Observed: detect.FirewallMissing, Desired: rule}
+}
+
+// TestFirewallSteps: which steps for which drift. An absent ufw gets every
+// rule, both policies (declared or the defaults deny and allow) and the
+// enable; a drifted one only its missing rules and differing policies,
+// then the enable. Rules come before policies.
+func TestFirewallSteps(t *testing.T) {
+	fw := firewallRes("fw", declaration.Firewall{Backend: "ufw", Allow: []declaration.AllowRule{
+		{Profile: "OpenSSH"}, {Port: 80}, {Port: 53, Proto: "udp"}, {Port: 60000, Proto: "any"}, {Profile: "Nginx Full"}}})
+	strict := firewallRes("fw", declaration.Firewall{Backend: "ufw", Allow: []declaration.AllowRule{{Port: 22}},
+		DefaultIncoming: "reject", DefaultOutgoing: "deny"})
+	allow := func(r string) string { return "firewall-ufw-allow |  | " + r }
+	def := func(dir, p string) string { return "firewall-ufw-default |  | " + dir + " | " + p }
+	enable := "firewall-ufw-enable | "
+	for _, c := range []struct {
+		name string
+		e    entry
+		want []string
+	}{
+		{"absent", absent(fw), []string{allow("OpenSSH"), allow("80/tcp"), allow("53/udp"), allow("60000"), allow("Nginx Full"),
+			def("incoming", "deny"), def("outgoing", "allow"), enable}},
+		{"absent, declared policies", absent(strict), []string{allow("22/tcp"), def("incoming", "reject"), def("outgoing", "deny"), enable}},
+		{"one rule missing", drifted(fw, ruleMissing(4, "Nginx Full")), []string{allow("Nginx Full"), enable}},
+		{"two rules missing", drifted(fw, ruleMissing(0, "OpenSSH"), ruleMissing(2, "53/udp")), []string{allow("OpenSSH"), allow("53/udp"), enable}},
+		{"the incoming policy differs", drifted(fw, observation.Difference{Field: detect.FieldFirewallIncoming, Observed: "allow", Desired: "deny"}),
+			[]string{def("incoming", "deny"), enable}},
+		{"both policies and a rule", drifted(strict,
+			observation.Difference{Field: detect.FieldFirewallOutgoing, Observed: "allow", Desired: "deny"},
+			ruleMissing(0, "22/tcp"),
+			observation.Difference{Field: detect.FieldFirewallIncoming, Observed: "deny", Desired: "reject"}),
+			[]string{allow("22/tcp"), def("incoming", "reject"), def("outgoing", "deny"), enable}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := mustPlan(t, observe(c.e))
+			if len(p.Changes) != 1 {
+				t.Fatalf("%d changes", len(p.Changes))
+			}
+			if got := swapOps(t, p.Changes[0]); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("steps\n%q\nwant\n%q", got, c.want)
+			}
+			if _, err := plan.Hash(p, ops.Script); err != nil {
+				t.Errorf("hash: %v", err)
+			}
+			for _, s := range p.Changes[0].Steps {
+				if _, ok := ops.Script(s.Op.Name); !ok {
+					t.Errorf("no script for %s", s.Op.Name)
+				}
+			}
+		})
+	}
+}
+
+func TestRuleIndex(t *testing.T) {
+	for field, want := range map[string]int{"allow[0]": 0, "allow[12]": 12} {
+		if i, ok := ruleIndex(field); !ok || i != want {
+			t.Errorf("ruleIndex(%q) = %d, %v", field, i, ok)
+		}
+	}
+	for _, field := range []string{"allow", "allow[]", "allow[-1]", "allow[01]", "allow[1", "default_incoming", "xallow[1]"} {
+		if i, ok := ruleIndex(field); ok {
+			t.Errorf("ruleIndex(%q) = %d, took it", field, i)
+		}
+	}
+}
+
+// A converged firewall has no change; a held one (nftables, which this zap
+// doesn't read) is held. The plan's resource is a copy.
+func TestFirewallConvergedHeldClone(t *testing.T) {
+	fw := firewallRes("fw", declaration.Firewall{Backend: "ufw", Allow: []declaration.AllowRule{{Profile: "OpenSSH"}}})
+	if p := mustPlan(t, observe(converged(fw))); len(p.Changes) != 0 {
+		t.Errorf("a converged firewall plans %v", changeIDs(p))
+	}
+	nft := firewallRes("fw", declaration.Firewall{Backend: "nftables", Allow: []declaration.AllowRule{{Port: 22}}})
+	on := true
+	svc := declaration.Resource{Common: declaration.Common{ID: "nftables", Type: declaration.KindService},
+		Service: &declaration.Service{Service: "nftables", Enabled: &on}}
+	o := observe(converged(svc), undetermined(nft, "this zap can't read firewall resources yet"))
+	o.Declaration.Target.ServiceManager = "systemd"
+	p := mustPlan(t, o)
+	if len(p.Changes) != 0 || len(p.Held) != 1 {
+		t.Errorf("held firewall: changes %v, held %+v", changeIDs(p), p.Held)
+	}
+	o = observe(absent(fw))
+	p = mustPlan(t, o)
+	o.Declaration.Resources[0].Firewall.Allow[0].Profile = "Other"
+	if got := p.Changes[0].Resource.Firewall; got == nil || got.Allow[0].Profile != "OpenSSH" {
+		t.Errorf("the plan shares the observations' firewall: %+v", got)
+	}
+}

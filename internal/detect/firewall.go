@@ -78,15 +78,21 @@ type Ufw struct {
 	Incoming, Outgoing string
 }
 
-// buildFirewall makes a firewall's detector: ufw's; an nftables firewall
-// holds, as this zap doesn't read nftables yet (in the words of any kind
-// without a detector).
+// buildFirewall makes a firewall's detector, its backend's (Ufw, Nft).
 func buildFirewall(f *declaration.Firewall) Detector {
-	if f.Backend != "ufw" {
-		return Held("this zap can't read firewall resources yet")
-	}
 	in, out := FirewallPolicies(f)
-	return &Ufw{Allow: f.Allow, Incoming: in, Outgoing: out}
+	switch f.Backend {
+	case "ufw":
+		return &Ufw{Allow: f.Allow, Incoming: in, Outgoing: out}
+	case "nftables":
+		for i, a := range f.Allow {
+			if a.Port == 0 {
+				return Held(FirewallRuleField(i) + ": nftables has no application profiles: write a port rule, such as {port: 22}")
+			}
+		}
+		return &Nft{Allow: f.Allow, Incoming: in, Outgoing: out}
+	}
+	return Held(fmt.Sprintf("backend: this zap can't read a %q firewall", f.Backend))
 }
 
 // Queries: ufw status verbose, as root.

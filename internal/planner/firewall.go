@@ -18,8 +18,16 @@ const (
 	OpUfwEnable  plan.OpName = "firewall-ufw-enable"  // ufw --force enable
 )
 
-// ufwTimeout is each ufw operation's limit, in seconds.
-const ufwTimeout = 120
+// OpNftApply is an nftables firewall's one operation
+// (internal/ops/scripts/firewall-nft-apply.sh), run as root: INCOMING
+// OUTGOING RULE...: the ruleset /etc/nftables.nft written whole from them
+// (its own table inet filter, established and loopback accepted before
+// the policy, never flush ruleset), checked with nft -c, installed by
+// rename, mode 600, and loaded with nft -f.
+const OpNftApply plan.OpName = "firewall-nft-apply"
+
+// firewallTimeout is each firewall operation's limit, in seconds.
+const firewallTimeout = 120
 
 // firewallSteps are a firewall's steps, from its drift: for ufw, a ufw
 // allow for each missing rule, then ufw default for each policy that
@@ -27,14 +35,20 @@ const ufwTimeout = 120
 // firewall read absent (no ufw yet, or inactive) gets every rule and both
 // policies. The rules come first, so a default deny never stands, even for
 // a moment, on an active firewall without the declared allow for the SSH
-// session's port. An nftables firewall has none: this zap doesn't read it,
-// so it holds and never reaches here.
+// session's port. An nftables firewall's ruleset is declarative: whatever
+// drifted, its one step writes and loads the whole table again
+// (firewall-nft-apply INCOMING OUTGOING RULE...).
 func firewallSteps(f *declaration.Firewall, v observation.Verdict, drift []observation.Difference) []plan.Step {
-	if f.Backend != "ufw" {
-		return []plan.Step{}
-	}
 	op := func(name plan.OpName, args ...string) plan.Step {
-		return plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: name, Args: args, Privilege: plan.Root, Timeout: ufwTimeout}}
+		return plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: name, Args: args, Privilege: plan.Root, Timeout: firewallTimeout}}
+	}
+	if f.Backend == "nftables" {
+		in, out := detect.FirewallPolicies(f)
+		args := []string{in, out}
+		for _, a := range f.Allow {
+			args = append(args, detect.UfwRule(a))
+		}
+		return []plan.Step{op(OpNftApply, args...)}
 	}
 	all := v == observation.Absent
 	missing := map[int]bool{}

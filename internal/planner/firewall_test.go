@@ -82,8 +82,8 @@ func TestRuleIndex(t *testing.T) {
 	}
 }
 
-// A converged firewall has no change; a held one (nftables, which this zap
-// doesn't read) is held. The plan's resource is a copy.
+// A converged firewall has no change; a held one is held. The plan's
+// resource is a copy.
 func TestFirewallConvergedHeldClone(t *testing.T) {
 	fw := firewallRes("fw", declaration.Firewall{Backend: "ufw", Allow: []declaration.AllowRule{{Profile: "OpenSSH"}}})
 	if p := mustPlan(t, observe(converged(fw))); len(p.Changes) != 0 {
@@ -93,7 +93,7 @@ func TestFirewallConvergedHeldClone(t *testing.T) {
 	on := true
 	svc := declaration.Resource{Common: declaration.Common{ID: "nftables", Type: declaration.KindService},
 		Service: &declaration.Service{Service: "nftables", Enabled: &on}}
-	o := observe(converged(svc), undetermined(nft, "this zap can't read firewall resources yet"))
+	o := observe(converged(svc), undetermined(nft, "reading the nftables table inet filter timed out after 30s"))
 	o.Declaration.Target.ServiceManager = "systemd"
 	p := mustPlan(t, o)
 	if len(p.Changes) != 0 || len(p.Held) != 1 {
@@ -104,5 +104,44 @@ func TestFirewallConvergedHeldClone(t *testing.T) {
 	o.Declaration.Resources[0].Firewall.Allow[0].Profile = "Other"
 	if got := p.Changes[0].Resource.Firewall; got == nil || got.Allow[0].Profile != "OpenSSH" {
 		t.Errorf("the plan shares the observations' firewall: %+v", got)
+	}
+}
+
+// TestNftSteps: an nftables firewall, absent or drifted in any part, gets
+// its one step, the whole table from the declaration: the effective
+// policies, then each rule as PORT/PROTO (PORT for any).
+func TestNftSteps(t *testing.T) {
+	on := true
+	svc := declaration.Resource{Common: declaration.Common{ID: "nftables", Type: declaration.KindService},
+		Service: &declaration.Service{Service: "nftables", Enabled: &on}}
+	fw := firewallRes("fw", declaration.Firewall{Backend: "nftables", Allow: []declaration.AllowRule{{Port: 22}, {Port: 53, Proto: "udp"}, {Port: 5353, Proto: "any"}}})
+	strict := firewallRes("fw", declaration.Firewall{Backend: "nftables", Allow: []declaration.AllowRule{{Port: 22}}, DefaultIncoming: "reject", DefaultOutgoing: "deny"})
+	for _, c := range []struct {
+		name string
+		e    entry
+		want []string
+	}{
+		{"absent", absent(fw), []string{"firewall-nft-apply |  | deny | allow | 22/tcp | 53/udp | 5353"}},
+		{"a rule missing", drifted(fw, ruleMissing(1, "53/udp")), []string{"firewall-nft-apply |  | deny | allow | 22/tcp | 53/udp | 5353"}},
+		{"a chain missing", drifted(strict, observation.Difference{Field: detect.FieldFirewallOutgoing, Observed: detect.FirewallMissing, Desired: "deny"}),
+			[]string{"firewall-nft-apply |  | reject | deny | 22/tcp"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o := observe(converged(svc), c.e)
+			o.Declaration.Target.ServiceManager = "systemd"
+			p := mustPlan(t, o)
+			if len(p.Changes) != 1 {
+				t.Fatalf("%d changes", len(p.Changes))
+			}
+			if got := swapOps(t, p.Changes[0]); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("steps\n%q\nwant\n%q", got, c.want)
+			}
+			if _, ok := ops.Script(OpNftApply); !ok {
+				t.Errorf("no script for %s", OpNftApply)
+			}
+			if _, err := plan.Hash(p, ops.Script); err != nil {
+				t.Errorf("hash: %v", err)
+			}
+		})
 	}
 }

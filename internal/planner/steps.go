@@ -37,7 +37,8 @@ import (
 //	                 swap.go)
 //	firewall  = firewall-ufw-allow rule for each missing rule, then
 //	                 firewall-ufw-default direction policy for each that
-//	                 differs, then firewall-ufw-enable (root; firewall.go)
+//	                 differs, then firewall-ufw-enable; nftables:
+//	                 firewall-nft-apply policies rules (root; firewall.go)
 //
 // Every Text is kept as written: references resolve when the step runs.
 func stepsFor(r *declaration.Resource) ([]plan.Step, error) {

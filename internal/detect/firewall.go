@@ -43,9 +43,10 @@ func FirewallPolicies(f *declaration.Firewall) (incoming, outgoing string) {
 	return incoming, outgoing
 }
 
-// UfwRule is an allow rule as ufw allow takes it and ufw status writes its
-// To column: a profile's name, or PORT/PROTO (PORT alone for proto any).
-func UfwRule(a declaration.AllowRule) string {
+// FirewallRule is an allow rule as ufw allow takes it and ufw status
+// writes its To column: a profile's name, or PORT/PROTO (PORT alone for
+// proto any). It is how either backend's drift and steps name the rule.
+func FirewallRule(a declaration.AllowRule) string {
 	if a.Port == 0 {
 		return a.Profile
 	}
@@ -127,7 +128,7 @@ func (u *Ufw) Verdict(a []Answer) Result {
 	var d []observation.Difference
 	for i, rule := range u.Allow {
 		if !st.Allows(rule) {
-			d = append(d, observation.Difference{Field: FirewallRuleField(i), Observed: FirewallMissing, Desired: UfwRule(rule)})
+			d = append(d, observation.Difference{Field: FirewallRuleField(i), Observed: FirewallMissing, Desired: FirewallRule(rule)})
 		}
 	}
 	if st.Incoming != u.Incoming {
@@ -169,7 +170,7 @@ type UfwRow struct {
 // rule whole; a profile's either its bare name or the verbose
 // "<ports>/<proto> (<name>)".
 func (s *UfwStatus) Allows(rule declaration.AllowRule) bool {
-	want := UfwRule(rule)
+	want := FirewallRule(rule)
 	for _, r := range s.Rows {
 		if r.V6 || r.Action != "ALLOW IN" || r.From != "Anywhere" {
 			continue

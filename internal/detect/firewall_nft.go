@@ -76,7 +76,7 @@ func (n *Nft) Verdict(a []Answer) Result {
 	var d []observation.Difference
 	for i, rule := range n.Allow {
 		if in == nil || !in.Has(NftRuleLines(rule)...) {
-			d = append(d, observation.Difference{Field: FirewallRuleField(i), Observed: FirewallMissing, Desired: UfwRule(rule)})
+			d = append(d, observation.Difference{Field: FirewallRuleField(i), Observed: FirewallMissing, Desired: FirewallRule(rule)})
 		}
 	}
 	for _, p := range []struct {

@@ -30,7 +30,7 @@ func profile(name string) declaration.AllowRule { return declaration.AllowRule{P
 
 func ufwOut(out string) Answer { return Answer{Status: StatusOK, Output: out} }
 
-func TestUfwRule(t *testing.T) {
+func TestFirewallRule(t *testing.T) {
 	for _, c := range []struct {
 		rule declaration.AllowRule
 		want string
@@ -41,8 +41,8 @@ func TestUfwRule(t *testing.T) {
 		{port(53, "any"), "53"},
 		{profile("Nginx Full"), "Nginx Full"},
 	} {
-		if got := UfwRule(c.rule); got != c.want {
-			t.Errorf("UfwRule(%+v) = %q, want %q", c.rule, got, c.want)
+		if got := FirewallRule(c.rule); got != c.want {
+			t.Errorf("FirewallRule(%+v) = %q, want %q", c.rule, got, c.want)
 		}
 	}
 }

@@ -46,7 +46,7 @@ func firewallSteps(f *declaration.Firewall, v observation.Verdict, drift []obser
 		in, out := detect.FirewallPolicies(f)
 		args := []string{in, out}
 		for _, a := range f.Allow {
-			args = append(args, detect.UfwRule(a))
+			args = append(args, detect.FirewallRule(a))
 		}
 		return []plan.Step{op(OpNftApply, args...)}
 	}
@@ -63,7 +63,7 @@ func firewallSteps(f *declaration.Firewall, v observation.Verdict, drift []obser
 	steps := []plan.Step{}
 	for i, a := range f.Allow {
 		if all || missing[i] {
-			steps = append(steps, op(OpUfwAllow, detect.UfwRule(a)))
+			steps = append(steps, op(OpUfwAllow, detect.FirewallRule(a)))
 		}
 	}
 	in, out := detect.FirewallPolicies(f)

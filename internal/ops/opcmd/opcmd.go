@@ -1,4 +1,4 @@
-// Package opcmd says which commands one of Zap's package and service
+// Package opcmd says which commands one of Zap's package, service and ufw
 // operations runs, word for word as its script (internal/ops/scripts) runs
 // them, less the script's own checks of its arguments: the wording of a
 // plan's = step and of a report's step line for those operations
@@ -57,12 +57,26 @@ var Forms = map[string]map[string][]string{
 	"svc-zap": {
 		"openrc": {`rc-service "$svc" zap`},
 	},
+	// A firewall's ufw operations: "$rule" and "$1", "$2" stand for the
+	// operation's first and second arguments.
+	"firewall-ufw-allow":   {"": {`ufw allow "$rule"`}},
+	"firewall-ufw-default": {"": {`ufw default "$2" "$1"`}},
+	"firewall-ufw-enable":  {"": {`ufw --force enable`}},
+}
+
+// fixedArgs is how many arguments an operation described by position
+// takes.
+var fixedArgs = map[string]int{
+	"firewall-ufw-allow":   1,
+	"firewall-ufw-default": 2,
+	"firewall-ufw-enable":  0,
 }
 
 // Describe returns the commands the operation name runs with args, joined
 // by "; ", and whether it knows them: a package operation's with its
 // names, a service operation's (args MANAGER SERVICE) with the manager's
-// commands for the service. An argument that isn't one plain shell word
+// commands for the service, a ufw operation's with its arguments in
+// place. An argument that isn't one plain shell word
 // is shown single-quoted. svc-disable on OpenRC runs its rc-update del
 // once for each runlevel that holds the service, which the wording says.
 func Describe(name string, args []string) (string, bool) {
@@ -73,7 +87,20 @@ func Describe(name string, args []string) (string, bool) {
 	var cmds []string
 	var repl *strings.Replacer
 	suffix := ""
-	if strings.HasPrefix(name, "pkg-") {
+	if n, ok := fixedArgs[name]; ok {
+		if len(args) != n {
+			return "", false
+		}
+		cmds = byManager[""]
+		var pairs []string
+		for i, a := range args {
+			pairs = append(pairs, `"$`+string(rune('1'+i))+`"`, Quote(a))
+		}
+		if n > 0 {
+			pairs = append(pairs, `"$rule"`, Quote(args[0]))
+		}
+		repl = strings.NewReplacer(pairs...)
+	} else if strings.HasPrefix(name, "pkg-") {
 		cmds = byManager[""]
 		if strings.HasPrefix(name, "pkg-install-") != (len(args) > 0) {
 			return "", false

@@ -39,9 +39,9 @@ func TestFormsInScripts(t *testing.T) {
 	}
 	for _, e := range entries {
 		name := strings.TrimSuffix(e.Name(), ".sh")
-		if strings.HasPrefix(name, "pkg-") || strings.HasPrefix(name, "svc-") {
+		if strings.HasPrefix(name, "pkg-") || strings.HasPrefix(name, "svc-") || strings.HasPrefix(name, "firewall-ufw-") {
 			if _, ok := opcmd.Forms[name]; !ok {
-				t.Errorf("%s: a package or service operation with no wording in opcmd.Forms", name)
+				t.Errorf("%s: a package, service or ufw operation with no wording in opcmd.Forms", name)
 			}
 		}
 	}
@@ -58,6 +58,11 @@ func TestDescribe(t *testing.T) {
 		{"pkg-update-apt", nil, "apt-get update -q -o DPkg::Lock::Timeout=120"},
 		{"pkg-install-apt", []string{"ripgrep", "libc6:amd64", "nginx=1.22*"}, "apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=120 -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold -- ripgrep libc6:amd64 'nginx=1.22*'"},
 		{"pkg-update-apk", nil, "apk update"},
+		{"firewall-ufw-allow", []string{"OpenSSH"}, "ufw allow OpenSSH"},
+		{"firewall-ufw-allow", []string{"Nginx Full"}, "ufw allow 'Nginx Full'"},
+		{"firewall-ufw-allow", []string{"53/udp"}, "ufw allow 53/udp"},
+		{"firewall-ufw-default", []string{"incoming", "deny"}, "ufw default deny incoming"},
+		{"firewall-ufw-enable", nil, "ufw --force enable"},
 		{"pkg-install-apk", []string{"curl", "so:libc.so.6"}, "apk add -- curl so:libc.so.6"},
 		{"svc-enable", []string{"systemd", "chrony"}, "systemctl enable -- chrony"},
 		{"svc-enable", []string{"openrc", "httpd"}, "rc-update add httpd default"},
@@ -88,6 +93,8 @@ func TestDescribe(t *testing.T) {
 		{"svc-start", []string{"runit", "x"}},
 		{"user-account", []string{"alice"}},
 		{"put", nil},
+		{"firewall-ufw-default", []string{"incoming"}},
+		{"firewall-ufw-enable", []string{"x"}},
 	} {
 		if got, ok := opcmd.Describe(c.name, c.args); ok {
 			t.Errorf("Describe(%s %q) = %q, want none", c.name, c.args, got)

@@ -1,8 +1,6 @@
 package detect
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -11,16 +9,7 @@ import (
 	"github.com/zap-go/zap/pkg/observation"
 )
 
-// nftRecorded reads one of the nft listings recorded from the systemd lab
-// host (testdata/nft/README).
-func nftRecorded(t testing.TB, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "nft", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func nftRecorded(t testing.TB, name string) string { return recorded(t, "nft", name) }
 
 func TestBuildNft(t *testing.T) {
 	d := buildFirewall(&declaration.Firewall{Backend: "nftables", Allow: []declaration.AllowRule{port(22, "")}, DefaultIncoming: "reject"})

@@ -11,16 +11,18 @@ import (
 	"github.com/zap-go/zap/pkg/observation"
 )
 
-// ufwRecorded reads one of the ufw outputs recorded from the systemd lab
-// host (testdata/ufw/README).
-func ufwRecorded(t testing.TB, name string) string {
+// recorded reads one of the outputs of tool (ufw, nft) recorded from the
+// systemd lab host (testdata/<tool>/README).
+func recorded(t testing.TB, tool, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "ufw", name))
+	b, err := os.ReadFile(filepath.Join("testdata", tool, name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return string(b)
 }
+
+func ufwRecorded(t testing.TB, name string) string { return recorded(t, "ufw", name) }
 
 func port(n int, proto string) declaration.AllowRule {
 	return declaration.AllowRule{Port: n, Proto: proto}

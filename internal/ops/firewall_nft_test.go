@@ -1,16 +1,12 @@
 package ops_test
 
 import (
-	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-
-	"github.com/zap-go/zap/internal/ops"
 )
 
 // nftBusyboxTools are the commands firewall-nft-apply uses that BusyBox has
@@ -24,29 +20,7 @@ var nftBusyboxTools = []string{"cat", "chmod", "chown", "mktemp", "mv", "rm"}
 // exits with the status in bin/../exit-check for a -c, bin/../exit-load
 // otherwise (0 when none). The real nft runs in firewall_nftables.txtar.
 func nftRun(t *testing.T, sh userShell, bin, upper string, args ...string) (int, string) {
-	t.Helper()
-	work := upper + ".work"
-	if err := os.MkdirAll(work, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	s, ok := ops.Script("firewall-nft-apply")
-	if !ok {
-		t.Fatal("no firewall-nft-apply script")
-	}
-	wrap := "mount --make-rprivate / && mount -t overlay overlay -o lowerdir=/etc,upperdir=\"$1\",workdir=\"$2\" /etc && shift 2 && exec \"$@\""
-	argv := append([]string{"-m", "sh", "-c", wrap, "sh", upper, work}, sh.argv...)
-	cmd := exec.Command("unshare", append(append(argv, "-s", "--"), args...)...)
-	cmd.Stdin = strings.NewReader(s.Text)
-	cmd.Env = []string{"LC_ALL=C", "PATH=" + bin + ":" + sh.path}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		return ee.ExitCode(), stderr.String()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return 0, stderr.String()
+	return etcOverlayRun(t, sh, "firewall-nft-apply", bin+":"+sh.path, upper, args...)
 }
 
 func fakeNft(t *testing.T, dir string) string {

@@ -255,20 +255,29 @@ func TestSwapMakeOn(t *testing.T) {
 // an overlay whose upper directory is upper (so the machine's own
 // /etc/fstab is never touched): what the script writes is in upper.
 func fstabRun(t *testing.T, sh userShell, upper, path string) (int, string) {
+	return etcOverlayRun(t, sh, "swap-fstab", sh.path, upper, path)
+}
+
+// etcOverlayRun runs the operation name with args, under sh with PATH path,
+// in a private mount namespace where /etc is an overlay whose upper
+// directory is upper: what the script writes under /etc lands in upper,
+// and the machine's own /etc is never touched. It returns the exit status
+// and stderr.
+func etcOverlayRun(t *testing.T, sh userShell, name, path, upper string, args ...string) (int, string) {
 	t.Helper()
 	work := upper + ".work"
 	if err := os.MkdirAll(work, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	s, ok := ops.Script("swap-fstab")
+	s, ok := ops.Script(plan.OpName(name))
 	if !ok {
-		t.Fatal("no swap-fstab script")
+		t.Fatalf("no %s script", name)
 	}
 	wrap := "mount --make-rprivate / && mount -t overlay overlay -o lowerdir=/etc,upperdir=\"$1\",workdir=\"$2\" /etc && shift 2 && exec \"$@\""
 	argv := append([]string{"-m", "sh", "-c", wrap, "sh", upper, work}, sh.argv...)
-	cmd := exec.Command("unshare", append(argv, "-s", "--", path)...)
+	cmd := exec.Command("unshare", append(append(argv, "-s", "--"), args...)...)
 	cmd.Stdin = strings.NewReader(s.Text)
-	cmd.Env = []string{"LC_ALL=C", "PATH=" + sh.path}
+	cmd.Env = []string{"LC_ALL=C", "PATH=" + path}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	err := cmd.Run()

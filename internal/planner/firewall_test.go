@@ -50,21 +50,7 @@ func TestFirewallSteps(t *testing.T) {
 			[]string{allow("22/tcp"), def("incoming", "reject"), def("outgoing", "deny"), enable}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			p := mustPlan(t, observe(c.e))
-			if len(p.Changes) != 1 {
-				t.Fatalf("%d changes", len(p.Changes))
-			}
-			if got := swapOps(t, p.Changes[0]); !reflect.DeepEqual(got, c.want) {
-				t.Errorf("steps\n%q\nwant\n%q", got, c.want)
-			}
-			if _, err := plan.Hash(p, ops.Script); err != nil {
-				t.Errorf("hash: %v", err)
-			}
-			for _, s := range p.Changes[0].Steps {
-				if _, ok := ops.Script(s.Op.Name); !ok {
-					t.Errorf("no script for %s", s.Op.Name)
-				}
-			}
+			wantOneChange(t, c.e, c.want)
 		})
 	}
 }

@@ -60,21 +60,7 @@ func TestSwapSteps(t *testing.T) {
 		{"the file gone, not listed", drifted(def, swapNoFile, swapInactive, swapUnlisted), []string{make2G, on, fstab}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			p := mustPlan(t, observe(c.e))
-			if len(p.Changes) != 1 {
-				t.Fatalf("%d changes", len(p.Changes))
-			}
-			if got := swapOps(t, p.Changes[0]); !reflect.DeepEqual(got, c.want) {
-				t.Errorf("steps\n%q\nwant\n%q", got, c.want)
-			}
-			if _, err := plan.Hash(p, ops.Script); err != nil {
-				t.Errorf("hash: %v", err)
-			}
-			for _, s := range p.Changes[0].Steps {
-				if _, ok := ops.Script(s.Op.Name); !ok {
-					t.Errorf("no script for %s", s.Op.Name)
-				}
-			}
+			wantOneChange(t, c.e, c.want)
 		})
 	}
 }
@@ -100,5 +86,27 @@ func TestSwapClone(t *testing.T) {
 	o.Declaration.Resources[0].Swap.Size = "9G"
 	if got := p.Changes[0].Resource.Swap; got == nil || got.Size != "2G" {
 		t.Errorf("the plan shares the observations' swap: %+v", got)
+	}
+}
+
+// wantOneChange checks that observing e plans one change whose steps are
+// the operations want (as swapOps spells them), each with its script, and
+// that the plan hashes.
+func wantOneChange(t *testing.T, e entry, want []string) {
+	t.Helper()
+	p := mustPlan(t, observe(e))
+	if len(p.Changes) != 1 {
+		t.Fatalf("%d changes", len(p.Changes))
+	}
+	if got := swapOps(t, p.Changes[0]); !reflect.DeepEqual(got, want) {
+		t.Errorf("steps\n%q\nwant\n%q", got, want)
+	}
+	if _, err := plan.Hash(p, ops.Script); err != nil {
+		t.Errorf("hash: %v", err)
+	}
+	for _, s := range p.Changes[0].Steps {
+		if _, ok := ops.Script(s.Op.Name); !ok {
+			t.Errorf("no script for %s", s.Op.Name)
+		}
 	}
 }

@@ -206,16 +206,10 @@ func (f *fast) transform(out []byte) ([]byte, bool) {
 	case c == '{':
 		return f.object(out)
 	case c == '[':
-		f.depth++
-		if f.depth > maxDepth {
-			return nil, false
-		}
-		f.pos++
 		out = append(out, '[')
-		f.ws()
-		if f.pos < len(f.data) && f.data[f.pos] == ']' {
-			f.pos++
-			f.depth--
+		if empty, ok := f.open(']'); !ok {
+			return nil, false
+		} else if empty {
 			return append(out, ']'), true
 		}
 		for {
@@ -350,19 +344,31 @@ func unhex(c byte) byte {
 	return c - 'A' + 10
 }
 
-func (f *fast) object(out []byte) ([]byte, bool) {
+// open steps into the object or array at f.pos, whose closing byte is end,
+// one level deeper: ok is false past maxDepth, and empty is true (the
+// closing byte read, the level left again) for {} or [].
+func (f *fast) open(end byte) (empty, ok bool) {
 	f.depth++
 	if f.depth > maxDepth {
-		return nil, false
+		return false, false
 	}
 	f.pos++
+	f.ws()
+	if f.pos < len(f.data) && f.data[f.pos] == end {
+		f.pos++
+		f.depth--
+		return true, true
+	}
+	return false, true
+}
+
+func (f *fast) object(out []byte) ([]byte, bool) {
 	open := len(out)
 	out = append(out, '{')
 	var members []member
-	f.ws()
-	if f.pos < len(f.data) && f.data[f.pos] == '}' {
-		f.pos++
-		f.depth--
+	if empty, ok := f.open('}'); !ok {
+		return nil, false
+	} else if empty {
 		return append(out, '}'), true
 	}
 	for {
@@ -504,16 +510,8 @@ func (f *fast) check() bool {
 	c := f.data[f.pos]
 	switch {
 	case c == '{':
-		f.depth++
-		if f.depth > maxDepth {
-			return false
-		}
-		f.pos++
-		f.ws()
-		if f.pos < len(f.data) && f.data[f.pos] == '}' {
-			f.pos++
-			f.depth--
-			return true
+		if empty, ok := f.open('}'); !ok || empty {
+			return ok
 		}
 		base := len(f.keys)
 		var seen map[string]bool
@@ -573,16 +571,8 @@ func (f *fast) check() bool {
 			return true
 		}
 	case c == '[':
-		f.depth++
-		if f.depth > maxDepth {
-			return false
-		}
-		f.pos++
-		f.ws()
-		if f.pos < len(f.data) && f.data[f.pos] == ']' {
-			f.pos++
-			f.depth--
-			return true
+		if empty, ok := f.open(']'); !ok || empty {
+			return ok
 		}
 		for i := 0; ; i++ {
 			f.path = append(f.path, segment{index: i})
@@ -619,20 +609,12 @@ func (f *fast) skip() bool {
 	c := f.data[f.pos]
 	switch {
 	case c == '{' || c == '[':
-		f.depth++
-		if f.depth > maxDepth {
-			return false
-		}
-		f.pos++
-		f.ws()
 		end := byte('}')
 		if c == '[' {
 			end = ']'
 		}
-		if f.pos < len(f.data) && f.data[f.pos] == end {
-			f.pos++
-			f.depth--
-			return true
+		if empty, ok := f.open(end); !ok || empty {
+			return ok
 		}
 		for {
 			if c == '{' {

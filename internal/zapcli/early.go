@@ -22,7 +22,10 @@ import (
 //     target may first ask for sudo on the terminal, warmSudo; a host or
 //     user given by reference is checked, and may be masked, first);
 //   - GOGC, which zap-detect's environment depends on (useGC), is the
-//     operator's, or the declaration doesn't mention it.
+//     operator's, or the declaration doesn't mention it;
+//   - the host's last-run report, which zap reads before it would run
+//     zap-detect, is one zap takes (a report zap refuses fails the command
+//     before anything connects).
 //
 // zap-detect's stderr is held until zap takes its answer, so it goes
 // through the masks zap sets up from the declaration. When zap fails
@@ -60,8 +63,17 @@ func (s *session) startEarlyDetect(ctx context.Context, out []byte) {
 		return
 	}
 	var t declaration.Target
-	if raw, ok := m["target"]; !ok || declaration.DecodeStrict(raw, &t) != nil || t.Local || len(t.Refs()) > 0 {
+	if raw, ok := m["target"]; !ok || declaration.DecodeStrict(raw, &t) != nil || t.Local || len(t.Refs()) > 0 || t.Host == nil {
 		return
+	}
+	// A last-run report zap would refuse stops it before it runs
+	// zap-detect: then none is started early, so none connects.
+	if s.store != nil {
+		if h, ok := t.Host.Plain(); !ok {
+			return
+		} else if _, err := s.store.Load(s.abs, h); err != nil {
+			return
+		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	e := &earlyDetect{input: out, gc: gc, args: s.a.stageArgs(), cancel: cancel, done: make(chan struct{})}

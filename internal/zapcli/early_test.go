@@ -1,7 +1,9 @@
 package zapcli
 
 import (
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,9 +60,9 @@ func TestEarlyDetectTaken(t *testing.T) {
 	}
 }
 
-// When zap fails after the early zap-detect started (here: a report that
-// isn't private, which zap refuses before it would have run zap-detect),
-// the early one is stopped and nothing of it shows: zap's error alone.
+// A report that isn't private, which zap refuses before it would have run
+// zap-detect, keeps the early one from starting at all: zap's error alone,
+// and nothing connects.
 func TestEarlyDetectStopped(t *testing.T) {
 	f := newFake(t)
 	f.stage("zap-eval", 0, "", mustCanon(t, literalRemoteDecl)+"\n")
@@ -83,4 +85,27 @@ func TestEarlyDetectStopped(t *testing.T) {
 	if !strings.HasPrefix(errs, "error: state: ") || strings.Contains(errs, "zap-detect") || out != "" {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", out, errs)
 	}
+
+	// It wasn't even started, so nothing connected: with the report zap
+	// refuses, the evaluator's answer starts no zap-detect; with the
+	// report made private again, it does.
+	s, err := f.app(io.Discard, io.Discard).open("zap.ts", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.earlyWanted = true
+	decl := []byte(mustCanon(t, literalRemoteDecl) + "\n")
+	s.startEarlyDetect(context.Background(), decl)
+	if s.early != nil {
+		s.stopEarlyDetect()
+		t.Fatal("a zap-detect started early on a report zap refuses")
+	}
+	if err := os.Chmod(reports[0], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s.startEarlyDetect(context.Background(), decl)
+	if s.early == nil {
+		t.Fatal("no zap-detect started early on a report zap takes")
+	}
+	s.stopEarlyDetect()
 }

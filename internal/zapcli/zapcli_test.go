@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -152,10 +153,17 @@ func (f *fake) stage(name string, code int, stderr string, outputs ...string) {
 
 func (f *fake) run(args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
-	a := &app{
+	a := f.app(&out, &errb)
+	code = a.main(context.Background(), args)
+	return code, out.String(), errb.String()
+}
+
+// app is the zap f runs, writing to stdout and stderr.
+func (f *fake) app(stdout, stderr io.Writer) *app {
+	return &app{
 		stdin:  strings.NewReader(""),
-		stdout: &out,
-		stderr: &errb,
+		stdout: stdout,
+		stderr: stderr,
 		getenv: func(k string) string {
 			if k == "HOME" {
 				return f.home
@@ -168,8 +176,6 @@ func (f *fake) run(args ...string) (code int, stdout, stderr string) {
 		now:      func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
 		stageDir: f.bin,
 	}
-	code = a.main(context.Background(), args)
-	return code, out.String(), errb.String()
 }
 
 const declJSON = `{"format":"zap.declaration/1","target":{"local":true},"resources":[

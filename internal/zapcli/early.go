@@ -69,11 +69,15 @@ func (s *session) startEarlyDetect(ctx context.Context, out []byte) {
 	// A last-run report zap would refuse stops it before it runs
 	// zap-detect: then none is started early, so none connects.
 	if s.store != nil {
-		if h, ok := t.Host.Plain(); !ok {
-			return
-		} else if _, err := s.store.Load(s.abs, h); err != nil {
+		h, ok := t.Host.Plain()
+		if !ok {
 			return
 		}
+		l, err := s.store.Load(s.abs, h)
+		if err != nil {
+			return
+		}
+		s.read = &lastRead{host: h, loaded: l}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	e := &earlyDetect{input: out, gc: gc, args: s.a.stageArgs(), cancel: cancel, done: make(chan struct{})}

@@ -40,6 +40,15 @@ type session struct {
 	// answers; early is that zap-detect, until taken (early.go).
 	earlyWanted bool
 	early       *earlyDetect
+	// read is the last-run report the early zap-detect's start read,
+	// which lastRun takes rather than read it again.
+	read *lastRead
+}
+
+// lastRead is a host's last-run report as read (nil: there is none).
+type lastRead struct {
+	host   string
+	loaded *state.Loaded
 }
 
 // open prepares a command on config. withState opens the state directory
@@ -246,6 +255,10 @@ func (s *session) lastRunOf(d *declaration.Declaration) (*state.Loaded, error) {
 // lastRun reads the config's last-run report for host, refusing state that
 // isn't the user's own.
 func (s *session) lastRun(h string) (*state.Loaded, error) {
+	if r := s.read; r != nil && r.host == h {
+		s.read = nil
+		return r.loaded, nil
+	}
 	l, err := s.store.Load(s.abs, h)
 	if err != nil {
 		return nil, stateError(err)

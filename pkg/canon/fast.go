@@ -502,6 +502,18 @@ func appendInt(b []byte, i int) []byte {
 	return append(b, byte('0'+i%10))
 }
 
+// checkAt checks the value at f.pos as the member or element seg of its
+// container, then reads what follows it: more is true after a comma, false
+// after end.
+func (f *fast) checkAt(seg segment, end byte) (more, ok bool) {
+	f.path = append(f.path, seg)
+	if !f.check() {
+		return false, false
+	}
+	f.path = f.path[:len(f.path)-1]
+	return f.sep(end)
+}
+
 func (f *fast) check() bool {
 	f.ws()
 	if f.pos >= len(f.data) {
@@ -554,12 +566,7 @@ func (f *fast) check() bool {
 				return false
 			}
 			f.pos++
-			f.path = append(f.path, segment{key: key, index: -1})
-			if !f.check() {
-				return false
-			}
-			f.path = f.path[:len(f.path)-1]
-			more, ok := f.sep('}')
+			more, ok := f.checkAt(segment{key: key, index: -1}, '}')
 			if !ok {
 				return false
 			}
@@ -575,12 +582,7 @@ func (f *fast) check() bool {
 			return ok
 		}
 		for i := 0; ; i++ {
-			f.path = append(f.path, segment{index: i})
-			if !f.check() {
-				return false
-			}
-			f.path = f.path[:len(f.path)-1]
-			more, ok := f.sep(']')
+			more, ok := f.checkAt(segment{index: i}, ']')
 			if !ok {
 				return false
 			}

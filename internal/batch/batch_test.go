@@ -59,6 +59,26 @@ func must(t testing.TB, err error) {
 
 func pathEnv() []string { return []string{"PATH=" + os.Getenv("PATH")} }
 
+// answerEach makes the batch of qs, runs it under each shell with the
+// test's PATH and hands check the answers it parses to.
+func answerEach(t *testing.T, qs []detect.Query, check func(t *testing.T, answers []detect.Answer)) {
+	t.Helper()
+	b, err := New(qs)
+	must(t, err)
+	eachAnswers(t, b, check)
+}
+
+// eachAnswers runs b under each shell with the test's PATH and hands check
+// the answers it parses to.
+func eachAnswers(t *testing.T, b *Batch, check func(t *testing.T, answers []detect.Answer)) {
+	t.Helper()
+	eachShell(t, func(t *testing.T, sh []string) {
+		answers, err := b.Parse(runShell(t, sh, b.Script, pathEnv()))
+		must(t, err)
+		check(t, answers)
+	})
+}
+
 func TestPathReads(t *testing.T) {
 	dir := t.TempDir()
 	p := func(name string) string { return filepath.Join(dir, name) }
@@ -109,11 +129,7 @@ func TestPathReads(t *testing.T) {
 		c.q.Lane = observation.LaneElevated
 		qs[i] = c.q
 	}
-	b, err := New(qs)
-	must(t, err)
-	eachShell(t, func(t *testing.T, sh []string) {
-		answers, err := b.Parse(runShell(t, sh, b.Script, pathEnv()))
-		must(t, err)
+	answerEach(t, qs, func(t *testing.T, answers []detect.Answer) {
 		for i, c := range cases {
 			got := answers[i]
 			if c.q.Op == detect.OpStat && got.Status == detect.StatusOK {
@@ -206,11 +222,7 @@ func TestProbes(t *testing.T) {
 	for i, c := range cases {
 		qs[i] = c.q
 	}
-	b, err := New(qs)
-	must(t, err)
-	eachShell(t, func(t *testing.T, sh []string) {
-		answers, err := b.Parse(runShell(t, sh, b.Script, pathEnv()))
-		must(t, err)
+	answerEach(t, qs, func(t *testing.T, answers []detect.Answer) {
 		for i, c := range cases {
 			if answers[i] != c.want {
 				t.Errorf("%s: got %+v, want %+v", c.name, answers[i], c.want)
@@ -570,11 +582,7 @@ func TestContentReads(t *testing.T) {
 	for i, c := range cases {
 		qs[i] = detect.Query{Op: detect.OpContent, Lane: observation.LaneElevated, Path: c.path, Limit: c.limit}
 	}
-	b, err := New(qs)
-	must(t, err)
-	eachShell(t, func(t *testing.T, sh []string) {
-		answers, err := b.Parse(runShell(t, sh, b.Script, pathEnv()))
-		must(t, err)
+	answerEach(t, qs, func(t *testing.T, answers []detect.Answer) {
 		for i, c := range cases {
 			if answers[i] != c.want {
 				t.Errorf("%s (limit %d): got %+v, want %+v", c.path, c.limit, answers[i], c.want)
@@ -618,9 +626,7 @@ func TestGroupsTogether(t *testing.T) {
 	if n := strings.Count(b.Script, "r=$("); n != 1 {
 		t.Errorf("%d pairs of groups run at once, want 1", n)
 	}
-	eachShell(t, func(t *testing.T, sh []string) {
-		answers, err := b.Parse(runShell(t, sh, b.Script, pathEnv()))
-		must(t, err)
+	eachAnswers(t, b, func(t *testing.T, answers []detect.Answer) {
 		if got := answers[probeAt]; got.Status != detect.StatusOK || got.Exit != 3 || got.Output != "ZAP00 E 0 0\n" {
 			t.Errorf("probe: %+v", got)
 		}

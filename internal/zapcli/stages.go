@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -144,7 +145,10 @@ func (e *stageError) Unwrap() error { return e.exitError }
 
 // failure turns a stage's failure into zap's: its exit 2 is zap's exit 2,
 // printing the stage's message; its exit 1 is zap's exit 1; anything else
-// (a crash, a signal, a stage that can't start) is exit 1 saying so.
+// (a crash, a signal, a stage that can't start) is exit 1 saying so. A Go
+// program that panics or that the runtime stops (a fatal error) exits 2
+// too, so an exit 2 whose stderr ends in the runtime's report of one
+// (runtimeCrash) is a crash, not the stage's answer about its input.
 func (s *stages) failure(name string, err error, stderr []byte) error {
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) {
@@ -154,8 +158,11 @@ func (s *stages) failure(name string, err error, stderr []byte) error {
 	}
 	msg, hints := stageMessage(name, stderr)
 	status := ee.ExitCode()
-	switch status {
-	case 1, 2:
+	crashed := status == 2 && runtimeCrash(name, stderr)
+	switch {
+	case crashed:
+		hints = append(hints, fmt.Sprintf("a crash is a bug in %s: please report it with the lines above", name))
+	case status == 1, status == 2:
 		if msg == "" {
 			msg = fmt.Sprintf("%s failed (exit status %d) and said nothing", name, status)
 		}
@@ -166,6 +173,52 @@ func (s *stages) failure(name string, err error, stderr []byte) error {
 		what += ":\n" + msg
 	}
 	return &stageError{stage: name, status: status, exitError: &exitError{code: 1, msg: what, hints: hints}}
+}
+
+// goroutineHeader is the first line of a goroutine's traceback in the Go
+// runtime's report: "goroutine 1 [running]:", with more words before the
+// bracket under some GOTRACEBACK settings.
+var goroutineHeader = regexp.MustCompile(`^goroutine [0-9]+ .*\[.+\]:$`)
+
+// runtimeCrash reports whether a stage's stderr ends in the Go runtime's
+// report of a crash rather than in the stage's own diagnostic. A stage
+// says why it exits 2 in a "<name>: " line, last (stage.Finish); the
+// runtime writes its report last of all: a line "panic: VALUE" (a panic
+// nobody recovered) or "fatal error: MESSAGE" (a concurrent map write, a
+// deadlock, running out of memory or stack), then, unless GOTRACEBACK=none
+// leaves them out, a blank line and the tracebacks ("goroutine N [...]:",
+// or "runtime stack:"). So the report counts only after the stage's last
+// own line, and only in that form: text a config prints (zap-eval writes
+// what it logs to stderr) comes before the stage's message, and a message
+// that merely holds the word doesn't end in the report's form.
+func runtimeCrash(name string, stderr []byte) bool {
+	lines := strings.Split(strings.TrimRight(string(stderr), "\n"), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.HasPrefix(lines[i], name+": ") {
+			lines = lines[i+1:]
+			break
+		}
+	}
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "panic: ") && !strings.HasPrefix(l, "fatal error: ") {
+			continue
+		}
+		// With no tracebacks, the report ends in the panics this one was
+		// raised in and the signal behind it.
+		j := i + 1
+		for j < len(lines) && (strings.HasPrefix(lines[j], "\tpanic: ") || strings.HasPrefix(lines[j], "panic: ") || strings.HasPrefix(lines[j], "[signal ")) {
+			j++
+		}
+		if j == len(lines) {
+			return true
+		}
+		for k := i + 1; k+1 < len(lines); k++ {
+			if lines[k] == "" && (goroutineHeader.MatchString(lines[k+1]) || lines[k+1] == "runtime stack:") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // stageMessage reads a stage's diagnostics: "zap-x: message" lines, further

@@ -81,8 +81,10 @@
 // without --wetrun, a stray argument); a stage that exits 2 (a config that
 // doesn't evaluate or pass the gates, a remote target); HOME or ZAP_HOME
 // unset or not absolute; a state directory or report that isn't the user's
-// own. World errors (1): a stage that exits 1, crashes or can't be started;
-// a document a stage wrote that doesn't read; state that can't be written.
+// own. World errors (1): a stage that exits 1, crashes or can't be started
+// (a Go panic or fatal error exits 2, and reads as the crash it is by the
+// runtime's report ending the stage's stderr, "<stage> crashed"); a
+// document a stage wrote that doesn't read; state that can't be written.
 //
 // A remote target: a stage that can't connect exits 1 with "cannot connect
 // to HOST: REASON" and hints before any verdict; zap prints it as its own

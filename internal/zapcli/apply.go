@@ -60,19 +60,21 @@ func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) err
 		return err
 	}
 	w := &wetrun{s: s, o: o, ev: ev, det: det, pl: pl}
+	if o.expect != "" && pl.plan.Hash != o.expect {
+		// The match is exact: a plan with nothing to execute isn't the
+		// one named either.
+		return w.refuse(render.ReasonExpect)
+	}
 	if len(pl.plan.Changes) == 0 {
 		return w.empty()
 	}
 
-	// The review gate: the plan must be the one --expect-plan names, or
-	// the one the last preview on this host recorded.
+	// The review gate: the plan must be the one --expect-plan names
+	// (checked above), or the one the last preview on this host recorded.
 	reason := ""
 	var claim *state.Loaded
 	switch p := pl.plan; {
 	case o.expect != "":
-		if p.Hash != o.expect {
-			reason = render.ReasonExpect
-		}
 	case last == nil:
 		reason = render.ReasonNoPreview
 	case !last.Report.Preview:

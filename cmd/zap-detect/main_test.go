@@ -8,6 +8,6 @@ import (
 	"github.com/zap-go/zap/internal/scripttest"
 )
 
-func TestMain(m *testing.M) { testscript.Main(m, scripttest.Commands()) }
+func TestMain(m *testing.M) { scripttest.Main(m) }
 
 func TestScripts(t *testing.T) { testscript.Run(t, scripttest.Params("testdata/script")) }

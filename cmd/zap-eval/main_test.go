@@ -10,7 +10,7 @@ import (
 	"github.com/zap-go/zap/internal/scripttest"
 )
 
-func TestMain(m *testing.M) { testscript.Main(m, scripttest.Commands()) }
+func TestMain(m *testing.M) { scripttest.Main(m) }
 
 // TestScripts runs the scripts with one more condition: [landlock] is true
 // when the kernel enforces Landlock, which the sandbox scripts need.

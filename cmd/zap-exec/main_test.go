@@ -12,7 +12,7 @@ import (
 	"github.com/zap-go/zap/pkg/events"
 )
 
-func TestMain(m *testing.M) { testscript.Main(m, scripttest.Commands()) }
+func TestMain(m *testing.M) { scripttest.Main(m) }
 
 // TestScripts runs testdata/script. Besides scripttest's commands a script
 // has:

@@ -27,7 +27,7 @@ import (
 	"github.com/zap-go/zap/pkg/events"
 )
 
-func TestMain(m *testing.M) { testscript.Main(m, scripttest.Commands()) }
+func TestMain(m *testing.M) { scripttest.Main(m) }
 
 // TestScripts runs the scripts in testdata/script, the end-to-end walks
 // among them. Besides scripttest's commands they can use:

@@ -21,7 +21,7 @@ func TestMain(m *testing.M) {
 		orphan()
 		return
 	}
-	testscript.Main(m, scripttest.Commands())
+	scripttest.Main(m)
 }
 
 // orphan is the test binary run as a child by TestReapOrphan: it boots a

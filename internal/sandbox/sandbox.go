@@ -21,10 +21,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"testing"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+
+	"github.com/zap-go/zap/internal/testhook"
 )
 
 // MinABI is the oldest Landlock ABI the sandbox runs on.
@@ -41,8 +42,8 @@ func Restrict(dirs ...string) error {
 	rules := []landlock.Rule{landlock.RODirs(dirs...).IgnoreIfMissing()}
 	// A coverage-instrumented test binary writes its counters at exit;
 	// let it, or the tests' stderr would carry the failure. Only a test
-	// binary honours this.
-	if d := os.Getenv("GOCOVERDIR"); d != "" && testing.Testing() {
+	// binary, or one built with the zaptest tag, honours this.
+	if d := os.Getenv("GOCOVERDIR"); d != "" && testhook.On() {
 		rules = append(rules, landlock.RWDirs(d).IgnoreIfMissing())
 	}
 	return landlock.V7.BestEffort().Restrict(rules...)

@@ -1,13 +1,13 @@
 // Package scripttest is the testscript harness every binary's script tests
-// share. Commands registers all six binaries in-process, so a script can run
-// a stage alone or the zap front end composing them; Params pins HOME under
-// the script's work directory, strips the real environment, and adds the
-// custom commands below.
+// share. Main puts all six binaries on PATH, built as users get them, so a
+// script can run a stage alone or the zap front end composing them; Params
+// pins HOME under the script's work directory, strips the real environment,
+// and adds the custom commands below.
 //
 // Custom commands:
 //
 //	run [-code N] [-stdin FILE] CMD [ARGS...]
-//	    runs CMD (a registered binary or one on PATH) as the test's own user
+//	    runs CMD (one of the six binaries, or any other on PATH) as the test's own user
 //	    and asserts its exit status is N (default 0). Its stdout and stderr
 //	    are what the next stdout and stderr commands match.
 //	runas [-code N] [-stdin FILE] CMD [ARGS...]
@@ -56,7 +56,6 @@ package scripttest
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -67,28 +66,84 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/zap-go/zap/internal/zapcli"
-	"github.com/zap-go/zap/internal/zapdeploy"
-	"github.com/zap-go/zap/internal/zapdetect"
-	"github.com/zap-go/zap/internal/zapeval"
-	"github.com/zap-go/zap/internal/zapexec"
-	"github.com/zap-go/zap/internal/zapplan"
 )
 
-// Commands returns the binaries a script can exec, for testscript.Main.
-func Commands() map[string]func() {
-	bg := context.Background()
-	return map[string]func(){
-		"zap":        func() { os.Exit(zapcli.Main(bg, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
-		"zap-eval":   func() { os.Exit(zapeval.Main(bg, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
-		"zap-detect": func() { os.Exit(zapdetect.Main(bg, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
-		"zap-plan":   func() { os.Exit(zapplan.Main(bg, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
-		"zap-exec":   func() { os.Exit(zapexec.Main(bg, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
-		"zap-deploy": func() { os.Exit(zapdeploy.Main(bg, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+// Main runs a package's tests with the six binaries first on PATH, built
+// as users get them: CGO_ENABLED=0 and make build's flags, plus the build
+// tag zaptest, which lets them honour the scripts' test hooks
+// (internal/testhook) and changes nothing else. The test binary itself is
+// built with -race and cgo; the binaries its scripts run are not, so the
+// scripts take the same paths a user's binaries take (the evaluator's
+// sandbox among them: a cgo build reaches Landlock through libpsx's C code,
+// a static one through syscall.AllThreadsSyscall).
+//
+// $ZAP_TEST_BIN names a directory holding them already built (make test
+// builds them once, into bin/test, for every package); otherwise Main
+// builds them into a temporary directory of its own, removed when the
+// tests end.
+func Main(m *testing.M) {
+	dir, cleanup, err := stageBinaries()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "scripttest: %v\n", err)
+		os.Exit(1)
 	}
+	stageDir = dir
+	os.Setenv("PATH", dir+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
+}
+
+// Binaries are the six programs the scripts run.
+var Binaries = []string{"zap", "zap-eval", "zap-detect", "zap-plan", "zap-exec", "zap-deploy"}
+
+// stageDir is where the binaries the scripts run are (set by Main).
+var stageDir string
+
+// stageBinaries finds or builds the binaries, and returns their directory
+// and what removes it.
+func stageBinaries() (string, func(), error) {
+	if dir := os.Getenv("ZAP_TEST_BIN"); dir != "" {
+		if !filepath.IsAbs(dir) {
+			return "", nil, fmt.Errorf("ZAP_TEST_BIN %s is not an absolute path", dir)
+		}
+		for _, b := range Binaries {
+			if !isExec(filepath.Join(dir, b)) {
+				return "", nil, fmt.Errorf("ZAP_TEST_BIN %s has no %s: build them with make testbin, or unset it to build them here", dir, b)
+			}
+		}
+		return dir, func() {}, nil
+	}
+	gomod, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", nil, fmt.Errorf("go env GOMOD: %w", err)
+	}
+	root := filepath.Dir(strings.TrimSpace(string(gomod)))
+	dir, err := os.MkdirTemp("", "zap-testbin-")
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup := func() { os.RemoveAll(dir) }
+	// runas's account execs them: the directory is searchable by all.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	args := []string{"build", "-tags", "zaptest", "-trimpath", "-buildvcs=false", "-o", dir + "/"}
+	for _, b := range Binaries {
+		args = append(args, "./cmd/"+b)
+	}
+	cmd := exec.Command("go", args...)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("build the binaries the scripts run (go %s): %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return dir, cleanup, nil
 }
 
 // TestAccount is the unprivileged account runas uses when tests run as root.
@@ -307,7 +362,7 @@ func HandOverTo(ts *testscript.TestScript, name string) (*syscall.Credential, er
 	}
 	// Let the account reach $WORK and the binaries: every directory above
 	// them gets search permission for others.
-	for _, start := range []string{work, filepath.Dir(binDir())} {
+	for _, start := range []string{work, stageDir} {
 		for d := filepath.Dir(start); d != "/" && d != "."; d = filepath.Dir(d) {
 			fi, err := os.Stat(d)
 			if err != nil {
@@ -324,10 +379,4 @@ func HandOverTo(ts *testscript.TestScript, name string) (*syscall.Credential, er
 		}
 	}
 	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
-}
-
-// binDir is where testscript put the registered binaries: the first PATH
-// entry of the test process itself (a script may put its own first).
-func binDir() string {
-	return filepath.SplitList(os.Getenv("PATH"))[0] + "/x"
 }

@@ -11,11 +11,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
-	"testing"
-
-	"github.com/zap-go/zap/internal/stage"
 
 	"github.com/zap-go/zap/internal/project"
+	"github.com/zap-go/zap/internal/stage"
+	"github.com/zap-go/zap/internal/testhook"
 )
 
 // dropFlag hands the project the root zap-eval found to the zap-eval it
@@ -145,18 +144,19 @@ func reexec(ctx context.Context, acct account, proj *project.Project, inputs *os
 // errDone is a run whose output and diagnostics the dropped zap-eval wrote.
 var errDone = errors.New("done")
 
-// evalAsRootInTest is the one way to evaluate as root: a test binary whose
-// environment sets ZAP_TEST_EVAL_AS_ROOT, so scripts that run as root on
-// projects of root's keep testing everything else; the sandbox_ scripts
-// clear it to test the drop. A zap-eval that isn't a test never honours it.
+// evalAsRootInTest is the one way to evaluate as root: a zap-eval built for
+// the tests (internal/testhook) whose environment sets ZAP_TEST_EVAL_AS_ROOT,
+// so scripts that run as root on projects of root's keep testing everything
+// else; the sandbox_ scripts clear it to test the drop. A zap-eval built as
+// users get it never honours it.
 func evalAsRootInTest() bool {
-	return testing.Testing() && os.Getenv("ZAP_TEST_EVAL_AS_ROOT") != ""
+	return testhook.On() && os.Getenv("ZAP_TEST_EVAL_AS_ROOT") != ""
 }
 
-// reportCredentials prints, in a test binary asked to, whom the evaluation
+// reportCredentials prints, in a zap-eval built for the tests and asked to, whom the evaluation
 // runs as: the scripts' proof that it never runs as root.
 func reportCredentials(stderr io.Writer) {
-	if !testing.Testing() || os.Getenv("ZAPEVAL_TEST_CREDENTIALS") == "" {
+	if !testhook.On() || os.Getenv("ZAPEVAL_TEST_CREDENTIALS") == "" {
 		return
 	}
 	groups, _ := syscall.Getgroups()

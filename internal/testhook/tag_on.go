@@ -1,0 +1,5 @@
+//go:build zaptest
+
+package testhook
+
+const tagged = true

@@ -21,8 +21,8 @@ type connection struct {
 	masked []string
 	// empty names the variables of target.host and the connecting user
 	// (target.user, or target.bootstrap_user with --bootstrap) that are
-	// unset or empty.
-	empty []string
+	// unset or empty, and emptyHost those of target.host alone.
+	empty, emptyHost []string
 }
 
 // connectionOf reads the target's connection context of d with res;
@@ -47,6 +47,9 @@ func connectionOf(d *declaration.Declaration, res *resolve.Resolution, bootstrap
 		for _, n := range t.Refs() {
 			if v, _ := res.Lookup(n); strings.TrimSpace(v) == "" {
 				c.empty = appendNew(c.empty, n)
+				if t == d.Target.Host {
+					c.emptyHost = appendNew(c.emptyHost, n)
+				}
 			}
 		}
 	}
@@ -79,6 +82,16 @@ func (c connection) checkConnectable() error {
 		return nil
 	}
 	return fail(2, fmt.Sprintf("the target's host or connecting user resolves to nothing: %s unset or empty", strings.Join(c.empty, ", ")),
+		"provide them (--env-file or the environment) and re-run")
+}
+
+// checkHost refuses a remote host that resolves to nothing: a last-run
+// report is kept under the host resolved, so there is none to read.
+func (c connection) checkHost() error {
+	if len(c.emptyHost) == 0 {
+		return nil
+	}
+	return fail(2, fmt.Sprintf("the target's host resolves to nothing: %s unset or empty, so there is no host whose last run to read", strings.Join(c.emptyHost, ", ")),
 		"provide them (--env-file or the environment) and re-run")
 }
 

@@ -93,3 +93,27 @@ func TestBootstrapUserResolvesToNothing(t *testing.T) {
 		t.Errorf("zap-detect ran %s time(s)", n)
 	}
 }
+
+// zap status with the host's variable unset names it, as plan and detect
+// do, rather than reading the last run of a host called "" (exit 2); the
+// connecting user it doesn't need.
+func TestStatusHostResolvesToNothing(t *testing.T) {
+	f := newFake(t)
+	f.stage("zap-eval", 0, "", plainRemoteDecl)
+	for _, cmd := range []string{"status", "plan", "detect"} {
+		code, out, errs := f.runEnv(nil, cmd)
+		want(t, cmd+" with no host", code, 2, out, errs)
+		if !strings.Contains(errs, "resolves to nothing: ZAP_HOST unset or empty") || out != "" {
+			t.Errorf("%s: stdout:\n%s\nstderr:\n%s", cmd, out, errs)
+		}
+	}
+	const userDecl = `{"format":"zap.declaration/1",
+"target":{"host":"h","user":{"$env":"SSH_USER"}},
+"resources":[{"id":"d","type":"directory","path":"/srv/d"}]}`
+	f.stage("zap-eval", 0, "", userDecl)
+	code, out, errs := f.runEnv(nil, "status")
+	want(t, "status with no user", code, 1, out, errs)
+	if !strings.Contains(out, "\nno last run of this config on h: ") {
+		t.Errorf("status with no user:\n%s", out)
+	}
+}

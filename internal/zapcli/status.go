@@ -10,7 +10,8 @@ import (
 )
 
 // cmdStatus is zap status: the last run, offline. Its exit code is about the
-// last run, not the machine now.
+// last run, not the machine now. A remote host that resolves to nothing is
+// refused naming its variables (exit 2), as plan and detect refuse it.
 func (a *app) cmdStatus(ctx context.Context, config string) error {
 	s, err := a.open(config, true)
 	if err != nil {
@@ -18,6 +19,9 @@ func (a *app) cmdStatus(ctx context.Context, config string) error {
 	}
 	ev, err := s.load(ctx)
 	if err != nil {
+		return err
+	}
+	if err := s.conn.checkHost(); err != nil {
 		return err
 	}
 	h := hostKey(ev.decl, s.res)

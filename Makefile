@@ -11,7 +11,7 @@ STATICCHECK_VERSION := v0.8.2
 
 export CGO_ENABLED ?= 0
 
-.PHONY: all build install test check fmt vet staticcheck tidy-check typecheck bench demo clean lab
+.PHONY: all build testbin install test check fmt vet staticcheck tidy-check typecheck bench demo clean lab
 
 all: build
 
@@ -26,10 +26,18 @@ install: build
 	@for c in $(CMDS); do install -m 0755 $(BIN)/$$c $(PREFIX)/bin/$$c; done
 	@echo "installed $(CMDS) in $(PREFIX)/bin; add it to your PATH"
 
+# The binaries the test scripts run: built as build builds them, plus the
+# zaptest tag, which only lets them honour the scripts' test hooks
+# (internal/testhook). The test binaries themselves are cgo -race builds.
+testbin:
+	@mkdir -p $(BIN)/test
+	$(GO) build -tags zaptest -trimpath -buildvcs=false -ldflags '$(LDFLAGS)' -o $(BIN)/test/ $(addprefix ./cmd/,$(CMDS))
+
 # The whole suite, race detector on. Unit tests, fuzz seeds and every
-# testscript script (the stages alone and the end-to-end walks).
-test: typecheck check lab
-	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
+# testscript script (the stages alone and the end-to-end walks), which run
+# the binaries testbin built.
+test: typecheck check lab testbin
+	ZAP_TEST_BIN=$(CURDIR)/$(BIN)/test CGO_ENABLED=1 $(GO) test -race -count=1 ./...
 	@$(GO) run ./internal/scripttest/tiers
 
 # The lab's systemd and OpenRC host images (internal/lab, docs/testing.md),

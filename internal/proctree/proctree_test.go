@@ -32,3 +32,32 @@ func TestDescendants(t *testing.T) {
 		t.Errorf("below sleep: %v", none)
 	}
 }
+
+// TestProc checks that a recorded process is alive while it runs, not once
+// it is gone, and never under a start time that isn't its own (a PID the
+// machine gave to another process).
+func TestProc(t *testing.T) {
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	p := Of(cmd.Process.Pid)
+	if !p.Alive() {
+		t.Fatalf("%+v: not alive while it runs", p)
+	}
+	if !Self().Alive() {
+		t.Error("the test itself: not alive")
+	}
+	if other := (Proc{PID: p.PID, Start: p.Start + "0"}); other.Alive() {
+		t.Errorf("%+v: alive under another start time", other)
+	}
+	p.Kill()
+	cmd.Wait()
+	if p.Alive() {
+		t.Errorf("%+v: alive once killed and reaped", p)
+	}
+	if (Proc{}).Alive() || Of(-1).Alive() {
+		t.Error("no process: alive")
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/zap-go/zap/internal/proctree"
 )
 
 // cacherBinary is apt-cacher-ng, which the hosts' apt reaches the mirror
@@ -34,13 +36,14 @@ func cacherAddr() string { return net.JoinHostPort(BridgeAddr, strconv.Itoa(Cach
 // ensureCacher starts the cacher unless the one recorded still runs and
 // answers. The caller holds the run lock and has made the bridge.
 func ensureCacher() error {
-	var p proc
-	if data, err := os.ReadFile(cacherState()); err == nil && json.Unmarshal(data, &p) == nil && p.alive() {
+	var p proctree.Proc
+	if data, err := os.ReadFile(cacherState()); err == nil && json.Unmarshal(data, &p) == nil && p.Alive() {
 		if c, err := net.DialTimeout("tcp", cacherAddr(), time.Second); err == nil {
 			c.Close()
 			return nil
 		}
-		p.kill()
+		// Wedged: a new one takes its port once it is gone.
+		killWait(p)
 	}
 	base := filepath.Join(CacheDir(), "cacher")
 	conf := filepath.Join(base, "conf")
@@ -67,10 +70,10 @@ func ensureCacher() error {
 	}
 	exited := make(chan struct{})
 	go func() { cmd.Wait(); close(exited) }()
-	p = procOf(cmd.Process.Pid)
+	p = proctree.Of(cmd.Process.Pid)
 	data, _ := json.Marshal(p)
 	if err := os.WriteFile(cacherState(), data, 0o644); err != nil {
-		p.kill()
+		p.Kill()
 		return err
 	}
 	deadline := time.Now().Add(10 * time.Second)
@@ -87,18 +90,28 @@ func ensureCacher() error {
 		case <-time.After(50 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			p.kill()
+			p.Kill()
 			return fmt.Errorf("apt-cacher-ng didn't listen on %s within 10s", cacherAddr())
 		}
 	}
 }
 
-// stopCacher kills the recorded cacher by PID. The caller holds the run
-// lock.
+// stopCacher kills the recorded cacher by PID and waits until it is gone,
+// so the next ensureCacher can listen on its port. The caller holds the
+// run lock.
 func stopCacher() {
-	var p proc
+	var p proctree.Proc
 	if data, err := os.ReadFile(cacherState()); err == nil && json.Unmarshal(data, &p) == nil {
-		p.kill()
+		killWait(p)
 	}
 	os.Remove(cacherState())
+}
+
+// killWait kills p by PID and waits, up to 5s, until it has exited (its
+// sockets are closed by then, though its parent may not have reaped it).
+func killWait(p proctree.Proc) {
+	p.Kill()
+	for i := 0; i < 250 && p.Alive(); i++ {
+		time.Sleep(20 * time.Millisecond)
+	}
 }

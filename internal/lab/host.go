@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"os/exec"
@@ -21,7 +22,8 @@ import (
 // Host is one booted lab host.
 type Host struct {
 	Kind Kind
-	// Name is its host name (and the machine name systemd-nspawn gives it).
+	// Name is its host name (and the machine name systemd-nspawn gives it),
+	// zaplab- and 8 hex digits, new at every boot.
 	Name string
 	// Addr and Port are where its sshd listens, reachable from the
 	// machine's own network namespace.
@@ -34,8 +36,11 @@ type Host struct {
 	Root string
 	// Dir holds its clone and console log (Dir/console.log).
 	Dir string
-	// Netns is its network namespace, /run/netns/<Netns>.
+	// Netns is its network namespace, /run/netns/<Netns>, and Veth the
+	// machine's end of the veth pair joining it to the bridge. Like Name
+	// and Dir, they are new at every boot.
 	Netns string
+	Veth  string
 	// PID is its PID 1 as the machine sees it.
 	PID int
 	// State is what `systemctl is-system-running --wait` answered at boot
@@ -61,70 +66,25 @@ type Options struct {
 	Copy bool
 }
 
-// proc names a process by PID and start time, so a PID reused by another
-// process is never signalled.
-type proc struct {
-	PID   int    `json:"pid"`
-	Start string `json:"start"`
-}
-
-func procOf(pid int) proc {
-	start, _ := procStart(pid)
-	return proc{PID: pid, Start: start}
-}
-
-// alive reports whether the process still runs (not a zombie).
-func (p proc) alive() bool {
-	if p.PID <= 0 {
-		return false
-	}
-	start, state := procStart(p.PID)
-	return start != "" && start == p.Start && state != "Z"
-}
-
-// kill sends SIGKILL when the process is still the one recorded.
-func (p proc) kill() {
-	if p.alive() {
-		syscall.Kill(p.PID, syscall.SIGKILL)
-	}
-}
-
-// procStart reads a process's start time and state from /proc/PID/stat.
-func procStart(pid int) (start, state string) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return "", ""
-	}
-	s := string(data)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return "", ""
-	}
-	f := strings.Fields(s[i+1:])
-	// After the command: state is field 3 of stat, starttime field 22.
-	if len(f) < 20 {
-		return "", ""
-	}
-	return f[19], f[0]
-}
-
 // lease is a host's claim on an address, and the record of everything it
-// made, so whoever finds its owner dead can tear it down.
+// made, so whoever finds its owner dead can tear it down. A name is
+// recorded only once the host has made what it names, and every name is
+// new at each boot (newName), so tearing a lease down never reaches
+// anything of another host's, not even a later one's on the same address.
 type lease struct {
-	N        int    `json:"n"`
-	Owner    proc   `json:"owner"`
-	Launcher proc   `json:"launcher"`
-	Init     proc   `json:"init"`
-	Netns    string `json:"netns"`
-	Veth     string `json:"veth"`
-	Dir      string `json:"dir"`
-	Root     string `json:"root"`
+	N        int           `json:"n"`
+	Owner    proctree.Proc `json:"owner"`
+	Launcher proctree.Proc `json:"launcher"`
+	Init     proctree.Proc `json:"init"`
+	Netns    string        `json:"netns"`
+	Veth     string        `json:"veth"`
+	Dir      string        `json:"dir"`
+	Root     string        `json:"root"`
 }
 
-func leaseDir() string            { return filepath.Join(RunDir(), "leases") }
-func (l *lease) file() string     { return filepath.Join(leaseDir(), strconv.Itoa(l.N)+".json") }
-func (l *lease) addr() string     { return fmt.Sprintf("10.233.%d.%d", l.N>>8, l.N&255) }
-func (l *lease) hostName() string { return fmt.Sprintf("zaplab-%d", l.N) }
+func leaseDir() string        { return filepath.Join(RunDir(), "leases") }
+func (l *lease) file() string { return filepath.Join(leaseDir(), strconv.Itoa(l.N)+".json") }
+func (l *lease) addr() string { return fmt.Sprintf("10.233.%d.%d", l.N>>8, l.N&255) }
 
 func (l *lease) save() error {
 	data, err := json.Marshal(l)
@@ -167,6 +127,14 @@ func Boot(opts Options) (*Host, error) {
 	if err := Available(opts.Kind); err != nil {
 		return nil, err
 	}
+	// The lease comes before the image: no builder prunes images while a
+	// live lease is there (pruneImages), so the image Build finds stays
+	// while this host's clone sits on it.
+	l, err := claim()
+	if err != nil {
+		return nil, err
+	}
+	h := &Host{Kind: opts.Kind, Addr: l.addr(), Port: 22, lease: l}
 	// Every kind the machine can run is built at once (side by side), so
 	// tests of the other kind don't wait for a second build.
 	kinds := []Kind{opts.Kind}
@@ -176,13 +144,9 @@ func Boot(opts Options) (*Host, error) {
 		}
 	}
 	if err := Build(nil, kinds...); err != nil {
+		h.Stop()
 		return nil, err
 	}
-	l, err := claim()
-	if err != nil {
-		return nil, err
-	}
-	h := &Host{Kind: opts.Kind, Name: l.hostName(), Addr: l.addr(), Port: 22, lease: l}
 	if err := h.boot(opts); err != nil {
 		h.Stop()
 		return nil, err
@@ -205,7 +169,7 @@ func claim() (*lease, error) {
 	}
 	used := map[int]bool{}
 	for _, l := range readLeases() {
-		if l.Owner.alive() {
+		if l.Owner.Alive() {
 			used[l.N] = true
 			continue
 		}
@@ -222,7 +186,7 @@ func claim() (*lease, error) {
 		if used[n] {
 			continue
 		}
-		l := &lease{N: n, Owner: procOf(os.Getpid())}
+		l := &lease{N: n, Owner: proctree.Self()}
 		if err := l.save(); err != nil {
 			return nil, err
 		}
@@ -257,10 +221,12 @@ func ensureBridge() error {
 
 func (h *Host) boot(opts Options) error {
 	l := h.lease
-	var b [4]byte
-	rand.Read(b[:])
-	l.Dir = filepath.Join(CacheDir(), "hosts", h.Name+"-"+hex.EncodeToString(b[:]))
-	l.Root = filepath.Join(l.Dir, "root")
+	dir, err := newName()
+	if err != nil {
+		return err
+	}
+	h.Name = filepath.Base(dir)
+	l.Dir, l.Root = dir, filepath.Join(dir, "root")
 	h.Dir, h.Root = l.Dir, l.Root
 	if err := l.save(); err != nil {
 		return err
@@ -286,6 +252,33 @@ func (h *Host) boot(opts Options) error {
 		return err
 	}
 	return h.launch(opts)
+}
+
+// newName picks the name of a booting host, zaplab- and 8 random hex
+// digits, by making its directory under CacheDir/hosts: the name is the
+// host's once that directory is made. Its network namespace has the same
+// name, its veth pair the same digits, and nothing of an earlier host's
+// on the same address shares them.
+func newName() (string, error) {
+	parent := filepath.Join(CacheDir(), "hosts")
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", err
+	}
+	for range 10 {
+		var b [4]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return "", err
+		}
+		dir := filepath.Join(parent, "zaplab-"+hex.EncodeToString(b[:]))
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			return dir, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("no free host name in %s", parent)
 }
 
 // personalize writes what makes the clone this host: its name, host key,
@@ -372,27 +365,37 @@ func accountIDs(passwd, name string) (int, int, error) {
 	return 0, 0, fmt.Errorf("no account %s in %s", name, passwd)
 }
 
-// network makes the host's namespace and joins it to the bridge.
+// network makes the host's namespace and joins it to the bridge. Each name
+// is recorded in the lease once ip has made what it names: ip fails
+// rather than take over a namespace or link that is there already, so the
+// lease never records, and a reap never deletes, what isn't the host's.
 func (h *Host) network() error {
 	l := h.lease
-	l.Netns = "zaplab-" + strconv.Itoa(l.N)
-	l.Veth = "zlab" + strconv.Itoa(l.N)
-	h.Netns = l.Netns
-	// Whatever a killed run left under these names.
-	exec.Command("ip", "netns", "del", l.Netns).Run()
-	exec.Command("ip", "link", "del", l.Veth).Run()
+	netns := h.Name
+	veth := "zl" + strings.TrimPrefix(h.Name, "zaplab-")
+	// The peer is named in the host's namespace only after the move, but
+	// it is made in the machine's: it gets one more letter.
+	peer := veth + "g"
+	if err := run("ip", "netns", "add", netns); err != nil {
+		return err
+	}
+	l.Netns, h.Netns = netns, netns
 	if err := l.save(); err != nil {
 		return err
 	}
-	peer := l.Veth + "g"
+	if err := run("ip", "link", "add", veth, "type", "veth", "peer", "name", peer); err != nil {
+		return err
+	}
+	l.Veth, h.Veth = veth, veth
+	if err := l.save(); err != nil {
+		return err
+	}
 	for _, args := range [][]string{
-		{"netns", "add", l.Netns},
-		{"link", "add", l.Veth, "type", "veth", "peer", "name", peer},
-		{"link", "set", l.Veth, "master", Bridge, "up"},
-		{"link", "set", peer, "netns", l.Netns},
-		{"-n", l.Netns, "addr", "add", fmt.Sprintf("%s/%d", h.Addr, bridgePfx), "dev", peer},
-		{"-n", l.Netns, "link", "set", peer, "up"},
-		{"-n", l.Netns, "link", "set", "lo", "up"},
+		{"link", "set", veth, "master", Bridge, "up"},
+		{"link", "set", peer, "netns", netns},
+		{"-n", netns, "addr", "add", fmt.Sprintf("%s/%d", h.Addr, bridgePfx), "dev", peer},
+		{"-n", netns, "link", "set", peer, "up"},
+		{"-n", netns, "link", "set", "lo", "up"},
 		// No default route: the host reaches the bridge's subnet and
 		// nothing else, so a packet for anywhere else fails at once rather
 		// than leaving through the machine without NAT.
@@ -434,7 +437,7 @@ func (h *Host) launch(opts Options) error {
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("boot the %s host: %w", h.Kind, err)
 	}
-	l.Launcher = procOf(cmd.Process.Pid)
+	l.Launcher = proctree.Of(cmd.Process.Pid)
 	exited := make(chan struct{})
 	go func() { cmd.Wait(); close(exited) }()
 	if err := l.save(); err != nil {
@@ -447,7 +450,7 @@ func (h *Host) launch(opts Options) error {
 	deadline := time.Now().Add(60 * time.Second)
 	for l.Init.PID == 0 {
 		if pid := namespaceInit(cmd.Process.Pid); pid > 0 {
-			l.Init = procOf(pid)
+			l.Init = proctree.Of(pid)
 			h.PID = pid
 			if err := l.save(); err != nil {
 				return err
@@ -520,7 +523,7 @@ func (h *Host) Command(args ...string) *exec.Cmd {
 }
 
 // Running reports whether the host's PID 1 is still the one it booted.
-func (h *Host) Running() bool { return h.lease != nil && h.lease.Init.alive() }
+func (h *Host) Running() bool { return h.lease != nil && h.lease.Init.Alive() }
 
 // Exec runs args in the host as root and returns its combined output; an
 // error when it exits non-zero holds that output.
@@ -562,7 +565,7 @@ func (h *Host) Stop() error {
 	os.Remove(l.file())
 	live := false
 	for _, o := range readLeases() {
-		if o.Owner.alive() {
+		if o.Owner.Alive() {
 			live = true
 		}
 	}
@@ -575,13 +578,13 @@ func (h *Host) Stop() error {
 
 // reap undoes what a lease records, by PID and by name.
 func (l *lease) reap() error {
-	l.Init.kill()
+	l.Init.Kill()
 	// Killing PID 1 ends the pid namespace; its launcher (nspawn,
 	// unshare) then exits: wait for it a moment, then kill it.
-	for i := 0; i < 100 && l.Launcher.alive(); i++ {
+	for i := 0; i < 100 && l.Launcher.Alive(); i++ {
 		time.Sleep(20 * time.Millisecond)
 	}
-	l.Launcher.kill()
+	l.Launcher.Kill()
 	var errs []error
 	if l.Root != "" {
 		for i := 0; ; i++ {

@@ -292,11 +292,18 @@ func Build(w io.Writer, kinds ...Kind) error {
 }
 
 // pruneImages removes images of older recipes and what killed builds
-// left, unless a host is running
-// (its clone may sit on one). The caller holds the cache's lock.
+// left, unless a host is running (its clone may sit on one). The caller
+// holds the cache's lock; pruneImages takes the run lock as well, so no
+// host leases an address while it looks and removes: a host that Boot
+// leased before finds its image there or builds it, after.
 func pruneImages() {
+	unlock, err := lockFile(filepath.Join(RunDir(), "lock"))
+	if err != nil {
+		return
+	}
+	defer unlock()
 	for _, l := range readLeases() {
-		if l.Owner.alive() {
+		if l.Owner.Alive() {
 			return
 		}
 	}

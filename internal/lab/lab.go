@@ -21,6 +21,15 @@
 // the namespace deleted. When the last lease goes, the cacher stops and the
 // bridge is deleted.
 //
+// Several test binaries boot hosts at once. The bridge, the cacher and the
+// leases are shared, changed only under an flock on RunDir/lock. What is a
+// host's own has a name new at every boot, zaplab- and 8 random hex digits:
+// its host name, clone directory and network namespace, and zl and the same
+// digits its veth. An address is reused once its lease is gone; those names
+// never are, so a teardown deletes only what its own host made, and a test
+// can check that a torn-down host's namespace is gone while other hosts,
+// on its old address among them, run.
+//
 // Nothing else of the machine's network is touched: no firewall rule, no
 // NAT, no route but the one the bridge's address brings.
 package lab

@@ -13,6 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/zap-go/zap/internal/lab"
+	"github.com/zap-go/zap/internal/proctree"
 	"github.com/zap-go/zap/internal/scripttest"
 )
 
@@ -37,7 +38,7 @@ func orphan() {
 		fmt.Println("error:", err)
 		os.Exit(1)
 	}
-	fmt.Printf("%s %s %d\n", h.Root, h.Netns, h.PID)
+	fmt.Printf("%s %s %s %d %s\n", h.Dir, h.Netns, h.Veth, h.PID, proctree.Of(h.PID).Start)
 	time.Sleep(time.Minute)
 	os.Exit(1)
 }
@@ -75,26 +76,24 @@ func TestStartExec(t *testing.T) {
 			if _, err := h.Exec("false"); err == nil {
 				t.Error("a command exiting 1 gave no error")
 			}
-			root, netns := h.Root, h.Netns
+			dir, netns, veth := h.Dir, h.Netns, h.Veth
 			if err := h.Stop(); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := h.Exec("true"); err != lab.ErrStopped {
 				t.Errorf("Exec after Stop: %v, want ErrStopped", err)
 			}
-			if _, err := os.Stat(root); !os.IsNotExist(err) {
-				t.Errorf("the clone %s is still there (%v)", root, err)
-			}
-			if _, err := os.Stat("/run/netns/" + netns); !os.IsNotExist(err) {
-				t.Errorf("the namespace %s is still there (%v)", netns, err)
-			}
+			leftBehind(t, "", dir, netns, veth)
 		})
 	}
 }
 
 // TestReapOrphan kills a test binary holding a host (it never stops it):
-// the next host to start tears the orphan down by the PIDs its lease
-// recorded, so its PID 1, clone and namespace are gone.
+// the next host to start tears the orphan down by what its lease recorded,
+// so its PID 1, clone, namespace and veth are gone. Every one of those
+// names is new at each boot, so none is the new host's (nor any other
+// test binary's running beside this one), even when the new host takes
+// the orphan's address: each check is that the orphan's own is gone.
 func TestReapOrphan(t *testing.T) {
 	if err := lab.Available(lab.OpenRC); err != nil {
 		t.Skipf("no OpenRC lab host: %v", err)
@@ -113,30 +112,41 @@ func TestReapOrphan(t *testing.T) {
 		t.Fatal(err)
 	}
 	line, _ := bufio.NewReader(out).ReadString('\n')
-	var root, netns string
-	var pid int
-	if _, err := fmt.Sscanf(line, "%s %s %d", &root, &netns, &pid); err != nil {
+	var dir, netns, veth string
+	var init proctree.Proc
+	if _, err := fmt.Sscanf(line, "%s %s %s %d %s", &dir, &netns, &veth, &init.PID, &init.Start); err != nil {
 		child.Process.Kill()
 		child.Wait()
 		t.Fatalf("the orphan said %q", line)
 	}
 	child.Process.Signal(syscall.SIGKILL)
 	child.Wait()
-	if _, err := os.Stat("/proc/" + fmt.Sprint(pid)); err != nil {
-		t.Fatalf("the orphan's host PID 1 went with its owner: %v", err)
+	if !init.Alive() {
+		t.Fatalf("the orphan's host PID 1 went with its owner")
 	}
 
 	h := lab.Start(t, lab.OpenRC)
-	if _, err := os.Stat("/proc/" + fmt.Sprint(pid)); !os.IsNotExist(err) {
-		t.Errorf("the orphan's PID 1 %d still runs (%v)", pid, err)
+	if h.Dir == dir || h.Netns == netns || h.Veth == veth {
+		t.Fatalf("the new host has a name of the orphan's: %s %s %s, the orphan's %s %s %s", h.Dir, h.Netns, h.Veth, dir, netns, veth)
 	}
-	if _, err := os.Stat(root); !os.IsNotExist(err) {
-		t.Errorf("the orphan's clone %s is still there (%v)", root, err)
+	if init.Alive() {
+		t.Errorf("the orphan's PID 1 %d still runs", init.PID)
 	}
-	// The orphan's address is free again, so the new host may well have
-	// its namespace's name.
-	if _, err := os.Stat("/run/netns/" + netns); h.Netns != netns && !os.IsNotExist(err) {
-		t.Errorf("the orphan's namespace %s is still there (%v)", netns, err)
+	leftBehind(t, "the orphan's ", dir, netns, veth)
+}
+
+// leftBehind fails t for each of a host's clone directory, network
+// namespace and veth that is still there.
+func leftBehind(t *testing.T, whose, dir, netns, veth string) {
+	t.Helper()
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("%sclone %s is still there (%v)", whose, dir, err)
+	}
+	if _, err := os.Stat("/run/netns/" + netns); !os.IsNotExist(err) {
+		t.Errorf("%snamespace %s is still there (%v)", whose, netns, err)
+	}
+	if out, err := exec.Command("ip", "link", "show", veth).CombinedOutput(); err == nil {
+		t.Errorf("%sveth %s is still there: %s", whose, veth, out)
 	}
 }
 

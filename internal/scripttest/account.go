@@ -1,23 +1,23 @@
 package scripttest
 
 import (
-	"crypto/rand"
 	"fmt"
 	"os"
 	"os/exec"
 	"regexp"
+	"sync/atomic"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // cmdAccount is the account command:
 //
-//	account VAR   set $VAR to a fresh account name (zapu and random
-//	              digits) no account has, for a script that makes the
-//	              account (a user resource); at the script's end the
-//	              account is removed (userdel -f -r) if it exists, and so
-//	              are /home/NAME and /etc/sudoers.d/NAME. Nothing of an
-//	              existing account is ever touched.
+//	account VAR   set $VAR to a fresh account name (zapu, the test
+//	              binary's PID and a count) no account has, for a script
+//	              that makes the account (a user resource); at the
+//	              script's end the account is removed (userdel -f -r) if
+//	              it exists, and so are /home/NAME and /etc/sudoers.d/NAME.
+//	              Nothing of an existing account is ever touched.
 func cmdAccount(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: account VAR")
@@ -25,11 +25,12 @@ func cmdAccount(ts *testscript.TestScript, neg bool, args []string) {
 	if os.Geteuid() != 0 {
 		ts.Fatalf("account: needs root; guard the script with [!root] skip")
 	}
+	// The name is the test binary's PID and a count of its own, so no
+	// other process running now picks it; a name a killed run left an
+	// account, home or drop-in under is passed over.
 	var name string
 	for range 20 {
-		var b [4]byte
-		rand.Read(b[:])
-		name = fmt.Sprintf("zapu%d", uint32(b[0])<<16|uint32(b[1])<<8|uint32(b[2]))
+		name = fmt.Sprintf("zapu%d%04d", os.Getpid(), accounts.Add(1)%10000)
 		if exec.Command("id", "-u", name).Run() != nil && !exists("/home/"+name) && !exists("/etc/sudoers.d/"+name) {
 			break
 		}
@@ -49,6 +50,9 @@ func cmdAccount(ts *testscript.TestScript, neg bool, args []string) {
 		os.Remove("/etc/sudoers.d/" + name)
 	})
 }
+
+// accounts counts the names cmdAccount has handed out.
+var accounts atomic.Int64
 
 func exists(path string) bool {
 	_, err := os.Lstat(path)

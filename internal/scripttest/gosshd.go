@@ -43,7 +43,7 @@ func StartSSHD(t testing.TB) *SSHD {
 	if !haveSSHD() {
 		t.Skipf("skipped: a private sshd needs root, %s, ssh, ssh-keygen and sudo", sshdBinary)
 	}
-	if err := ensureAccount(); err != nil {
+	if err := addTestAccount(); err != nil {
 		t.Fatal(err)
 	}
 	// sshd reads authorized_keys as the account logging in: a directory
@@ -81,11 +81,11 @@ func StartSSHD(t testing.TB) *SSHD {
 		}
 	}
 	must(os.WriteFile(authorized, pub, 0o644))
-	port, err := freePort()
+	sudoers, err := sudoersDropIn("zaptest-sshd-")
 	must(err)
-	log := filepath.Join(dir, "log")
-	config := filepath.Join(dir, "sshd_config")
-	must(os.WriteFile(config, []byte(fmt.Sprintf(`Port %d
+	t.Cleanup(func() { os.Remove(sudoers) })
+	cmd, port, err := startSSHDOn(filepath.Join(dir, "sshd_config"), filepath.Join(dir, "log"), func(port int) string {
+		return fmt.Sprintf(`Port %d
 ListenAddress 127.0.0.1
 HostKey %s
 PidFile %s
@@ -98,11 +98,12 @@ StrictModes no
 MaxStartups 100
 MaxSessions 100
 LogLevel VERBOSE
-`, port, hostKey, filepath.Join(dir, "sshd.pid"), authorized)), 0o644))
-	sudoers := fmt.Sprintf("/etc/sudoers.d/zaptest-sshd-%d", port)
-	must(os.WriteFile(sudoers, []byte(TestAccount+" ALL=(ALL) NOPASSWD: ALL\n"), 0o440))
-	t.Cleanup(func() { os.Remove(sudoers) })
-	s := &SSHD{Port: port, Identity: identity, Config: filepath.Join(dir, "ssh_config"), Bin: filepath.Join(dir, "bin")}
+`, port, hostKey, filepath.Join(dir, "sshd.pid"), authorized)
+	})
+	must(err)
+	st := &sshdState{cmd: cmd, port: port, dir: dir}
+	t.Cleanup(st.stop)
+	s := &SSHD{Port: port, Identity: identity, Config: filepath.Join(dir, "ssh_config"), Bin: filepath.Join(dir, "bin"), st: st}
 	must(os.WriteFile(s.Config, []byte(fmt.Sprintf(`Host *
   IdentityFile %s
   UserKnownHostsFile %s
@@ -112,19 +113,6 @@ LogLevel VERBOSE
 	ssh, err := exec.LookPath("ssh")
 	must(err)
 	must(os.WriteFile(filepath.Join(s.Bin, "ssh"), []byte(fmt.Sprintf("#!/bin/sh\nexec %s -F %s \"$@\"\n", ssh, s.Config)), 0o755))
-
-	cmd := exec.Command(sshdBinary, "-D", "-f", config, "-E", log)
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start sshd: %v", err)
-	}
-	s.st = &sshdState{cmd: cmd, port: port, dir: dir}
-	t.Cleanup(s.st.stop)
-	if exited, err := awaitListen(cmd, port, log); err != nil {
-		if exited {
-			s.st.cmd = nil
-		}
-		t.Fatal(err)
-	}
 	return s
 }
 

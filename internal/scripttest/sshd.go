@@ -105,7 +105,7 @@ func cmdSSHD(ts *testscript.TestScript, neg bool, args []string) {
 // line) and SSH_LOG (sshd's log, LogLevel VERBOSE). $SSHD_SETENV, when the
 // script sets it, is a SetEnv line's NAME=VALUE pairs for every session.
 func startSSHD(ts *testscript.TestScript) (*sshdState, error) {
-	if err := ensureAccount(); err != nil {
+	if err := addTestAccount(); err != nil {
 		return nil, err
 	}
 	work := ts.Getenv("WORK")
@@ -145,13 +145,21 @@ func startSSHD(ts *testscript.TestScript) (*sshdState, error) {
 	if err != nil {
 		return nil, err
 	}
-	port, err := freePort()
+	sudoers, err := sudoersDropIn("zaptest-sshd-")
 	if err != nil {
 		return nil, err
 	}
+	st := &sshdState{dir: dir, sudoers: sudoers}
 	log := filepath.Join(dir, "log")
 	config := filepath.Join(dir, "sshd_config")
-	conf := fmt.Sprintf(`Port %d
+	setenv := ""
+	if env := ts.Getenv("SSHD_SETENV"); env != "" {
+		// Variables every session gets (sshd's SetEnv), such as the
+		// CURL_CA_BUNDLE that trusts an `https start` server.
+		setenv = "SetEnv " + env + "\n"
+	}
+	cmd, port, err := startSSHDOn(config, log, func(port int) string {
+		return fmt.Sprintf(`Port %d
 ListenAddress 127.0.0.1
 HostKey %s
 PidFile %s
@@ -162,20 +170,13 @@ PasswordAuthentication no
 KbdInteractiveAuthentication no
 StrictModes no
 LogLevel VERBOSE
-`, port, hostKey, filepath.Join(dir, "sshd.pid"), authorized)
-	if env := ts.Getenv("SSHD_SETENV"); env != "" {
-		// Variables every session gets (sshd's SetEnv), such as the
-		// CURL_CA_BUNDLE that trusts an `https start` server.
-		conf += "SetEnv " + env + "\n"
-	}
-	if err := os.WriteFile(config, []byte(conf), 0o644); err != nil {
+`, port, hostKey, filepath.Join(dir, "sshd.pid"), authorized) + setenv
+	})
+	if err != nil {
+		st.stop()
 		return nil, err
 	}
-	sudoers := fmt.Sprintf("/etc/sudoers.d/zaptest-sshd-%d", port)
-	if err := os.WriteFile(sudoers, []byte(TestAccount+" ALL=(ALL) NOPASSWD: ALL\n"), 0o440); err != nil {
-		return nil, err
-	}
-	st := &sshdState{port: port, dir: dir, sudoers: sudoers}
+	st.cmd, st.port = cmd, port
 
 	clientConf := fmt.Sprintf(`Host %s
   HostName 127.0.0.1
@@ -214,34 +215,55 @@ Host *
 	ts.Setenv("SSH_IDENTITY", identity)
 	ts.Setenv("SSH_HOSTKEY", hostLine)
 	ts.Setenv("SSH_LOG", log)
-
-	cmd := exec.Command(sshdBinary, "-D", "-f", config, "-E", log)
-	if err := cmd.Start(); err != nil {
-		st.stop()
-		return nil, fmt.Errorf("start sshd: %w", err)
-	}
-	st.cmd = cmd
-	if exited, err := awaitListen(cmd, port, log); err != nil {
-		if exited {
-			st.cmd = nil
-		}
-		st.stop()
-		return nil, err
-	}
 	return st, nil
 }
 
+// startSSHDOn starts sshd -D with the config conf makes for a port, written
+// to config, logging to log, and waits until it listens. The port is one
+// nothing listened on a moment before (freePort), which another process
+// may take in between: sshd then can't bind it, and another port is tried.
+// sshd is up once its log says it listens on the port, so the server that
+// port reaches is this one, never another process's.
+func startSSHDOn(config, log string, conf func(port int) string) (*exec.Cmd, int, error) {
+	for try := 1; ; try++ {
+		port, err := freePort()
+		if err != nil {
+			return nil, 0, err
+		}
+		if err := os.WriteFile(config, []byte(conf(port)), 0o644); err != nil {
+			return nil, 0, err
+		}
+		if err := os.WriteFile(log, nil, 0o644); err != nil {
+			return nil, 0, err
+		}
+		cmd := exec.Command(sshdBinary, "-D", "-f", config, "-E", log)
+		if err := cmd.Start(); err != nil {
+			return nil, 0, fmt.Errorf("start sshd: %w", err)
+		}
+		exited, err := awaitListen(cmd, port, log)
+		if err == nil {
+			return cmd, port, nil
+		}
+		if !exited {
+			(&sshdState{cmd: cmd}).killTree()
+			return nil, 0, err
+		}
+		if out, _ := os.ReadFile(log); try == 5 || !strings.Contains(string(out), "Address already in use") {
+			return nil, 0, err
+		}
+	}
+}
+
 // awaitListen waits, up to 10 s, until the sshd cmd (started, logging to
-// log) listens on 127.0.0.1:port. When it exits first, the error holds its
-// log and exited is true (it is reaped).
+// log) says in its log that it listens on 127.0.0.1:port. When it exits
+// first, the error holds its log and exited is true (it is reaped).
 func awaitListen(cmd *exec.Cmd, port int, log string) (exited bool, err error) {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	listening := fmt.Sprintf("Server listening on 127.0.0.1 port %d.", port)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		c, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), time.Second)
-		if err == nil {
-			c.Close()
+		if out, _ := os.ReadFile(log); strings.Contains(string(out), listening) {
 			break
 		}
 		select {

@@ -23,16 +23,34 @@ func cmdSudoers(ts *testscript.TestScript, neg bool, args []string) {
 	if os.Geteuid() != 0 {
 		ts.Fatalf("sudoers: needs root; guard the script with [!root] skip")
 	}
-	ts.Check(ensureAccount())
-	f, err := os.CreateTemp("/etc/sudoers.d", "zaptest-script-")
+	ts.Check(addTestAccount())
+	name, err := sudoersDropIn("zaptest-script-")
 	ts.Check(err)
-	name := f.Name()
 	ts.Defer(func() { os.Remove(name) })
-	_, err = f.WriteString(TestAccount + " ALL=(ALL) NOPASSWD: ALL\n")
-	ts.Check(err)
-	ts.Check(f.Chmod(0o440))
-	ts.Check(f.Close())
 	ts.Setenv("SUDOERS_DROPIN", name)
+}
+
+// sudoersDropIn gives TestAccount NOPASSWD sudo by a drop-in in
+// /etc/sudoers.d named prefix and random digits (no dot: sudo skips a name
+// with one), made new, so no other process's drop-in is ever written or
+// removed; it returns its path, for the caller to remove.
+func sudoersDropIn(prefix string) (string, error) {
+	f, err := os.CreateTemp("/etc/sudoers.d", prefix)
+	if err != nil {
+		return "", err
+	}
+	_, err = f.WriteString(TestAccount + " ALL=(ALL) NOPASSWD: ALL\n")
+	if err == nil {
+		err = f.Chmod(0o440)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
 }
 
 // cmdRootDir is the rootdir command:

@@ -2,17 +2,21 @@ package scripttest
 
 import (
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/zap-go/zap/internal/proctree"
 )
 
 // NetnsHost is the ~/.ssh/config alias `netns start` gives the sshd in the
@@ -23,6 +27,7 @@ const NetnsHost = "zapnetns"
 type netnsState struct {
 	name, veth string
 	sshd       *sshdState
+	claim      *subnetClaim
 }
 
 var netnss sync.Map // *testscript.TestScript -> *netnsState
@@ -31,7 +36,9 @@ var netnss sync.Map // *testscript.TestScript -> *netnsState
 //
 //	netns start   a network namespace of the script's own, joined to the
 //	              machine's by a veth pair on a private /30 (10.231.N.0,
-//	              the machine's end .1, the namespace's .2), with a second
+//	              the machine's end .1, the namespace's .2; claimed under
+//	              an flock, so no other script in any process has it while
+//	              this one does), with a second
 //	              sshd of the script's private one (`sshd start` first: same
 //	              host key, accounts and sudo rule) listening on .2:22
 //	              inside it, reachable only through the veth; ~/.ssh/config
@@ -86,37 +93,38 @@ func ip(args ...string) error {
 }
 
 func startNetns(ts *testscript.TestScript, sshd *sshdState) (*netnsState, error) {
-	var b [3]byte
+	// Names of the script's own, random, each recorded in st once ip has
+	// made it (ip fails rather than take over one that is there), so stop
+	// deletes only what the script made.
+	var b [4]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil, err
 	}
 	id := fmt.Sprintf("%x", b)
-	st := &netnsState{name: "zapns-" + id, veth: "zv" + id}
-	if err := ip("netns", "add", st.name); err != nil {
+	name, veth := "zapns-"+id, "zv"+id
+	if err := ip("netns", "add", name); err != nil {
 		return nil, err
 	}
-	peer := st.veth + "p"
+	st := &netnsState{name: name}
+	peer := veth + "p"
 	var hostAddr, nsAddr string
 	err := func() error {
-		if err := ip("link", "add", st.veth, "type", "veth", "peer", "name", peer); err != nil {
+		if err := ip("link", "add", veth, "type", "veth", "peer", "name", peer); err != nil {
 			return err
 		}
+		st.veth = veth
 		if err := ip("link", "set", peer, "netns", st.name); err != nil {
 			return err
 		}
-		// A /30 no interface of the machine has: try a few.
-		used, _ := exec.Command("ip", "-4", "addr").Output()
-		for n := int(b[0]); ; n++ {
-			if n-int(b[0]) > 255 {
-				return errors.New("no free 10.231.N.0/30")
-			}
-			hostAddr, nsAddr = fmt.Sprintf("10.231.%d.1", n%256), fmt.Sprintf("10.231.%d.2", n%256)
-			if strings.Contains(string(used), fmt.Sprintf("10.231.%d.", n%256)) {
-				continue
-			}
-			if err := ip("addr", "add", hostAddr+"/30", "dev", st.veth); err == nil {
-				break
-			}
+		// A /30 of the script's own, claimed across processes.
+		c, n, err := claimSubnet(st.name, st.veth, int(b[0]))
+		if err != nil {
+			return err
+		}
+		st.claim = c
+		hostAddr, nsAddr = fmt.Sprintf("10.231.%d.1", n), fmt.Sprintf("10.231.%d.2", n)
+		if err := ip("addr", "add", hostAddr+"/30", "dev", st.veth); err != nil {
+			return err
 		}
 		for _, args := range [][]string{
 			{"netns", "exec", st.name, "ip", "addr", "add", nsAddr + "/30", "dev", peer},
@@ -143,6 +151,13 @@ func startNetns(ts *testscript.TestScript, sshd *sshdState) (*netnsState, error)
 		return nil, fmt.Errorf("start sshd in %s: %w", st.name, err)
 	}
 	st.sshd = &sshdState{cmd: cmd}
+	// ip netns exec runs sshd in its own process: the claim records it, so
+	// a process taking the claim over from a killed test binary stops it.
+	st.claim.Sshd = proctree.Of(cmd.Process.Pid)
+	if err := st.claim.save(); err != nil {
+		st.stop()
+		return nil, err
+	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	deadline := time.Now().Add(10 * time.Second)
@@ -201,8 +216,8 @@ func appendFile(name, text string) error {
 	return f.Close()
 }
 
-// stop kills the namespace's sshd tree by PID and deletes the namespace and
-// the veth pair.
+// stop kills the namespace's sshd tree by PID, deletes the namespace and
+// the veth pair, and then gives up the claim on their /30.
 func (st *netnsState) stop() {
 	if st.sshd != nil {
 		st.sshd.killTree()
@@ -216,4 +231,84 @@ func (st *netnsState) stop() {
 		exec.Command("ip", "netns", "del", st.name).Run()
 		st.name = ""
 	}
+	if st.claim != nil {
+		os.Remove(st.claim.file)
+		st.claim = nil
+	}
+}
+
+// subnetClaim is a script's claim on 10.231.N.0/30, the file netns/N.json
+// in runDir: its owner, the test binary, and what the script made there
+// (the namespace, the veth and the sshd inside), recorded once made, so
+// that whoever finds the owner dead deletes exactly that.
+type subnetClaim struct {
+	Owner proctree.Proc `json:"owner"`
+	Netns string        `json:"netns"`
+	Veth  string        `json:"veth"`
+	Sshd  proctree.Proc `json:"sshd"`
+	file  string
+}
+
+func (c *subnetClaim) save() error {
+	data, err := json.Marshal(c)
+	if err != nil {
+		return err
+	}
+	tmp := c.file + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, c.file)
+}
+
+// claimSubnet claims the first /30 from 10.231.first.0 on (wrapping) that
+// no live claim holds and no interface of the machine has an address in,
+// for the namespace netns and the veth veth, which the caller has made.
+// Claims are made under an flock, so two processes never claim the same
+// /30; a claim whose owner is dead is taken over once what it records is
+// deleted. Only its owner gives up a live claim (netnsState.stop).
+func claimSubnet(netns, veth string, first int) (*subnetClaim, int, error) {
+	dir := filepath.Join(runDir(), "netns")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, 0, err
+	}
+	unlock, err := lockRun("netns/lock")
+	if err != nil {
+		return nil, 0, err
+	}
+	defer unlock()
+	used, _ := exec.Command("ip", "-4", "addr").Output()
+	for i := range 256 {
+		n := (first + i) % 256
+		file := filepath.Join(dir, strconv.Itoa(n)+".json")
+		if data, err := os.ReadFile(file); err == nil {
+			var old subnetClaim
+			if json.Unmarshal(data, &old) == nil && old.Owner.Alive() {
+				continue
+			}
+			// Its owner was killed: what it made goes, then the claim.
+			old.Sshd.Kill()
+			if old.Veth != "" {
+				exec.Command("ip", "link", "del", old.Veth).Run()
+			}
+			if old.Netns != "" {
+				exec.Command("ip", "netns", "del", old.Netns).Run()
+			}
+			if err := os.Remove(file); err != nil {
+				return nil, 0, err
+			}
+			used, _ = exec.Command("ip", "-4", "addr").Output()
+		}
+		// An address there without a claim is someone else's: a process
+		// outside these claims.
+		if strings.Contains(string(used), fmt.Sprintf("inet 10.231.%d.", n)) {
+			continue
+		}
+		c := &subnetClaim{Owner: proctree.Self(), Netns: netns, Veth: veth, file: file}
+		if err := c.save(); err != nil {
+			return nil, 0, err
+		}
+		return c, n, nil
+	}
+	return nil, 0, errors.New("no free 10.231.N.0/30: every one is claimed or in use")
 }

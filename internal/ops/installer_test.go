@@ -2,13 +2,14 @@ package ops
 
 import (
 	"encoding/pem"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -107,15 +108,24 @@ func TestInstallerScript(t *testing.T) {
 	}
 }
 
-// closedPort is a port on 127.0.0.1 nothing listens on.
+// closedPort is a port on 127.0.0.1 nothing listens on: bound without
+// listening until the test ends, so no other process (another package's
+// tests) can listen there meanwhile, as it could on a port that was merely
+// free a moment before.
 func closedPort(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, port, _ := net.SplitHostPort(l.Addr().String())
-	l.Close()
-	return port
+	t.Cleanup(func() { syscall.Close(fd) })
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strconv.Itoa(sa.(*syscall.SockaddrInet4).Port)
 }
 
 // TestInstallerScriptWget runs the installer's script with no curl on PATH:

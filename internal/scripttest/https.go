@@ -8,11 +8,13 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"fmt"
 	"math/big"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -28,7 +30,8 @@ import (
 // $WORK/https-ca.pem and named by HTTPS_CA, for a client told to trust it
 // (curl's CURL_CA_BUNDLE, or a lab host's own trust store); nothing of the
 // machine's own trust changes. It sets HTTPS_URL (https://ADDR:PORT) and
-// HTTPS_REFUSED (an https URL on a port of 127.0.0.1 nothing listens on).
+// HTTPS_REFUSED (an https URL on a port of 127.0.0.1 held, unlistened, to
+// the script's end, so nothing listens there).
 func cmdHTTPS(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 || len(args) > 3 || args[0] != "start" || (len(args) == 3 && args[2] != "lab") {
 		ts.Fatalf("usage: https start DIR [lab]")
@@ -46,10 +49,10 @@ func cmdHTTPS(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Defer(func() { srv.Close() })
 	ca := filepath.Join(ts.Getenv("WORK"), "https-ca.pem")
 	ts.Check(os.WriteFile(ca, certPEM, 0o644))
-	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	port, release, err := refusingPort()
 	ts.Check(err)
-	refused := "https://" + closed.Addr().String() + "/"
-	closed.Close()
+	ts.Defer(release)
+	refused := fmt.Sprintf("https://127.0.0.1:%d/", port)
 	ts.Setenv("HTTPS_URL", "https://"+l.Addr().String())
 	ts.Setenv("HTTPS_CA", ca)
 	ts.Setenv("HTTPS_REFUSED", refused)
@@ -79,4 +82,26 @@ func selfSigned(ip net.IP) ([]byte, tls.Certificate, error) {
 	}
 	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
 		tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, nil
+}
+
+// refusingPort binds a port of 127.0.0.1 without listening on it, and
+// holds it until release: a connection there is refused, and no other
+// process can listen there meanwhile, as it could on a port that was
+// merely free a moment before.
+func refusingPort() (port int, release func(), err error) {
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return 0, nil, err
+	}
+	sa, err := func() (syscall.Sockaddr, error) {
+		if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+			return nil, err
+		}
+		return syscall.Getsockname(fd)
+	}()
+	if err != nil {
+		syscall.Close(fd)
+		return 0, nil, fmt.Errorf("bind a port of 127.0.0.1: %w", err)
+	}
+	return sa.(*syscall.SockaddrInet4).Port, func() { syscall.Close(fd) }, nil
 }

@@ -44,7 +44,7 @@ func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) err
 	if err != nil {
 		return err
 	}
-	s.warmSudo(ctx, ev.decl)
+	s.warmSudo(ctx, ev.decl, true)
 	det, err := s.detectThenPlan(ctx, ev)
 	if err != nil {
 		return err

@@ -37,7 +37,7 @@ func (s *session) preview(ctx context.Context) (*evaluation, *detection, *planne
 	if _, err := s.lastRunOf(ev.decl); err != nil {
 		return nil, nil, nil, err
 	}
-	s.warmSudo(ctx, ev.decl)
+	s.warmSudo(ctx, ev.decl, false)
 	det, err := s.detectThenPlan(ctx, ev)
 	if err != nil {
 		return nil, nil, nil, err
@@ -110,7 +110,7 @@ func (a *app) cmdDetect(ctx context.Context, config string) error {
 	if _, err := s.lastRunOf(ev.decl); err != nil {
 		return err
 	}
-	s.warmSudo(ctx, ev.decl)
+	s.warmSudo(ctx, ev.decl, false)
 	det, err := s.detect(ctx, ev)
 	if err != nil {
 		return err

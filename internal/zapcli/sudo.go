@@ -5,40 +5,148 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/user"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 
+	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/observation"
 )
 
-// mayReadElevated reports whether a local pass over d may read or change
-// something as root: a file (its content and metadata may be root's), a
-// directory whose mode, owner or group is declared, a package (its check
-// path is read elevated, and an install runs as root), a service (its verbs
-// run as root, and a config that declares a trigger reads the
-// pending-trigger markers as root), a user (its shadow field, keys and
-// sudoers file are root's), and an installer (its check path is read
-// elevated).
-func mayReadElevated(d *declaration.Declaration) bool {
+// operator is the account a local pass runs as, as far as root is
+// concerned: what it owns without sudo.
+type operator struct {
+	// home is the operator's home, absolute: what ~ and $HOME are.
+	home string
+	// isUser reports whether an account name is the operator's, and
+	// inGroup whether a group name is one of the operator's groups.
+	isUser, inGroup func(name string) bool
+}
+
+// currentOperator is the account zap runs as, with home its HOME.
+func currentOperator(home string) operator {
+	return operator{
+		home: home,
+		isUser: func(name string) bool {
+			u, err := user.Lookup(name)
+			return err == nil && u.Uid == strconv.Itoa(os.Getuid())
+		},
+		inGroup: func(name string) bool {
+			g, err := user.LookupGroup(name)
+			if err != nil {
+				return false
+			}
+			gid, err := strconv.Atoi(g.Gid)
+			if err != nil {
+				return false
+			}
+			groups, _ := os.Getgroups()
+			return gid == os.Getgid() || slices.Contains(groups, gid)
+		},
+	}
+}
+
+// owns reports whether path (absolute, resolved) is at or under the
+// operator's home.
+func (o operator) owns(path string) bool {
+	home := filepath.Clean(o.home)
+	if !filepath.IsAbs(home) || home == "/" {
+		return false
+	}
+	path = filepath.Clean(path)
+	return path == home || strings.HasPrefix(path, home+"/")
+}
+
+// gives reports whether a file operation leaves its path the operator's
+// own: an owner and group left unset, or the operator's.
+func (o operator) gives(owner, group string) bool {
+	return (owner == "" || o.isUser(owner)) && (group == "" || o.inGroup(group))
+}
+
+// needsRoot reports whether a local pass over d may need root, and so sudo.
+// The reads are the ones zap-detect makes, built the same way (detect.Build
+// against the same home and environment): a read in the root lane, the
+// pending-trigger markers a trigger has read as root, and an elevated read
+// of a path outside the operator's home (locally an elevated read is tried
+// as the operator first, and goes to sudo only when denied, which the
+// operator's own files aren't). With changes (a wetrun), also each step
+// that runs as root (a package, service, user, swap or firewall) and each
+// file, directory or link operation outside the operator's home or giving
+// its path an owner or group not the operator's. A resource detection holds
+// reads nothing and is never planned. So a config that touches only the
+// operator's own files never needs root (detection.md).
+func needsRoot(d *declaration.Declaration, env detect.Env, o operator, changes bool) bool {
+	if detect.DeclaresTrigger(d) {
+		return true
+	}
 	for i := range d.Resources {
 		r := &d.Resources[i]
-		switch {
-		case r.File != nil, r.Package != nil, r.Service != nil, r.User != nil, r.Installer != nil:
-			return true
-		case r.Directory != nil && (r.Directory.Mode != "" || r.Directory.Owner != "" || r.Directory.Group != ""):
-			return true
+		det := detect.Build(r, env)
+		for _, q := range det.Queries() {
+			switch q.Lane {
+			case observation.LaneRoot:
+				return true
+			case observation.LaneElevated:
+				if q.Path == "" || !o.owns(q.Path) {
+					return true
+				}
+			}
+		}
+		if !changes {
+			continue
+		}
+		switch x := det.(type) {
+		case *detect.File:
+			if !o.owns(x.Path) || !o.gives(r.File.Owner, r.File.Group) {
+				return true
+			}
+		case *detect.Directory:
+			if !o.owns(x.Path) || !o.gives(r.Directory.Owner, r.Directory.Group) {
+				return true
+			}
+		case *detect.Link:
+			if !o.owns(x.Path) {
+				return true
+			}
+		default:
+			switch {
+			case r.Script != nil, r.Verify != nil, r.Pipeline != nil, r.Installer != nil:
+				// Their steps run as the operator.
+			case r.Package != nil, r.Service != nil, r.User != nil, r.Swap != nil, r.Firewall != nil:
+				// Their steps run as root.
+				return true
+			case len(det.Queries()) > 0:
+				// A kind this list doesn't know, that detection reads.
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// warmSudo lets a local pass's root reads run: zap-detect asks sudo only
-// with -n (it never prompts), so before a local pass whose reads may need
-// root, on an interactive terminal, zap checks sudo -n true and, when sudo
-// would ask for a password, runs sudo -v on the terminal once, with no
-// deadline. Without a terminal it never prompts: a read sudo refuses is
-// held (sudo authentication failed). Root, a remote target and a
-// declaration with nothing to read as root skip it.
-func (s *session) warmSudo(ctx context.Context, d *declaration.Declaration) {
-	if !d.Target.Local || os.Geteuid() == 0 || !mayReadElevated(d) {
+// warmSudo lets a local pass's root reads and steps run: the stages ask
+// sudo only with -n (they never prompt), so before a local pass that may
+// need root (needsRoot; changes for a wetrun), on an interactive terminal,
+// zap checks sudo -n true and, when sudo would ask for a password, runs
+// sudo -v on the terminal once, with no deadline. Without a terminal it
+// never prompts: a read sudo refuses is held (sudo authentication failed).
+// Root, a remote target and a pass that needs no root skip it, and never
+// run sudo.
+func (s *session) warmSudo(ctx context.Context, d *declaration.Declaration, changes bool) {
+	if !d.Target.Local || os.Geteuid() == 0 {
+		return
+	}
+	env := detect.Env{
+		Home:           s.a.getenv("HOME"),
+		Value:          func(name string) string { v, _ := s.res.Lookup(name); return v },
+		Secret:         func(string) bool { return false },
+		PackageManager: d.Target.PackageManager,
+		ServiceManager: d.Target.ServiceManager,
+	}
+	if !needsRoot(d, env, currentOperator(env.Home), changes) {
 		return
 	}
 	tty, ok := s.a.terminal()

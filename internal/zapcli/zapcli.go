@@ -93,11 +93,14 @@
 // plan for another user) is zap's exit 2. Reports are kept under the host
 // the target resolves to (context.target).
 //
-// A local pass whose reads may need root (a file; a directory with a mode,
-// owner or group), run by an account whose sudo -n fails, on an interactive
-// terminal: zap runs sudo -v on the terminal once, with no deadline, before
-// detecting, since the stages only ever use sudo -n. Without a terminal it
-// never prompts, and such a read holds (sudo authentication failed).
+// A local pass that may need root (a read zap-detect makes as root or of a
+// path outside the operator's home; on a wetrun, a root step or a file
+// operation outside the home or for another owner or group), run by an
+// account whose sudo -n fails, on an interactive terminal: zap runs sudo -v
+// on the terminal once, with no deadline, before detecting, since the
+// stages only ever use sudo -n. Without a terminal it never prompts, and
+// such a read holds (sudo authentication failed). A config that touches
+// only the operator's own files never runs sudo.
 //
 // Errors print as "error: message", further lines of the message indented
 // under it, and advice after it at the left margin as "hint: ...".

@@ -18,6 +18,10 @@
 //     when the project's node_modules has none: its exports are read the
 //     same way and its files are served from memory, in a namespace of
 //     their own, where a relative import stays inside the package;
+//   - every import resolves, also one TypeScript elides because nothing
+//     uses it or only types do (a second pass resolves those and bundles
+//     nothing); only a type-only import (import type, export type) is
+//     stripped unresolved;
 //   - no tsconfig.json is read, and a sourceMappingURL comment is dropped so
 //     esbuild never opens the file it names.
 //
@@ -34,7 +38,9 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
+	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
 
@@ -93,39 +99,16 @@ type reentry struct{}
 func Build(p *project.Project) (*Bundle, error) {
 	r := &resolver{p: p}
 	outfile := filepath.Join(p.Root, "zap-config.js")
-	res := api.Build(api.BuildOptions{
-		EntryPoints:   []string{p.Config},
-		AbsWorkingDir: p.Root,
-		Outfile:       outfile,
-		Write:         false,
-		Bundle:        true,
-		Format:        api.FormatIIFE,
-		GlobalName:    GlobalName,
-		Platform:      api.PlatformNeutral,
-		Target:        api.ES2022,
-		Supported: map[string]bool{
-			"async-generator": false,
-			"for-await":       false,
-			// The interpreter parses \p{...} but never matches it: let
-			// esbuild turn such a literal into a RegExp call, which the
-			// evaluator refuses.
-			"regexp-unicode-property-escapes": false,
-		},
-		MainFields:     []string{},
-		Conditions:     []string{"zap"},
-		TsconfigRaw:    `{"compilerOptions":{}}`,
-		Sourcemap:      api.SourceMapExternal,
-		SourcesContent: api.SourcesContentExclude,
-		Charset:        api.CharsetUTF8,
-		LogLevel:       api.LogLevelSilent,
-		LegalComments:  api.LegalCommentsNone,
-		Plugins: []api.Plugin{{
-			Name:  "zap",
-			Setup: r.setup,
-		}},
-	})
+	opts := r.options(outfile)
+	opts.TsconfigRaw = `{"compilerOptions":{}}`
+	opts.Sourcemap = api.SourceMapExternal
+	opts.SourcesContent = api.SourcesContentExclude
+	res := api.Build(opts)
 	if len(res.Errors) > 0 || len(res.Warnings) > 0 {
 		return nil, r.failure(append(res.Errors, res.Warnings...))
+	}
+	if err := r.checkImports(outfile); err != nil {
+		return nil, err
 	}
 	var code, smap []byte
 	for _, f := range res.OutputFiles {
@@ -146,9 +129,155 @@ func Build(p *project.Project) (*Bundle, error) {
 	return &Bundle{Name: filepath.Base(outfile), Code: string(code), SourceMap: smap, Inputs: r.in.list()}, nil
 }
 
+// options are the build options both passes share.
+func (r *resolver) options(outfile string) api.BuildOptions {
+	return api.BuildOptions{
+		EntryPoints:   []string{r.p.Config},
+		AbsWorkingDir: r.p.Root,
+		Outfile:       outfile,
+		Write:         false,
+		Bundle:        true,
+		Format:        api.FormatIIFE,
+		GlobalName:    GlobalName,
+		Platform:      api.PlatformNeutral,
+		Target:        api.ES2022,
+		Supported: map[string]bool{
+			"async-generator": false,
+			"for-await":       false,
+			// The interpreter parses \p{...} but never matches it: let
+			// esbuild turn such a literal into a RegExp call, which the
+			// evaluator refuses.
+			"regexp-unicode-property-escapes": false,
+		},
+		MainFields:    []string{},
+		Conditions:    []string{"zap"},
+		Charset:       api.CharsetUTF8,
+		LogLevel:      api.LogLevelSilent,
+		LegalComments: api.LegalCommentsNone,
+		Plugins: []api.Plugin{{
+			Name:  pluginName,
+			Setup: r.setup,
+		}},
+	}
+}
+
+// pluginName names this package's esbuild plugin, and so the messages it
+// gives.
+const pluginName = "zap"
+
+// unusedHint is the advice for an import that resolves nowhere though
+// nothing uses it.
+const unusedHint = "every import must resolve, also one nothing uses: remove it or install what it names; an import of types alone is written import type"
+
+// checkImports resolves every import the bundle left out. TypeScript
+// elides an import whose names nothing uses, or only types use, and esbuild
+// never resolves what it elided; but a config's imports must all resolve,
+// so a second pass keeps every import but a type-only one (import type,
+// export type: the verbatimModuleSyntax rule, under which import { type T }
+// is kept) and resolves each the way the first did, loading the modules
+// only it reaches to resolve their imports too. The bundle stays the
+// first pass's: a module imported for types alone never runs. Only the
+// plugin's messages count here: a module that isn't bundled can't fail it
+// for anything else, such as a name it doesn't export.
+func (r *resolver) checkImports(outfile string) error {
+	opts := r.options(outfile)
+	opts.EntryPoints = []string{checkEntry}
+	opts.Plugins = []api.Plugin{{Name: pluginName, Setup: r.setupCheck}}
+	opts.TsconfigRaw = `{"compilerOptions":{"verbatimModuleSyntax":true}}`
+	res := api.Build(opts)
+	var msgs []api.Message
+	for _, m := range res.Errors {
+		if m.PluginName == pluginName {
+			msgs = append(msgs, m)
+		}
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	err := r.failure(msgs)
+	var e *Error
+	if errors.As(err, &e) {
+		e.Hints = append(e.Hints, unusedHint)
+	}
+	return err
+}
+
+// checkEntry is the entry module of the second pass, in a namespace of its
+// own: it imports the config for nothing.
+const checkEntry = "zap-check"
+
+// setupCheck is the plugin of the second pass. Every module it resolves is
+// marked free of side effects, so, imported by an entry that uses none of
+// its exports, each is parsed and its imports resolved, but none printed.
+func (r *resolver) setupCheck(b api.PluginBuild) {
+	b.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
+		if _, ok := args.PluginData.(reentry); ok {
+			return api.OnResolveResult{}, nil
+		}
+		switch {
+		case args.Kind == api.ResolveEntryPoint:
+			return api.OnResolveResult{Path: checkEntry, Namespace: checkEntry}, nil
+		case args.Namespace == checkEntry:
+			return api.OnResolveResult{Path: r.p.Config, Namespace: namespace, SideEffects: api.SideEffectsFalse}, nil
+		}
+		res, err := r.resolveOnce(b, args)
+		res.SideEffects = api.SideEffectsFalse
+		return res, err
+	})
+	b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: checkEntry}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
+		src := `import "config";`
+		return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
+	})
+	r.setupLoad(b)
+}
+
 type resolver struct {
 	p  *project.Project
 	in inputs
+
+	// loaded is what load gave for each file, so that the second pass
+	// reads the bytes the first bundled and recorded, and resolved what
+	// resolve gave for each import that resolved, so that the second pass
+	// finds it where the first did, without looking again.
+	mu       sync.Mutex
+	loaded   map[string]api.OnLoadResult
+	resolved map[importKey]api.OnResolveResult
+}
+
+// importKey is an import as its resolution depends on it.
+type importKey struct {
+	importer, namespace, dir, path, with string
+	kind                                 api.ResolveKind
+}
+
+func keyOf(args api.OnResolveArgs) importKey {
+	with := make([]string, 0, len(args.With))
+	for k, v := range args.With {
+		with = append(with, k+"="+v)
+	}
+	sort.Strings(with)
+	return importKey{args.Importer, args.Namespace, args.ResolveDir, args.Path, strings.Join(with, "\x00"), args.Kind}
+}
+
+// resolveOnce is resolve, remembered.
+func (r *resolver) resolveOnce(b api.PluginBuild, args api.OnResolveArgs) (api.OnResolveResult, error) {
+	k := keyOf(args)
+	r.mu.Lock()
+	res, ok := r.resolved[k]
+	r.mu.Unlock()
+	if ok {
+		return res, nil
+	}
+	res, err := r.resolve(b, args)
+	if err == nil && len(res.Errors) == 0 {
+		r.mu.Lock()
+		if r.resolved == nil {
+			r.resolved = map[importKey]api.OnResolveResult{}
+		}
+		r.resolved[k] = res
+		r.mu.Unlock()
+	}
+	return res, err
 }
 
 func (r *resolver) setup(b api.PluginBuild) {
@@ -156,8 +285,14 @@ func (r *resolver) setup(b api.PluginBuild) {
 		if _, ok := args.PluginData.(reentry); ok {
 			return api.OnResolveResult{}, nil
 		}
-		return r.resolve(b, args)
+		return r.resolveOnce(b, args)
 	})
+	r.setupLoad(b)
+}
+
+// setupLoad has the plugin load the files of the project, the packages it
+// links and the embedded @zap-go/zap.
+func (r *resolver) setupLoad(b api.PluginBuild) {
 	b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: namespace}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
 		return r.load(args)
 	})
@@ -376,6 +511,26 @@ var loaders = map[string]api.Loader{
 var sourceMapComment = regexp.MustCompile(`(?m)(//[#@][ \t]*sourceMappingURL=[^\r\n]*|/\*[#@][ \t]*sourceMappingURL=[^*]*\*/)`)
 
 func (r *resolver) load(args api.OnLoadArgs) (api.OnLoadResult, error) {
+	r.mu.Lock()
+	res, ok := r.loaded[args.Path]
+	r.mu.Unlock()
+	if ok {
+		return res, nil
+	}
+	res, err := r.read(args)
+	if err == nil && len(res.Errors) == 0 {
+		r.mu.Lock()
+		if r.loaded == nil {
+			r.loaded = map[string]api.OnLoadResult{}
+		}
+		r.loaded[args.Path] = res
+		r.mu.Unlock()
+	}
+	return res, err
+}
+
+// read loads a file of the project or a package it links.
+func (r *resolver) read(args api.OnLoadArgs) (api.OnLoadResult, error) {
 	loader, ok := loaders[filepath.Ext(args.Path)]
 	if !ok {
 		return api.OnLoadResult{Errors: []api.Message{{Text: fmt.Sprintf("%s: a config imports .ts, .mts, .js, .mjs and .json files, not %q", rel(r.p.Root, args.Path), filepath.Ext(args.Path))}}}, nil

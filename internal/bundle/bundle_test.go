@@ -14,7 +14,7 @@ import (
 )
 
 // write makes the files of a project under a new directory and returns it.
-func write(t *testing.T, files map[string]string) string {
+func write(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -90,14 +90,60 @@ func TestSourceMappingURLNotFollowed(t *testing.T) {
 
 func TestNoTsconfigRead(t *testing.T) {
 	// With this tsconfig.json, the unused value import would be kept and
-	// fail to resolve; the bundler reads no tsconfig.json, so it is elided.
+	// its module bundled and run; the bundler reads no tsconfig.json, so
+	// it is elided (after it resolved).
 	dir := write(t, map[string]string{
 		"package.json":  `{"name": "p"}`,
 		"tsconfig.json": `{"compilerOptions": {"verbatimModuleSyntax": true}}`,
-		"zap.ts":        "import { Zap } from '@fuzdev/zap';\nexport default (zap: Zap) => zap;\n",
+		"zap.ts":        "import { Zap } from './types.ts';\nexport default (zap: Zap) => zap;\n",
+		"types.ts":      "export type Zap = unknown;\nconsole.log('types.ts ran');\n",
 	})
-	if _, err := build(t, filepath.Join(dir, "zap.ts")); err != nil {
+	b, err := build(t, filepath.Join(dir, "zap.ts"))
+	if err != nil {
 		t.Fatal(err)
+	}
+	if strings.Contains(b.Code, "types.ts ran") {
+		t.Fatalf("the module imported for a type alone was bundled:\n%s", b.Code)
+	}
+}
+
+// TestUnusedImportResolves: an import TypeScript elides, because nothing
+// uses it or only types do, must resolve all the same, and so must the
+// imports of a module only such an import reaches; a type-only import is
+// stripped unresolved.
+func TestUnusedImportResolves(t *testing.T) {
+	dir := write(t, map[string]string{
+		"package.json": `{"name": "p"}`,
+		"unused.ts":    "import { pad } from 'left-pad';\nexport default () => 1;\n",
+		"typeuse.ts":   "import { T } from './missing.ts';\nexport default (t?: T) => t;\n",
+		"deep.ts":      "import { T } from './types.ts';\nexport default (t?: T) => t;\n",
+		"types.ts":     "import { U } from './missing.ts';\nexport type T = U;\n",
+		"typesok.ts":   "import { T } from './ok.ts';\nexport default (t?: T) => t;\n",
+		"ok.ts":        "export type T = 1;\nconsole.log('ok.ts ran');\n",
+		"typeonly.ts":  "import type { T } from './missing.ts';\nexport type { U } from 'absent';\nexport default (t?: T) => t;\n",
+	})
+	wantRefused(t, filepath.Join(dir, "unused.ts"), `unused.ts:1:21: package "left-pad" is not installed in the project`)
+	wantRefused(t, filepath.Join(dir, "typeuse.ts"), `typeuse.ts:1:19: Could not resolve "./missing.ts"`)
+	wantRefused(t, filepath.Join(dir, "deep.ts"), `types.ts:1:19: Could not resolve "./missing.ts"`)
+	_, err := build(t, filepath.Join(dir, "unused.ts"))
+	var e *Error
+	if !errors.As(err, &e) || strings.Join(e.Hints, "\n") != unusedHint {
+		t.Errorf("unused.ts: %v, want the hint %q", err, unusedHint)
+	}
+	if _, err := build(t, filepath.Join(dir, "typeonly.ts")); err != nil {
+		t.Errorf("type-only imports: %v", err)
+	}
+	// A module imported for types alone is an input, though not bundled.
+	b, err := build(t, filepath.Join(dir, "typesok.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, in := range b.Inputs {
+		found = found || in.Path == filepath.Join(dir, "ok.ts") && !in.Absent()
+	}
+	if !found || strings.Contains(b.Code, "ok.ts ran") {
+		t.Errorf("ok.ts: an input %v, bundled %v; want an input, not bundled", found, strings.Contains(b.Code, "ok.ts ran"))
 	}
 }
 

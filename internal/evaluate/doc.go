@@ -24,6 +24,7 @@
 // performance.now() and Math.random() throw a TypeError naming themselves
 // and what to write instead; local time is UTC; eval, new Function and the
 // constructors of generator and async functions throw; there is no process,
-// no fetch, no crypto, no timers and no queueMicrotask. console writes to
-// the Console writer. A timeout and a heap cap interrupt a runaway config.
+// no fetch, no crypto, no timers and no queueMicrotask. WeakRef and
+// FinalizationRegistry are inert: a weak reference never clears and a
+// cleanup callback never runs. console writes to the Console writer. A timeout and a heap cap interrupt a runaway config.
 package evaluate

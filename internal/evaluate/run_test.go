@@ -238,3 +238,50 @@ func TestNumberLocale(t *testing.T) {
 		t.Fatalf("console = %q, want %q", console.String(), want)
 	}
 }
+
+// TestWeakRefInert: WeakRef and FinalizationRegistry exist, shaped as the
+// standard ones, and are inert: a weak reference never clears and a
+// cleanup callback never runs, even after every promise job has.
+func TestWeakRefInert(t *testing.T) {
+	var console bytes.Buffer
+	_, err := eval(t, `async function (zap) {
+		zap.target({local: true});
+		const throws = (f) => { try { f(); return 'no'; } catch (e) { return e instanceof TypeError ? 'TypeError' : String(e); } };
+		const o = {};
+		const r = new WeakRef(o);
+		class Tagged extends WeakRef { tag() { return 'tagged'; } }
+		const s = Symbol('s');
+		console.log(typeof WeakRef, WeakRef.name, WeakRef.length, r.deref() === o, r instanceof WeakRef,
+			Object.prototype.toString.call(r), WeakRef.prototype.constructor === WeakRef,
+			Object.keys(WeakRef.prototype).length, Object.keys(globalThis).includes('WeakRef'),
+			new Tagged(o).deref() === o, new Tagged(o).tag(), new WeakRef(s).deref() === s,
+			typeof new WeakRef(() => 1).deref());
+		console.log(throws(() => new WeakRef(1)), throws(() => new WeakRef(null)), throws(() => new WeakRef()),
+			throws(() => new WeakRef(Symbol.for('registered'))), throws(() => WeakRef(o)),
+			throws(() => WeakRef.prototype.deref.call(o)));
+		let cleaned = 0;
+		const fr = new FinalizationRegistry(() => { cleaned++; });
+		const token = {};
+		console.log(typeof FinalizationRegistry, FinalizationRegistry.length, FinalizationRegistry.prototype.register.length,
+			FinalizationRegistry.prototype.unregister.length, Object.prototype.toString.call(fr),
+			fr.register(o, 'held'), fr.register({}, 'held', token), fr.register(r, undefined, s),
+			fr.unregister(token), fr.unregister(token), fr.unregister(s), fr.unregister({}));
+		console.log(throws(() => new FinalizationRegistry()), throws(() => new FinalizationRegistry({})),
+			throws(() => FinalizationRegistry(() => {})), throws(() => fr.register(1, 'held')),
+			throws(() => fr.register(o, o)), throws(() => fr.register(o, 'held', 'token')),
+			throws(() => fr.unregister(1)), throws(() => fr.register.call({}, o, 'held')));
+		for (let i = 0; i < 100; i++) { fr.register({}, i); await null; }
+		console.log(cleaned, r.deref() === o);
+	}`, Options{Console: &console})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "function WeakRef 1 true true [object WeakRef] true 0 false true tagged true function\n" +
+		"TypeError TypeError TypeError TypeError TypeError TypeError\n" +
+		"function 1 2 1 [object FinalizationRegistry] undefined undefined undefined true false true false\n" +
+		"TypeError TypeError TypeError TypeError TypeError TypeError TypeError TypeError\n" +
+		"0 true\n"
+	if console.String() != want {
+		t.Fatalf("console =\n%s\nwant\n%s", console.String(), want)
+	}
+}

@@ -86,6 +86,59 @@ const prelude = `(function (global) {
   }));
   delete global.GoError;
 
+  // WeakRef and FinalizationRegistry are inert: the interpreter has neither,
+  // and a collection the config could observe would make the declaration
+  // depend on when the garbage collector ran. A weak reference holds its
+  // target and never clears; a registry checks its arguments as the
+  // standard ones do, remembers the unregister tokens, and never calls its
+  // cleanup callback.
+  const WeakMap_ = WeakMap;
+  const Set_ = Set;
+  const keyFor = Symbol.keyFor;
+  const weakable = (v) =>
+    (typeof v === 'object' && v !== null) || typeof v === 'function' ||
+    (typeof v === 'symbol' && keyFor(v) === undefined);
+  const targets = new WeakMap_();
+  const WeakRef = class WeakRef {
+    constructor(target) {
+      if (!weakable(target)) throw new TE('WeakRef: target must be an object or a symbol not in the registry');
+      targets.set(this, target);
+    }
+    deref() {
+      if (!targets.has(this)) throw new TE('WeakRef.prototype.deref called on something that is not a WeakRef');
+      return targets.get(this);
+    }
+  };
+  defineProperty(WeakRef.prototype, Symbol.toStringTag, { value: 'WeakRef', configurable: true });
+  hide(global, 'WeakRef', WeakRef);
+  const tokens = new WeakMap_();
+  const registry = (self, method) => {
+    if (!tokens.has(self)) throw new TE('FinalizationRegistry.prototype.' + method + ' called on something that is not a FinalizationRegistry');
+    return tokens.get(self);
+  };
+  const FinalizationRegistry = class FinalizationRegistry {
+    constructor(cleanupCallback) {
+      if (typeof cleanupCallback !== 'function') throw new TE('FinalizationRegistry: the cleanup callback must be a function');
+      tokens.set(this, new Set_());
+    }
+    register(target, heldValue, unregisterToken = undefined) {
+      const held = registry(this, 'register');
+      if (!weakable(target)) throw new TE('FinalizationRegistry.prototype.register: the target must be an object or a symbol not in the registry');
+      if (target === heldValue) throw new TE('FinalizationRegistry.prototype.register: the target and the held value must not be the same');
+      if (unregisterToken !== undefined) {
+        if (!weakable(unregisterToken)) throw new TE('FinalizationRegistry.prototype.register: the unregister token must be an object, a symbol not in the registry, or undefined');
+        held.add(unregisterToken);
+      }
+    }
+    unregister(unregisterToken) {
+      const held = registry(this, 'unregister');
+      if (!weakable(unregisterToken)) throw new TE('FinalizationRegistry.prototype.unregister: the unregister token must be an object or a symbol not in the registry');
+      return held.delete(unregisterToken);
+    }
+  };
+  defineProperty(FinalizationRegistry.prototype, Symbol.toStringTag, { value: 'FinalizationRegistry', configurable: true });
+  hide(global, 'FinalizationRegistry', FinalizationRegistry);
+
   // call runs the config's default export and tells Go, synchronously,
   // that it returned and what it returned, before any promise job runs.
   return function call(f, zap, returned) {

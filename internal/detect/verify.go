@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
@@ -17,8 +18,9 @@ const OpVerifyPath plan.OpName = "verify-path"
 
 // ExpectStatus is what a command assertion with an expect exits with when
 // its command exited 0 but didn't print the expected text. (A command that
-// itself exits 86 reads the same.)
-const ExpectStatus = 86
+// itself exits 86 reads the same: a command's answer carries its status
+// alone.)
+const ExpectStatus = execute.ExpectStatus
 
 // VerifyPathArgs are the arguments of the verify-path script for a
 // path_exists assertion: the path, the file type, the mode, the owner, and
@@ -35,8 +37,8 @@ func VerifyPathArgs(a declaration.Assertion) []string {
 // and again on a wetrun: the run as written when there is no expect; with
 // one, the run inside a command substitution whose stdout must contain the
 // expected text. A command that exits nonzero exits with its own status;
-// one whose stdout lacks the text prints that stdout and exits
-// ExpectStatus.
+// one whose stdout lacks the text prints that stdout, then
+// execute.ExpectMissed on stderr, and exits ExpectStatus.
 func AssertionCommand(a declaration.Assertion) declaration.Text {
 	if a.Run == nil {
 		return declaration.Text{}
@@ -49,7 +51,7 @@ func AssertionCommand(a declaration.Assertion) declaration.Text {
 	parts = append(parts, declaration.Part{Lit: "\n__zap_s=$?\nprintf x\nexit \"$__zap_s\"\n) || exit\n" +
 		"case ${__zap_out%x} in\n*" + Quote(*a.Expect) + "*) ;;\n*)\n" +
 		"\tprintf '%s' \"${__zap_out%x}\"\n" +
-		"\techo 'zap: the command exited 0, but its stdout does not contain the expected text' >&2\n" +
+		"\techo '" + execute.ExpectMissed + "' >&2\n" +
 		fmt.Sprintf("\texit %d\n", ExpectStatus) +
 		"\t;;\nesac\n"})
 	return declaration.Concat(parts...)
@@ -122,7 +124,7 @@ func (v *Verify) Verdict(a []Answer) Result {
 		case as.Type == declaration.AssertPathExists:
 			return hold(fmt.Sprintf("%s: checking %s failed (exit %d)", what, as.Path, r.Exit))
 		case as.Expect != nil && r.Exit == ExpectStatus:
-			d.Observed = fmt.Sprintf("its stdout doesn't contain the expected text (exit %d)", r.Exit)
+			d.Observed = "its stdout doesn't contain the expected text"
 		default:
 			d.Observed = fmt.Sprintf("exited %d", r.Exit)
 		}

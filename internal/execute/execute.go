@@ -30,6 +30,11 @@
 //	make install exited 2
 //	make install timed out after 30s
 //	make install failed: can't enter /srv/app: no such file or directory
+//	command curl -fs http://localhost/ (stdout contains "ok") failed: its stdout doesn't contain the expected text
+//
+// A verify's command assertion is summarized as the assertion it checks;
+// one whose command exited 0 without printing its expected text fails with
+// no exit (the command's was 0), its output what the command printed.
 //
 // code is the failure's triage category (see Classify). Secret values are
 // masked out of every error and output (internal/mask).
@@ -42,6 +47,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/pkg/events"
@@ -192,6 +198,11 @@ func (r *Runner) failed(id string, n int, s *PreparedStep, err error) *events.Ev
 	var ee *ExitError
 	var te *TimeoutError
 	switch {
+	case s.Command != nil && s.expect && errors.As(err, &ee) && err == error(ee) &&
+		ee.Status == ExpectStatus && strings.HasSuffix(ee.Output, ExpectMissed+"\n"):
+		// The command exited 0: what failed is its output.
+		msg = s.Summary + " failed: its stdout doesn't contain the expected text"
+		exit, output = nil, strings.TrimSuffix(ee.Output, ExpectMissed+"\n")
 	case s.Command != nil && errors.As(err, &ee) && err == error(ee):
 		msg = s.Summary + " " + ee.Error()
 	case s.Command != nil && errors.As(err, &te) && err == error(te):

@@ -207,6 +207,55 @@ func TestRunCommandFailureCarriesExitAndOutput(t *testing.T) {
 	}
 }
 
+// A verify's command assertion fails as the assertion: one whose command
+// exited 0 without printing its expected text says so, with no exit code
+// of Zap's own; one whose command exited 86 itself says that.
+func TestRunVerifyExpectMissed(t *testing.T) {
+	ok := "ok"
+	verify := func(assertions ...declaration.Assertion) plan.Change {
+		c := plan.Change{ID: "gate", Type: declaration.KindVerify, Action: plan.Update,
+			Resource: declaration.Resource{Common: declaration.Common{ID: "gate", Type: declaration.KindVerify}, Verify: &declaration.Verify{Assertions: assertions}}}
+		for i := range assertions {
+			c.Steps = append(c.Steps, plan.Step{Type: plan.StepCommand, Command: &plan.Command{
+				Run: declaration.Lit(fmt.Sprintf("# verify: the wrapper %d\n", i)), Privilege: plan.Login}})
+		}
+		return c
+	}
+	key := func(i int) string { return "run \n" + Script("", nil, fmt.Sprintf("# verify: the wrapper %d\n", i)) }
+	for _, c := range []struct {
+		name      string
+		assertion declaration.Assertion
+		err       error
+		msg, out  string
+		exit      int
+	}{
+		{"the text missing", declaration.Assertion{Type: declaration.AssertCommand, Run: text("curl -fs http://localhost/"), Expect: &ok},
+			&ExitError{Status: ExpectStatus, Output: "not it\n" + ExpectMissed + "\n"},
+			`command curl -fs http://localhost/ (stdout contains "ok") failed: its stdout doesn't contain the expected text`, "not it\n", -1},
+		{"its own exit 86", declaration.Assertion{Type: declaration.AssertCommand, Run: text("check-it"), Expect: &ok},
+			&ExitError{Status: ExpectStatus, Output: "no\n"},
+			`command check-it (stdout contains "ok") exited 86`, "no\n", 86},
+		{"no expected text", declaration.Assertion{Type: declaration.AssertCommand, Run: text("false")},
+			&ExitError{Status: 1},
+			`command false exited 1`, "", 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := &recorder{fail: map[string]error{key(0): c.err}}
+			evs, _ := runPlan(t, &plan.Plan{Hash: "h", Changes: []plan.Change{verify(c.assertion)}}, h, noRefs, nil)
+			f := evs[3]
+			if f.Event != events.StepFailed || f.Error != c.msg || f.Code != events.ExecutionFailed || f.Output != c.out {
+				t.Fatalf("step_failed %+v", f)
+			}
+			if (f.Exit == nil) != (c.exit < 0) || f.Exit != nil && *f.Exit != c.exit {
+				t.Fatalf("step_failed exit %v, want %d", f.Exit, c.exit)
+			}
+			if e := evs[4]; e.Event != events.ChangeFailed || e.Error != c.msg {
+				t.Fatalf("change_failed %+v", e)
+			}
+		})
+	}
+}
+
 func TestRunMasksSecrets(t *testing.T) {
 	run := declaration.Concat(declaration.Part{Lit: "curl -H 'token: "}, declaration.Part{Env: "TOKEN"}, declaration.Part{Lit: "' https://x"})
 	p := &plan.Plan{Hash: "h", Changes: []plan.Change{scriptChange("s", run, map[string]declaration.Text{"API": declaration.Ref("TOKEN")})}}

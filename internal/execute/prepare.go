@@ -58,6 +58,8 @@ type PreparedStep struct {
 	Op      *ZapOp
 	Command *Command
 	Note    string
+	// expect is a verify's command assertion with an expected text.
+	expect bool
 }
 
 // Scripts returns the text of a named operation's script (internal/ops's
@@ -89,10 +91,17 @@ func Prepare(p *plan.Plan, lookup Lookup, c Context) (*Prepared, error) {
 	for i := range p.Changes {
 		ch := &p.Changes[i]
 		pc := PreparedChange{Change: ch}
-		for _, s := range ch.Steps {
+		v := ch.Resource.Verify
+		for j, s := range ch.Steps {
 			ps, err := prepareStep(ch.ID, s, lookup, c)
 			if err != nil {
 				return nil, err
+			}
+			if v != nil && len(v.Assertions) == len(ch.Steps) && s.Command != nil && v.Assertions[j].Type == declaration.AssertCommand {
+				// A verify's command reads as the assertion it checks,
+				// not as the wrapper that looks for its expected text.
+				ps.Summary = v.Assertions[j].Describe()
+				ps.expect = v.Assertions[j].Expect != nil
 			}
 			pc.Steps = append(pc.Steps, ps)
 		}

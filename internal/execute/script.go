@@ -10,6 +10,16 @@ import (
 // its working directory, before anything of the command runs.
 const CwdStatus = 125
 
+// ExpectStatus is what a verify's command assertion with an expected text
+// exits with when its command exited 0 but didn't print the text
+// (internal/detect's AssertionCommand wraps it so), and ExpectMissed the
+// line the wrapper writes last on stderr then. Neither reaches the user:
+// the failure says the text wasn't found.
+const (
+	ExpectStatus = 86
+	ExpectMissed = "zap: the command exited 0, but its stdout does not contain the expected text"
+)
+
 // Script returns the text an operator's command is handed to its shell as,
 // on stdin: it enters cwd (when set; exit 125 when it can't, with nothing
 // run), exports each env variable (sorted by name, each value single-quoted,

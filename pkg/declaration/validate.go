@@ -121,10 +121,14 @@ func (t *Target) validate() error {
 		if f.v == nil {
 			continue
 		}
+		s, plain := f.v.Plain()
+		if plain && strings.TrimSpace(s) == "" {
+			return &Error{Field: f.name, Msg: "is blank"}
+		}
 		if err := oneLine(f.v.String()); err != nil {
 			return &Error{Field: f.name, Msg: err.Error()}
 		}
-		if s, ok := f.v.Plain(); ok && (s == "" || strings.HasPrefix(s, "-")) {
+		if plain && strings.HasPrefix(s, "-") {
 			return &Error{Field: f.name, Msg: "must be a name that doesn't begin with -"}
 		}
 	}

@@ -39,6 +39,9 @@ func Restrict(dirs ...string) error {
 	if abi := ABI(); abi < MinABI {
 		return fmt.Errorf("%w: its Landlock ABI is %d, and the sandbox needs %d or later (Linux 6.12)", ErrUnsupported, abi, MinABI)
 	}
+	if err := pinTaskDir(); err != nil {
+		return err
+	}
 	rules := []landlock.Rule{landlock.RODirs(dirs...).IgnoreIfMissing()}
 	// A coverage-instrumented test binary writes its counters at exit;
 	// let it, or the tests' stderr would carry the failure. Only a test

@@ -119,3 +119,54 @@ func TestRestrict(t *testing.T) {
 		t.Fatalf("in the sandbox:\n%s\nwant:\n%s", out, want)
 	}
 }
+
+// TestRestrictEvictedDentries restricts child after child while the
+// kernel's dentry cache is being dropped (as memory pressure drops it): a
+// cgo build (this test binary, under -race) reaches every thread through
+// libpsx, which dies with "failed to read /proc/PID/task - aborting" when
+// Landlock denies it that directory (pin_cgo.go). Every child must come up
+// restricted.
+func TestRestrictEvictedDentries(t *testing.T) {
+	if abi := ABI(); abi < 4 {
+		t.Skipf("this kernel's Landlock ABI is %d; the sandbox test needs 4 or later", abi)
+	}
+	const dropCaches = "/proc/sys/vm/drop_caches"
+	if f, err := os.OpenFile(dropCaches, os.O_WRONLY, 0); err != nil {
+		t.Skipf("can't drop the dentry cache to provoke the eviction (%v): needs root", err)
+	} else {
+		f.Close()
+	}
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "proj"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "proj/zap.ts"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	dropped := make(chan struct{})
+	go func() {
+		defer close(dropped)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			// 2: dentries and inodes, not the page cache.
+			os.WriteFile(dropCaches, []byte("2"), 0)
+		}
+	}()
+	defer func() { close(stop); <-dropped }()
+	for i := range 10 {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), childEnv+"="+dir)
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.HasPrefix(string(out), "read inside ok\n") {
+			t.Fatalf("child %d: %v\n%s", i, err, out)
+		}
+	}
+}

@@ -477,3 +477,23 @@ func TestZapOp(t *testing.T) {
 		t.Errorf("events:\n%s", out.String())
 	}
 }
+
+// A package, service or ufw operation reads as the commands it runs, each
+// under an explicit sudo, in the report as in the plan (targets.md).
+func TestSummarySudo(t *testing.T) {
+	for _, c := range []struct {
+		op   plan.Op
+		want string
+	}{
+		{plan.Op{Name: "pkg-install-apt", Args: []string{"curl"}, Privilege: plan.Root},
+			"sudo apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=120 -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold -- curl"},
+		{plan.Op{Name: "svc-restart", Args: []string{"systemd", "nginx"}, Privilege: plan.Root},
+			"sudo systemctl daemon-reload; sudo systemctl try-restart -- nginx"},
+		{plan.Op{Name: "firewall-ufw-enable", Privilege: plan.Root}, "sudo ufw --force enable"},
+		{plan.Op{Name: "user-account", Args: []string{"deploy"}, Privilege: plan.Root}, "user-account deploy (as root)"},
+	} {
+		if got := Summary(plan.Step{Type: plan.StepOp, Op: &c.op}, "alice"); got != c.want {
+			t.Errorf("Summary(%s) = %q, want %q", c.op.Name, got, c.want)
+		}
+	}
+}

@@ -16,15 +16,15 @@ import (
 //	put /etc/nginx/nginx.conf (as alice, checked by nginx -t)
 //	dir /srv/app (mode 750, owner app, group app, as alice)
 //	link /srv/app/current -> /srv/app/releases/v1 (as alice)
-//	systemctl enable -- chrony (as root)
-//	apt-get install -y -q ... -- nginx-light curl (as root)
+//	sudo systemctl enable -- chrony
+//	sudo apt-get install -y -q ... -- nginx-light curl
 //	run the script fetched from https://sh.rustup.rs (piped to sh -s -- -y)
 //	path_exists /srv/token (file, mode 600)
 //	make install
 //
-// A package or service operation reads as the commands its script runs
-// (internal/ops/opcmd); another operation as its name, its path and its
-// arguments. An
+// A package, service or ufw operation reads as the commands its script
+// runs (internal/ops/opcmd), each under an explicit sudo, as it runs as
+// root; another operation as its name, its path and its arguments. An
 // operation's parentheses hold its declared mode, owner and group, the
 // account it runs as, and its check. A command reads as its first line, with
 // " …" when more lines follow.
@@ -47,8 +47,12 @@ func Summary(s plan.Step, user string) string {
 			keys = append(keys, declaration.KeyShown(k))
 		}
 		return "user-keys " + op.Args[0] + " keys " + strings.Join(keys, ", ") + " (as " + account(op.Privilege, user) + ")"
+	case op.Path.IsZero() && op.Privilege == plan.Root && describes(op):
+		// A package, service or ufw operation: the commands its script
+		// runs, each under an explicit sudo.
+		cmd, _ := opcmd.DescribeSudo(string(op.Name), op.Args)
+		return cmd
 	case op.Path.IsZero() && describes(op):
-		// A package or service operation: the commands its script runs.
 		cmd, _ := opcmd.Describe(string(op.Name), op.Args)
 		return cmd + " (as " + account(op.Privilege, user) + ")"
 	case op.Name == "verify-path" && len(op.Args) == 5:

@@ -40,17 +40,17 @@ func TestRefreshAndCommands(t *testing.T) {
 		Change(&b, p, &p.Changes[i], false)
 	}
 	want := `[+] cache-update-apt  zap
-    = apt-get update -q -o DPkg::Lock::Timeout=120 (as root)
+    = sudo apt-get update -q -o DPkg::Lock::Timeout=120
 [+] chrony  package
     from: apt chrony
     # batch-install-apt-1: chrony, after cache-update-apt
-    = apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=120 -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold -- chrony (as root)
+    = sudo apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=120 -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold -- chrony
 [~] chronyd  service
     service: chrony
     enabled: true
     running: true
-    = systemctl enable -- chrony (as root)
-    = systemctl start -- chrony (as root)
+    = sudo systemctl enable -- chrony
+    = sudo systemctl start -- chrony
 `
 	if got := b.String(); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)

@@ -43,13 +43,14 @@
 //
 // [+] is a create and [~] an update; the lines under a change say what it
 // declares, then its steps: > a command run as written, = one of Zap's own
-// operations named with what it acts on (a package or service operation as
-// the commands its script runs: "= systemctl enable -- chrony (as root)"),
-// # a note never run as written. A change of Zap's own (type zap: the
-// index refresh in front of a batch of installs) declares nothing:
+// operations named with what it acts on (a package, service or ufw
+// operation as the commands its script runs, each under an explicit sudo:
+// "= sudo systemctl enable -- chrony"), # a note never run as written. A
+// change of Zap's own (type zap: the index refresh in front of a batch of
+// installs) declares nothing:
 //
 //	[+] cache-update-apt  zap
-//	    = apt-get update -q -o DPkg::Lock::Timeout=120 (as root)
+//	    = sudo apt-get update -q -o DPkg::Lock::Timeout=120
 package render
 
 import (
@@ -371,9 +372,14 @@ func OpSummary(c observation.Context, op *plan.Op) string {
 	if op.Name == "installer" && len(op.Args) == 2 {
 		return "run the script fetched from " + escape.Line(op.Args[0]) + " (piped to " + escape.Line(op.Args[1]) + ")"
 	}
+	if cmd, ok := opcmd.DescribeSudo(string(op.Name), op.Args); ok && op.Path.IsZero() && op.Privilege == plan.Root {
+		// A package, service or ufw operation: the commands its script
+		// runs, each under an explicit sudo, so the line reads the same
+		// for a root login and a sudoer (targets.md), as execute.Summary
+		// says them.
+		return escape.Line(cmd)
+	}
 	if cmd, ok := opcmd.Describe(string(op.Name), op.Args); ok && op.Path.IsZero() {
-		// A package or service operation: the commands its script
-		// runs, as execute.Summary says them.
 		return escape.Line(cmd) + " (as " + Account(c, op.Privilege) + ")"
 	}
 	switch op.Name {

@@ -44,7 +44,7 @@ home: /root
     running: true
     reload_on: site
     trigger: reload if running (fired by site; a pending reload an earlier run owes)
-    = systemctl daemon-reload; systemctl try-reload-or-restart -- nginx (as root)
+    = sudo systemctl daemon-reload; sudo systemctl try-reload-or-restart -- nginx
     = ledger-clear nginx (as root)
 
 Plan: 2 change(s)

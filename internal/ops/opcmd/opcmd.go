@@ -9,6 +9,9 @@
 //	svc-reload systemd nginx    systemctl daemon-reload; systemctl try-reload-or-restart -- nginx
 //	svc-reload openrc httpd     rc-service --ifstarted httpd reload
 //
+// Each runs as root, so a plan shows it under an explicit sudo
+// (DescribeSudo): sudo systemctl enable -- chrony.
+//
 // The table below is the one place that wording lives; its test checks
 // that each command, as written here with the script's variables, is in its
 // script's text, so the two can't drift apart. The package is a leaf (it
@@ -80,6 +83,20 @@ var fixedArgs = map[string]int{
 // is shown single-quoted. svc-disable on OpenRC runs its rc-update del
 // once for each runlevel that holds the service, which the wording says.
 func Describe(name string, args []string) (string, bool) {
+	return describe(name, args, "")
+}
+
+// DescribeSudo is Describe with each command under an explicit sudo, as a
+// plan shows the commands of an operation that runs as root: the same for
+// a root login and a sudoer (targets.md).
+//
+//	sudo systemctl daemon-reload; sudo systemctl try-reload-or-restart -- nginx
+func DescribeSudo(name string, args []string) (string, bool) {
+	return describe(name, args, "sudo ")
+}
+
+// describe is Describe with prefix before each command.
+func describe(name string, args []string, prefix string) (string, bool) {
 	byManager, ok := Forms[name]
 	if !ok {
 		return "", false
@@ -124,7 +141,7 @@ func Describe(name string, args []string) (string, bool) {
 	}
 	out := make([]string, len(cmds))
 	for i, c := range cmds {
-		out[i] = repl.Replace(c)
+		out[i] = prefix + repl.Replace(c)
 	}
 	return strings.Join(out, "; ") + suffix, true
 }

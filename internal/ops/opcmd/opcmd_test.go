@@ -82,6 +82,25 @@ func TestDescribe(t *testing.T) {
 			t.Errorf("Describe(%s %q) = %q, %v; want %q", c.name, c.args, got, ok, c.want)
 		}
 	}
+	// Under sudo, each command carries its own.
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"pkg-update-apt", nil, "sudo apt-get update -q -o DPkg::Lock::Timeout=120"},
+		{"svc-reload", []string{"systemd", "nginx"}, "sudo systemctl daemon-reload; sudo systemctl try-reload-or-restart -- nginx"},
+		{"svc-disable", []string{"openrc", "httpd"}, "sudo rc-update del httpd RUNLEVEL, for each RUNLEVEL that holds it"},
+		{"firewall-ufw-default", []string{"incoming", "deny"}, "sudo ufw default deny incoming"},
+	} {
+		got, ok := opcmd.DescribeSudo(c.name, c.args)
+		if !ok || got != c.want {
+			t.Errorf("DescribeSudo(%s %q) = %q, %v; want %q", c.name, c.args, got, ok, c.want)
+		}
+	}
+	if got, ok := opcmd.DescribeSudo("user-account", []string{"alice"}); ok {
+		t.Errorf("DescribeSudo(user-account) = %q, want none", got)
+	}
 	for _, c := range []struct {
 		name string
 		args []string

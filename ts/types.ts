@@ -64,7 +64,7 @@ export type Target = LocalTarget | RemoteTarget;
 export interface Common {
 	/** A stable name for the resource, unique in the config: what
 	 * depends_on, triggers, restart_on and reload_on refer to, and what Zap's
-	 * output and `zap update <id>` call it. Takes no reference. */
+	 * plans, reports and events call it. Takes no reference. */
 	id: string;
 	/** A display name for output. */
 	name?: string;

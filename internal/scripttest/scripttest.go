@@ -64,7 +64,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 
@@ -314,23 +313,9 @@ func scriptEnv(ts *testscript.TestScript) []string {
 	return env
 }
 
-var accountOnce sync.Once
-var accountErr error
-
-// ensureAccount creates the test account on first use.
-func ensureAccount() error {
-	accountOnce.Do(func() {
-		if _, err := user.Lookup(TestAccount); err != nil {
-			out, err := exec.Command("useradd", "--system", "--no-create-home", "--shell", "/bin/sh", TestAccount).CombinedOutput()
-			if err != nil {
-				if _, lerr := user.Lookup(TestAccount); lerr != nil {
-					accountErr = fmt.Errorf("useradd %s: %v: %s", TestAccount, err, out)
-				}
-			}
-		}
-	})
-	return accountErr
-}
+// ensureAccount creates the test account on first use, under the lock
+// every test binary takes (addTestAccount).
+func ensureAccount() error { return addTestAccount() }
 
 // handOver makes sure the test account exists, gives it $WORK, and returns
 // its credential.

@@ -246,7 +246,7 @@ func (w *wetrun) execute(ctx context.Context, confirmed bool) error {
 			progress.Event(e)
 		}
 		return nil
-	}, a.stageArgs()...)
+	}, append(a.stageArgs(), "--wetrun")...)
 	if execErr != nil && !started {
 		// zap-exec stopped before its first event: nothing was changed.
 		return execErr

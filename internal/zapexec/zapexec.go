@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	zap-exec [--bootstrap] [PLAN]
+//	zap-exec [--wetrun] [--bootstrap] [PLAN]
 //
 // zap-exec reads the plan zap-plan wrote (from the file PLAN, or stdin when
 // it is absent) and, before anything on the target changes, refuses (exit 2,
@@ -27,7 +27,12 @@
 //     quote in a command, a path that resolves outside the paths Zap acts on;
 //     see execute.Prepare).
 //
-// Then it runs the changes in order (internal/execute, on the local host of
+// Without --wetrun that is all: it changes nothing, connects to nothing, and
+// prints on stdout what a wetrun would do (dryRun), exit 0. Only --wetrun
+// acts, so a plan handed to zap-exec by habit or by a script never runs
+// unless the flag that acts was typed for it.
+//
+// With --wetrun it runs the changes in order (internal/execute, on the local host of
 // internal/localops, or over one SSH connection with sshhost.Exec: file
 // operations as root under sudo -n, commands as the connecting user),
 // stopping at the first failure, and writes the event
@@ -64,24 +69,27 @@ import (
 	"github.com/zap-go/zap/pkg/plan"
 )
 
-const usage = `usage: zap-exec [--bootstrap] [PLAN]
+const usage = `usage: zap-exec [--wetrun] [--bootstrap] [PLAN]
 
 Executes the plan zap-plan wrote (the file PLAN, or stdin when it is absent)
 on its target, in order, stopping at the first failure, and streams JSON
-events to stdout, one per line.
+events to stdout, one per line. Without --wetrun it changes nothing and
+prints what it would do.
 
   zap-eval zap.ts | zap-detect | zap-plan > plan.json
-  zap-exec plan.json
+  zap-exec plan.json            # what it would do
+  zap-exec --wetrun plan.json   # do it
 
 The plan must hash to its plan_hash, be for the user and HOME zap-exec runs
 with (remotely: the host and user it connects as), and every variable it
 references must be set as the plan recorded it.
 
+  --wetrun     act on the target; without it nothing changes
   --bootstrap  connect to a remote target as its bootstrap_user; the plan
                must have been made with --bootstrap too
 
-Exit status: 0 every change succeeded, 1 a change failed, 2 the plan was
-refused before anything ran.
+Exit status: 0 every change succeeded (without --wetrun: the plan would
+run), 1 a change failed, 2 the plan was refused before anything ran.
 `
 
 // refuse marks a plan this run won't act on: exit 2, nothing changed.
@@ -105,6 +113,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) error {
 	fs := stage.NewFlagSet("zap-exec")
 	bootstrap := fs.Bool("bootstrap", false, "connect as the target's bootstrap_user")
+	wetrun := fs.Bool("wetrun", false, "act on the target")
 	if err := stage.Parse(fs, args); err != nil {
 		return err
 	}
@@ -160,6 +169,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		// A path that resolves wrong is named as it resolved, which may
 		// hold a secret.
 		return refuse(errors.New(masker.String(err.Error())))
+	}
+	if !*wetrun {
+		return dryRun(stdout, prepared)
 	}
 
 	local := localops.New(os.Environ())

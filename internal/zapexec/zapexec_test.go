@@ -81,10 +81,11 @@ func (f *fixture) encode(t *testing.T) []byte {
 	return b
 }
 
+// execMain runs zap-exec --wetrun with args on the plan doc.
 func execMain(t *testing.T, doc []byte, args ...string) (int, []*events.Event, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	code := Main(context.Background(), args, bytes.NewReader(doc), &stdout, &stderr)
+	code := Main(context.Background(), append([]string{"--wetrun"}, args...), bytes.NewReader(doc), &stdout, &stderr)
 	var evs []*events.Event
 	for _, line := range strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n") {
 		if line == "" {
@@ -117,6 +118,25 @@ func TestRunsThePlan(t *testing.T) {
 	c, _ := os.ReadFile(filepath.Join(f.home, "c.txt"))
 	if string(b) != "a\n" || string(c) != "done\n" {
 		t.Fatalf("the changes didn't all land: %q %q", b, c)
+	}
+}
+
+// TestDryRunChangesNothing: without --wetrun zap-exec checks the plan,
+// says what it would do, exits 0 and changes nothing.
+func TestDryRunChangesNothing(t *testing.T) {
+	f := newFixture(t)
+	f.file("a", "~/conf/a.txt", "a\n")
+	f.script("c", declaration.Lit("echo done > ~/c.txt"))
+	var stdout, stderr bytes.Buffer
+	code := Main(context.Background(), nil, bytes.NewReader(f.encode(t)), &stdout, &stderr)
+	want := "would create a (file)\n  put ~/conf/a.txt (as " + f.plan.Context.User + ")\n" +
+		"would create c (script)\n  echo done > ~/c.txt\n" +
+		"nothing changed: 2 changes would run with --wetrun\n"
+	if code != 0 || stderr.String() != "" || stdout.String() != want {
+		t.Fatalf("exit %d, stderr %q, stdout\n%s\nwant\n%s", code, stderr.String(), stdout.String(), want)
+	}
+	if exists(filepath.Join(f.home, "conf")) || exists(filepath.Join(f.home, "c.txt")) {
+		t.Fatal("a run without --wetrun changed the target")
 	}
 }
 
@@ -268,7 +288,7 @@ func TestRemoteContext(t *testing.T) {
 
 func TestUsage(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := Main(context.Background(), []string{"--help"}, nil, &stdout, &stderr); code != 0 || !strings.HasPrefix(stdout.String(), "usage: zap-exec [--bootstrap] [PLAN]") {
+	if code := Main(context.Background(), []string{"--help"}, nil, &stdout, &stderr); code != 0 || !strings.HasPrefix(stdout.String(), "usage: zap-exec [--wetrun] [--bootstrap] [PLAN]") {
 		t.Fatalf("--help: exit %d, %q", code, stdout.String())
 	}
 	stdout.Reset()

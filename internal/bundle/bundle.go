@@ -41,6 +41,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/evanw/esbuild/pkg/api"
 
@@ -549,12 +550,38 @@ func (r *resolver) read(args api.OnLoadArgs) (api.OnLoadResult, error) {
 	if err != nil {
 		return api.OnLoadResult{}, err
 	}
+	if msg := invalidUTF8(data); msg != "" {
+		return api.OnLoadResult{Errors: []api.Message{{Text: rel(r.p.Root, args.Path) + ":" + msg}}}, nil
+	}
 	r.in.read(args.Path, data)
 	if root := r.rootOf(args.Path); root != "" {
 		r.in.packageJSONs(filepath.Dir(args.Path), root)
 	}
 	src := sourceMapComment.ReplaceAllString(string(data), "")
 	return api.OnLoadResult{Contents: &src, ResolveDir: filepath.Dir(args.Path), Loader: loader}, nil
+}
+
+// invalidUTF8 says where data first stops being UTF-8 ("LINE:COLUMN: ..."),
+// or "" when it is UTF-8 throughout. esbuild would read each bad byte as
+// U+FFFD, and a path or name written there would reach the target changed.
+func invalidUTF8(data []byte) string {
+	if utf8.Valid(data) {
+		return ""
+	}
+	line, col := 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			return fmt.Sprintf("%d:%d: byte 0x%02X is not UTF-8: a config's files are UTF-8 text (write other bytes as escapes, such as \\u00e9)", line, col, data[i])
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += size
+	}
+	return ""
 }
 
 // loadEmbedded loads a file of the embedded @zap-go/zap.

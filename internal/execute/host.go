@@ -30,17 +30,30 @@ type Host interface {
 }
 
 // ZapOp is one of Zap's operations other than put, dir and link: the
-// constant script Script (internal/ops), run by `sh -s -- ARGS` reading it
-// on stdin, as Privilege says: login as the account Zap runs as (the
+// constant script Script (internal/ops), run by `sh -s -- [PATH]` reading
+// it on stdin, as Privilege says: login as the account Zap runs as (the
 // connecting user over SSH); root and elevated as root (under sudo, unless
-// Zap runs as root).
+// Zap runs as root). Only its path is on the argv; every other argument
+// reaches the script on stdin ahead of it (ops.Input).
 type ZapOp struct {
-	Name      string
-	Script    string
+	Name   string
+	Script string
+	// Args are the script's arguments: its path first when HasPath, then
+	// its literal arguments.
 	Args      []string
+	HasPath   bool
 	Privilege plan.Privilege
 	// Timeout is the operation's limit; 0 is none.
 	Timeout time.Duration
+}
+
+// Split returns the arguments an argv carries (the path, when the operation
+// has one) and the ones that travel on stdin (the rest).
+func (o *ZapOp) Split() (argv, stdin []string) {
+	if o.HasPath && len(o.Args) > 0 {
+		return o.Args[:1], o.Args[1:]
+	}
+	return nil, o.Args
 }
 
 // SourceReader is a Host that reads the bytes of a put's source file: as

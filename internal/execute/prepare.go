@@ -224,7 +224,7 @@ func prepareOp(ps PreparedStep, id string, op *plan.Op, r resolver, c Context) (
 		if err != nil {
 			return PreparedStep{}, err
 		}
-		z.Args = append(z.Args, path)
+		z.Args, z.HasPath = append(z.Args, path), true
 	}
 	for i, a := range op.Args {
 		if strings.ContainsRune(a, 0) {

@@ -73,11 +73,11 @@ func (s *scriptHost) Put(ctx context.Context, p *execute.Put) error {
 }
 
 func (s *scriptHost) Dir(ctx context.Context, d *execute.Dir) error {
-	return s.run(plan.OpDir, nil, d.Path, d.Mode, d.Owner, d.Group)
+	return ops.Dir(ctx, s, d)
 }
 
 func (s *scriptHost) Link(ctx context.Context, l *execute.Link) error {
-	return s.run(plan.OpLink, nil, l.Path, l.Target)
+	return ops.Link(ctx, s, l)
 }
 
 // busyboxTools are the commands the scripts use, as BusyBox applets.

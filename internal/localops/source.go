@@ -118,8 +118,9 @@ func sudoRead(ctx context.Context, path string) ([]byte, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, ReadLimit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, sudo, "-n", "sh", "-s", "--", path, strconv.Itoa(execute.SourceLimit))
-	cmd.Stdin = strings.NewReader(script.Text)
+	// The path on the argv, the limit on stdin (ops.Input).
+	cmd := exec.CommandContext(ctx, sudo, "-n", "sh", "-s", "--", path)
+	cmd.Stdin = strings.NewReader(ops.Input(script.Text, strconv.Itoa(execute.SourceLimit)))
 	var out execute.SourceBuffer
 	stderr := execute.NewTail(execute.OutputLimit)
 	cmd.Stdout, cmd.Stderr = &out, stderr

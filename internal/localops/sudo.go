@@ -23,8 +23,9 @@ const sudoCheckLimit = 30 * time.Second
 const sudoGrace = 5 * time.Second
 
 // Sudo performs Zap's operations as root with the constant scripts of
-// internal/ops: one `sudo -n sh -s -- ARGS` per operation, the script (and a
-// put's content, ops.PutInput) on stdin, in a process group of its own but
+// internal/ops: one `sudo -n sh -s -- PATH [MODE OWNER GROUP]` per
+// operation, the other arguments, the script (ops.Input) and a put's content
+// (ops.PutInput) on stdin, in a process group of its own but
 // in Zap's session, where sudo finds the credential a sudo -v on its
 // terminal left (-n: it never prompts). It is the Host.Elevated of a local
 // target: what the system refused natively is done again this way, whole.

@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/zap-go/zap/internal/execute"
+	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/pkg/events"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -26,16 +27,18 @@ type sudoState struct {
 }
 
 // Op runs one of Zap's other operations (a package install, a service's
-// verb, an account's change): sh reads its constant script on stdin, with
-// its arguments after --, in a session of its own and under its limit. A
-// login operation runs as the account Zap runs as. A root or elevated one
-// runs as root: directly when Zap runs as root, else as `sudo -n sh -s --
-// ARGS` once `sudo -n true` has shown sudo won't prompt (asked once per
-// run; a sudo that would is the fixed failure "sudo authentication
-// failed"). Through sudo the script keeps Zap's session, and so its
-// terminal, where sudo finds a password typed for sudo -v.
+// verb, an account's change): sh reads on stdin its arguments but the path
+// and then its constant script (ops.Input), with the path, when it has one,
+// after --, in a session of its own and under its limit. A login operation
+// runs as the account Zap runs as. A root or elevated one runs as root:
+// directly when Zap runs as root, else as `sudo -n sh -s -- [PATH]` once
+// `sudo -n true` has shown sudo won't prompt (asked once per run; a sudo
+// that would is the fixed failure "sudo authentication failed"). Through
+// sudo the script keeps Zap's session, and so its terminal, where sudo
+// finds a password typed for sudo -v.
 func (h *Host) Op(ctx context.Context, o *execute.ZapOp) error {
-	argv := append([]string{h.shell(), "-s", "--"}, o.Args...)
+	args, input := o.Split()
+	argv := append([]string{h.shell(), "-s", "--"}, args...)
 	if o.Privilege != plan.Login && os.Geteuid() != 0 {
 		sudo, err := exec.LookPath("sudo")
 		if err != nil {
@@ -52,10 +55,10 @@ func (h *Host) Op(ctx context.Context, o *execute.ZapOp) error {
 		if h.sudo.err != nil {
 			return h.sudo.err
 		}
-		argv = append([]string{sudo, "-n", "/bin/sh", "-s", "--"}, o.Args...)
+		argv = append([]string{sudo, "-n", "/bin/sh", "-s", "--"}, args...)
 	}
 	viaSudo := o.Privilege != plan.Login && os.Geteuid() != 0
-	err := h.runScript(ctx, argv, &execute.Command{Script: o.Script, Timeout: o.Timeout}, viaSudo)
+	err := h.runScript(ctx, argv, &execute.Command{Script: ops.Input(o.Script, input...), Timeout: o.Timeout}, viaSudo)
 	var ee *execute.ExitError
 	if errors.As(err, &ee) && ee.Status == 1 && viaSudo && isSudoRefusal(ee.Output) {
 		return execute.Errorf(events.Permission, "sudo refused: %s", lastLine(ee.Output))

@@ -13,8 +13,8 @@ import (
 	"github.com/zap-go/zap/pkg/plan"
 )
 
-// TestOp checks that an operation's script reads its arguments after --
-// and runs in a session of its own, that a failure is an ExitError keeping
+// TestOp checks that an operation's script reads its arguments (the path
+// after --, the others on stdin) and runs in a session of its own, that a failure is an ExitError keeping
 // its output, and that one past its limit times out.
 func TestOp(t *testing.T) {
 	dir := t.TempDir()
@@ -28,6 +28,21 @@ func TestOp(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(out); string(b) != "a b|it's|" {
 		t.Errorf("arguments: %q", b)
+	}
+	// Only the path is on the shell's argv; the other arguments, a line
+	// break and a quote among them, come ahead of the script on stdin.
+	argv := filepath.Join(dir, "argv")
+	script = `printf '%s|' "$@" > ` + execute.Quote(out) + "\n" +
+		`tr '\000' '|' < /proc/$$/cmdline > ` + execute.Quote(argv) + "\n"
+	err = h.Op(context.Background(), &execute.ZapOp{Name: "t", Script: script, Args: []string{"/p", "x\ny", "it's", ""}, HasPath: true, Privilege: plan.Login})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "/p|x\ny|it's||" {
+		t.Errorf("arguments: %q", b)
+	}
+	if b, _ := os.ReadFile(argv); string(b) != "/bin/sh|-s|--|/p|" {
+		t.Errorf("the shell's argv: %q, want only the path after --", b)
 	}
 	err = h.Op(context.Background(), &execute.ZapOp{Name: "t", Script: "echo broken >&2; exit 3\n", Privilege: plan.Login})
 	var ee *execute.ExitError

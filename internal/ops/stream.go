@@ -3,13 +3,40 @@ package ops
 import (
 	"encoding/base64"
 	"strings"
+
+	"github.com/zap-go/zap/internal/execute"
 )
+
+// Input returns what the shell running an operation script reads on stdin
+// when the script takes arguments no argv may show: a first line appending
+// them, each single-quoted, to the ones its argv carried (set -- "$@" 'A'
+// 'B'), then the script. The shell runs that line before it reads the
+// next, so the script finds all of them in "$@", in order, as if each had
+// followed the --, and ps shows only the argv's. security.md: a path, a
+// mode, an owner and a group are arguments; anything else an operation is
+// handed (a put's digest and length, a link's target, a package's or an
+// account's name) travels on stdin. No argument holds a NUL
+// (execute.Prepare refuses one).
+func Input(script string, args ...string) string {
+	if len(args) == 0 {
+		return script
+	}
+	var b strings.Builder
+	b.WriteString(`set -- "$@"`)
+	for _, a := range args {
+		b.WriteString(" ")
+		b.WriteString(execute.Quote(a))
+	}
+	b.WriteString("\n")
+	b.WriteString(script)
+	return b.String()
+}
 
 // ContentEnd is the line that ends a put's content on its stdin.
 const ContentEnd = "__zap_content_end__"
 
 // PutInput returns what the shell running the put script reads on stdin: the
-// script, then content as the body of the here-document the script's last
+// script (Input: the arguments no argv shows, then the script), then content as the body of the here-document the script's last
 // line opens (base64 in lines of 76 characters), then the line ContentEnd.
 // A shell reading a script from a pipe reads ahead of the command it runs, so
 // bytes sent after the script for a command to read could be swallowed by

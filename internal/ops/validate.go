@@ -35,14 +35,23 @@ const (
 // snapshotTag opens the line the put script prints for a snapshot.
 const snapshotTag = "zap-snapshot "
 
-// PutArgs returns the put script's arguments for p; what is "", PutSnapshot
-// or PutRemove.
-func PutArgs(p *execute.Put, what string) []string {
-	args := []string{p.Path, p.Mode, p.Owner, p.Group, p.SHA512, strconv.Itoa(len(p.Content))}
+// PutArgs returns the put script's arguments for p, what is "", PutSnapshot
+// or PutRemove: argv, the ones its argv carries (PATH MODE OWNER GROUP), and
+// stdin, the rest (SHA512 LENGTH [what]), which travel on stdin (Input), so
+// no account on the host reads the digest of the content in ps.
+func PutArgs(p *execute.Put, what string) (argv, stdin []string) {
+	argv = []string{p.Path, p.Mode, p.Owner, p.Group}
+	stdin = []string{p.SHA512, strconv.Itoa(len(p.Content))}
 	if what != "" {
-		args = append(args, what)
+		stdin = append(stdin, what)
 	}
-	return args
+	return argv, stdin
+}
+
+// putOnce runs the put script once through root for p.
+func putOnce(ctx context.Context, root Root, script string, p *execute.Put, what string) ([]byte, error) {
+	argv, stdin := PutArgs(p, what)
+	return root.RunOp(ctx, plan.OpPut, PutInput(Input(script, stdin...), p.Content), argv...)
 }
 
 // Snapshot is the file a validated put replaces, as the put script read it
@@ -90,10 +99,10 @@ func RestoreMode(old uint32, declared string) uint32 {
 
 // Root runs Zap's operation scripts as root.
 type Root interface {
-	// Op runs the operation's script with args, the shell reading stdin
-	// (the script, and for a put its content), and returns what the
-	// script printed on stdout. A failure is the script's, classified
-	// (see Failure).
+	// RunOp runs the operation's script with args on its argv, the shell
+	// reading stdin (the arguments no argv shows and the script, Input,
+	// and for a put its content), and returns what the script printed on
+	// stdout. A failure is the script's, classified (see Failure).
 	RunOp(ctx context.Context, name plan.OpName, stdin []byte, args ...string) ([]byte, error)
 }
 
@@ -104,7 +113,7 @@ func Put(ctx context.Context, root Root, p *execute.Put) error {
 	if !ok {
 		return errors.New("this zap has no put script")
 	}
-	_, err := root.RunOp(ctx, plan.OpPut, PutInput(script.Text, p.Content), PutArgs(p, "")...)
+	_, err := putOnce(ctx, root, script.Text, p, "")
 	return err
 }
 
@@ -118,13 +127,14 @@ func Dir(ctx context.Context, root Root, d *execute.Dir) error {
 	return err
 }
 
-// Link makes or replaces a symbolic link through root.
+// Link makes or replaces a symbolic link through root: the path on the
+// argv, the target on stdin.
 func Link(ctx context.Context, root Root, l *execute.Link) error {
 	script, ok := Script(plan.OpLink)
 	if !ok {
 		return errors.New("this zap has no link script")
 	}
-	_, err := root.RunOp(ctx, plan.OpLink, []byte(script.Text), l.Path, l.Target)
+	_, err := root.RunOp(ctx, plan.OpLink, []byte(Input(script.Text, l.Target)), l.Path)
 	return err
 }
 
@@ -143,7 +153,7 @@ func ValidatedPut(ctx context.Context, root Root, check func(context.Context, *e
 		return errors.New("this zap has no put script")
 	}
 	sctx, cancel := context.WithTimeout(ctx, SnapshotTimeout)
-	out, err := root.RunOp(sctx, plan.OpPut, PutInput(script.Text, p.Content), PutArgs(p, PutSnapshot)...)
+	out, err := putOnce(sctx, root, script.Text, p, PutSnapshot)
 	timedOut := sctx.Err() != nil && ctx.Err() == nil
 	cancel()
 	switch {
@@ -162,7 +172,7 @@ func ValidatedPut(ctx context.Context, root Root, check func(context.Context, *e
 	}
 	if !old.Exists {
 		gone := &execute.Put{Path: p.Path, SHA512: hexSHA512(nil)}
-		if _, err := root.RunOp(ctx, plan.OpPut, PutInput(script.Text, nil), PutArgs(gone, PutRemove)...); err != nil {
+		if _, err := putOnce(ctx, root, script.Text, gone, PutRemove); err != nil {
 			return fmt.Errorf("the check %w, and removing the new file failed: %v", verr, err)
 		}
 		return fmt.Errorf("the check %w; the new file is removed", verr)
@@ -175,7 +185,7 @@ func ValidatedPut(ctx context.Context, root Root, check func(context.Context, *e
 		Owner:   strconv.Itoa(old.UID),
 		Group:   strconv.Itoa(old.GID),
 	}
-	if _, err := root.RunOp(ctx, plan.OpPut, PutInput(script.Text, old.Data), PutArgs(back, "")...); err != nil {
+	if _, err := putOnce(ctx, root, script.Text, back, ""); err != nil {
 		return fmt.Errorf("the check %w, and putting the old file back failed: %v", verr, err)
 	}
 	return fmt.Errorf("the check %w; the old file is back", verr)

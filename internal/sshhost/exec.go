@@ -22,9 +22,10 @@ import (
 // connection of the run.
 //
 // An operation (put, dir, link) runs its constant script of internal/ops
-// under sudo: the session's command is `sudo -n sh -s -- ARGS`, each
-// argument single-quoted, and the script (for a put, ops.PutInput: the
-// script, then the content) arrives on stdin. A put with a validate check is
+// under sudo: the session's command is `sudo -n sh -s -- PATH [MODE OWNER
+// GROUP]`, each argument single-quoted, and the script arrives on stdin,
+// after the arguments no argv shows (ops.Input: a put's digest and length,
+// a link's target) and, for a put, before the content (ops.PutInput). A put with a validate check is
 // ops.ValidatedPut: the put script snapshots the old file as root before it
 // writes, the check runs as the connecting user (an operator's command), and
 // a failed check puts the old file back with a second put. Before the first operation

@@ -30,8 +30,9 @@ type fakeServer struct {
 	commands []string
 	stdins   []string
 	reply    func(cmd string) (stderr string, status int, drop bool)
-	// stdout, when set, is what a command prints on stdout.
-	stdout func(cmd string) string
+	// stdout, when set, is what a command prints on stdout, given its
+	// stdin.
+	stdout func(cmd, stdin string) string
 }
 
 func (f *fakeServer) dial(t *testing.T) *Client {
@@ -97,7 +98,7 @@ func (f *fakeServer) serve(c net.Conn, conf *ssh.ServerConfig) {
 					return
 				}
 				if f.stdout != nil {
-					ch.Write([]byte(f.stdout(cmd)))
+					ch.Write([]byte(f.stdout(cmd, string(in))))
 				}
 				ch.Stderr().Write([]byte(stderr))
 				ch.SendRequest("exit-status", false, binary.BigEndian.AppendUint32(nil, uint32(status)))
@@ -129,8 +130,9 @@ func TestSudoRefusedOnce(t *testing.T) {
 	}
 }
 
-// TestOpCommandAndCodes checks the command an operation runs as, that its
-// script arrives on stdin, and how its failures are classified.
+// TestOpCommandAndCodes checks the command an operation runs as (only the
+// path, mode, owner and group on it), that the other arguments and the
+// script arrive on stdin, and how its failures are classified.
 func TestOpCommandAndCodes(t *testing.T) {
 	var status int
 	var stderr string
@@ -145,11 +147,17 @@ func TestOpCommandAndCodes(t *testing.T) {
 	if err := e.Put(ctx, &execute.Put{Path: "/etc/it's", Content: []byte("hi\n"), SHA512: "abc", Mode: "644"}); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.commands[1]; got != `sudo -n sh -s -- '/etc/it'\''s' '644' '' '' 'abc' '3'` {
+	if got := f.commands[1]; got != `sudo -n sh -s -- '/etc/it'\''s' '644' '' ''` {
 		t.Fatalf("command %q", got)
 	}
-	if in := f.stdins[1]; !strings.HasPrefix(in, "# zap put") || !strings.HasSuffix(in, "aGkK\n__zap_content_end__\n") {
+	if in := f.stdins[1]; !strings.HasPrefix(in, `set -- "$@" 'abc' '3'`+"\n# zap put") || !strings.HasSuffix(in, "aGkK\n__zap_content_end__\n") {
 		t.Fatalf("stdin %q", in)
+	}
+	if err := e.Link(ctx, &execute.Link{Path: "/etc/l", Target: "it's"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, in := f.commands[2], f.stdins[2]; got != `sudo -n sh -s -- '/etc/l'` || !strings.HasPrefix(in, `set -- "$@" 'it'\''s'`+"\n# zap link") {
+		t.Fatalf("the link: command %q, stdin %.40q", got, in)
 	}
 	for _, tc := range []struct {
 		status int
@@ -217,8 +225,8 @@ func TestValidatedPut(t *testing.T) {
 			}
 			return "", 0, false
 		},
-		stdout: func(cmd string) string {
-			if strings.HasSuffix(cmd, " 'snapshot'") {
+		stdout: func(cmd, stdin string) string {
+			if strings.HasPrefix(stdin, `set -- "$@" 'abc' '4' 'snapshot'`+"\n") {
 				return "zap-snapshot 4640 4321 4322\n" + old
 			}
 			return ""
@@ -233,15 +241,18 @@ func TestValidatedPut(t *testing.T) {
 	if len(f.commands) != 4 {
 		t.Fatalf("commands %q", f.commands)
 	}
-	if got := f.commands[1]; got != `sudo -n sh -s -- '/etc/app.conf' '644' '' '' 'abc' '4' 'snapshot'` {
+	if got := f.commands[1]; got != `sudo -n sh -s -- '/etc/app.conf' '644' '' ''` {
 		t.Fatalf("the write: %q", got)
 	}
 	if f.commands[2] != "sh" || f.stdins[2] != "app -t\n" {
 		t.Fatalf("the check: %q %q", f.commands[2], f.stdins[2])
 	}
 	sum := sha512.Sum512([]byte(old))
-	if got, want := f.commands[3], fmt.Sprintf(`sudo -n sh -s -- '/etc/app.conf' '640' '4321' '4322' '%x' '%d'`, sum, len(old)); got != want {
+	if got, want := f.commands[3], `sudo -n sh -s -- '/etc/app.conf' '640' '4321' '4322'`; got != want {
 		t.Fatalf("the restore: %q, want %q", got, want)
+	}
+	if in, want := f.stdins[3], fmt.Sprintf(`set -- "$@" '%x' '%d'`+"\n", sum, len(old)); !strings.HasPrefix(in, want) {
+		t.Fatalf("the restore's stdin begins %.80q, want %q", in, want)
 	}
 	if in := f.stdins[3]; !strings.Contains(in, base64.StdEncoding.EncodeToString([]byte(old))+"\n__zap_content_end__\n") {
 		t.Fatalf("the restore's stdin doesn't carry the old bytes: %q", in[len(in)-80:])
@@ -250,8 +261,8 @@ func TestValidatedPut(t *testing.T) {
 	// A file that wasn't there is removed.
 	f2 := &fakeServer{
 		reply: f.reply,
-		stdout: func(cmd string) string {
-			if strings.HasSuffix(cmd, " 'snapshot'") {
+		stdout: func(cmd, stdin string) string {
+			if strings.HasPrefix(stdin, `set -- "$@" 'abc' '4' 'snapshot'`+"\n") {
 				return "zap-snapshot none\n"
 			}
 			return ""
@@ -259,7 +270,7 @@ func TestValidatedPut(t *testing.T) {
 	}
 	e = f2.dial(t).Exec()
 	err = e.Put(context.Background(), &execute.Put{Path: "/etc/app.conf", Content: []byte("new\n"), SHA512: "abc", Validate: &execute.Command{Script: "app -t\n"}})
-	if err == nil || !strings.Contains(err.Error(), "the new file is removed") || !strings.HasSuffix(f2.commands[3], " 'remove'") {
+	if err == nil || !strings.Contains(err.Error(), "the new file is removed") || !strings.Contains(strings.SplitN(f2.stdins[3], "\n", 2)[0], " 'remove'") {
 		t.Fatalf("got %v, commands %q", err, f2.commands)
 	}
 }

@@ -35,7 +35,8 @@ func (e *Exec) ReadSource(ctx context.Context, path string) ([]byte, error) {
 	if !ok {
 		return nil, errors.New("can't be read: this zap has no read script")
 	}
-	cmd := "sudo -n " + ops.Invocation + " " + execute.Quote(path) + " " + execute.Quote(strconv.Itoa(execute.SourceLimit))
+	// The path on the argv, the limit on stdin (ops.Input).
+	cmd := "sudo -n " + ops.Invocation + " " + execute.Quote(path)
 	s, err := e.c.client.NewSession()
 	if err != nil {
 		return nil, execute.Errorf(events.Transient, "can't be read: the connection to %s is gone: %v", e.c.Config.Host, err)
@@ -43,7 +44,7 @@ func (e *Exec) ReadSource(ctx context.Context, path string) ([]byte, error) {
 	defer s.Close()
 	var out execute.SourceBuffer
 	stderr := execute.NewTail(execute.OutputLimit)
-	s.Stdout, s.Stderr, s.Stdin = &out, stderr, strings.NewReader(script.Text)
+	s.Stdout, s.Stderr, s.Stdin = &out, stderr, strings.NewReader(ops.Input(script.Text, strconv.Itoa(execute.SourceLimit)))
 	if err := s.Start(cmd); err != nil {
 		return nil, execute.Errorf(events.Transient, "can't be read: start a session on %s: %v", e.c.Config.Host, err)
 	}

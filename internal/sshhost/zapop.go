@@ -5,17 +5,20 @@ import (
 	"strings"
 
 	"github.com/zap-go/zap/internal/execute"
+	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/pkg/events"
 	"github.com/zap-go/zap/pkg/plan"
 )
 
 // Op runs one of Zap's other operations (a package install, a service's
-// verb, an account's change): the session's command is `sh -s -- ARGS`, each
-// argument single-quoted, for a login operation, and `sudo -n sh -s --
-// ARGS` for a root or elevated one (after the run's one sudo check); the
-// script arrives on stdin. Past its limit the session is sent SIGKILL and
-// closed.
+// verb, an account's change): the session's command is `sh -s -- [PATH]`,
+// the path single-quoted, for a login operation, and `sudo -n sh -s --
+// [PATH]` for a root or elevated one (after the run's one sudo check); the
+// other arguments and then the script arrive on stdin (ops.Input), so the
+// login shell's argv on the host shows none of them. Past its limit the
+// session is sent SIGKILL and closed.
 func (e *Exec) Op(ctx context.Context, o *execute.ZapOp) error {
+	args, input := o.Split()
 	var cmd strings.Builder
 	if o.Privilege != plan.Login {
 		if err := e.sudo(ctx); err != nil {
@@ -24,10 +27,10 @@ func (e *Exec) Op(ctx context.Context, o *execute.ZapOp) error {
 		cmd.WriteString("sudo -n ")
 	}
 	cmd.WriteString("sh -s --")
-	for _, a := range o.Args {
+	for _, a := range args {
 		cmd.WriteString(" " + execute.Quote(a))
 	}
-	r := e.c.session(ctx, cmd.String(), []byte(o.Script), o.Timeout)
+	r := e.c.session(ctx, cmd.String(), []byte(ops.Input(o.Script, input...)), o.Timeout)
 	switch {
 	case r.timedOut:
 		return &execute.TimeoutError{After: o.Timeout, Output: r.output()}

@@ -1,5 +1,6 @@
 # zap link PATH TARGET
-# Makes PATH a symbolic link to TARGET.
+# Makes PATH a symbolic link to TARGET. PATH is on the shell's argv; TARGET
+# arrives on stdin, set ahead of this script (ops.Input).
 #
 # The script works inside the directories of PATH, entered one name at a
 # time from / (cd -P, a link on the way followed as the kernel follows it);

@@ -1,4 +1,6 @@
 # zap read PATH LIMIT
+# PATH is on the shell's argv; LIMIT arrives on stdin, set ahead of this
+# script (ops.Input).
 # Writes the bytes of the source file PATH on stdout, for a put whose content
 # is a source (the put itself then installs them). Only a regular file of its
 # own is read: a symbolic link at PATH is never read through, and a

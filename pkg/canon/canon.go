@@ -9,8 +9,10 @@
 // canonical bytes, and canonical bytes decode and encode back to themselves.
 //
 // Check is the strict reading every document reader runs first: it refuses
-// duplicate object keys and (unless the caller allows them at a path) null,
-// naming the path of the offending value.
+// a document past the limits of a document (MaxDepth, MaxValues; readers
+// hold its bytes to MaxSize with ReadAll), duplicate object keys and
+// (unless the caller allows them at a path) null, naming the bound or the
+// path of the offending value.
 package canon
 
 import (
@@ -158,20 +160,33 @@ func writeString(buf *bytes.Buffer, s string) {
 
 // Check reads data as one JSON value and refuses duplicate object keys and,
 // unless allowNull reports true for its path, null. Paths are written as
-// field.sub[2].name. allowNull may be nil.
+// field.sub[2].name. allowNull may be nil. A document past MaxDepth or
+// MaxValues is refused (a *LimitError) before the decoder reads anything
+// from it: the fast path counts as it goes, and Bounds counts for the
+// decoder.
 func Check(data []byte, allowNull func(path string) bool) error {
-	if checkFast(data, allowNull) {
+	ok, limit := checkFast(data, allowNull)
+	if ok {
 		return nil
+	}
+	if limit != nil {
+		return limit
+	}
+	if err := Bounds(data); err != nil {
+		return err
 	}
 	return checkSlow(data, allowNull)
 }
 
 // checkSlow is Check through encoding/json's tokenizer: the reading that
-// decides every document the fast path doesn't, and words its error.
+// decides every document the fast path doesn't, and words its error. The
+// path of the value being read is kept as a stack of keys and indexes and
+// written out only for an error or a null.
 func checkSlow(data []byte, allowNull func(path string) bool) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	if err := checkValue(dec, "", allowNull); err != nil {
+	c := &slowCheck{dec: dec, allowNull: allowNull}
+	if err := c.value(); err != nil {
 		return err
 	}
 	if _, err := dec.Token(); err != io.EOF {
@@ -196,56 +211,68 @@ func (e *PathError) Error() string {
 	return e.Path + ": " + e.Msg
 }
 
-func join(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
+// slowCheck is checkSlow's reading: the decoder, and the path of the value
+// it is at.
+type slowCheck struct {
+	dec       *json.Decoder
+	allowNull func(string) bool
+	path      []segment
 }
 
-func checkValue(dec *json.Decoder, path string, allowNull func(string) bool) error {
-	tok, err := dec.Token()
+func (c *slowCheck) errorf(err error) error {
+	return &PathError{Path: pathString(c.path), Msg: err.Error()}
+}
+
+// value checks the value at the decoder's position, at c.path.
+func (c *slowCheck) value() error {
+	tok, err := c.dec.Token()
 	if err != nil {
-		if path != "" {
-			return &PathError{Path: path, Msg: err.Error()}
+		if len(c.path) > 0 {
+			return c.errorf(err)
 		}
 		return err
 	}
 	switch t := tok.(type) {
 	case nil:
-		if allowNull == nil || !allowNull(path) {
-			return &PathError{Path: path, Msg: "null is not a value here; leave the field out instead"}
+		if c.allowNull == nil || !c.allowNull(pathString(c.path)) {
+			return &PathError{Path: pathString(c.path), Msg: "null is not a value here; leave the field out instead"}
 		}
 	case json.Delim:
+		// Bounds held the document to MaxDepth already; this keeps the
+		// recursion bounded whatever reaches it.
+		if len(c.path) >= MaxDepth {
+			return &LimitError{Bound: BoundDepth, Limit: MaxDepth, Offset: c.dec.InputOffset() - 1}
+		}
 		switch t {
 		case '{':
 			seen := map[string]bool{}
-			for dec.More() {
-				kt, err := dec.Token()
+			for c.dec.More() {
+				kt, err := c.dec.Token()
 				if err != nil {
-					return &PathError{Path: path, Msg: err.Error()}
+					return c.errorf(err)
 				}
 				key := kt.(string)
+				c.path = append(c.path, segment{key: []byte(key), index: -1})
 				if seen[key] {
-					return &PathError{Path: join(path, key), Msg: "field given twice"}
+					return &PathError{Path: pathString(c.path), Msg: "field given twice"}
 				}
 				seen[key] = true
-				if err := checkValue(dec, join(path, key), allowNull); err != nil {
+				if err := c.value(); err != nil {
 					return err
 				}
-			}
-			if _, err := dec.Token(); err != nil {
-				return &PathError{Path: path, Msg: err.Error()}
+				c.path = c.path[:len(c.path)-1]
 			}
 		case '[':
-			for i := 0; dec.More(); i++ {
-				if err := checkValue(dec, fmt.Sprintf("%s[%d]", path, i), allowNull); err != nil {
+			for i := 0; c.dec.More(); i++ {
+				c.path = append(c.path, segment{index: i})
+				if err := c.value(); err != nil {
 					return err
 				}
+				c.path = c.path[:len(c.path)-1]
 			}
-			if _, err := dec.Token(); err != nil {
-				return &PathError{Path: path, Msg: err.Error()}
-			}
+		}
+		if _, err := c.dec.Token(); err != nil {
+			return c.errorf(err)
 		}
 	}
 	return nil

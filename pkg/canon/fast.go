@@ -36,6 +36,10 @@ type fast struct {
 	// object's above its parent's, so an object's keys take no
 	// allocation of their own.
 	keys [][]byte
+	// values is how many values check has read, and limit the bound it
+	// stopped at (MaxDepth, MaxValues), if any.
+	values int
+	limit  *LimitError
 }
 
 type segment struct {
@@ -463,20 +467,24 @@ func transformFast(data []byte) ([]byte, bool) {
 }
 
 // checkFast is Check's fast path: true when the document is one JSON value
-// with no duplicate key and no null but where allowNull allows one; false
-// sends it to the decoder, which words the error.
-func checkFast(data []byte, allowNull func(string) bool) bool {
+// within MaxDepth and MaxValues with no duplicate key and no null but where
+// allowNull allows one. False with limit set is a document past one of
+// them, at the first place Bounds finds it; false with none sends the
+// document to the decoder, which words the error.
+func checkFast(data []byte, allowNull func(string) bool) (ok bool, limit *LimitError) {
 	f := &fast{data: data, allowNull: allowNull}
 	if !f.check() {
-		return false
+		return false, f.limit
 	}
 	f.ws()
-	return f.pos == len(data)
+	return f.pos == len(data), nil
 }
 
-func (f *fast) pathString() string {
+// pathString writes a path kept as a stack of segments, as Check names it:
+// field.sub[2].name.
+func pathString(path []segment) string {
 	var b []byte
-	for _, s := range f.path {
+	for _, s := range path {
 		if s.index >= 0 {
 			b = append(b, '[')
 			b = append(b, []byte(itoa(s.index))...)
@@ -519,7 +527,15 @@ func (f *fast) check() bool {
 	if f.pos >= len(f.data) {
 		return false
 	}
+	if f.values++; f.values > MaxValues {
+		f.limit = &LimitError{Bound: BoundValues, Limit: MaxValues, Offset: int64(f.pos)}
+		return false
+	}
 	c := f.data[f.pos]
+	if (c == '{' || c == '[') && f.depth >= MaxDepth {
+		f.limit = &LimitError{Bound: BoundDepth, Limit: MaxDepth, Offset: int64(f.pos)}
+		return false
+	}
 	switch {
 	case c == '{':
 		if empty, ok := f.open('}'); !ok || empty {
@@ -596,7 +612,7 @@ func (f *fast) check() bool {
 		if !f.literal("null") {
 			return false
 		}
-		return f.allowNull != nil && f.allowNull(f.pathString())
+		return f.allowNull != nil && f.allowNull(pathString(f.path))
 	}
 	return f.scalar(c)
 }

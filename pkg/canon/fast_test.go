@@ -43,9 +43,15 @@ func FuzzFastPaths(f *testing.F) {
 			}
 		}
 		for _, allow := range []func(string) bool{nil, allowSome} {
-			if checkFast(in, allow) {
+			ok, limit := checkFast(in, allow)
+			if ok {
 				if err := checkSlow(in, allow); err != nil {
 					t.Fatalf("fast Check passed %q, the decoder refuses it: %v", in, err)
+				}
+			}
+			if limit != nil {
+				if err := Bounds(in); !reflect.DeepEqual(err, limit) {
+					t.Fatalf("fast Check stopped %q at %v, Bounds at %v", in, limit, err)
 				}
 			}
 		}
@@ -65,11 +71,11 @@ func TestFastPathsAnswer(t *testing.T) {
 	if err != nil || !bytes.Equal(out, want) {
 		t.Fatalf("fast %s, slow %s (%v)", out, want, err)
 	}
-	if !checkFast(doc, allowSome) {
+	if ok, _ := checkFast(doc, allowSome); !ok {
 		t.Fatal("the fast check sent the document to the decoder")
 	}
 	for _, bad := range []string{`{"m":{"x":null}}`, `{"a":1,"\u0061":2}`} {
-		if checkFast([]byte(bad), allowSome) {
+		if ok, _ := checkFast([]byte(bad), allowSome); ok {
 			t.Errorf("the fast check passed %s", bad)
 		}
 		if Check([]byte(bad), allowSome) == nil {

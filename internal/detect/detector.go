@@ -28,6 +28,11 @@ type Result struct {
 	Verdict observation.Verdict
 	Reason  string
 	Drift   []observation.Difference
+	// Seen is what the reads found that Drift's display text doesn't show
+	// and a plan must be held to (a file's SHA-512), set by the kinds that
+	// have such a state. It is never published as read: the observations
+	// carry Fingerprint(key, Seen).
+	Seen string
 }
 
 func converged() Result         { return Result{Verdict: observation.Converged} }

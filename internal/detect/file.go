@@ -62,7 +62,8 @@ func (f *File) source(a Answer) (string, string) {
 }
 
 // Verdict: nothing at the path is absent; a regular file of its own is
-// compared by digest and, when declared, by mode, owner and group; a
+// compared by digest and, when declared, by mode, owner and group (a
+// drifted one's digest is the Result's Seen); a
 // symbolic link to a regular file drifts (the write replaces it); anything
 // else there, a file with a second name, or a read that failed, holds.
 func (f *File) Verdict(a []Answer) Result {
@@ -92,6 +93,17 @@ func (f *File) Verdict(a []Answer) Result {
 	default:
 		return hold(problem(digest, f.Shown, 0))
 	}
+	r := f.compare(a, digest, want, content)
+	if r.Verdict == observation.Drifted {
+		// What an update is planned from: the content there now.
+		r.Seen = digest.SHA512
+	}
+	return r
+}
+
+// compare is the verdict for a regular file of its own at the path, whose
+// digest answer is digest: by content and, when declared, attributes.
+func (f *File) compare(a []Answer, digest Answer, want, content string) Result {
 	var drift []observation.Difference
 	if digest.SHA512 != want {
 		drift = append(drift, observation.Difference{Field: "content", Observed: "differs", Desired: content})

@@ -26,6 +26,10 @@ func check(t *testing.T, d Detector, cases []verdictCase) {
 				t.Fatalf("the case gives %d answers for %d queries", len(c.answers), len(d.Queries()))
 			}
 			got := d.Verdict(c.answers)
+			if c.want.Seen == "" {
+				// What a drifted file saw is checked by TestFileSeen.
+				got.Seen = ""
+			}
 			if !reflect.DeepEqual(got, c.want) {
 				t.Errorf("verdict:\n got %+v\nwant %+v", got, c.want)
 			}

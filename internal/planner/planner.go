@@ -114,6 +114,7 @@ func Plan(o *observation.Observations) (*plan.Plan, error) {
 		c := plan.Change{ID: r.ID, Type: r.Type, Action: action, Resource: r, Steps: steps}
 		if action == plan.Update {
 			c.Drift = append([]observation.Difference(nil), v.Drift...)
+			c.Fingerprint = v.Fingerprint
 		}
 		if err := trig.decorate(&c, d.Target.ServiceManager, v.Drift); err != nil {
 			return nil, err

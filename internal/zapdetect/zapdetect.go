@@ -37,13 +37,20 @@
 // warning (warnings). A marker directory that can't be read fails the pass
 // (exit 1): it must not read as owing nothing.
 //
+// A file read as a regular file is recorded with a fingerprint of its
+// content (observation.Resource.Fingerprint): its SHA-512 keyed with the
+// operator's fingerprint key in $ZAP_HOME or ~/.zap (stage.FingerprintKey),
+// made on first use, so that zap-exec can tell the content moved since the
+// plan and no reader of the plan can test a guess at it.
+//
 // Exit codes: 0 it wrote the observations (undetermined verdicts included:
 // verdicts are data); 2 bad input (an unknown flag, a declaration that
 // doesn't decode or validate, with the field named, a remote host or user
 // that resolves to nothing, a HOME that is unset or not absolute on a local
 // target); 1 it couldn't read its input, learn who it runs as, connect to
 // the target ("cannot connect to HOST: ssh's reason"), read the
-// pending-trigger markers, or write its output.
+// pending-trigger markers, read or make the fingerprint key (or trust it:
+// a link, another owner, a mode other than 600), or write its output.
 package zapdetect
 
 import (
@@ -193,8 +200,20 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		Batches:     batches,
 		Resources:   make([]observation.Resource, len(results)),
 	}
+	var key []byte
 	for i, r := range results {
 		o.Resources[i] = observation.Resource{ID: d.Resources[i].ID, Verdict: r.Verdict, Reason: r.Reason, Drift: r.Drift}
+		if r.Seen == "" || r.Verdict == observation.Undetermined {
+			continue
+		}
+		// What a read saw beyond its drift is published only keyed,
+		// with the key read (or made) once, when first needed.
+		if key == nil {
+			if key, err = stage.FingerprintKey(); err != nil {
+				return err
+			}
+		}
+		o.Resources[i].Fingerprint = detect.Fingerprint(key, r.Seen)
 	}
 	if ledger != nil {
 		o.Pending, o.Warnings = ledger.Markers, ledger.Warnings(d)

@@ -32,7 +32,14 @@
 // acts, so a plan handed to zap-exec by habit or by a script never runs
 // unless the flag that acts was typed for it.
 //
-// With --wetrun it runs the changes in order (internal/execute, on the local host of
+// With --wetrun it first reads every changed resource again, in one
+// detection pass through the connection it acts through (checkFrom), and
+// refuses (exit 2, nothing changed) a plan whose target moved since it was
+// made: a create whose resource is there now, an update whose drift or
+// fingerprint (a file's content, keyed with the operator's key in
+// $ZAP_HOME or ~/.zap) reads otherwise, or a resource that can't be read;
+// each such change is named as a conflict. So a plan saved and replayed
+// after another run changed the target changes nothing. Then it runs the changes in order (internal/execute, on the local host of
 // internal/localops, or over one SSH connection with sshhost.Exec: file
 // operations as root under sudo -n, commands as the connecting user),
 // stopping at the first failure, and writes the event
@@ -60,7 +67,9 @@ import (
 
 	"github.com/zap-go/zap/internal/stage"
 
+	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/execute"
+	"github.com/zap-go/zap/internal/localhost"
 	"github.com/zap-go/zap/internal/localops"
 	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/ops"
@@ -82,7 +91,9 @@ prints what it would do.
 
 The plan must hash to its plan_hash, be for the user and HOME zap-exec runs
 with (remotely: the host and user it connects as), and every variable it
-references must be set as the plan recorded it.
+references must be set as the plan recorded it. With --wetrun, every
+resource it changes must still read as the plan saw it (a conflict
+refuses the run, nothing changed).
 
   --wetrun     act on the target; without it nothing changes
   --bootstrap  connect to a remote target as its bootstrap_user; the plan
@@ -178,6 +189,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	// What the system refuses natively is done again, whole, under sudo.
 	local.Elevated = localops.NewSudo(local)
 	var host execute.Host = local
+	var reads detect.Host = &localhost.Host{Env: os.Environ()}
 	if c.Remote {
 		client, err := sshhost.Dial(ctx, target, operatorHome())
 		if err != nil {
@@ -188,7 +200,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 			return stage.InWorld(fmt.Errorf("cannot connect to %s: %s", target.Host, masker.String(err.Error())))
 		}
 		defer client.Close()
-		host = client.Exec()
+		host, reads = client.Exec(), client
+	}
+	// The target must still read as the plan was made from, change for
+	// change, before the first of them runs.
+	if err := checkFrom(ctx, reads, p, detectEnv(p, c.Home, res), masker); err != nil {
+		return err
 	}
 	runner := &execute.Runner{
 		Host:   host,

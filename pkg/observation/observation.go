@@ -124,6 +124,26 @@ type Resource struct {
 	Reason string `json:"reason,omitempty"`
 	// Drift lists, for a drifted resource, each attribute that differs.
 	Drift []Difference `json:"drift,omitempty"`
+	// Fingerprint is, for a drifted resource of a kind whose state holds
+	// more than its drift shows (a file: its content), that state as a
+	// keyed fingerprint (detect.Fingerprint), 64 lowercase hex digits; a
+	// plan carries it so that zap-exec can refuse to act on a target that
+	// moved since. Never the state's own digest.
+	Fingerprint string `json:"fingerprint,omitempty"`
+}
+
+// ValidFingerprint reports whether s is a fingerprint's form: 64 lowercase
+// hex digits.
+func ValidFingerprint(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // Difference is one attribute of a drifted resource: what the target has
@@ -218,6 +238,9 @@ func (o *Observations) validate(decl bool) error {
 	for i, r := range o.Resources {
 		if want := o.Declaration.Resources[i].ID; r.ID != want {
 			return fmt.Errorf("resources[%d].id: %q, but the declaration's resource %d is %q", i, r.ID, i, want)
+		}
+		if r.Fingerprint != "" && (r.Verdict != Drifted || !ValidFingerprint(r.Fingerprint)) {
+			return fmt.Errorf("resources[%d] (%s).fingerprint: 64 lowercase hex digits, for a drifted resource only", i, r.ID)
 		}
 		switch r.Verdict {
 		case Converged, Drifted, Absent:
@@ -374,6 +397,7 @@ func (r *Resource) DecodeField(path string, raw json.RawMessage) error {
 	}
 	f.Req("verdict", &r.Verdict)
 	f.Opt("reason", &r.Reason)
+	f.Opt("fingerprint", &r.Fingerprint)
 	f.List("drift", false, func(at string, raw json.RawMessage) error {
 		var d Difference
 		err := d.DecodeField(at, raw)

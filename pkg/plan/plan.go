@@ -74,6 +74,11 @@ type Change struct {
 	Resource declaration.Resource `json:"resource,omitzero"`
 	// Drift is what detection observed differing, for an update.
 	Drift []observation.Difference `json:"drift,omitempty"`
+	// Fingerprint is the observations' fingerprint of the state the
+	// change was planned from, for a kind whose state holds more than its
+	// drift shows (a file's content). With Action (create: absent) and
+	// Drift it is what zap-exec holds the target to before it acts.
+	Fingerprint string `json:"fingerprint,omitempty"`
 	// Trigger is, for a service, the restart or reload the change runs:
 	// fired by sources changing in this plan, owed by a pending marker,
 	// or both. A service converged but for its trigger is an update with
@@ -281,14 +286,17 @@ func (p *Plan) Validate() error {
 				return fmt.Errorf("%s.id: a change of Zap's own needs an id", at)
 			case !reflect.ValueOf(c.Resource).IsZero():
 				return fmt.Errorf("%s.resource: a change of Zap's own declares no resource", at)
-			case c.Action != Create || len(c.Drift) > 0 || c.Trigger != nil:
-				return fmt.Errorf("%s: a change of Zap's own is a create with no drift and no trigger", at)
+			case c.Action != Create || len(c.Drift) > 0 || c.Trigger != nil || c.Fingerprint != "":
+				return fmt.Errorf("%s: a change of Zap's own is a create with no drift, trigger or fingerprint", at)
 			}
 		} else if c.ID != c.Resource.ID || c.Type != c.Resource.Type {
 			return fmt.Errorf("%s: id and type must match the resource's", at)
 		}
 		if c.Action != Create && c.Action != Update {
 			return fmt.Errorf("%s.action: unknown action %q", at, c.Action)
+		}
+		if c.Fingerprint != "" && (c.Action != Update || !observation.ValidFingerprint(c.Fingerprint)) {
+			return fmt.Errorf("%s.fingerprint: 64 lowercase hex digits, for an update only", at)
 		}
 		if t := c.Trigger; t != nil && t.Action != observation.Restart && t.Action != observation.Reload {
 			return fmt.Errorf("%s.trigger.action: %q is neither restart nor reload", at, t.Action)

@@ -16,6 +16,8 @@ import (
 	"os"
 
 	"github.com/peterbourgon/ff/v3"
+
+	"github.com/zap-go/zap/pkg/canon"
 )
 
 // Error is a failure with the exit code it carries and, when a fix is known,
@@ -94,20 +96,49 @@ func Parse(fs *flag.FlagSet, args []string) error {
 }
 
 // ReadInput reads the stage's one input document, what, from the file
-// argument when there is one and from stdin otherwise.
+// argument when there is one and from stdin otherwise (Read). A document
+// larger than canon.MaxSize is an input to fix, "what: document size limit:
+// larger than 64 MiB"; any other failure to read it is a problem in the
+// world.
 func ReadInput(fs *flag.FlagSet, stdin io.Reader, what string) ([]byte, error) {
 	if fs.NArg() > 1 {
 		return nil, BadInput(fmt.Errorf("want at most one %s file, not %d arguments", what, fs.NArg()), "run "+fs.Name()+" --help for its usage")
 	}
-	var data []byte
-	var err error
-	if fs.NArg() == 1 {
-		data, err = os.ReadFile(fs.Arg(0))
-	} else {
-		data, err = io.ReadAll(stdin)
+	data, err := Read(fs.Arg(0), stdin)
+	var limit *canon.LimitError
+	if errors.As(err, &limit) {
+		return nil, BadInput(fmt.Errorf("%s: %w", what, err))
 	}
 	if err != nil {
 		return nil, InWorld(fmt.Errorf("read %s: %w", what, err))
 	}
 	return data, nil
+}
+
+// Read reads one input document from the file name, or from stdin when
+// name is "", holding it to canon.MaxSize: a larger one is a
+// *canon.LimitError, refused before more than canon.MaxSize+1 bytes are
+// read (a regular file, stdin included, by its size and unread), so what a
+// stage holds of its input is bounded before it reads a byte of it.
+func Read(name string, stdin io.Reader) ([]byte, error) {
+	if name == "" {
+		return canon.ReadAll(stdin, canon.MaxSize)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return canon.ReadAll(f, canon.MaxSize)
+}
+
+// CheckOutput refuses the stage's output document, what, when the stage
+// next would refuse it as its input for being larger than canon.MaxSize:
+// refused where it is made, as an input to fix, rather than where it is
+// read.
+func CheckOutput(doc []byte, what, next string, hints ...string) error {
+	if len(doc) > canon.MaxSize {
+		return BadInput(fmt.Errorf("the %s would be larger than %d MiB, the most %s reads", what, canon.MaxSize>>20, next), hints...)
+	}
+	return nil
 }

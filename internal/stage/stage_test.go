@@ -4,8 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zap-go/zap/pkg/canon"
 )
 
 func TestFinish(t *testing.T) {
@@ -62,5 +67,52 @@ func TestParseAndRead(t *testing.T) {
 	_ = Parse(fs, []string{t.TempDir() + "/missing"})
 	if _, err := ReadInput(fs, nil, "plan"); Code(err) != 1 {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestReadInputLimit checks an input over canon.MaxSize is an input to fix,
+// naming the bound, from stdin and from a file, and one of exactly
+// canon.MaxSize reads.
+func TestReadInputLimit(t *testing.T) {
+	over := func() io.Reader { return io.LimitReader(zeros{}, canon.MaxSize+1) }
+	fs := NewFlagSet("zap-x")
+	_ = Parse(fs, nil)
+	_, err := ReadInput(fs, over(), "plan")
+	var limit *canon.LimitError
+	if Code(err) != 2 || !errors.As(err, &limit) || err.Error() != "plan: document size limit: larger than 64 MiB" {
+		t.Errorf("stdin over the limit: code %d, %v", Code(err), err)
+	}
+	if data, err := ReadInput(fs, io.LimitReader(zeros{}, canon.MaxSize), "plan"); err != nil || len(data) != canon.MaxSize {
+		t.Errorf("stdin of the limit: %d bytes, %v", len(data), err)
+	}
+	big := filepath.Join(t.TempDir(), "big.json")
+	if err := os.WriteFile(big, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, canon.MaxSize+1); err != nil {
+		t.Fatal(err)
+	}
+	fs = NewFlagSet("zap-x")
+	_ = Parse(fs, []string{big})
+	if _, err := ReadInput(fs, nil, "plan"); Code(err) != 2 || !errors.As(err, &limit) {
+		t.Errorf("a file over the limit: code %d, %v", Code(err), err)
+	}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+func TestCheckOutput(t *testing.T) {
+	if err := CheckOutput(make([]byte, canon.MaxSize), "plan", "zap-exec"); err != nil {
+		t.Errorf("a plan of the limit: %v", err)
+	}
+	err := CheckOutput(make([]byte, canon.MaxSize+1), "plan", "zap-exec", "a hint")
+	var e *Error
+	if Code(err) != 2 || err.Error() != "the plan would be larger than 64 MiB, the most zap-exec reads" || !errors.As(err, &e) || len(e.Hints) != 1 {
+		t.Errorf("a plan over the limit: code %d, %v", Code(err), err)
 	}
 }

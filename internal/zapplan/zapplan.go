@@ -83,6 +83,9 @@ func run(_ context.Context, args []string, stdin io.Reader, stdout io.Writer) er
 	if err != nil {
 		return fmt.Errorf("encode the plan: %w", err)
 	}
+	if err := stage.CheckOutput(out, "plan", "zap-exec", "a file's inline content is in the plan twice, in the resource and in its put step"); err != nil {
+		return err
+	}
 	if _, err := stdout.Write(append(out, '\n')); err != nil {
 		return stage.InWorld(fmt.Errorf("write the plan: %w", err))
 	}

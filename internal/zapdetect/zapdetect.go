@@ -222,6 +222,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	if err != nil {
 		return fmt.Errorf("encode the observations: %w", err)
 	}
+	if err := stage.CheckOutput(out, "observations", "zap-plan"); err != nil {
+		return err
+	}
 	if _, err := stdout.Write(append(out, '\n')); err != nil {
 		return stage.InWorld(fmt.Errorf("write the observations: %w", err))
 	}

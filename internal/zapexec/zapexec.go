@@ -75,6 +75,7 @@ import (
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/sshhost"
+	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/plan"
 )
 
@@ -131,12 +132,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	if fs.NArg() > 1 {
 		return refuse(fmt.Errorf("want at most one plan file, not %d arguments", fs.NArg()), "run zap-exec --help for its usage")
 	}
-	var data []byte
-	var err error
+	name := ""
 	if fs.NArg() == 1 && fs.Arg(0) != "-" {
-		data, err = os.ReadFile(fs.Arg(0))
-	} else {
-		data, err = io.ReadAll(stdin)
+		name = fs.Arg(0)
+	}
+	data, err := stage.Read(name, stdin)
+	var limit *canon.LimitError
+	if errors.As(err, &limit) {
+		return refuse(fmt.Errorf("plan: %w", err))
 	}
 	if err != nil {
 		return stage.InWorld(fmt.Errorf("read the plan: %w", err))

@@ -48,8 +48,9 @@ import (
 // Format is the format of a cache entry.
 const Format = "zap.evalcache/1"
 
-// maxFile is the largest input or entry read, in bytes.
-const maxFile = 80 << 20
+// maxFile is the largest input or entry read, in bytes: an entry holds a
+// declaration of up to canon.MaxSize, escaped as a string, and its inputs.
+const maxFile = canon.MaxSize + 16<<20
 
 // Entry is one cached evaluation.
 type Entry struct {
@@ -102,15 +103,22 @@ func (c *Cache) Lookup(config, pin string) ([]byte, bool, error) {
 			return nil, false, err
 		}
 	}
-	raw, err := c.readOwn(c.path(config, pin))
+	path := c.path(config, pin)
+	raw, err := c.readOwn(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
 	if err != nil {
 		return nil, false, err
 	}
+	// An entry past the limits of a document (canon's, maxFile for its
+	// size) is refused, as any document is: Prepare makes none. One that
+	// otherwise doesn't read is a miss.
 	var e Entry
-	if canon.Check(raw, nil) != nil || declaration.DecodeStrict(raw, &e) != nil ||
+	var limit *canon.LimitError
+	if err := canon.Check(raw, nil); errors.As(err, &limit) {
+		return nil, false, fmt.Errorf("%s: %w", path, err)
+	} else if err != nil || declaration.DecodeStrict(raw, &e) != nil ||
 		e.Format != Format || e.Config != config || e.Toolchain != pin || CheckInputs(e.Inputs) != nil {
 		return nil, false, nil
 	}
@@ -163,6 +171,9 @@ func (c *Cache) Prepare(config, pin string, inputs []Input, decl []byte) (*Pendi
 		return nil, err
 	}
 	data = append(data, '\n')
+	if len(data) > maxFile {
+		return nil, fmt.Errorf("an entry of %d bytes is larger than the %d MiB the cache reads; nothing was recorded", len(data), maxFile>>20)
+	}
 	p := &Pending{c: c, path: c.path(config, pin), data: data}
 	if was, err := c.readOwn(p.path); err == nil && bytes.Equal(was, data) {
 		p.same = true
@@ -322,12 +333,9 @@ func (c *Cache) readOwn(path string) ([]byte, error) {
 	if err := c.trust(path, fi, true); err != nil {
 		return nil, err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxFile+1))
+	data, err := canon.ReadAll(f, maxFile)
 	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxFile {
-		return nil, fmt.Errorf("%s: larger than an entry can be", path)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return data, nil
 }

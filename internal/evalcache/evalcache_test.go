@@ -11,6 +11,7 @@ import (
 	"github.com/zeebo/blake3"
 
 	"github.com/zap-go/zap/internal/state"
+	"github.com/zap-go/zap/pkg/canon"
 )
 
 const (
@@ -245,4 +246,45 @@ func TestStoreSame(t *testing.T) {
 		t.Errorf("an entry others can read wasn't written again (mode %o)", fi.Mode().Perm())
 	}
 	wantHit(t, c, config, pinA, true)
+}
+
+// TestLookupLimits checks an entry past the limits of a document is
+// refused, naming the file and the bound (zap makes none: Prepare refuses
+// to), where one that otherwise doesn't read is a miss.
+func TestLookupLimits(t *testing.T) {
+	c, config, inputs := setup(t)
+	if err := c.Store(config, pinA, inputs, []byte(decl)); err != nil {
+		t.Fatal(err)
+	}
+	p := c.path(config, pinA)
+	for name, tc := range map[string]struct {
+		doc  string
+		size int64
+		msg  string
+	}{
+		"deep": {doc: `{"format":"zap.evalcache/1","x":` + strings.Repeat("[", 50000) + strings.Repeat("]", 50000) + `}`, msg: p + ": document depth limit: nests more than 128 deep (at byte 159)"},
+		"big":  {doc: `{"format":"zap.evalcache/1"}`, size: maxFile + 1, msg: p + ": document size limit: larger than 80 MiB"},
+	} {
+		if err := os.WriteFile(p, []byte(tc.doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if tc.size > 0 {
+			if err := os.Truncate(p, tc.size); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, _, err := c.Lookup(config, pinA)
+		var limit *canon.LimitError
+		if !errors.As(err, &limit) || err.Error() != tc.msg {
+			t.Errorf("%s: %v, want %q", name, err, tc.msg)
+		}
+	}
+	// A declaration whose entry would be over maxFile is not recorded.
+	big := make([]byte, maxFile)
+	for i := range big {
+		big[i] = 'a'
+	}
+	if _, err := c.Prepare(config, pinA, inputs, big); err == nil || !strings.Contains(err.Error(), "nothing was recorded") {
+		t.Errorf("Prepare of an entry over the limit: %v", err)
+	}
 }

@@ -28,7 +28,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -64,6 +63,11 @@ var (
 	// ErrInvalid is a lock that doesn't read.
 	ErrInvalid = errors.New("not a lock this zap reads")
 )
+
+// MaxSize is the largest lock Read reads, in bytes: a lock holds a pin and
+// a few entries. It is held to canon's other limits (canon.Check) as every
+// document is.
+const MaxSize = 16 << 20
 
 // Lock is the content of zap.lock.
 type Lock struct {
@@ -125,13 +129,13 @@ func Read(path string) (*Lock, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: %w", path, ErrLink)
 	}
-	const limit = 16 << 20
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	data, err := canon.ReadAll(f, MaxSize)
+	var limit *canon.LimitError
+	if errors.As(err, &limit) {
+		return nil, fmt.Errorf("%s: %w: %w", path, ErrInvalid, err)
+	}
 	if err != nil {
 		return nil, err
-	}
-	if len(data) > limit {
-		return nil, fmt.Errorf("%s: %w: larger than 16 MiB", path, ErrInvalid)
 	}
 	l, err := Decode(data)
 	if err != nil {
@@ -155,7 +159,7 @@ func Decode(data []byte) (*Lock, error) {
 		return nil, fmt.Errorf("%w: format: this zap reads %q, not %q", ErrInvalid, Format, format)
 	}
 	if err := canon.Check(data, nil); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
 	var l Lock
 	if err := declaration.DecodeStrict(data, &l); err != nil {

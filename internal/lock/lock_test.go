@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zap-go/zap/pkg/canon"
 )
 
 const pin = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -140,5 +142,35 @@ func TestWriteKeepsMode(t *testing.T) {
 	fi, _ := os.Stat(path)
 	if fi.Mode().Perm() != 0o600 {
 		t.Errorf("mode %o, want the 600 it had", fi.Mode().Perm())
+	}
+}
+
+// TestReadLimits checks a lock past the limits of a document is refused
+// naming the bound: 50,000 nested lists (which ran out of memory) and a lock
+// over MaxSize, refused by its size.
+func TestReadLimits(t *testing.T) {
+	dir := t.TempDir()
+	for name, c := range map[string]struct {
+		doc  string
+		size int64
+		msg  string
+	}{
+		"deep": {doc: `{"format":"zap.lock/1","entries":` + strings.Repeat("[", 50000) + strings.Repeat("]", 50000) + `}`, msg: "document depth limit: nests more than 128 deep (at byte 160)"},
+		"big":  {doc: `{"format":"zap.lock/1"}`, size: MaxSize + 1, msg: "document size limit: larger than 16 MiB"},
+	} {
+		path := filepath.Join(dir, name+".lock")
+		if err := os.WriteFile(path, []byte(c.doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if c.size > 0 {
+			if err := os.Truncate(path, c.size); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, err := Read(path)
+		var limit *canon.LimitError
+		if !errors.Is(err, ErrInvalid) || !errors.As(err, &limit) || err.Error() != path+": not a lock this zap reads: "+c.msg {
+			t.Errorf("%s: %v, want ErrInvalid saying %q", name, err, c.msg)
+		}
 	}
 }

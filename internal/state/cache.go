@@ -67,8 +67,13 @@ func (c pinCache) Lookup(st pin.Stat) (string, bool, error) {
 	if err != nil {
 		return "", false, err
 	}
+	// An entry past the limits of a document is refused, as any
+	// document is; one that otherwise doesn't read is a miss.
 	var e pinEntry
-	if canon.Check(raw, nil) != nil || declaration.DecodeStrict(raw, &e) != nil ||
+	var limit *canon.LimitError
+	if err := canon.Check(raw, nil); errors.As(err, &limit) {
+		return "", false, fmt.Errorf("%s: %w", c.path(st), err)
+	} else if err != nil || declaration.DecodeStrict(raw, &e) != nil ||
 		e.Format != PinFormat || e.stat() != st || !isHex64(e.Blake3) {
 		return "", false, nil
 	}

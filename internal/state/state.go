@@ -26,7 +26,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -209,6 +208,10 @@ func (s *Store) Load(configAbs, host string) (*Loaded, error) {
 
 // decode reads a report; another format version is nil, nil.
 func decode(raw []byte) (*Report, error) {
+	// Held to the limits before anything reads it, whatever its version.
+	if err := canon.Bounds(raw); err != nil {
+		return nil, fmt.Errorf("not a report: %w", err)
+	}
 	var head struct {
 		Format string `json:"format"`
 	}
@@ -420,13 +423,9 @@ func (s *Store) readOwn(path string) ([]byte, error) {
 	if err := s.trust(path, fi); err != nil {
 		return nil, err
 	}
-	const limit = 64 << 20
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	data, err := canon.ReadAll(f, canon.MaxSize)
 	if err != nil {
-		return nil, err
-	}
-	if len(data) > limit {
-		return nil, fmt.Errorf("%s: larger than a report can be", path)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return data, nil
 }

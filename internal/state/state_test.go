@@ -12,6 +12,7 @@ import (
 
 	"github.com/zap-go/zap/internal/pin"
 	"github.com/zap-go/zap/internal/resolve"
+	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -408,5 +409,67 @@ func TestPinCache(t *testing.T) {
 	os.Chmod(filepath.Join(dir, "zap", "cache", "eval_pins"), 0o777)
 	if _, _, err := c.Lookup(st); !errors.Is(err, ErrUntrusted) {
 		t.Errorf("Lookup in a world-writable cache: %v, want ErrUntrusted", err)
+	}
+}
+
+// TestLoadLimits checks a last-run report and a pin cache entry past the
+// limits of a document are refused, naming the file and the bound: 50,000
+// nested lists (which ran out of memory) and a report over canon.MaxSize,
+// refused by its size.
+func TestLoadLimits(t *testing.T) {
+	deep := func(format string) []byte {
+		return []byte(`{"format":"` + format + `","x":` + strings.Repeat("[", 50000) + strings.Repeat("]", 50000) + `}`)
+	}
+	s := newStore(t)
+	if err := s.Save("/p/zap.ts", "local", preview("ab")); err != nil {
+		t.Fatal(err)
+	}
+	path := s.ReportPath("/p/zap.ts", "local")
+	for _, c := range []struct {
+		name string
+		doc  []byte
+		size int64
+		msg  string
+	}{
+		{"deep", deep(Format), 0, path + ": not a report: document depth limit: nests more than 128 deep (at byte 156)"},
+		// Held to the limits whatever its version, before it is read.
+		{"deep, another version", deep("zap.report/2"), 0, path + ": not a report: document depth limit: nests more than 128 deep (at byte 156)"},
+		{"big", []byte(`{"format":"zap.report/1"}`), canon.MaxSize + 1, path + ": document size limit: larger than 64 MiB"},
+	} {
+		if err := WriteFile(path, c.doc); err != nil {
+			t.Fatal(err)
+		}
+		if c.size > 0 {
+			if err := os.Truncate(path, c.size); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, err := s.Load("/p/zap.ts", "local")
+		var limit *canon.LimitError
+		if !errors.As(err, &limit) || err.Error() != c.msg {
+			t.Errorf("%s: %v, want %q", c.name, err, c.msg)
+		}
+	}
+
+	c := s.PinCache()
+	st := pin.Stat{Dev: 1, Ino: 2, Size: 3, MtimeNs: 4, CtimeNs: 5}
+	if err := c.Store(st, strings.Repeat("ab", 32)); err != nil {
+		t.Fatal(err)
+	}
+	entry := filepath.Join(s.pinsDir(), "1-2.json")
+	if err := WriteFile(entry, deep(PinFormat)); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := c.Lookup(st)
+	var limit *canon.LimitError
+	if !errors.As(err, &limit) || !strings.HasPrefix(err.Error(), entry+": document depth limit") {
+		t.Errorf("a deep pin cache entry: %v", err)
+	}
+	// One that otherwise doesn't read is a miss, as it was.
+	if err := WriteFile(entry, []byte(`{"format":"zap.evalpin/1","x":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := c.Lookup(st); ok || err != nil {
+		t.Errorf("an entry that doesn't read: %v, %v; want a miss", ok, err)
 	}
 }

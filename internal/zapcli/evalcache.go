@@ -142,6 +142,9 @@ func evalCacheError(err error) error {
 		return fail(2, fmt.Sprintf("eval cache: %v", err),
 			"every file under ~/.zap (or $ZAP_HOME) must belong to the user Zap runs as, and the eval cache must be private to it; fix or remove it")
 	}
+	if pastLimit(err) {
+		return fail(2, fmt.Sprintf("eval cache: %v", err), "zap records no entry past the limits of a document; remove it")
+	}
 	return failf(1, "eval cache: %v", err)
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/state"
+	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
@@ -94,7 +95,17 @@ func stateError(err error) error {
 		return fail(2, fmt.Sprintf("state: %v", err),
 			"every file under ~/.zap (or $ZAP_HOME) must belong to the user Zap runs as, and no other account may write it; fix or remove it")
 	}
+	if pastLimit(err) {
+		return fail(2, fmt.Sprintf("state: %v", err), "zap writes no file under ~/.zap (or $ZAP_HOME) past the limits of a document; remove it")
+	}
 	return failf(1, "state: %v", err)
+}
+
+// pastLimit reports whether err is a document past one of canon's limits
+// (its size, depth or values): an input to fix, exit 2.
+func pastLimit(err error) bool {
+	var limit *canon.LimitError
+	return errors.As(err, &limit)
 }
 
 // load evaluates the config and, from here on, masks every secret it

@@ -59,7 +59,7 @@ func (s *session) openEvaluator() (*pin.Binary, error) {
 			"name the zap-eval binary itself, by its absolute path, with --evaluator or ZAP_EVAL")
 	case errors.Is(err, pin.ErrChanged):
 		return nil, fail(1, fmt.Sprintf("zap-eval: %v", err), "retry once nothing writes the binary")
-	case errors.Is(err, state.ErrUntrusted):
+	case errors.Is(err, state.ErrUntrusted), pastLimit(err):
 		return nil, stateError(err)
 	}
 	return nil, failf(1, "zap-eval: %v", err)

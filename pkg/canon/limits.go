@@ -22,14 +22,14 @@ const (
 	// template variable's value, which zap-eval refuses past 64 levels
 	// counted from the resource, inside a plan's put step (the plan, its
 	// changes, a change, its steps, a step, its op, the op's from, its
-	// vars): under 72.
+	// vars): 69.
 	MaxDepth = 128
 
 	// MaxValues is how many values (objects, arrays, strings, numbers,
 	// true, false and null, an object's keys not counted) a document may
 	// hold: one for every 64 bytes of the largest. A declaration of 2,000
 	// files, the budget Zap is measured against, holds about 20,000, and
-	// the plan made of it about 40,000.
+	// the plan made of it about 48,000.
 	MaxValues = MaxSize / 64
 )
 

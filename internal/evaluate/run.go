@@ -19,7 +19,8 @@ import (
 
 // Options bound an evaluation.
 type Options struct {
-	// Timeout ends an evaluation that runs longer (default 30 s).
+	// Timeout ends an evaluation that runs longer (default 30 s;
+	// NoTimeout: none, for a caller that keeps the time itself).
 	Timeout time.Duration
 	// MaxHeap ends an evaluation once the process's live heap grows past it
 	// (default 512 MiB).
@@ -37,6 +38,17 @@ const (
 	DefaultMaxHeap = 512 << 20
 )
 
+// The hints for a config that passed a bound, also where zap-eval's hard
+// limits caught it in the middle of a call.
+const (
+	TimeHint   = "look for a loop that never ends, or one call given too much to do"
+	MemoryHint = "look for a loop that keeps growing a value, or an array or string made too large at once"
+)
+
+// NoTimeout as Options.Timeout sets no time limit: zap-eval's is kept by
+// the process that watches the evaluating one, which kills it.
+const NoTimeout time.Duration = -1
+
 // MaxCallDepth bounds the interpreter's call stack, so a runaway recursion
 // fails at once rather than when the heap cap or the timeout catches it.
 const MaxCallDepth = 10000
@@ -53,7 +65,7 @@ type interruption struct{ err error }
 // run declaration.Validate. An *Error is the config's problem; any other
 // error is the evaluator's.
 func Run(ctx context.Context, s Script, opts Options) (*declaration.Declaration, error) {
-	if opts.Timeout <= 0 {
+	if opts.Timeout == 0 {
 		opts.Timeout = DefaultTimeout
 	}
 	if opts.MaxHeap == 0 {
@@ -242,12 +254,15 @@ func (b *builder) thrown(v goja.Value, what string) *Error {
 // the heap passes opts.MaxHeap. The returned function stops watching.
 func limit(ctx context.Context, rt *goja.Runtime, opts Options) func() {
 	done := make(chan struct{})
-	timer := time.AfterFunc(opts.Timeout, func() {
-		rt.Interrupt(interruption{&Error{
-			Msg:  fmt.Sprintf("the config ran longer than %s", opts.Timeout),
-			Hint: "look for a loop that never ends",
-		}})
-	})
+	stopTimer := func() bool { return false }
+	if opts.Timeout > 0 {
+		stopTimer = time.AfterFunc(opts.Timeout, func() {
+			rt.Interrupt(interruption{&Error{
+				Msg:  fmt.Sprintf("the config ran longer than %s", opts.Timeout),
+				Hint: TimeHint,
+			}})
+		}).Stop
+	}
 	go func() {
 		tick := time.NewTicker(heapPoll)
 		defer tick.Stop()
@@ -264,7 +279,7 @@ func limit(ctx context.Context, rt *goja.Runtime, opts Options) func() {
 				if sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() > opts.MaxHeap {
 					rt.Interrupt(interruption{&Error{
 						Msg:  fmt.Sprintf("the config used more than %d MiB of memory", opts.MaxHeap>>20),
-						Hint: "look for a loop that keeps growing a value",
+						Hint: MemoryHint,
 					}})
 					return
 				}
@@ -272,7 +287,7 @@ func limit(ctx context.Context, rt *goja.Runtime, opts Options) func() {
 		}
 	}()
 	return func() {
-		timer.Stop()
+		stopTimer()
 		close(done)
 	}
 }

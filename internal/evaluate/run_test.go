@@ -62,6 +62,17 @@ func TestRunTimeout(t *testing.T) {
 	}
 }
 
+// TestRunNoTimeout: with NoTimeout nothing but ctx ends a loop (zap-eval's
+// watchdog is another process).
+func TestRunNoTimeout(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	_, err := Run(ctx, Script{Name: "t.js", Code: "var m = { default: function () { for (;;) {} } };"}, Options{Export: "m", Timeout: NoTimeout})
+	if err == nil || !strings.Contains(err.Error(), "canceled") {
+		t.Fatalf("err = %v, want the cancellation", err)
+	}
+}
+
 func TestRunHeapCap(t *testing.T) {
 	_, err := eval(t, `function (zap) {
 		const keep = [];

@@ -15,6 +15,12 @@
 // abstract unix sockets, and one without Landlock can't hold the walls at
 // all: Restrict refuses to run there (ErrUnsupported) rather than evaluate
 // unwalled.
+//
+// Filter is the second wall (filter.go): a seccomp filter, applied to every
+// thread once the config is bundled, that lets through only the system
+// calls running the config takes. No open, socket, exec, fork, ptrace or
+// mount gets past it, whatever Landlock would have said. It is built for
+// amd64; elsewhere it refuses (ErrUnsupported).
 package sandbox
 
 import (

@@ -1,16 +1,21 @@
 package sandbox
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // The restricted checks run in a child process: Landlock can't be lifted
@@ -20,6 +25,9 @@ const childEnv = "ZAP_SANDBOX_TEST_CHILD"
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(childEnv); dir != "" {
 		os.Exit(child(dir))
+	}
+	if dir := os.Getenv(filterEnv); dir != "" {
+		os.Exit(filterChild(dir))
 	}
 	os.Exit(m.Run())
 }
@@ -169,4 +177,229 @@ func TestRestrictEvictedDentries(t *testing.T) {
 			t.Fatalf("child %d: %v\n%s", i, err, out)
 		}
 	}
+}
+
+// filterEnv makes the test binary a child that restricts itself, applies
+// the seccomp filter, reports what it can still do, and waits for its
+// stdin to close so the parent can read its /proc status.
+const filterEnv = "ZAP_SANDBOX_TEST_FILTER"
+
+// filterChild is the child TestFilter reads: it walls itself in as
+// zap-eval's evaluating process does (Restrict, then Filter), tries what
+// the filter must refuse and what the runtime still needs, one line each.
+func filterChild(dir string) int {
+	if err := Restrict(dir); err != nil {
+		fmt.Println("restrict:", err)
+		return 1
+	}
+	if err := Filter(); err != nil {
+		fmt.Println("filter:", err)
+		return 1
+	}
+	if os.Getenv(x32Env) != "" {
+		// getpid through x32's numbering on amd64's entry: killed.
+		syscall.RawSyscall(syscall.SYS_GETPID|0x40000000, 0, 0, 0)
+		fmt.Println("x32 call returned")
+		return 0
+	}
+	try := func(what string, err error) {
+		switch {
+		case err == nil:
+			fmt.Println(what, "ok")
+		case errors.Is(err, syscall.EPERM):
+			fmt.Println(what, "EPERM")
+		default:
+			fmt.Println(what, "error:", err)
+		}
+	}
+	_, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
+	try("socket", err)
+	_, err = syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	try("unix socket", err)
+	try("execve", syscall.Exec("/bin/true", []string{"true"}, nil))
+	try("fork", rawFork(syscall.SYS_FORK, 0))
+	try("clone a process", rawFork(syscall.SYS_CLONE, uintptr(syscall.SIGCHLD)))
+	_, err = syscall.Open(filepath.Join(dir, "file"), syscall.O_RDONLY, 0)
+	try("open inside", err)
+	try("ptrace", errnoErr(ptraceMe()))
+	try("kill another", syscall.Kill(1, 0))
+	try("kill self", syscall.Kill(os.Getpid(), 0))
+	try("setrlimit", syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: 1 << 40, Max: 1 << 40}))
+	_, err = syscall.Mmap(-1, 0, 4096, syscall.PROT_READ|syscall.PROT_EXEC, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	try("mmap executable", err)
+	m, err := syscall.Mmap(-1, 0, 4096, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err == nil {
+		err = syscall.Munmap(m)
+	}
+	try("mmap", err)
+	// New threads, as the runtime makes them under load: each goroutine
+	// holds its own while it sleeps.
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			time.Sleep(20 * time.Millisecond)
+		})
+	}
+	wg.Wait()
+	fmt.Println("threads ok")
+	// The parent reads /proc/PID/status now; a closed stdin ends it.
+	io.Copy(io.Discard, os.Stdin)
+	return 0
+}
+
+func errnoErr(e syscall.Errno) error {
+	if e == 0 {
+		return nil
+	}
+	return e
+}
+
+// TestFilter applies the filter in a child and checks that every thread of
+// it shows it (Seccomp: 2 in /proc/PID/task/*/status) and that it refuses
+// sockets, exec, fork, open, ptrace, signals to others, setrlimit and
+// executable memory with EPERM, while threads still start.
+func TestFilter(t *testing.T) {
+	if abi := ABI(); abi < MinABI {
+		t.Skipf("this kernel's Landlock ABI is %d; the sandbox needs %d", abi, MinABI)
+	}
+	if auditArch == 0 {
+		t.Skipf("the filter isn't built for %s", runtime.GOARCH)
+	}
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "file"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), filterEnv+"="+dir)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	var lines []string
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if sc.Text() == "threads ok" || strings.HasPrefix(sc.Text(), "restrict:") || strings.HasPrefix(sc.Text(), "filter:") {
+			break
+		}
+	}
+	// Every thread, those made before the filter and after, carries it.
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", cmd.Process.Pid))
+	if err != nil || len(tasks) == 0 {
+		t.Fatalf("no threads of the child: %v", err)
+	}
+	for _, task := range tasks {
+		status, err := os.ReadFile(task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"\nSeccomp:\t2\n", "\nNoNewPrivs:\t1\n"} {
+			if !strings.Contains(string(status), want) {
+				t.Errorf("%s lacks %q", task, strings.TrimSpace(want))
+			}
+		}
+	}
+	stdin.Close()
+	io.Copy(io.Discard, stdout)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("child: %v\n%s\n%s", err, strings.Join(lines, "\n"), stderr.String())
+	}
+	want := []string{
+		"socket EPERM",
+		"unix socket EPERM",
+		"execve EPERM",
+		"fork EPERM",
+		"clone a process EPERM",
+		"open inside EPERM",
+		"ptrace EPERM",
+		"kill another EPERM",
+		"kill self ok",
+		"setrlimit EPERM",
+		"mmap executable EPERM",
+		"mmap ok",
+		"threads ok",
+	}
+	if got := strings.Join(lines, "\n"); got != strings.Join(want, "\n") {
+		t.Errorf("behind the filter:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
+	}
+	t.Logf("%d threads filtered; allowed: %s", len(tasks), strings.Join(Allowed(), " "))
+}
+
+// TestFilterProgram checks the filter's shape without applying it: the
+// architecture is checked first, x32 and foreign calls kill, and every
+// jump lands inside the program.
+func TestFilterProgram(t *testing.T) {
+	if auditArch == 0 {
+		if _, err := program(1); !errors.Is(err, ErrUnsupported) {
+			t.Fatalf("program on %s: %v, want ErrUnsupported", runtime.GOARCH, err)
+		}
+		return
+	}
+	prog, err := program(1234)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prog[0].K != offArch || prog[1].K != auditArch {
+		t.Errorf("the program starts %+v %+v, not with the architecture check", prog[0], prog[1])
+	}
+	for i, in := range prog {
+		if in.Code&0x07 == 0x05 && (i+1+int(in.Jt) >= len(prog) || i+1+int(in.Jf) >= len(prog)) {
+			t.Errorf("instruction %d jumps past the end", i)
+		}
+	}
+	last := prog[len(prog)-1]
+	if last.Code != 0x06 || last.K != 0x80000000 {
+		t.Errorf("the program ends %+v, not with kill", last)
+	}
+}
+
+// rawFork forks with the system call nr; a child that comes of it (the
+// filter failed) exits at once.
+func rawFork(nr, flags uintptr) error {
+	r, _, errno := syscall.RawSyscall(nr, flags, 0, 0)
+	if errno == 0 && r == 0 {
+		syscall.RawSyscall(syscall.SYS_EXIT_GROUP, 3, 0, 0)
+	}
+	return errnoErr(errno)
+}
+
+// x32Env has filterChild make an x32 call after the filter.
+const x32Env = "ZAP_SANDBOX_TEST_X32"
+
+// TestFilterKillsX32 checks that a call through x32's numbering kills the
+// process rather than reaching a table the filter doesn't list.
+func TestFilterKillsX32(t *testing.T) {
+	if abi := ABI(); abi < MinABI {
+		t.Skipf("this kernel's Landlock ABI is %d; the sandbox needs %d", abi, MinABI)
+	}
+	if runtime.GOARCH != "amd64" {
+		t.Skip("x32 is amd64's")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), filterEnv+"="+t.TempDir(), x32Env+"=1")
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGSYS {
+		t.Fatalf("child: %v, want killed by SIGSYS\n%s", err, out)
+	}
+}
+
+func ptraceMe() syscall.Errno {
+	_, _, e := syscall.RawSyscall(syscall.SYS_PTRACE, syscall.PTRACE_TRACEME, 0, 0)
+	return e
 }

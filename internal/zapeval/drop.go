@@ -1,25 +1,18 @@
 package zapeval
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"os/user"
 	"path/filepath"
 	"strconv"
 	"syscall"
 
 	"github.com/zap-go/zap/internal/project"
-	"github.com/zap-go/zap/internal/stage"
 	"github.com/zap-go/zap/internal/testhook"
 )
-
-// dropFlag hands the project the root zap-eval found to the zap-eval it
-// re-executes as the dropped user, which must find the same one.
-const dropFlag = "dropped-project"
 
 // account is a user the evaluation can be dropped to.
 type account struct {
@@ -112,36 +105,7 @@ func searchable(fi os.FileInfo, a account) bool {
 	return m&0o001 != 0
 }
 
-// reexec runs this zap-eval again as acct, with no supplementary groups,
-// handing it the project found, and returns its exit code as an error.
-func reexec(ctx context.Context, acct account, proj *project.Project, inputs *os.File, stdout, stderr io.Writer) error {
-	args := []string{"--" + dropFlag + "=" + proj.Root}
-	var extra []*os.File
-	if inputs != nil {
-		// The file was opened here, as root: the dropped zap-eval writes
-		// through the descriptor, as descriptor 3.
-		args = append(args, "--"+inputsFDFlag+"=3")
-		extra = []*os.File{inputs}
-	}
-	cmd := exec.CommandContext(ctx, "/proc/self/exe", append(args, "--", proj.Config)...)
-	cmd.ExtraFiles = extra
-	cmd.Args[0] = os.Args[0]
-	cmd.Env = os.Environ()
-	cmd.Dir = "/"
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: acct.Uid, Gid: acct.Gid, Groups: []uint32{}}}
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return errDone
-	case errors.As(err, &ee) && ee.ExitCode() > 0:
-		return &stage.Error{Code: ee.ExitCode(), Err: errDone}
-	}
-	return ownErr(fmt.Errorf("run the evaluation as %s: %w", acct.Name, err))
-}
-
-// errDone is a run whose output and diagnostics the dropped zap-eval wrote.
+// errDone is a run whose diagnostics the evaluating process wrote.
 var errDone = errors.New("done")
 
 // evalAsRootInTest is the one way to evaluate as root: a zap-eval built for

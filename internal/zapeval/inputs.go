@@ -10,22 +10,12 @@ import (
 	"github.com/zap-go/zap/internal/evalcache"
 )
 
-// inputsFDFlag hands the dropped zap-eval the inputs file root opened.
-const inputsFDFlag = "inputs-fd"
-
 // openInputs opens the file --inputs names (created mode 600, or
-// truncated; never through a link), or takes the descriptor root handed
-// down; nil when neither is given.
-func openInputs(path string, fd int) (*os.File, error) {
-	switch {
-	case path != "" && fd != 0:
-		return nil, configErr(fmt.Errorf("--inputs and --%s both given", inputsFDFlag))
-	case fd != 0:
-		if fd < 3 {
-			return nil, configErr(fmt.Errorf("--%s %d: not a descriptor zap-eval was handed", inputsFDFlag, fd))
-		}
-		return os.NewFile(uintptr(fd), "inputs"), nil
-	case path == "":
+// truncated; never through a link), nil when none is. It is opened first,
+// as zap-eval runs, and written once the evaluating process has made the
+// inputs document and the declaration.
+func openInputs(path string) (*os.File, error) {
+	if path == "" {
 		return nil, nil
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)

@@ -158,8 +158,9 @@ func writeString(buf *bytes.Buffer, s string) {
 	buf.Write(AppendString(buf.AvailableBuffer(), s))
 }
 
-// Check reads data as one JSON value and refuses duplicate object keys and,
-// unless allowNull reports true for its path, null. Paths are written as
+// Check reads data as one JSON value and refuses duplicate object keys, a
+// string that isn't UTF-8 text (checkText) and, unless allowNull reports
+// true for its path, null. Paths are written as
 // field.sub[2].name. allowNull may be nil. A document past MaxDepth or
 // MaxValues is refused (a *LimitError) before the decoder reads anything
 // from it: the fast path counts as it goes, and Bounds counts for the
@@ -167,7 +168,7 @@ func writeString(buf *bytes.Buffer, s string) {
 func Check(data []byte, allowNull func(path string) bool) error {
 	ok, limit := checkFast(data, allowNull)
 	if ok {
-		return nil
+		return checkText(data)
 	}
 	if limit != nil {
 		return limit
@@ -175,7 +176,10 @@ func Check(data []byte, allowNull func(path string) bool) error {
 	if err := Bounds(data); err != nil {
 		return err
 	}
-	return checkSlow(data, allowNull)
+	if err := checkSlow(data, allowNull); err != nil {
+		return err
+	}
+	return checkText(data)
 }
 
 // checkSlow is Check through encoding/json's tokenizer: the reading that

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -16,14 +17,32 @@ import (
 	"github.com/zap-go/zap/pkg/events"
 )
 
+// stagedPrefix begins the name of a file a writer stages and holds locked
+// (flock) until it is renamed into place; six characters from [A-Za-z0-9]
+// follow it. A file so named that can be locked without waiting is a killed
+// writer's (cleanStaged).
+const stagedPrefix = ".zap.lk."
+
+// lockTries bounds how often stage tries the lock on the file it made, a
+// lockWait apart: a cleaner holds it only a moment, and an account that a
+// default access list let open the file before its mode was set could hold
+// it for ever.
+const (
+	lockTries = 100
+	lockWait  = 50 * time.Millisecond
+)
+
 // stage makes a new file beside a path, in the directory open at dirfd (dir
-// is its path, for messages), named .zap.XXXXXX, mode 0600 whatever the
-// umask or a default access list gives, and returns it open. Before a byte
-// is written it must be a regular file of the writer's, empty, with one
-// name, and still the file at the staged name.
+// is its path, for messages), named .zap.lk.XXXXXX, mode 0600 whatever the
+// umask or a default access list gives, and returns it open and locked
+// (flock, held until it is closed). Before a byte is written it must be a
+// regular file of the writer's, empty, with one name, and still the file at
+// the staged name, once locked too: a name gone by then was taken, not yet
+// locked, by a cleaner for a killed writer's, and another file is staged.
 func stage(dirfd int, dir string) (*os.File, string, error) {
+	gone := 0
 	for range 100 {
-		name := ".zap." + randomName(6)
+		name := stagedPrefix + randomName(6)
 		fd, err := unix.Openat(dirfd, name, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
 		if errors.Is(err, unix.EEXIST) || errors.Is(err, unix.EINTR) {
 			continue
@@ -47,9 +66,40 @@ func stage(dirfd int, dir string) (*os.File, string, error) {
 			f.Close()
 			return nil, "", execute.Errorf(events.Conflict, "the staged file %s changed under it", path)
 		}
+		if !lock(fd) {
+			f.Close()
+			return nil, "", execute.Errorf(events.Conflict, "the staged file %s is locked by another process", path)
+		}
+		if !still(dirfd, name, f) {
+			f.Close()
+			var at unix.Stat_t
+			if err := unix.Fstatat(dirfd, name, &at, unix.AT_SYMLINK_NOFOLLOW); errors.Is(err, unix.ENOENT) && gone < 3 {
+				gone++
+				continue
+			}
+			return nil, "", execute.Errorf(events.Conflict, "the staged file %s changed under it", path)
+		}
 		return f, path, nil
 	}
 	return nil, "", execute.Errorf(events.Conflict, "stage a file in %s: no free name", dir)
+}
+
+// lock takes an exclusive flock on fd, waiting out a cleaner that holds it
+// a moment, never blocked: lockTries tries, lockWait apart.
+func lock(fd int) bool {
+	for i := range lockTries {
+		err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB)
+		if err == nil {
+			return true
+		}
+		if !errors.Is(err, unix.EWOULDBLOCK) && !errors.Is(err, unix.EINTR) {
+			return false
+		}
+		if i < lockTries-1 {
+			time.Sleep(lockWait)
+		}
+	}
+	return false
 }
 
 // denied reports whether err is the system refusing the writer.

@@ -37,20 +37,29 @@ func (h *Host) link(l *execute.Link) error {
 	if isDir() {
 		return execute.Errorf(events.Conflict, "%s is a directory", l.Path)
 	}
-	tmp := ""
-	for range 100 {
-		tmp = ".zap." + randomName(6)
-		err := unix.Symlinkat(l.Target, dirfd, tmp)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, unix.EEXIST) {
-			return fmt.Errorf("make a link in %s: %w", dir, err)
-		}
-		tmp = ""
+	cleanStaged(dirfd)
+	// The link is made beside a staged file, locked, named for it: what a
+	// write killed in between leaves, a later one removes.
+	guard, staged, err := stage(dirfd, dir)
+	if err != nil {
+		return err
 	}
-	if tmp == "" {
-		return execute.Errorf(events.Conflict, "make a link in %s: no free name", dir)
+	guardName := base(staged)
+	defer func() {
+		if still(dirfd, guardName, guard) {
+			unix.Unlinkat(dirfd, guardName, 0)
+		}
+		guard.Close()
+	}()
+	tmp := guardName + linkSuffix
+	if err := unix.Symlinkat(l.Target, dirfd, tmp); err != nil {
+		if errors.Is(err, unix.EEXIST) {
+			return execute.Errorf(events.Conflict, "make a link in %s: %s is taken", dir, tmp)
+		}
+		return fmt.Errorf("make a link in %s: %w", dir, err)
+	}
+	if stagedHook != nil {
+		stagedHook(join(dir, tmp))
 	}
 	if err := unix.Renameat(dirfd, tmp, dirfd, name); err != nil {
 		unix.Unlinkat(dirfd, tmp, 0)

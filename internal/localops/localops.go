@@ -15,10 +15,11 @@
 // path leads, a made directory stays the writer's.
 //
 // put installs a file whole. The content is staged beside the path in a new
-// file .zap.XXXXXX (openat O_CREAT|O_EXCL|O_NOFOLLOW, then mode 0600 set on
-// it whatever the umask or a default access list gave) that stays open;
-// before a byte is written it must be a regular file of the writer's, empty,
-// with one name, and still the file at the staged name. The bytes are
+// file .zap.lk.XXXXXX (openat O_CREAT|O_EXCL|O_NOFOLLOW, then mode 0600 set
+// on it whatever the umask or a default access list gave) that stays open
+// and locked (flock, LOCK_EX) until it is renamed into place; before a byte
+// is written it must be a regular file of the writer's, empty, with one
+// name, and still the file at the staged name once locked. The bytes are
 // written and synced, read back through the descriptor and held to the
 // plan's SHA-512, the owner, group and mode are set on the open file, and,
 // once the staged name is checked to still be that file, it is renamed onto
@@ -54,7 +55,22 @@
 //
 // link makes the symbolic link under a new name beside the path and renames
 // it onto the path, replacing a regular file or another link; a directory at
-// the path is a conflict.
+// the path is a conflict. The new name is a staged file's, .zap.lk.XXXXXX,
+// followed by .ln; the file, staged and locked as a put's is, is removed
+// once the link is in place.
+//
+// A put or link first removes what killed writers left beside its path,
+// and only that. A live writer holds the lock on its staged file from just
+// after making it until it is in place, so a .zap.lk.XXXXXX that is a
+// regular file with one name and can be locked without waiting is a killed
+// writer's; it is removed, with its .ln link, while locked. This is done
+// only in a directory of the writer's that neither its group nor others may
+// write, where no other account (root aside) can make, rename or remove a
+// name while it is read; elsewhere leftovers stay. A writer that finds its
+// staged file gone once it holds the lock (a cleaner took it, not yet
+// locked, for a killed writer's) stages another. The internal/ops scripts
+// keep the same rule where the host has flock (lib/stage.sh); without it
+// they stage .zap.XXXXXX, locked by nothing, which no write removes.
 //
 // An operation the system refuses natively (EACCES, EPERM) is handed to
 // Host.Elevated when it is set, and done again there whole. Sudo is that

@@ -10,6 +10,9 @@ import (
 // directory every account may write (as /tmp is) a put keeps nothing, which
 // the scenarios that keep a mode or an owner must not run into.
 func TestMain(m *testing.M) {
+	if os.Getenv(helperEnv) == "stall" {
+		os.Exit(helperStall(os.Args[len(os.Args)-3], os.Args[len(os.Args)-2], os.Args[len(os.Args)-1]))
+	}
 	os.Exit(run(m))
 }
 

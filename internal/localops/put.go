@@ -75,6 +75,7 @@ func (h *Host) put(ctx context.Context, p *execute.Put) error {
 		}
 		a.mode = declared
 	}
+	cleanStaged(dirfd)
 	if err := install(dirfd, p.Path, p.Content, p.SHA512, a); err != nil {
 		return err
 	}
@@ -160,6 +161,9 @@ func install(dirfd int, path string, data []byte, sum string, a attrs) (err erro
 		return err
 	}
 	tmpName := base(tmp)
+	if stagedHook != nil {
+		stagedHook(tmp)
+	}
 	defer func() {
 		// Only the file staged here: an unlink by name could remove what
 		// another account put there instead.

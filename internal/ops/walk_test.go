@@ -8,8 +8,9 @@ import (
 )
 
 // TestWalkIsOneText checks that put, dir and link each travel with the one
-// shared walk (scripts/lib/walk.sh) in place, whole, and that no script is
-// left with an include it doesn't expand.
+// shared walk (scripts/lib/walk.sh) in place, whole, put and link with the
+// staging (scripts/lib/stage.sh) after it, and that no script is left with
+// an include it doesn't expand.
 func TestWalkIsOneText(t *testing.T) {
 	lib, err := scripts.ReadFile("scripts/lib/walk.sh")
 	if err != nil {
@@ -26,6 +27,20 @@ func TestWalkIsOneText(t *testing.T) {
 		}
 		if !strings.Contains(s.Text, "zap="+string(name)+"\n"+body) {
 			t.Errorf("the %s script doesn't carry the walk whole after its name", name)
+		}
+	}
+	// put and link stage their files with the one shared staging.
+	lib, err = scripts.ReadFile("scripts/lib/stage.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stage := string(lib)
+	for strings.HasPrefix(stage, "#") {
+		_, stage, _ = strings.Cut(stage, "\n")
+	}
+	for _, name := range []plan.OpName{plan.OpPut, plan.OpLink} {
+		if s, _ := Script(name); !strings.Contains(s.Text, body+stage) {
+			t.Errorf("the %s script doesn't carry the staging whole after the walk", name)
 		}
 	}
 	entries, err := scripts.ReadDir("scripts")

@@ -12,14 +12,28 @@
 # or that every account may write, on the path as written, links read as
 # what they lead to, or walking up by .. from where the path leads.
 #
-# The link is made under a new name beside PATH (.zap.XXXXXX, ln -s -T, which
-# never makes it inside what is at that name) and renamed into place,
-# replacing a regular file or another link at PATH (where mv can't rename
-# over a link to a directory, as BusyBox's can't, that link is removed
-# first). A directory at PATH fails (exit 94).
+# The link is made under a new name beside PATH (ln -s -T, which never
+# makes it inside what is at that name) and renamed into place, replacing a
+# regular file or another link at PATH (where mv can't rename over a link to
+# a directory, as BusyBox's can't, that link is removed first). A directory
+# at PATH fails (exit 94). The name is that of a file staged and locked
+# (flock) beside PATH first, .zap.lk.XXXXXX, followed by .ln; the file is
+# removed once the link is in place. Where there is no flock the name is
+# .zap.XXXXXX and nothing is staged. Before it stages, the write removes
+# what killed writers left beside PATH: each .zap.lk.XXXXXX it can lock
+# without waiting and its .ln, only where no other account can write the
+# directory (lib/stage.sh, zap_clean).
 set -eu
 zap=link
 #@include walk
+#@include stage
+new=
+# zap_unlink: removes the link made under the new name, if it is still
+# there, and the staged file.
+zap_unlink() {
+	if [ -n "$new" ] && [ -L "$new" ]; then rm -f -- "$new"; fi
+	zap_unstage
+}
 zap_link() {
 	path=$1 target=$2
 	case $path in
@@ -34,17 +48,27 @@ zap_link() {
 	if [ -d "./$name" ] && [ ! -L "./$name" ]; then
 		zap_fail 94 "$path is a directory"
 	fi
-	tmp=$(mktemp -u ./.zap.XXXXXX)
-	ln -s -T -- "$target" "$tmp"
-	trap 'rm -f -- "$tmp"' EXIT
+	zap_clean
+	trap 'zap_unlink' EXIT
 	trap 'exit 1' HUP INT TERM
-	if ! mv -f -T -- "$tmp" "./$name" 2>/dev/null; then
+	if [ -n "$zap_lk" ]; then
+		zap_stage
+		lnk=$tmp.ln
+	else
+		lnk=$(mktemp -u ./.zap.XXXXXX)
+	fi
+	ln -s -T -- "$target" "$lnk"
+	new=$lnk
+	if ! mv -f -T -- "$new" "./$name" 2>/dev/null; then
 		if [ -d "./$name" ] && [ ! -L "./$name" ]; then
 			zap_fail 94 "$path is a directory"
 		fi
 		if [ -L "./$name" ]; then rm -f -- "./$name"; fi
-		mv -f -T -- "$tmp" "./$name"
+		mv -f -T -- "$new" "./$name"
 	fi
+	new=
+	zap_unstage
+	staged=
 	trap - EXIT
 }
 zap_link "$@"

@@ -17,11 +17,15 @@
 # on the path as written, links read as what they lead to, or walking up by
 # .. from where the path leads.
 #
-# The content is staged beside PATH in a new file (mktemp .zap.XXXXXX,
+# The content is staged beside PATH in a new file (mktemp .zap.lk.XXXXXX,
 # mode 600 set on it whatever the umask or a default access list gave) held
-# open (read only: no open here creates a file); before a byte is written it
-# must be a regular file of the writer's, empty, with one name, and still
-# the file at the staged name (exit 94). The bytes are written through
+# open (read only: no open here creates a file) and locked (flock), or,
+# where there is no flock, .zap.XXXXXX, not locked; before a byte is written
+# it must be a regular file of the writer's, empty, with one name, and still
+# the file at the staged name (exit 94). Before it stages, the put removes
+# what killed writers left beside PATH: each .zap.lk.XXXXXX it can lock
+# without waiting, only where no other account can write the directory
+# (lib/stage.sh, zap_clean). The bytes are written through
 # /proc/self/fd, checked against SHA512 and LENGTH (exit 93 when they aren't
 # what was sent), given OWNER, GROUP and MODE through the open file, and,
 # the staged name checked to still be that file, renamed into place: a link
@@ -50,6 +54,7 @@
 set -eu
 zap=put
 #@include walk
+#@include stage
 # zap_snapshot: prints the file at the name (see the top).
 zap_snapshot() {
 	if [ -L "./$name" ]; then
@@ -75,13 +80,6 @@ zap_snapshot() {
 	echo "zap-snapshot $2 $3 $4"
 	head -c 16777217 <&4
 	exec 4<&-
-}
-# zap_unstage: removes the staged file, if the name is still it.
-zap_unstage() {
-	if [ -n "$staged" ] && [ "$(stat -c '%d:%i' -- "$tmp" 2>/dev/null)" = "$staged" ]; then
-		rm -f -- "$tmp"
-	fi
-	return 0
 }
 zap_put() {
 	path=$1 mode=$2 owner=$3 group=$4 want=$5 length=$6 what=${7-}
@@ -139,20 +137,10 @@ zap_put() {
 		set -- $here
 		keep_uid=$2 keep_gid=$3
 	fi
-	staged=
-	tmp=$(umask 077 && mktemp ./.zap.XXXXXX)
+	zap_clean
 	trap 'zap_unstage' EXIT
 	trap 'exit 1' HUP INT TERM
-	# Opened for reading only: a link swapped in at the name is opened,
-	# never created through, and refused below.
-	command exec 3<"$tmp" || zap_fail 94 "the staged file ${dir:-}/${tmp#./} changed under it"
-	st=$(stat -L -c '%f %u %g %h %s %d:%i' /proc/self/fd/3)
-	set -- $st
-	if [ $((0x$1 & 0170000)) -ne $((0100000)) ] || [ "$2" != "$me" ] || [ "$4" != 1 ] || [ "$5" != 0 ] ||
-		[ "$(stat -c '%d:%i' -- "$tmp")" != "$6" ]; then
-		zap_fail 94 "the staged file ${dir:-}/${tmp#./} changed under it"
-	fi
-	staged=$6 sgid=$3
+	zap_stage
 	chmod 600 /proc/self/fd/3
 	if ! base64 -d >/proc/self/fd/3; then
 		zap_fail 93 "the content that arrived is not the content sent"

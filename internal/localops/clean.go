@@ -1,0 +1,91 @@
+package localops
+
+import (
+	"os"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// stagedHook, when a test sets it, is called with the staged name once a
+// put's file is staged and locked, and once a link is made beside its
+// staged file: a test stops a writer there, to kill it or to race it.
+var stagedHook func(name string)
+
+// linkSuffix follows a staged file's name to name the link a link operation
+// makes beside it before renaming it into place.
+const linkSuffix = ".ln"
+
+// cleanStaged removes from the directory open at dirfd what killed writers
+// left there, and only that (see the package documentation): only in a
+// directory of the writer's that neither its group nor others may write,
+// so no other account, root aside, can make, rename or remove a name there
+// while it is read. There each .zap.lk.XXXXXX that is a regular file with
+// one name, and that can be opened and locked (flock) without waiting, is a
+// killed writer's, since a live one holds the lock; it is removed, and the
+// .zap.lk.XXXXXX.ln link beside it first, while the lock is held. What
+// can't be read, opened or locked is left as it is; nothing here fails the
+// write.
+func cleanStaged(dirfd int) {
+	var st unix.Stat_t
+	if unix.Fstat(dirfd, &st) != nil || int(st.Uid) != os.Geteuid() || st.Mode&0o022 != 0 {
+		return
+	}
+	fd, err := openat(dirfd, ".", dirFlags)
+	if err != nil {
+		return
+	}
+	d := os.NewFile(uintptr(fd), ".")
+	defer d.Close()
+	for {
+		names, err := d.Readdirnames(1024)
+		for _, name := range names {
+			if stagedName(name) {
+				removeLeftover(dirfd, name)
+			}
+		}
+		if err != nil {
+			return // io.EOF: all read
+		}
+	}
+}
+
+// stagedName reports whether name is one stage gives: stagedPrefix and six
+// characters from [A-Za-z0-9].
+func stagedName(name string) bool {
+	rest, ok := strings.CutPrefix(name, stagedPrefix)
+	if !ok || len(rest) != 6 {
+		return false
+	}
+	for _, c := range []byte(rest) {
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// removeLeftover removes name from the directory open at dirfd when it is
+// a regular file with one name that can be locked without waiting, and the
+// link beside it named for it.
+func removeLeftover(dirfd int, name string) {
+	fd, err := openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC)
+	if err != nil {
+		return
+	}
+	defer unix.Close(fd)
+	var held, at unix.Stat_t
+	if unix.Fstat(fd, &held) != nil || held.Mode&unix.S_IFMT != unix.S_IFREG || held.Nlink != 1 {
+		return
+	}
+	if unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) != nil {
+		return
+	}
+	if unix.Fstatat(dirfd, name, &at, unix.AT_SYMLINK_NOFOLLOW) != nil || at.Dev != held.Dev || at.Ino != held.Ino {
+		return
+	}
+	if unix.Fstatat(dirfd, name+linkSuffix, &at, unix.AT_SYMLINK_NOFOLLOW) == nil && at.Mode&unix.S_IFMT == unix.S_IFLNK {
+		unix.Unlinkat(dirfd, name+linkSuffix, 0)
+	}
+	unix.Unlinkat(dirfd, name, 0)
+}

@@ -114,7 +114,10 @@ func Run(ctx context.Context, s Script, opts Options) (*declaration.Declaration,
 
 	b := newBuilder(rt, &converter{rt: rt, in: in}, pos)
 	if err := b.installEnvRef(); err != nil {
-		return nil, err
+		// The limits run from here on: a cancellation, a timeout or the
+		// heap cap can interrupt the hook's own few steps too, and reads
+		// as what it is.
+		return nil, b.failure(err)
 	}
 	if _, err := rt.RunProgram(prg); err != nil {
 		return nil, b.failure(err)

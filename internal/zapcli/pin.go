@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/zap-go/zap/internal/envpass"
 	"github.com/zap-go/zap/internal/lock"
 	"github.com/zap-go/zap/internal/pin"
 	"github.com/zap-go/zap/internal/state"
@@ -139,7 +140,13 @@ func (s *session) evaluatorOutput(ctx context.Context, bin *pin.Binary, args ...
 	// Whatever its file is called, it is zap-eval.
 	cmd.Args[0] = "zap-eval"
 	cmd.Env = append(withoutVar(s.st.env, "TZ"), "TZ=UTC")
+	// The secret gate reads the env file's long variables too.
+	release, err := envpass.Attach(cmd, s.st.bigEnv)
+	if err != nil {
+		return nil, failf(1, "zap-eval: %v", err)
+	}
 	out, err := s.st.runCmd(cmd, "zap-eval", nil)
+	release()
 	if err == nil {
 		s.startEarlyDetect(ctx, out)
 	}

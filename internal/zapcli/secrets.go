@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/zap-go/zap/internal/envfile"
+	"github.com/zap-go/zap/internal/envpass"
 	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/resolve"
@@ -186,6 +187,10 @@ func (a *app) loadEnvFile() error {
 		kept = append(kept, v)
 	}
 	vars = kept
+	// A variable too long for an environment string goes to the stages
+	// that resolve references on a descriptor instead (internal/envpass);
+	// no process gets it in its environment.
+	big := map[string]string{}
 	env := make([]string, 0, len(a.environ)+len(vars))
 	for _, kv := range a.environ {
 		name, _, _ := strings.Cut(kv, "=")
@@ -194,9 +199,16 @@ func (a *app) loadEnvFile() error {
 		}
 	}
 	for _, v := range vars {
+		if envpass.Big(v.Name, v.Value) {
+			big[v.Name] = v.Value
+			continue
+		}
 		env = append(env, v.Name+"="+v.Value)
 	}
 	a.environ = env
+	if a.bigEnv, err = envpass.NewFile(big); err != nil {
+		return fail(2, fmt.Sprintf("env file %s: %v", escape.Line(a.envFile), err))
+	}
 	lookup, getenv := a.lookupEnv, a.getenv
 	a.lookupEnv = func(name string) (string, bool) {
 		if v, ok := set[name]; ok {

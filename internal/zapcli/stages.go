@@ -13,6 +13,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
+
+	"github.com/zap-go/zap/internal/envpass"
 )
 
 // stages runs Zap's stages, found in one directory: beside zap's own
@@ -22,6 +25,10 @@ type stages struct {
 	dir    string
 	env    []string
 	stderr io.Writer // where a stage's diagnostics go when it succeeds
+	// bigEnv is the descriptor of the env file's long variables
+	// (internal/envpass) the stages that resolve references get; nil for
+	// none.
+	bigEnv *os.File
 	// gc is the GOGC the reading stages (zap-detect, zap-plan) run with,
 	// "" for the operator's own (useGC).
 	gc string
@@ -51,7 +58,8 @@ func (a *app) stages() (*stages, error) {
 		}
 		dir = filepath.Dir(exe)
 	}
-	return &stages{dir: dir, env: a.environ, stderr: a.stderr}, nil
+	// The operator's own ZAP_ENV_FD names no descriptor a stage gets.
+	return &stages{dir: dir, env: withoutVar(a.environ, envpass.FDVar), stderr: a.stderr, bigEnv: a.bigEnv}, nil
 }
 
 func (s *stages) command(ctx context.Context, name string, args ...string) *exec.Cmd {
@@ -60,6 +68,10 @@ func (s *stages) command(ctx context.Context, name string, args ...string) *exec
 	cmd.Env = s.env
 	if s.gc != "" && (name == "zap-detect" || name == "zap-plan") {
 		cmd.Env = append(append([]string{}, s.env...), "GOGC="+s.gc)
+	}
+	if s.bigEnv != nil && (name == "zap-detect" || name == "zap-exec") {
+		// Not a /proc/self/fd path: nothing to release, no error.
+		_, _ = envpass.Attach(cmd, s.bigEnv)
 	}
 	return cmd
 }
@@ -152,9 +164,14 @@ func (e *stageError) Unwrap() error { return e.exitError }
 func (s *stages) failure(name string, err error, stderr []byte) error {
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) {
+		hint := fmt.Sprintf("zap runs its stages from its own directory (%s); reinstall Zap so they are there", s.dir)
+		if errors.Is(err, syscall.E2BIG) {
+			// Not a missing stage: the environment is more than the
+			// kernel starts a process with, in all.
+			hint = fmt.Sprintf("the environment (with --env-file's values) is too large to start a process with; an env-file variable over %d bytes is passed another way, but together they must stay well under the kernel's limit", envpass.Threshold)
+		}
 		return &stageError{stage: name, status: -1, exitError: &exitError{code: 1,
-			msg:   fmt.Sprintf("can't run %s: %v", name, err),
-			hints: []string{fmt.Sprintf("zap runs its stages from its own directory (%s); reinstall Zap so they are there", s.dir)}}}
+			msg: fmt.Sprintf("can't run %s: %v", name, err), hints: []string{hint}}}
 	}
 	msg, hints := stageMessage(name, stderr)
 	status := ee.ExitCode()

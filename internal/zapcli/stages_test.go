@@ -2,7 +2,11 @@ package zapcli
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"slices"
+	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -36,5 +40,23 @@ func TestStageGC(t *testing.T) {
 				t.Errorf("the operator environment changed: %q", env)
 			}
 		})
+	}
+}
+
+// TestStageTooBig: a stage the kernel won't start for the size of its
+// environment is not a missing stage, so the hint isn't to reinstall.
+func TestStageTooBig(t *testing.T) {
+	s := &stages{dir: "/opt/zap/bin"}
+	err := s.failure("zap-eval", &fs.PathError{Op: "fork/exec", Path: "/proc/self/fd/5", Err: syscall.E2BIG}, nil)
+	var ee *stageError
+	if !errors.As(err, &ee) || ee.code != 1 {
+		t.Fatalf("failure = %v, want a stageError exiting 1", err)
+	}
+	if len(ee.hints) != 1 || strings.Contains(ee.hints[0], "reinstall") || !strings.Contains(ee.hints[0], "too large") {
+		t.Errorf("hints = %q, want one saying the environment is too large, not to reinstall", ee.hints)
+	}
+	err = s.failure("zap-eval", &fs.PathError{Op: "fork/exec", Path: "/opt/zap/bin/zap-eval", Err: syscall.ENOENT}, nil)
+	if !errors.As(err, &ee) || len(ee.hints) != 1 || !strings.Contains(ee.hints[0], "reinstall") {
+		t.Errorf("a missing stage: %v, want the hint to reinstall", err)
 	}
 }

@@ -177,6 +177,11 @@ func (a *app) main(ctx context.Context, args []string) int {
 	}
 	a.wrapOutputs()
 	defer a.flushOutputs()
+	defer func() {
+		if a.bigEnv != nil {
+			a.bigEnv.Close()
+		}
+	}()
 	err := a.run(ctx, args)
 	if err == nil {
 		return 0
@@ -211,6 +216,10 @@ type app struct {
 	// bootstrap is --bootstrap: zap-detect and zap-exec connect as the
 	// target's bootstrap_user.
 	bootstrap bool
+	// bigEnv holds the env file's variables too long for a child's
+	// environment (internal/envpass), for the stages that resolve
+	// references; nil when there are none.
+	bigEnv *os.File
 
 	// rawStderr is stderr as given (the terminal check needs the file);
 	// stdout and stderr are masked writers over the given ones.

@@ -65,6 +65,7 @@ import (
 	"github.com/zap-go/zap/internal/stage"
 
 	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/envpass"
 	"github.com/zap-go/zap/internal/localhost"
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/sshhost"
@@ -103,6 +104,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	if err := stage.Parse(fs, args); err != nil {
 		return err
 	}
+	passed, err := envpass.Load()
+	if err != nil {
+		return stage.BadInput(err)
+	}
 	data, err := stage.ReadInput(fs, stdin, "declaration")
 	if err != nil {
 		return err
@@ -114,7 +119,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	// A remote target's connection is made while the declaration is
 	// validated and its reads are built; a declaration that isn't valid
 	// is still refused as such, and the connection dropped unused.
-	res := resolve.Resolve(d, os.LookupEnv)
+	res := resolve.Resolve(d, passed.Lookup)
 	var dialed chan dialResult
 	if !d.Target.Local {
 		dialed = make(chan dialResult, 1)

@@ -11,8 +11,10 @@ import (
 	"syscall"
 
 	"github.com/zap-go/zap/internal/bundle"
+	"github.com/zap-go/zap/internal/envpass"
 	"github.com/zap-go/zap/internal/evaluate"
 	"github.com/zap-go/zap/internal/project"
+	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/sandbox"
 	"github.com/zap-go/zap/internal/stage"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -60,6 +62,12 @@ func childMain(ctx context.Context, args []string, stdout io.Writer) int {
 // evaluateHere limits and walls in this process, then evaluates the
 // config and writes the declaration to stdout.
 func evaluateHere(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	// Read (and closed) before anything else: the config never has the
+	// descriptor.
+	env, err := envpass.Load()
+	if err != nil {
+		return ownErr(err)
+	}
 	if err := limitSelf(); err != nil {
 		return ownErr(fmt.Errorf("limit the evaluation: %w", err))
 	}
@@ -121,7 +129,7 @@ func evaluateHere(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return classify(err)
 	}
-	out, err := finish(decl)
+	out, err := finish(decl, env.Lookup)
 	if err != nil {
 		return err
 	}
@@ -135,10 +143,10 @@ func evaluateHere(ctx context.Context, args []string, stdout, stderr io.Writer) 
 }
 
 // finish checks what the config declared and encodes it.
-func finish(decl *declaration.Declaration) ([]byte, error) {
+func finish(decl *declaration.Declaration, lookup resolve.Env) ([]byte, error) {
 	// The secret gate runs first, so no later message can quote a secret
 	// the config wrote out.
-	if err := secretGate(decl, os.LookupEnv); err != nil {
+	if err := secretGate(decl, lookup); err != nil {
 		var ge *gateError
 		errors.As(err, &ge)
 		return nil, configErr(fmt.Errorf("secret gate: %w", err), fmt.Sprintf("reference it with zap.env('%s') rather than writing it out", ge.Name))

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/zap-go/zap/internal/envpass"
 	"github.com/zap-go/zap/internal/project"
 	"github.com/zap-go/zap/internal/stage"
 )
@@ -30,6 +31,9 @@ type child struct {
 	inputs bool
 	// limit is when the child is killed.
 	limit time.Duration
+	// env is the long variables zap-eval was handed (internal/envpass),
+	// handed on: the child's secret gate reads them too.
+	env *envpass.Env
 }
 
 // result is what an evaluating process that succeeded wrote.
@@ -94,6 +98,15 @@ func evaluateIn(ctx context.Context, c child, stderr io.Writer) (*result, error)
 		extra = append(extra, inW)
 		args = append(args, fmt.Sprintf("--%s=%d", inputsFDFlag, childInputs))
 	}
+	var envFile *os.File
+	if c.env != nil {
+		if envFile, err = c.env.File(); err != nil {
+			return nil, ownErr(fmt.Errorf("hand on %s: %w", envpass.FDVar, err))
+		}
+		if envFile != nil {
+			ours = append(ours, envFile)
+		}
+	}
 	newCmd := func() *exec.Cmd {
 		cmd := exec.Command("/proc/self/exe", append(args, "--", c.proj.Config)...)
 		cmd.Args[0] = os.Args[0]
@@ -101,6 +114,8 @@ func evaluateIn(ctx context.Context, c child, stderr io.Writer) (*result, error)
 		cmd.Dir = "/"
 		cmd.Stdout, cmd.Stderr, cmd.ExtraFiles = declW, crashW, extra
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred, Pdeathsig: syscall.SIGKILL}
+		// /proc/self/exe: nothing to release, no error.
+		_, _ = envpass.Attach(cmd, envFile)
 		return cmd
 	}
 	cg := newMemoryCgroup(MaxMemory + cgroupSlack)

@@ -77,6 +77,7 @@ import (
 	"github.com/zap-go/zap/internal/stage"
 
 	"github.com/zap-go/zap/internal/bundle"
+	"github.com/zap-go/zap/internal/envpass"
 	"github.com/zap-go/zap/internal/evaluate"
 	"github.com/zap-go/zap/internal/project"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -129,6 +130,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 1 {
 		return configErr(fmt.Errorf("want at most one config, not %d arguments", fs.NArg()), "run zap-eval --help for its usage")
 	}
+	// The env file's long variables, for the secret gate here and in the
+	// evaluating process.
+	env, err := envpass.Load()
+	if err != nil {
+		return configErr(err)
+	}
 	config := "zap.ts"
 	if fs.NArg() == 1 {
 		config = fs.Arg(0)
@@ -156,7 +163,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		cred = &syscall.Credential{Uid: acct.Uid, Gid: acct.Gid, Groups: []uint32{}}
 	}
-	res, err := evaluateIn(ctx, child{proj: proj, owners: owners, cred: cred, inputs: inputs != nil, limit: timeLimit()}, stderr)
+	res, err := evaluateIn(ctx, child{proj: proj, owners: owners, cred: cred, inputs: inputs != nil, limit: timeLimit(), env: env}, stderr)
 	if err != nil {
 		return err
 	}
@@ -167,7 +174,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		err = decl.Validate()
 	}
 	if err == nil {
-		err = secretGate(decl, os.LookupEnv)
+		err = secretGate(decl, env.Lookup)
 	}
 	if err != nil {
 		return ownErr(fmt.Errorf("the evaluating process wrote a declaration that doesn't pass: %w", err))

@@ -68,6 +68,7 @@ import (
 	"github.com/zap-go/zap/internal/stage"
 
 	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/envpass"
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/internal/localhost"
 	"github.com/zap-go/zap/internal/localops"
@@ -129,6 +130,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	if err := stage.Parse(fs, args); err != nil {
 		return err
 	}
+	env, err := envpass.Load()
+	if err != nil {
+		return stage.BadInput(err)
+	}
 	if fs.NArg() > 1 {
 		return refuse(fmt.Errorf("want at most one plan file, not %d arguments", fs.NArg()), "run zap-exec --help for its usage")
 	}
@@ -156,7 +161,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	if err := plan.Verify(p, ops.Script); err != nil {
 		return refuse(err, "make the plan again with this zap (zap-eval | zap-detect | zap-plan), review it, and run that")
 	}
-	res, err := checkReferences(p)
+	res, err := checkReferences(p, env.Lookup)
 	if err != nil {
 		return err
 	}
@@ -258,14 +263,14 @@ func checkContext(p *plan.Plan) (execute.Context, error) {
 // checkReferences resolves the plan's references from the environment and
 // refuses one that is unset or empty, a plain one whose value moved since
 // the plan was made, and a plan made with a reference unresolved.
-func checkReferences(p *plan.Plan) (*resolve.Resolution, error) {
+func checkReferences(p *plan.Plan, lookup resolve.Env) (*resolve.Resolution, error) {
 	hint := "set it in the environment (zap: --env-file) as it was when the plan was made"
 	if len(p.Unresolved) > 0 {
 		return nil, refuse(
 			fmt.Errorf("the plan was made with %s unset or empty, so it can't be trusted", strings.Join(p.Unresolved, ", ")),
 			"set every referenced variable, then plan and review again")
 	}
-	res := resolve.Recorded(p.References, os.LookupEnv)
+	res := resolve.Recorded(p.References, lookup)
 	if len(res.Unresolved) > 0 {
 		return nil, refuse(fmt.Errorf("referenced variable(s) unset or empty: %s", strings.Join(res.Unresolved, ", ")), hint)
 	}

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 )
 
 // KeyFile is the name, in the state directory, of the operator's
@@ -41,24 +40,11 @@ func (s *Store) FingerprintKey() ([]byte, error) {
 
 // readKey reads the key at path, never through a link.
 func (s *Store) readKey(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, fi, err := s.openOwn(path, true)
 	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, fmt.Errorf("%s: %w: a symbolic link", path, ErrUntrusted)
-		}
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w: not a regular file", path, ErrUntrusted)
-	}
-	if err := Trust(path, fi, s.uid, true); err != nil {
-		return nil, err
-	}
 	if perm := fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky); perm != 0o600 {
 		return nil, fmt.Errorf("%s: %w: its mode is %o, not 600", path, ErrUntrusted, perm)
 	}

@@ -405,29 +405,40 @@ func Trust(path string, fi fs.FileInfo, uid int, private bool) error {
 
 // readOwn reads a regular file the user owns, never through a link.
 func (s *Store) readOwn(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, _, err := s.openOwn(path, false)
 	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, fmt.Errorf("%s: %w: a symbolic link", path, ErrUntrusted)
-		}
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w: not a regular file", path, ErrUntrusted)
-	}
-	if err := s.trust(path, fi); err != nil {
-		return nil, err
-	}
 	data, err := canon.ReadAll(f, canon.MaxSize)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return data, nil
+}
+
+// openOwn opens a regular file the user owns that other accounts can't
+// write (private: can't use at all), never through a link.
+func (s *Store) openOwn(path string, private bool) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, nil, fmt.Errorf("%s: %w: a symbolic link", path, ErrUntrusted)
+		}
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s: %w: not a regular file", path, ErrUntrusted)
+	}
+	if err == nil {
+		err = Trust(path, fi, s.uid, private)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
 }
 
 // WriteFile writes data to path atomically: a temporary file in the same

@@ -381,8 +381,6 @@ func (s *Store) ensureDir(d string) error {
 	return err
 }
 
-func (s *Store) trust(path string, fi fs.FileInfo) error { return Trust(path, fi, s.uid, false) }
-
 // Trust checks that fi, at path, belongs to uid and that other accounts
 // can't write it (private: can't use it at all).
 func Trust(path string, fi fs.FileInfo, uid int, private bool) error {

@@ -35,6 +35,9 @@
 //	    $VAR names a fresh account (zapu and digits) for a script that makes
 //	    it; the account, its /home/NAME and /etc/sudoers.d/NAME are removed
 //	    at the end (account.go)
+//	procwatch start NAME ACCOUNT | procwatch stop NAME
+//	    as root: ACCOUNT reads every process's argv over and over until
+//	    stop, into $WORK/procwatch/NAME (procwatch.go)
 //	netns start|stop
 //	    after sshd start: a network namespace joined by a veth pair on a
 //	    private /30, with an sshd inside it reachable only there, as the
@@ -84,6 +87,9 @@ import (
 // builds them into a temporary directory of its own, removed when the
 // tests end.
 func Main(m *testing.M) {
+	if os.Getenv(procwatchEnv) != "" {
+		os.Exit(procwatchMain())
+	}
 	dir, cleanup, err := stageBinaries()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "scripttest: %v\n", err)
@@ -186,6 +192,8 @@ func Params(dir string) testscript.Params {
 			"lab": cmdLab,
 			// account: see account.go.
 			"account": cmdAccount,
+			// procwatch: see procwatch.go.
+			"procwatch": cmdProcwatch,
 		},
 	}
 }

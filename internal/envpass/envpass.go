@@ -2,10 +2,13 @@
 // environment to Zap's stages on a descriptor instead.
 //
 // Linux refuses to start a process when any one environment string is
-// longer than MAX_ARG_STRLEN (128 KiB), whatever the program: an env file
-// holding a certificate chain would make every stage fail to start. So
-// one rule decides: an env-file variable whose NAME=VALUE is longer than
-// Threshold never goes into a child's environment. The front end writes
+// longer than MAX_ARG_STRLEN (128 KiB), or when all its arguments and
+// environment together pass a quarter of the stack limit (2 MiB at the
+// usual 8 MiB; never under 128 KiB), whatever the program: an env file
+// holding a certificate chain, or a great many values, would make every
+// stage fail to start. So Split decides: an env-file variable whose
+// NAME=VALUE is longer than Threshold, and every one past Budget bytes of
+// them all, never goes into a child's environment. The front end writes
 // those variables to a sealed memfd (NewFile), hands it to each stage that
 // resolves references (Attach: one more ExtraFiles descriptor, and
 // ZAP_ENV_FD naming its number in the child), and the stage reads it once
@@ -41,6 +44,10 @@ const (
 	// child's environment: well under the kernel's 128 KiB per string, so
 	// that many of them still fit the whole environment's limit.
 	Threshold = 32 << 10
+	// Budget is the most bytes of env-file variables, all together, that
+	// go into a child's environment: half the smallest whole-environment
+	// limit Linux sets, leaving the other half to the operator's own.
+	Budget = 64 << 10
 	// MaxSize is the most bytes a reader takes from the descriptor.
 	MaxSize = 64 << 20
 	// MaxVars is the most variables a reader takes from the descriptor.
@@ -53,6 +60,28 @@ const format = "zap.env/1"
 // rather than into a child's environment.
 func Big(name, value string) bool {
 	return len(name)+1+len(value) > Threshold
+}
+
+// Var is one env-file variable.
+type Var struct{ Name, Value string }
+
+// Split divides an env file's variables, in the file's order, into those a
+// child's environment takes (as NAME=VALUE) and those that go on the
+// descriptor: each one Big, and each one that would take the environment's
+// share past Budget.
+func Split(vars []Var) (env []string, desc map[string]string) {
+	desc = map[string]string{}
+	total := 0
+	for _, v := range vars {
+		n := len(v.Name) + 1 + len(v.Value) + 1 // and its pointer's NUL
+		if Big(v.Name, v.Value) || total+n > Budget {
+			desc[v.Name] = v.Value
+			continue
+		}
+		total += n
+		env = append(env, v.Name+"="+v.Value)
+	}
+	return env, desc
 }
 
 // Encode writes vars in the descriptor's form. A name that isn't an

@@ -20,6 +20,43 @@ func TestBig(t *testing.T) {
 	}
 }
 
+// TestSplit: the environment takes env-file variables in the file's order
+// until they would pass Budget together; every later one, and every Big
+// one, goes on the descriptor, so 200 values of 20 KiB (4 MB, past any
+// whole-environment limit) still leave a child that starts.
+func TestSplit(t *testing.T) {
+	var vars []Var
+	for i := range 200 {
+		vars = append(vars, Var{Name: fmt.Sprintf("V%03d", i), Value: strings.Repeat("v", 20<<10)})
+	}
+	vars = append(vars, Var{Name: "HUGE", Value: strings.Repeat("h", Threshold)}, Var{Name: "TINY", Value: "t"})
+	env, desc := Split(vars)
+	total := 0
+	for _, kv := range env {
+		total += len(kv) + 1
+	}
+	if total > Budget {
+		t.Errorf("the environment takes %d bytes of env-file variables, more than Budget (%d)", total, Budget)
+	}
+	if len(env)+len(desc) != len(vars) {
+		t.Fatalf("%d in the environment and %d on the descriptor, of %d variables", len(env), len(desc), len(vars))
+	}
+	if len(env) != 4 || env[0] != "V000="+vars[0].Value || env[2] != "V002="+vars[2].Value {
+		t.Errorf("the environment took %d variables, want the first 3 in the file's order and TINY", len(env))
+	}
+	if _, ok := desc["HUGE"]; !ok {
+		t.Errorf("a variable over Threshold went into the environment")
+	}
+	if env[len(env)-1] != "TINY=t" {
+		t.Errorf("a small variable after the budget was spent didn't fit the environment's room: last is %.10q", env[len(env)-1])
+	}
+	cmd := exec.Command("/bin/sh", "-c", "exit 0")
+	cmd.Env = env
+	if err := cmd.Run(); err != nil {
+		t.Errorf("a child with the environment's share doesn't start: %v", err)
+	}
+}
+
 func TestEncodeDecode(t *testing.T) {
 	vars := map[string]string{"B": "two=2", "A": "", "C_3": strings.Repeat("é", 100<<10)}
 	data, err := Encode(vars)

@@ -187,10 +187,10 @@ func (a *app) loadEnvFile() error {
 		kept = append(kept, v)
 	}
 	vars = kept
-	// A variable too long for an environment string goes to the stages
-	// that resolve references on a descriptor instead (internal/envpass);
-	// no process gets it in its environment.
-	big := map[string]string{}
+	// A variable too long for an environment string, and any past the
+	// share of the environment env files get, goes to the stages that
+	// resolve references on a descriptor instead (internal/envpass); no
+	// process gets it in its environment.
 	env := make([]string, 0, len(a.environ)+len(vars))
 	for _, kv := range a.environ {
 		name, _, _ := strings.Cut(kv, "=")
@@ -198,13 +198,12 @@ func (a *app) loadEnvFile() error {
 			env = append(env, kv)
 		}
 	}
-	for _, v := range vars {
-		if envpass.Big(v.Name, v.Value) {
-			big[v.Name] = v.Value
-			continue
-		}
-		env = append(env, v.Name+"="+v.Value)
+	split := make([]envpass.Var, len(vars))
+	for i, v := range vars {
+		split[i] = envpass.Var{Name: v.Name, Value: v.Value}
 	}
+	small, big := envpass.Split(split)
+	env = append(env, small...)
 	a.environ = env
 	if a.bigEnv, err = envpass.NewFile(big); err != nil {
 		return fail(2, fmt.Sprintf("env file %s: %v", escape.Line(a.envFile), err))

@@ -167,8 +167,9 @@ func (s *stages) failure(name string, err error, stderr []byte) error {
 		hint := fmt.Sprintf("zap runs its stages from its own directory (%s); reinstall Zap so they are there", s.dir)
 		if errors.Is(err, syscall.E2BIG) {
 			// Not a missing stage: the environment is more than the
-			// kernel starts a process with, in all.
-			hint = fmt.Sprintf("the environment (with --env-file's values) is too large to start a process with; an env-file variable over %d bytes is passed another way, but together they must stay well under the kernel's limit", envpass.Threshold)
+			// kernel starts a process with, in all. Env files take at
+			// most envpass.Budget of it, so the rest is the operator's.
+			hint = fmt.Sprintf("the environment Zap was started with is too large to start a process with (env-file values take at most %d bytes of it; the rest go another way): unset what its commands don't need", envpass.Budget)
 		}
 		return &stageError{stage: name, status: -1, exitError: &exitError{code: 1,
 			msg: fmt.Sprintf("can't run %s: %v", name, err), hints: []string{hint}}}

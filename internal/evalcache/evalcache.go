@@ -40,6 +40,7 @@ import (
 
 	"github.com/zeebo/blake3"
 
+	"github.com/zap-go/zap/internal/ownfile"
 	"github.com/zap-go/zap/internal/state"
 	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -308,36 +309,10 @@ func (c *Cache) checkDir(d string, private bool) (bool, error) {
 	return state.CheckDir(d, c.uid, d == c.state, private)
 }
 
-func (c *Cache) trust(path string, fi fs.FileInfo, private bool) error {
-	return state.Trust(path, fi, c.uid, private)
-}
-
 // readOwn reads an entry: a regular file the user owns that no one else
 // can use, never through a link.
 func (c *Cache) readOwn(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, fmt.Errorf("%s: %w: a symbolic link", path, state.ErrUntrusted)
-		}
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w: not a regular file", path, state.ErrUntrusted)
-	}
-	if err := c.trust(path, fi, true); err != nil {
-		return nil, err
-	}
-	data, err := canon.ReadAll(f, maxFile)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return data, nil
+	return ownfile.Read(path, maxFile, ownfile.Rules{Refused: state.ErrUntrusted, Own: true, UID: c.uid, Private: true})
 }
 
 // isHex64 reports whether s is 64 lowercase hex digits.

@@ -34,9 +34,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/zap-go/zap/internal/atomicfile"
+	"github.com/zap-go/zap/internal/ownfile"
 
 	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -111,28 +111,13 @@ func Read(path string) (*Lock, error) {
 	if err := checkNotLink(path); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	data, err := ownfile.Read(path, MaxSize, ownfile.Rules{Refused: ErrLink, NotRegular: refusal})
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	if errors.Is(err, syscall.ELOOP) {
-		return nil, fmt.Errorf("%s: %w: a symbolic link", path, ErrLink)
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w", path, ErrLink)
-	}
-	data, err := canon.ReadAll(f, MaxSize)
 	var limit *canon.LimitError
 	if errors.As(err, &limit) {
-		return nil, fmt.Errorf("%s: %w: %w", path, ErrInvalid, err)
+		return nil, fmt.Errorf("%s: %w: %w", path, ErrInvalid, limit)
 	}
 	if err != nil {
 		return nil, err

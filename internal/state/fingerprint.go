@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/zap-go/zap/internal/ownfile"
 )
 
 // KeyFile is the name, in the state directory, of the operator's
@@ -40,7 +42,7 @@ func (s *Store) FingerprintKey() ([]byte, error) {
 
 // readKey reads the key at path, never through a link.
 func (s *Store) readKey(path string) ([]byte, error) {
-	f, fi, err := s.openOwn(path, true)
+	f, fi, err := ownfile.Open(path, s.own(true))
 	if err != nil {
 		return nil, err
 	}

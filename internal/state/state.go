@@ -30,9 +30,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/zap-go/zap/internal/atomicfile"
+	"github.com/zap-go/zap/internal/ownfile"
 
 	"github.com/zeebo/blake3"
 
@@ -384,59 +384,18 @@ func (s *Store) ensureDir(d string) error {
 // Trust checks that fi, at path, belongs to uid and that other accounts
 // can't write it (private: can't use it at all).
 func Trust(path string, fi fs.FileInfo, uid int, private bool) error {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return fmt.Errorf("%s: %w: no owner to check", path, ErrUntrusted)
-	}
-	if int(st.Uid) != uid {
-		return fmt.Errorf("%s: %w: it belongs to uid %d, and Zap runs as uid %d", path, ErrUntrusted, st.Uid, uid)
-	}
-	mask, what := fs.FileMode(0o022), "write"
-	if private {
-		mask, what = 0o077, "use"
-	}
-	if fi.Mode().Perm()&mask != 0 {
-		return fmt.Errorf("%s: %w: other accounts can %s it (mode %o)", path, ErrUntrusted, what, fi.Mode().Perm())
-	}
-	return nil
+	return ownfile.Trust(path, fi, uid, private, ErrUntrusted)
 }
 
 // readOwn reads a regular file the user owns, never through a link.
 func (s *Store) readOwn(path string) ([]byte, error) {
-	f, _, err := s.openOwn(path, false)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := canon.ReadAll(f, canon.MaxSize)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return data, nil
+	return ownfile.Read(path, canon.MaxSize, s.own(false))
 }
 
-// openOwn opens a regular file the user owns that other accounts can't
-// write (private: can't use at all), never through a link.
-func (s *Store) openOwn(path string, private bool) (*os.File, fs.FileInfo, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, nil, fmt.Errorf("%s: %w: a symbolic link", path, ErrUntrusted)
-		}
-		return nil, nil, err
-	}
-	fi, err := f.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
-		err = fmt.Errorf("%s: %w: not a regular file", path, ErrUntrusted)
-	}
-	if err == nil {
-		err = Trust(path, fi, s.uid, private)
-	}
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	return f, fi, nil
+// own are the rules of a file of the user's own that other accounts can't
+// write (private: can't use at all).
+func (s *Store) own(private bool) ownfile.Rules {
+	return ownfile.Rules{Refused: ErrUntrusted, Own: true, UID: s.uid, Private: private}
 }
 
 // WriteFile writes data to path atomically: a temporary file in the same

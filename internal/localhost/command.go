@@ -7,7 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unsafe"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/zap-go/zap/internal/detect"
 )
@@ -115,15 +116,10 @@ func stop(pid int, exited <-chan struct{}) {
 // waitExited returns once the process pid has exited, leaving it to be
 // reaped (waitid with WNOWAIT).
 func waitExited(pid int) {
-	const pPID = 1     // P_PID
-	var info [128]byte // siginfo_t
+	var info unix.Siginfo
 	for {
-		_, _, errno := syscall.Syscall6(syscall.SYS_WAITID, pPID, uintptr(pid), uintptr(unsafe.Pointer(&info[0])), syscall.WEXITED|wNoWait, 0, 0)
-		if errno != syscall.EINTR {
+		if err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil); err != unix.EINTR {
 			return
 		}
 	}
 }
-
-// wNoWait is WNOWAIT, which package syscall doesn't name.
-const wNoWait = 0x01000000

@@ -25,10 +25,13 @@ const sudoCheckLimit = 30 * time.Second
 // errNoSudo is a machine with no sudo on the operator's PATH.
 var errNoSudo = errors.New("there is no sudo on this machine")
 
+// errSudoFailed is a sudo that won't authenticate without a prompt.
+var errSudoFailed = errors.New(SudoFailed)
+
 // asRoot answers queries as root in one batch: it first checks that
 // `sudo -n true` works (no prompt), then runs the batch of internal/batch
 // with `sudo -n sh`, the script on stdin, under the batch's deadline and
-// output limit. A sudo that won't authenticate is SudoFailed.
+// output limit. A sudo that won't authenticate is errSudoFailed.
 //
 // Both run in a process group of their own but in Zap's session, so they
 // keep its controlling terminal: sudo keeps a password typed for sudo -v
@@ -49,7 +52,7 @@ func (h *Host) asRoot(ctx context.Context, queries []detect.Query) ([]detect.Ans
 		if ctx.Err() != nil {
 			return nil, errors.New("the pass was cancelled")
 		}
-		return nil, errors.New(SudoFailed)
+		return nil, errSudoFailed
 	}
 	b, err := batch.New(queries)
 	if err != nil {
@@ -78,7 +81,7 @@ func (h *Host) asRoot(ctx context.Context, queries []detect.Query) ([]detect.Ans
 		return answers, nil
 	}
 	if !b.Started(out.buf.Bytes()) && runErr != nil {
-		return nil, errors.New(SudoFailed)
+		return nil, errSudoFailed
 	}
 	return nil, perr
 }
@@ -116,7 +119,7 @@ func (h *Host) reaskDenied(ctx context.Context, queries []detect.Query, answers 
 	root, err := h.asRoot(ctx, denied)
 	for n, i := range idx {
 		switch {
-		case err != nil && err.Error() == SudoFailed:
+		case errors.Is(err, errSudoFailed):
 			answers[i] = detect.Answer{Status: detect.StatusSudoFailed}
 			continue
 		case err != nil:

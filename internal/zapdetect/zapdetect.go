@@ -240,7 +240,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 // isn't valid.
 func badDeclaration(err error) error {
 	var hints []string
-	if strings.HasPrefix(err.Error(), "format:") {
+	if errors.Is(err, declaration.ErrFormat) {
 		hints = append(hints, "make the declaration with the zap-eval of this zap")
 	}
 	return stage.BadInput(fmt.Errorf("declaration: %w", err), hints...)

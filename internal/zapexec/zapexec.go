@@ -77,6 +77,7 @@ import (
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/sshhost"
 	"github.com/zap-go/zap/pkg/canon"
+	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
 )
 
@@ -153,7 +154,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	p, err := plan.Read(data)
 	if err != nil {
 		var hints []string
-		if strings.HasPrefix(err.Error(), "format: this reader reads") {
+		var other *declaration.OtherFormatError
+		if errors.As(err, &other) {
 			hints = append(hints, "make the plan with the zap-plan of this zap")
 		}
 		return refuse(fmt.Errorf("plan: %w", err), hints...)

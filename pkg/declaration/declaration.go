@@ -179,6 +179,25 @@ func (d Declaration) MarshalJSON() ([]byte, error) {
 	return json.Marshal(p)
 }
 
+// ErrFormat is a document whose first field isn't "format" naming, as a
+// string, the format its reader reads: every refusal of CheckFormat (and
+// Read's) wraps it. One naming another format is an *OtherFormatError.
+var ErrFormat = errors.New("format")
+
+// OtherFormatError is a document of another format than its reader reads:
+// another kind of document, or one another version of Zap wrote. It wraps
+// ErrFormat.
+type OtherFormatError struct {
+	// Want is the format the reader reads, Got the one the document names.
+	Want, Got string
+}
+
+func (e *OtherFormatError) Error() string {
+	return fmt.Sprintf("%v: this reader reads %q, not %q", ErrFormat, e.Want, e.Got)
+}
+
+func (e *OtherFormatError) Unwrap() error { return ErrFormat }
+
 // checkFormat requires "format" as the first field with the wanted value.
 func checkFormat(data []byte, want string) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -187,15 +206,15 @@ func checkFormat(data []byte, want string) error {
 	}
 	tok, err := dec.Token()
 	if err != nil || tok != "format" {
-		return fmt.Errorf("format: the document's first field must be \"format\" (want %q)", want)
+		return fmt.Errorf("%w: the document's first field must be \"format\" (want %q)", ErrFormat, want)
 	}
 	var raw json.RawMessage
 	var got string
 	if err := dec.Decode(&raw); err != nil || string(raw) == "null" || json.Unmarshal(raw, &got) != nil {
-		return fmt.Errorf("format: want a string (%q)", want)
+		return fmt.Errorf("%w: want a string (%q)", ErrFormat, want)
 	}
 	if got != want {
-		return fmt.Errorf("format: this reader reads %q, not %q", want, got)
+		return &OtherFormatError{Want: want, Got: got}
 	}
 	return nil
 }

@@ -293,3 +293,30 @@ func TestNullInVars(t *testing.T) {
 		}
 	}
 }
+
+// TestReadFormatKinds checks a reader can tell a document of another format
+// (another version's, another kind's) from one that names no format, by
+// ErrFormat and OtherFormatError rather than by message.
+func TestReadFormatKinds(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		other string // the format named, "" when none is
+	}{
+		{`{"format":"zap.declaration/2","target":{"local":true},"resources":[]}`, "zap.declaration/2"},
+		{`{"format":"zap.plan/1"}`, "zap.plan/1"},
+		{`{"target":{"local":true},"format":"zap.declaration/1","resources":[]}`, ""},
+		{`{"format":null}`, ""},
+	} {
+		_, err := Read([]byte(c.in))
+		if !errors.Is(err, ErrFormat) {
+			t.Errorf("%s: %v, want ErrFormat", c.in, err)
+		}
+		var other *OtherFormatError
+		if got := errors.As(err, &other); got != (c.other != "") || got && (other.Got != c.other || other.Want != Format) {
+			t.Errorf("%s: %#v, want another format %q", c.in, other, c.other)
+		}
+	}
+	if _, err := Read([]byte(`[]`)); errors.Is(err, ErrFormat) {
+		t.Errorf("not an object: %v, want no ErrFormat", err)
+	}
+}

@@ -21,8 +21,12 @@ func (e *MissingToolError) Error() string {
 
 // Parse reads the batch's output into one answer per query, in order. An
 // output that doesn't frame exactly one answer per query, in order, and end
-// with the end marker fails as a whole; the error quotes none of it.
+// with the end marker fails as a whole; so does one past OutputLimit, which
+// a host stops reading at. The error quotes none of it.
 func (b *Batch) Parse(out []byte) ([]detect.Answer, error) {
+	if len(out) > OutputLimit {
+		return nil, fmt.Errorf("the batch's output passed %d MiB", OutputLimit>>20)
+	}
 	// Whatever the login shell printed before the batch started (a noisy
 	// rc file) is not the batch's.
 	pos := -1

@@ -11,13 +11,13 @@ import (
 	"github.com/zap-go/zap/pkg/plan"
 )
 
-// TestKinds7Change: a pipeline lists its max_concurrency and each step's id
-// then name above the steps' commands; a verify's steps are # lines saying
-// what each assertion asks (a command whole, its expected text under it,
-// control characters escaped), never the wrapper that checks it; an
-// installer's step names its URL and shell, in the plan and in a failure
-// report alike.
-func TestKinds7Change(t *testing.T) {
+// TestPipelineVerifyInstallerChange: a pipeline lists its max_concurrency
+// and each step's id then name above the steps' commands; a verify's steps
+// are # lines saying what each assertion asks (a command whole, its expected
+// text under it, control characters escaped), never the wrapper that checks
+// it; an installer's step names its URL and shell, in the plan and in a
+// failure report alike.
+func TestPipelineVerifyInstallerChange(t *testing.T) {
 	ctx := observation.Context{Target: "local", User: "alice"}
 	one := 1
 	pipe := declaration.Resource{Common: declaration.Common{ID: "ci", Type: declaration.KindPipeline},

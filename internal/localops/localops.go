@@ -69,8 +69,11 @@
 // name while it is read; elsewhere leftovers stay. A writer that finds its
 // staged file gone once it holds the lock (a cleaner took it, not yet
 // locked, for a killed writer's) stages another. The internal/ops scripts
-// keep the same rule where the host has flock (lib/stage.sh); without it
-// they stage .zap.XXXXXX, locked by nothing, which no write removes.
+// keep the same rule where the host has flock and the directory is the
+// writer's (lib/stage.sh); elsewhere (no flock, or root in another
+// account's directory) they stage .zap.pPID.UID.NS.BOOT.XXXXXX, naming the
+// writing shell, and remove their own uid's such file once /proc shows its
+// shell gone. A native write leaves those to the scripts.
 //
 // An operation the system refuses natively (EACCES, EPERM) is handed to
 // Host.Elevated when it is set, and done again there whole. Sudo is that

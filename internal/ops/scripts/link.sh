@@ -16,13 +16,14 @@
 # makes it inside what is at that name) and renamed into place, replacing a
 # regular file or another link at PATH (where mv can't rename over a link to
 # a directory, as BusyBox's can't, that link is removed first). A directory
-# at PATH fails (exit 94). The name is that of a file staged and locked
-# (flock) beside PATH first, .zap.lk.XXXXXX, followed by .ln; the file is
-# removed once the link is in place. Where there is no flock the name is
-# .zap.XXXXXX and nothing is staged. Before it stages, the write removes
-# what killed writers left beside PATH: each .zap.lk.XXXXXX it can lock
-# without waiting and its .ln, only where no other account can write the
-# directory (lib/stage.sh, zap_clean).
+# at PATH fails (exit 94). The name is that of a file staged beside PATH
+# first, as a put's is (lib/stage.sh: .zap.lk.XXXXXX, locked, or
+# .zap.pPID.UID.NS.BOOT.XXXXXX), followed by .ln; the file is removed once
+# the link is in place. Before it stages, the write removes what killed
+# writers left beside PATH, each staged file with its .ln: each
+# .zap.lk.XXXXXX it can lock without waiting, and each of its uid's
+# .zap.p... whose shell is gone, only where no account but the directory's
+# owner can write it (lib/stage.sh, zap_clean).
 set -eu
 zap=link
 #@include walk
@@ -51,12 +52,8 @@ zap_link() {
 	zap_clean
 	trap 'zap_unlink' EXIT
 	trap 'exit 1' HUP INT TERM
-	if [ -n "$zap_lk" ]; then
-		zap_stage
-		lnk=$tmp.ln
-	else
-		lnk=$(mktemp -u ./.zap.XXXXXX)
-	fi
+	zap_stage
+	lnk=$tmp.ln
 	ln -s -T -- "$target" "$lnk"
 	new=$lnk
 	if ! mv -f -T -- "$new" "./$name" 2>/dev/null; then

@@ -17,21 +17,23 @@
 # on the path as written, links read as what they lead to, or walking up by
 # .. from where the path leads.
 #
-# The content is staged beside PATH in a new file (mktemp .zap.lk.XXXXXX,
-# mode 600 set on it whatever the umask or a default access list gave) held
-# open (read only: no open here creates a file) and locked (flock), or,
-# where there is no flock, .zap.XXXXXX, not locked; before a byte is written
-# it must be a regular file of the writer's, empty, with one name, and still
-# the file at the staged name (exit 94). Before it stages, the put removes
-# what killed writers left beside PATH: each .zap.lk.XXXXXX it can lock
-# without waiting, only where no other account can write the directory
-# (lib/stage.sh, zap_clean). The bytes are written through
-# /proc/self/fd, checked against SHA512 and LENGTH (exit 93 when they aren't
-# what was sent), given OWNER, GROUP and MODE through the open file, and,
-# the staged name checked to still be that file, renamed into place: a link
-# at PATH is replaced, never followed; a directory there fails (exit 94). On
-# any failure the staged file, if the name is still it, is removed and PATH
-# is left as it was.
+# The content is staged beside PATH in a new file (mktemp, mode 600 set on
+# it whatever the umask or a default access list gave) held open (read
+# only: no open here creates a file): .zap.lk.XXXXXX, locked (flock), in a
+# directory of the writer's where there is flock, else
+# .zap.pPID.UID.NS.BOOT.XXXXXX, naming the writing shell (lib/stage.sh).
+# Before a byte is written it must be a regular file of the writer's,
+# empty, with one name, and still the file at the staged name (exit 94).
+# Before it stages, the put removes what killed writers left beside PATH:
+# each .zap.lk.XXXXXX it can lock without waiting, and each of its uid's
+# .zap.p... whose shell is gone, only where no account but the directory's
+# owner can write it (lib/stage.sh, zap_clean). The bytes are written
+# through /proc/self/fd, checked against SHA512 and LENGTH (exit 93 when
+# they aren't what was sent), given OWNER, GROUP and MODE through the open
+# file, and, the staged name checked to still be that file, renamed into
+# place: a link at PATH is replaced, never followed; a directory there
+# fails (exit 94). On any failure the staged file, if the name is still it,
+# is removed and PATH is left as it was.
 #
 # Each of MODE, OWNER and GROUP may be empty: then it is kept from the
 # regular file PATH holds (read without following a link; the mode without

@@ -115,13 +115,13 @@ func TestNftApply(t *testing.T) {
 			}
 			log, _ := os.ReadFile(filepath.Join(dir, "log"))
 			lines := strings.Split(strings.TrimSpace(string(log)), "\n")
-			if len(lines) != 2 || !strings.HasPrefix(lines[0], "nft -c -f /etc/.nftables.nft.") || lines[1] != "nft -f /etc/nftables.nft" {
+			if len(lines) != 2 || !strings.HasPrefix(lines[0], "nft -c -f /etc/.zap.") || lines[1] != "nft -f /etc/nftables.nft" {
 				t.Errorf("nft ran:\n%s\nwant a check of the new file, then a load of /etc/nftables.nft", log)
 			}
 			if strings.Contains(string(got), "flush") {
 				t.Errorf("the ruleset flushes: %s", got)
 			}
-			left, _ := filepath.Glob(filepath.Join(upper, ".nftables.nft.*"))
+			left, _ := filepath.Glob(filepath.Join(upper, ".zap.*"))
 			if len(left) != 0 {
 				t.Errorf("left behind: %v", left)
 			}

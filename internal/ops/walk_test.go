@@ -9,8 +9,9 @@ import (
 
 // TestWalkIsOneText checks that put, dir and link each travel with the one
 // shared walk (scripts/lib/walk.sh) in place, whole, put and link with the
-// staging (scripts/lib/stage.sh) after it, and that no script is left with
-// an include it doesn't expand.
+// staging (scripts/lib/stage.sh) after it, that every other script that
+// stages a file carries the same staging whole, and that no script is left
+// with an include it doesn't expand.
 func TestWalkIsOneText(t *testing.T) {
 	lib, err := scripts.ReadFile("scripts/lib/walk.sh")
 	if err != nil {
@@ -41,6 +42,18 @@ func TestWalkIsOneText(t *testing.T) {
 	for _, name := range []plan.OpName{plan.OpPut, plan.OpLink} {
 		if s, _ := Script(name); !strings.Contains(s.Text, body+stage) {
 			t.Errorf("the %s script doesn't carry the staging whole after the walk", name)
+		}
+	}
+	for _, name := range []plan.OpName{"ledger-mark", "swap-fstab", "user-keys", "user-sudo", "firewall-nft-apply"} {
+		s, ok := Script(name)
+		if !ok {
+			t.Fatalf("no %s script", name)
+		}
+		if !strings.Contains(s.Text, stage) {
+			t.Errorf("the %s script doesn't carry the staging whole", name)
+		}
+		if strings.Count(s.Text, "mktemp") != strings.Count(stage, "mktemp") {
+			t.Errorf("the %s script stages a file of its own, not through the staging", name)
 		}
 	}
 	entries, err := scripts.ReadDir("scripts")

@@ -8,12 +8,16 @@
 # and output chains accept established and related connections and
 # loopback first, so loading it never cuts the live SSH session, then the
 # declared ports; deny is the drop policy, reject the drop policy with a
-# trailing reject rule. The file is written beside the old one, mode 600
-# root:root, checked with nft -c, and renamed over /etc/nftables.nft, then
-# loaded. A wrong argument exits 93; no nft, or a directory at the
-# ruleset's name, exits 94; a ruleset nft won't take exits 1 with nothing
-# changed.
+# trailing reject rule. The file is written to a file staged beside the
+# old one in /etc, mode 600 root:root, checked with nft -c, and renamed
+# over /etc/nftables.nft (mv -T), then loaded. Before it stages, the write
+# removes what killed writers left in /etc; the staged file (.zap.lk.XXXXXX
+# or .zap.pPID.UID.NS.BOOT.XXXXXX, lib/stage.sh) is removed on any
+# failure. A wrong argument exits 93; no nft, a directory at the ruleset's
+# name, or a staged file that changes under it, exits 94; a ruleset nft
+# won't take exits 1 with nothing changed.
 set -eu
+unset CDPATH
 zap=firewall-nft-apply
 PATH=${PATH:-/usr/bin:/bin}:/usr/sbin:/sbin
 umask 077
@@ -21,6 +25,7 @@ zap_fail() {
 	echo "zap $zap: $2" >&2
 	exit "$1"
 }
+#@include stage
 f=/etc/nftables.nft
 [ $# -ge 2 ] || zap_fail 93 "want INCOMING OUTGOING [RULE...], not $# arguments"
 for p in "$1" "$2"; do
@@ -57,8 +62,13 @@ chain() { # NAME HOOK POLICY IFACE-KEYWORD
 	printf '\t\tct state established,related accept\n'
 	printf '\t\t%s "lo" accept\n' "$4"
 }
-tmp=$(mktemp /etc/.nftables.nft.XXXXXX) || zap_fail 1 "can't make a file in /etc"
-trap 'rm -f -- "$tmp"' EXIT
+dir=/etc
+cd -P -- "$dir"
+zap_clean
+trap 'zap_unstage' EXIT
+trap 'exit 1' HUP INT TERM
+zap_stage
+staged_at=$dir/${tmp#./}
 {
 	printf '#!/usr/sbin/nft -f\n'
 	printf '# Written whole by Zap (a firewall resource, backend nftables): edits are\n'
@@ -84,9 +94,9 @@ trap 'rm -f -- "$tmp"' EXIT
 	fi
 	printf '\t}\n'
 	printf '}\n'
-} >"$tmp" || zap_fail 1 "can't write $tmp"
-chown 0:0 "$tmp" && chmod 600 "$tmp" || zap_fail 1 "can't make $tmp root's, mode 600"
-nft -c -f "$tmp" || zap_fail 1 "nft won't take the ruleset: nothing changed"
-mv -f -- "$tmp" "$f" || zap_fail 1 "can't rename the ruleset to $f"
+} >/proc/self/fd/3 || zap_fail 1 "can't write $staged_at"
+chown 0:0 /proc/self/fd/3 && chmod 600 /proc/self/fd/3 || zap_fail 1 "can't make $staged_at root's, mode 600"
+nft -c -f "$staged_at" || zap_fail 1 "nft won't take the ruleset: nothing changed"
+zap_commit "${f##*/}" || zap_fail 1 "can't rename the ruleset to $f"
 trap - EXIT
 nft -f "$f" || zap_fail 1 "nft -f $f failed"

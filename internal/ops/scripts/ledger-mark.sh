@@ -8,14 +8,19 @@
 # the marker mode 644, whatever the umask; either directory as a symbolic
 # link, or not a directory, fails (exit 94) and writes nothing. A marker
 # already owing a restart is kept: a restart outranks a reload. The marker
-# is written beside its name (.zap.XXXXXX) and renamed into place, so it
-# is there whole or not at all. A wrong argument exits 93.
+# is written to a file staged beside its name (.zap.lk.XXXXXX or
+# .zap.pPID.UID.NS.BOOT.XXXXXX, lib/stage.sh) and renamed into place (mv
+# -T), so it is there whole or not at all; the staged file is removed on
+# any failure. Before it stages, the write removes what killed writers
+# left in pending/. A staged file that changes under it exits 94; a wrong
+# argument exits 93.
 set -eu
 zap=ledger-mark
 zap_fail() {
 	echo "zap $zap: $2" >&2
 	exit "$1"
 }
+#@include stage
 [ $# -eq 2 ] || zap_fail 93 "want 2 arguments (SERVICE ACTION), not $#"
 svc=$1 action=$2
 case $svc in
@@ -41,9 +46,13 @@ if [ "$action" = reload ] && [ -f "$m" ] && [ ! -L "$m" ]; then
 	owed=$(cat -- "$m") || owed=
 	[ "$owed" != restart ] || exit 0
 fi
-tmp=$(mktemp "$state/pending/.zap.XXXXXX")
-trap 'rm -f -- "$tmp"' EXIT
-printf '%s\n' "$action" >"$tmp"
-chmod 644 -- "$tmp"
-mv -f -- "$tmp" "$m"
+dir=$state/pending
+cd -P -- "$dir"
+zap_clean
+trap 'zap_unstage' EXIT
+trap 'exit 1' HUP INT TERM
+zap_stage
+printf '%s\n' "$action" >/proc/self/fd/3
+chmod 644 /proc/self/fd/3
+zap_commit "$svc"
 trap - EXIT

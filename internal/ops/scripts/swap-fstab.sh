@@ -4,12 +4,15 @@
 # there already. Runs as root.
 #
 # The table is rewritten whole: a copy of it as it reads, plus the entry,
-# made beside it in /etc (mode 600 until it is done), given root:root and
-# the table's mode, and renamed over /etc/fstab; a symbolic link there is
-# followed to read the table and replaced by the file. With no table, the
-# new one holds the entry alone, mode 644. A table that can't be read,
-# and one with a POSIX access list (whose mode can't be kept), fail the
-# step (exit 93) with nothing written.
+# made in a file staged beside it in /etc (mode 600 until it is done),
+# given root:root and the table's mode, and renamed over /etc/fstab (mv
+# -T); a symbolic link there is followed to read the table and replaced by
+# the file. With no table, the new one holds the entry alone, mode 644. A
+# table that can't be read, and one with a POSIX access list (whose mode
+# can't be kept), fail the step (exit 93) with nothing written. Before it
+# stages, the write removes what killed writers left in /etc; the staged
+# file (.zap.lk.XXXXXX or .zap.pPID.UID.NS.BOOT.XXXXXX, lib/stage.sh) is
+# removed on any failure, and one that changes under it exits 94.
 set -eu
 unset CDPATH
 zap=swap-fstab
@@ -17,6 +20,7 @@ zap_fail() {
 	echo "zap $zap: $2" >&2
 	exit "$1"
 }
+#@include stage
 [ $# -eq 1 ] || zap_fail 93 "want 1 argument (PATH), not $#"
 p=$1
 case $p in
@@ -55,20 +59,22 @@ if [ -e fstab ]; then
 elif [ -L fstab ]; then
 	zap_fail 93 "$f is a symbolic link that leads nowhere"
 fi
-tmp=$(umask 077 && mktemp ./.zap.fstab.XXXXXX)
-trap 'rm -f -- "$tmp"' EXIT
+dir=/etc
+zap_clean
+trap 'zap_unstage' EXIT
 trap 'exit 1' HUP INT TERM
+zap_stage
 if [ -e fstab ]; then
-	cat -- fstab >"$tmp" 2>/dev/null || zap_fail 93 "can't read $f"
+	cat -- fstab >/proc/self/fd/3 2>/dev/null || zap_fail 93 "can't read $f"
 fi
-if ZAP_E=$e awk '$1 == ENVIRON["ZAP_E"] && $3 == "swap" { found = 1 } END { exit !found }' "$tmp"; then
+if ZAP_E=$e awk '$1 == ENVIRON["ZAP_E"] && $3 == "swap" { found = 1 } END { exit !found }' /proc/self/fd/3; then
 	exit 0
 fi
-if [ -s "$tmp" ] && [ -n "$(tail -c 1 -- "$tmp")" ]; then
-	echo >>"$tmp"
+if [ -s /proc/self/fd/3 ] && [ -n "$(tail -c 1 /proc/self/fd/3)" ]; then
+	echo >>/proc/self/fd/3
 fi
-printf '%s none swap sw 0 0\n' "$e" >>"$tmp"
-chown 0:0 -- "$tmp"
-chmod -- "$(printf '%04o' $((0$mode & 0777)))" "$tmp"
-mv -f -- "$tmp" fstab
+printf '%s none swap sw 0 0\n' "$e" >>/proc/self/fd/3
+chown 0:0 /proc/self/fd/3
+chmod -- "$(printf '%04o' $((0$mode & 0777)))" /proc/self/fd/3
+zap_commit fstab
 trap - EXIT

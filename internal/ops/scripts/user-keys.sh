@@ -12,10 +12,14 @@
 # set on the directory entered, never through a name. A symbolic link at
 # .ssh is refused, not followed (exit 94), and nothing is written.
 #
-# authorized_keys is written AS NAME (sudo -u, else setpriv): staged in .ssh
-# under a new name, mode 600, and renamed over authorized_keys, so nothing
-# NAME plants in its own .ssh redirects the write anywhere NAME couldn't
-# already write. Other files in .ssh are left as they are.
+# authorized_keys is written AS NAME (sudo -u, else setpriv: a shell that
+# reads its script, and the content in base64, on stdin): staged in .ssh
+# under a new name (.zap.lk.XXXXXX or .zap.pPID.UID.NS.BOOT.XXXXXX,
+# lib/stage.sh), mode 600, and renamed over authorized_keys (mv -T), so
+# nothing NAME plants in its own .ssh redirects the write anywhere NAME
+# couldn't already write. Before it stages, that write removes what killed
+# writers left in .ssh; the staged file is removed on any failure, and one
+# that changes under it exits 94. Other files in .ssh are left as they are.
 set -eu
 unset CDPATH
 zap=user-keys
@@ -100,20 +104,43 @@ chown -- "$n:" .
 chmod 0700 .
 
 # As the account, in its .ssh: stage, mode 600, rename over authorized_keys.
-printf '%s\n' "$content" | zap_as "$n" sh -c '
+# The account's shell reads this script on stdin, and the content, base64,
+# as the body of the here-document its last line opens (as a put's is): on
+# an argv, sudo would log the script whole.
+zap_stage_script() {
+	cat <<'__zap_stage__'
 set -eu
+unset CDPATH
 umask 077
-cd -P -- "$1"
-if [ -d authorized_keys ] && [ ! -L authorized_keys ]; then
-	echo "zap user-keys: $1/authorized_keys is in the way: it is a directory" >&2
-	exit 94
-fi
-t=$(mktemp ./.authorized_keys.zap-XXXXXX)
-if ! cat >"$t" || ! chmod 600 -- "$t" || ! mv -f -- "$t" authorized_keys; then
-	rm -f -- "$t"
-	exit 1
-fi
-' sh "$home/.ssh"
+zap=user-keys
+zap_fail() {
+	echo "zap $zap: $2" >&2
+	exit "$1"
+}
+#@include stage
+zap_keys() {
+	dir=$1
+	cd -P -- "$dir"
+	if [ -d authorized_keys ] && [ ! -L authorized_keys ]; then
+		zap_fail 94 "$dir/authorized_keys is in the way: it is a directory"
+	fi
+	zap_clean
+	trap 'zap_unstage' EXIT
+	trap 'exit 1' HUP INT TERM
+	zap_stage
+	base64 -d >/proc/self/fd/3
+	chmod 600 /proc/self/fd/3
+	zap_commit authorized_keys
+	trap - EXIT
+}
+zap_keys "$@" <<'__zap_keys_end__'
+__zap_stage__
+}
+{
+	zap_stage_script
+	printf '%s\n' "$content" | base64
+	echo __zap_keys_end__
+} | zap_as "$n" sh -s -- "$home/.ssh"
 
 # The password field: * (no password, not locked).
 f=$(awk -F: -v n="$n" '$1 == n { print $2; exit }' /etc/shadow)

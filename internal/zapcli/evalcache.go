@@ -14,21 +14,18 @@ import (
 )
 
 // The config eval cache (internal/evalcache), under <state>/cache/eval/.
+// It is written only on the path that reads it: ZAP_EVAL_CACHE decides.
 //
-// ZAP_EVAL_CACHE decides what it does:
-//
-//   - unset: the evaluator runs, every time, so the project walk, the
-//     sandbox and the evaluator's report (the secret gate against this
-//     environment included) are checked on every command; what it made is
-//     recorded with its inputs. By default the cache buys nothing on the
-//     command that writes it: it is there for a later ZAP_EVAL_CACHE=skip.
+//   - unset, or off: the evaluator runs, every time, so the project walk,
+//     the sandbox and the evaluator's report (the secret gate against this
+//     environment included) are checked on every command; the cache is
+//     neither read nor written.
 //   - skip: a hit is served without running the evaluator. The binary is
 //     still opened, hashed and held to its pin first, and the entry must
 //     be for this config and this pin, with every recorded input hashing
 //     as it did, but the project walk, the sandbox and the secret gate
-//     aren't checked on a hit (security.md). A miss runs the evaluator and
-//     records what it made.
-//   - off: the cache is neither read nor written.
+//     aren't checked on a hit (docs/protocol.md). A miss runs the
+//     evaluator and records what it made.
 //
 // Any other value is refused, exit 2. With no usable state directory
 // nothing is cached. A cache directory or entry that isn't the user's own,
@@ -48,21 +45,25 @@ func (s *session) evaluateCached(ctx context.Context, bin *pin.Binary, pin strin
 		return nil, fail(2, fmt.Sprintf("%s is %q", evalCacheVar, escape.Line(mode)),
 			"set ZAP_EVAL_CACHE=skip to be served a cached evaluation, off to use no cache, or leave it unset")
 	}
-	if s.cache == nil || mode == "off" {
+	if s.cache == nil || mode != "skip" {
 		return s.runEvaluator(ctx, bin)
 	}
 	c := evalcache.Open(s.cache.Dir())
-	if mode == "skip" {
-		out, hit, err := c.Lookup(s.abs, pin)
-		if err != nil {
-			return nil, evalCacheError(err)
-		}
-		if hit {
-			if ev := cachedEvaluation(out); ev != nil {
-				return ev, nil
-			}
+	out, hit, err := c.Lookup(s.abs, pin)
+	if err != nil {
+		return nil, evalCacheError(err)
+	}
+	if hit {
+		if ev := cachedEvaluation(out); ev != nil {
+			return ev, nil
 		}
 	}
+	return s.evaluateRecording(ctx, bin, c, pin)
+}
+
+// evaluateRecording runs the evaluator, as on a miss, and records what it
+// made in c.
+func (s *session) evaluateRecording(ctx context.Context, bin *pin.Binary, c *evalcache.Cache, pin string) (*evaluation, error) {
 	if err := c.Ensure(); err != nil {
 		if errors.Is(err, state.ErrUntrusted) {
 			return nil, evalCacheError(err)

@@ -6,6 +6,7 @@ package resolve
 import (
 	"slices"
 
+	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/secret"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
@@ -106,4 +107,19 @@ func Recorded(refs []observation.Reference, env Env) *Resolution {
 		res.References = append(res.References, ref)
 	}
 	return res
+}
+
+// Masker masks the value of every secret res resolved to a value, in every
+// form internal/mask knows.
+func (res *Resolution) Masker() *mask.Masker {
+	values := map[string]string{}
+	for _, ref := range res.References {
+		if !ref.Secret {
+			continue
+		}
+		if v, _ := res.Lookup(ref.Name); v != "" {
+			values[ref.Name] = v
+		}
+	}
+	return mask.New(values)
 }

@@ -3,7 +3,7 @@ package state
 import (
 	"time"
 
-	"github.com/zap-go/zap/internal/resolve"
+	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
 
@@ -15,9 +15,19 @@ type Pass struct {
 	PlanHash string
 	Time     time.Time
 	Obs      *observation.Observations
-	// Res resolves the declaration's references for the hashes, from the
-	// same environment the pass ran with.
-	Res *resolve.Resolution
+	// Hasher hashes each resource and masks the host, with the
+	// declaration's references resolved from the same environment the pass
+	// ran with (resolve.Hasher).
+	Hasher Hasher
+}
+
+// Hasher is what a report is made with: the hash of a resource's
+// declaration (resolve.ResourceHash) and the masking of every secret value
+// out of the host it names. State keeps what it is given: resolving
+// references and masking secrets are internal/resolve's.
+type Hasher interface {
+	Hash(r *declaration.Resource) (hash string, secret bool, err error)
+	Mask(s string) string
 }
 
 // NewReport makes the report of a pass: each resource's verdict and hash,
@@ -29,16 +39,15 @@ func NewReport(p Pass) (*Report, error) {
 		Format:     Format,
 		Time:       p.Time.UTC().Format(time.RFC3339),
 		Command:    p.Command,
-		Host:       Masker(p.Res).String(o.Context.Target),
+		Host:       p.Hasher.Mask(o.Context.Target),
 		Preview:    p.Preview,
 		PlanHash:   p.PlanHash,
 		Unresolved: append([]string(nil), o.Unresolved...),
 		Batches:    append([]observation.Batch{}, o.Batches...),
 		Resources:  make([]Resource, 0, len(o.Resources)),
 	}
-	hr := newResourceHasher(p.Res)
 	for i, v := range o.Resources {
-		h, secret, err := hr.hash(&o.Declaration.Resources[i])
+		h, secret, err := p.Hasher.Hash(&o.Declaration.Resources[i])
 		if err != nil {
 			return nil, err
 		}

@@ -80,7 +80,7 @@ type Report struct {
 type Resource struct {
 	ID      string              `json:"id"`
 	Verdict observation.Verdict `json:"verdict"`
-	// Hash is ResourceHash of the resource as the pass read it.
+	// Hash is resolve.ResourceHash of the resource as the pass read it.
 	Hash string `json:"hash"`
 	// Secret is true when the resource references a secret.
 	Secret bool `json:"secret,omitempty"`

@@ -13,7 +13,6 @@ import (
 	"github.com/zap-go/zap/internal/pin"
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/pkg/canon"
-	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
 
@@ -298,59 +297,6 @@ func TestClaimSpent(t *testing.T) {
 	}
 }
 
-func TestResourceHash(t *testing.T) {
-	decl := func(mask bool) *declaration.Declaration {
-		var d declaration.Declaration
-		doc := `{"format":"zap.declaration/1","target":{"local":true},"resources":[
-			{"id":"s","type":"script","check":"true","run":{"$text":["echo ",{"$env":"V"}]},"env":{"T":{"$env":"TAG"}}},
-			{"id":"f","type":"file","name":"N","depends_on":["s"],"path":"~/f","content":{"type":"inline","content":"x"}}]`
-		if mask {
-			doc += `,"mask":["TAG"]`
-		}
-		doc += `}`
-		if err := json.Unmarshal([]byte(doc), &d); err != nil {
-			t.Fatal(err)
-		}
-		return &d
-	}
-	hash := func(d *declaration.Declaration, i int, env map[string]string) (string, bool) {
-		res := resolve.Resolve(d, func(n string) (string, bool) { v, ok := env[n]; return v, ok })
-		h, secret, err := ResourceHash(&d.Resources[i], res)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return h, secret
-	}
-	d := decl(true)
-	base, secret := hash(d, 0, map[string]string{"V": "1", "TAG": "t0"})
-	if !secret || len(base) != 64 {
-		t.Fatalf("hash %q secret %v", base, secret)
-	}
-	if h, _ := hash(d, 0, map[string]string{"V": "2", "TAG": "t0"}); h == base {
-		t.Error("a plain value's change left the hash alone")
-	}
-	if h, _ := hash(d, 0, map[string]string{"V": "1", "TAG": "t1"}); h != base {
-		t.Error("a secret's value moved the hash")
-	}
-	// Unmasked, the same variable is hashed by value.
-	u := decl(false)
-	h1, s1 := hash(u, 0, map[string]string{"V": "1", "TAG": "t0"})
-	h2, _ := hash(u, 0, map[string]string{"V": "1", "TAG": "t1"})
-	if s1 || h1 == h2 {
-		t.Error("a plain TAG isn't hashed by value")
-	}
-	// id, name and depends_on are not part of it.
-	f1, _ := hash(d, 1, nil)
-	d.Resources[1].ID, d.Resources[1].Name, d.Resources[1].DependsOn = "g", "", nil
-	if f2, _ := hash(d, 1, nil); f1 != f2 {
-		t.Error("id, name or depends_on moved the hash")
-	}
-	*d.Resources[1].File.Content.Inline = "y"
-	if f3, _ := hash(d, 1, nil); f3 == f1 {
-		t.Error("content didn't move the hash")
-	}
-}
-
 func TestNewReport(t *testing.T) {
 	var o observation.Observations
 	doc := `{"format":"zap.observations/1","declaration":{"format":"zap.declaration/1","target":{"local":true},"resources":[{"id":"d","type":"directory","path":"~/d"}]},
@@ -360,7 +306,7 @@ func TestNewReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := resolve.Resolve(&o.Declaration, func(string) (string, bool) { return "", false })
-	r, err := NewReport(Pass{Command: CmdDetect, Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.FixedZone("x", 3600)), Obs: &o, Res: res})
+	r, err := NewReport(Pass{Command: CmdDetect, Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.FixedZone("x", 3600)), Obs: &o, Hasher: resolve.NewHasher(res)})
 	if err != nil {
 		t.Fatal(err)
 	}

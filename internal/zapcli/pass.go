@@ -312,7 +312,7 @@ func (s *session) newReport(ev *evaluation, det *detection) (*state.Report, erro
 	if res == nil || !reflect.DeepEqual(*ev.decl, det.obs.Declaration) {
 		res = s.resolution(&det.obs.Declaration)
 	}
-	return state.NewReport(state.Pass{Time: s.a.now(), Obs: det.obs, Res: res})
+	return state.NewReport(state.Pass{Time: s.a.now(), Obs: det.obs, Hasher: resolve.NewHasher(res)})
 }
 
 // verdictCode is 1 when a pass couldn't establish a verdict: a resource it

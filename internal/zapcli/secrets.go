@@ -84,25 +84,11 @@ func (a *app) flushOutputs() {
 // every secret the declaration references (internal/secret's rule, through
 // resolve) and masks every output with it from here on.
 func (a *app) useSecrets(res *resolve.Resolution) {
-	a.masker = secretMasker(res)
+	a.masker = res.Masker()
 	if a.outMask != nil {
 		a.outMask.setMasker(a.masker)
 		a.errMask.setMasker(a.masker)
 	}
-}
-
-// secretMasker masks every secret res resolved to a value.
-func secretMasker(res *resolve.Resolution) *mask.Masker {
-	secrets := map[string]string{}
-	for _, r := range res.References {
-		if !r.Secret {
-			continue
-		}
-		if v, _ := res.Lookup(r.Name); v != "" {
-			secrets[r.Name] = v
-		}
-	}
-	return mask.New(secrets)
 }
 
 // maskJSON masks one encoded JSON document (an event line) and keeps it

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/zap-go/zap/internal/render"
+	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/state"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -39,6 +40,7 @@ func (a *app) cmdStatus(ctx context.Context, config string) error {
 		}
 	}
 	declared := map[string]bool{}
+	hasher := resolve.NewHasher(res)
 	code := 0
 	for i := range ev.decl.Resources {
 		r := &ev.decl.Resources[i]
@@ -47,7 +49,7 @@ func (a *app) cmdStatus(ctx context.Context, config string) error {
 		if got, ok := seen[r.ID]; ok {
 			line.Read = true
 			line.Verdict = got.Verdict
-			hash, secret, err := state.ResourceHash(r, res)
+			hash, secret, err := hasher.Hash(r)
 			if err != nil {
 				return failf(1, "state: %v", err)
 			}

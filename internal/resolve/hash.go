@@ -1,4 +1,4 @@
-package state
+package resolve
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 	"github.com/zeebo/blake3"
 
 	"github.com/zap-go/zap/internal/mask"
-	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/declaration"
 )
@@ -18,26 +17,30 @@ import (
 // hashTag opens the hashed bytes of a resource.
 const hashTag = "zap resource hash v1\n"
 
-// ResourceHash is what a report records of a resource's declaration: the
+// ResourceHash is what a last-run report records of a resource's
+// declaration, so that zap status can tell a resource changed since: the
 // blake3 of its canonical JSON less id, name and depends_on, with every
 // reference resolved: a plain one to its value ("" when unset), a secret one
 // to the token [MASKED:NAME]. Every secret's value is masked out of the
 // other strings too, so the hash can't be used to test a guess at a secret.
 // secret reports whether the resource references a secret.
-func ResourceHash(r *declaration.Resource, res *resolve.Resolution) (hash string, secret bool, err error) {
-	return newResourceHasher(res).hash(r)
+func ResourceHash(r *declaration.Resource, res *Resolution) (hash string, secret bool, err error) {
+	return NewHasher(res).Hash(r)
 }
 
-// resourceHasher hashes the resources of one resolution: what is the same
-// for each of them (the secret names, the masker) is made once.
-type resourceHasher struct {
-	hasher
+// Hasher hashes the resources of one resolution (ResourceHash): what is the
+// same for each of them (the secret names, the masker) is made once.
+type Hasher struct {
+	res     *Resolution
+	secrets map[string]bool
+	masker  *mask.Masker
 	// plain is true when the resolution holds no secret value, so masking
 	// changes no string.
 	plain bool
 }
 
-func newResourceHasher(res *resolve.Resolution) *resourceHasher {
+// NewHasher is the Hasher of res.
+func NewHasher(res *Resolution) *Hasher {
 	secrets := map[string]bool{}
 	values := 0
 	for _, ref := range res.References {
@@ -48,8 +51,11 @@ func newResourceHasher(res *resolve.Resolution) *resourceHasher {
 			}
 		}
 	}
-	return &resourceHasher{hasher: hasher{res: res, secrets: secrets, masker: Masker(res)}, plain: values == 0}
+	return &Hasher{res: res, secrets: secrets, masker: res.Masker(), plain: values == 0}
 }
+
+// Mask masks the value of every secret of the resolution out of s.
+func (h *Hasher) Mask(s string) string { return h.mask(s) }
 
 // The spellings of a reference in a resource's JSON: a Text holding one is
 // an object with one of these keys.
@@ -58,7 +64,8 @@ var (
 	textKey = []byte(`"$text"`)
 )
 
-func (h *resourceHasher) hash(r *declaration.Resource) (hash string, secret bool, err error) {
+// Hash is ResourceHash of r.
+func (h *Hasher) Hash(r *declaration.Resource) (hash string, secret bool, err error) {
 	raw, err := json.Marshal(r)
 	if err != nil {
 		return "", false, err
@@ -90,7 +97,7 @@ func (h *resourceHasher) hash(r *declaration.Resource) (hash string, secret bool
 // name and depends_on, for a resource with no reference and a resolution
 // with no secret value. Anything canon.Members doesn't split goes the long
 // way.
-func (h *resourceHasher) plainDoc(r *declaration.Resource, raw []byte) ([]byte, error) {
+func (h *Hasher) plainDoc(r *declaration.Resource, raw []byte) ([]byte, error) {
 	m, ok := canon.Members(raw)
 	if !ok {
 		return h.walkDoc(r, raw)
@@ -134,7 +141,7 @@ func plainKey(k string) bool {
 // walkDoc is the canonical JSON of raw, one resource's encoding, less id,
 // name and depends_on, with every reference resolved and every secret value
 // masked (walk).
-func (h *resourceHasher) walkDoc(r *declaration.Resource, raw []byte) ([]byte, error) {
+func (h *Hasher) walkDoc(r *declaration.Resource, raw []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var m map[string]any
@@ -153,31 +160,10 @@ func (h *resourceHasher) walkDoc(r *declaration.Resource, raw []byte) ([]byte, e
 
 func token(name string) string { return "[MASKED:" + name + "]" }
 
-// Masker masks the value of every secret res resolved, in every form
-// internal/mask knows.
-func Masker(res *resolve.Resolution) *mask.Masker {
-	values := map[string]string{}
-	for _, ref := range res.References {
-		if !ref.Secret {
-			continue
-		}
-		if v, _ := res.Lookup(ref.Name); v != "" {
-			values[ref.Name] = v
-		}
-	}
-	return mask.New(values)
-}
-
-type hasher struct {
-	res     *resolve.Resolution
-	secrets map[string]bool
-	masker  *mask.Masker
-}
-
 // walk replaces every Text spelled with a reference ({"$env":...} or
 // {"$text":[...]}) by its resolved string, and masks secret values out of
 // every string.
-func (h *hasher) walk(v any) (any, error) {
+func (h *Hasher) walk(v any) (any, error) {
 	switch v := v.(type) {
 	case string:
 		return h.mask(v), nil
@@ -213,7 +199,7 @@ func (h *hasher) walk(v any) (any, error) {
 	return v, nil
 }
 
-func (h *hasher) text(v map[string]any) (any, error) {
+func (h *Hasher) text(v map[string]any) (any, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
@@ -237,4 +223,4 @@ func (h *hasher) text(v map[string]any) (any, error) {
 	return b.String(), nil
 }
 
-func (h *hasher) mask(s string) string { return h.masker.String(s) }
+func (h *Hasher) mask(s string) string { return h.masker.String(s) }

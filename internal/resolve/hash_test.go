@@ -1,14 +1,12 @@
-package state
+package resolve
 
 import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/pkg/declaration"
 )
 
@@ -37,8 +35,8 @@ func TestResourceHashPlainPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	resources := append(append([]declaration.Resource{}, d.Resources...), extra.Resources...)
-	res := resolve.Resolve(&extra, func(string) (string, bool) { return "", false })
-	h := newResourceHasher(res)
+	res := Resolve(&extra, func(string) (string, bool) { return "", false })
+	h := NewHasher(res)
 	if !h.plain {
 		t.Fatal("a resolution with no secret isn't plain")
 	}
@@ -79,7 +77,7 @@ func TestResourceHashStable(t *testing.T) {
 		{"id":"d","type":"directory","path":"~/d"}]}`), &d); err != nil {
 		t.Fatal(err)
 	}
-	res := resolve.Resolve(&d, func(string) (string, bool) { return "", false })
+	res := Resolve(&d, func(string) (string, bool) { return "", false })
 	for i, want := range []string{wantStableF, wantStableD} {
 		got, secret, err := ResourceHash(&d.Resources[i], res)
 		if err != nil || secret {
@@ -98,44 +96,55 @@ const (
 	wantStableD = "e7d2535dfa0dd6f9d53d69292efeb6202168855325ed48f58b796d519054925b"
 )
 
-// TestDecodeQuick: a report decodes field by field to what the strict
-// decoder makes of it; what the quick way doesn't take, the strict way
-// refuses (and words).
-func TestDecodeQuick(t *testing.T) {
-	for _, in := range []string{
-		`{"format":"zap.report/1","batches":[{"lane":"login","queries":3}],"command":"plan","host":"h","plan_hash":"p","preview":true,` +
-			`"resources":[{"hash":"a","id":"f","verdict":"converged"},{"hash":"b","id":"g","secret":true,"verdict":"drifted"}],"time":"2026-01-01T00:00:00Z","unresolved":["X"]}`,
-		`{"format":"zap.report/1","batches":[],"command":"detect","host":"h","preview":false,"resources":[],"time":"t"}`,
-		`{"format":"zap.report/1"}`,
-		`{"format":"zap.report/1","resources":[{}],"unresolved":[]}`,
-	} {
-		var quick, strict Report
-		if !quick.decodeQuick([]byte(in)) {
-			t.Errorf("the quick way refused %s", in)
-			continue
+func TestResourceHash(t *testing.T) {
+	decl := func(mask bool) *declaration.Declaration {
+		var d declaration.Declaration
+		doc := `{"format":"zap.declaration/1","target":{"local":true},"resources":[
+			{"id":"s","type":"script","check":"true","run":{"$text":["echo ",{"$env":"V"}]},"env":{"T":{"$env":"TAG"}}},
+			{"id":"f","type":"file","name":"N","depends_on":["s"],"path":"~/f","content":{"type":"inline","content":"x"}}]`
+		if mask {
+			doc += `,"mask":["TAG"]`
 		}
-		if err := declaration.DecodeStrict([]byte(in), &strict); err != nil {
+		doc += `}`
+		if err := json.Unmarshal([]byte(doc), &d); err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(quick, strict) {
-			t.Errorf("%s\nquick  %#v\nstrict %#v", in, quick, strict)
-		}
+		return &d
 	}
-	for _, in := range []string{
-		`{"format":"zap.report/1","extra":1}`,
-		`{"format":"zap.report/1","resources":[{"id":"f","verdict":"converged","why":"x"}]}`,
-		`{"format":"zap.report/1","resources":[{"id":1}]}`,
-		`{"format":"zap.report/1","resources":[1]}`,
-		`{"format":"zap.report/1","preview":"yes"}`,
-		`{"format":"zap.report/1","batches":[{"lane":"login"}]}`,
-		`{"format":"zap.report/1","Host":"h"}`,
-	} {
-		var quick, strict Report
-		if quick.decodeQuick([]byte(in)) {
-			t.Errorf("the quick way took %s", in)
+	hash := func(d *declaration.Declaration, i int, env map[string]string) (string, bool) {
+		res := Resolve(d, func(n string) (string, bool) { v, ok := env[n]; return v, ok })
+		h, secret, err := ResourceHash(&d.Resources[i], res)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if err := declaration.DecodeStrict([]byte(in), &strict); err == nil {
-			t.Errorf("the strict way took %s", in)
-		}
+		return h, secret
+	}
+	d := decl(true)
+	base, secret := hash(d, 0, map[string]string{"V": "1", "TAG": "t0"})
+	if !secret || len(base) != 64 {
+		t.Fatalf("hash %q secret %v", base, secret)
+	}
+	if h, _ := hash(d, 0, map[string]string{"V": "2", "TAG": "t0"}); h == base {
+		t.Error("a plain value's change left the hash alone")
+	}
+	if h, _ := hash(d, 0, map[string]string{"V": "1", "TAG": "t1"}); h != base {
+		t.Error("a secret's value moved the hash")
+	}
+	// Unmasked, the same variable is hashed by value.
+	u := decl(false)
+	h1, s1 := hash(u, 0, map[string]string{"V": "1", "TAG": "t0"})
+	h2, _ := hash(u, 0, map[string]string{"V": "1", "TAG": "t1"})
+	if s1 || h1 == h2 {
+		t.Error("a plain TAG isn't hashed by value")
+	}
+	// id, name and depends_on are not part of it.
+	f1, _ := hash(d, 1, nil)
+	d.Resources[1].ID, d.Resources[1].Name, d.Resources[1].DependsOn = "g", "", nil
+	if f2, _ := hash(d, 1, nil); f1 != f2 {
+		t.Error("id, name or depends_on moved the hash")
+	}
+	*d.Resources[1].File.Content.Inline = "y"
+	if f3, _ := hash(d, 1, nil); f3 == f1 {
+		t.Error("content didn't move the hash")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/zap-go/zap/internal/render"
+	"github.com/zap-go/zap/internal/stages"
 	"github.com/zap-go/zap/internal/state"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/events"
@@ -224,7 +225,7 @@ func (w *wetrun) execute(ctx context.Context, confirmed bool) error {
 		nOK, nFailed, nSkip int
 		notOK               = map[string]bool{}
 	)
-	execErr := w.s.st.stream(ctx, "zap-exec", w.pl.json, func(line []byte) error {
+	execErr := w.s.st.Stream(ctx, "zap-exec", w.pl.json, func(line []byte) error {
 		e, err := events.Read(line)
 		if err != nil {
 			return failf(1, "zap-exec wrote an event zap can't read: %v", err)
@@ -260,8 +261,8 @@ func (w *wetrun) execute(ctx context.Context, confirmed bool) error {
 		emit = w.emitter()
 	}
 	doneErr := ""
-	var se *stageError
-	if errors.As(execErr, &se) && se.status == 1 && nFailed > 0 {
+	var se *stages.Error
+	if errors.As(execErr, &se) && se.Status == 1 && nFailed > 0 {
 		// zap-exec's own exit for a change that failed: its events said
 		// what failed, and the run goes on to read the target again.
 		execErr = nil

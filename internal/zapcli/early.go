@@ -3,10 +3,10 @@ package zapcli
 import (
 	"bytes"
 	"context"
-	"os/exec"
 	"slices"
 	"strconv"
 
+	"github.com/zap-go/zap/internal/stages"
 	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/declaration"
 )
@@ -21,7 +21,7 @@ import (
 //   - the target is a remote host named with no reference at all (a local
 //     target may first ask for sudo on the terminal, warmSudo; a host or
 //     user given by reference is checked, and may be masked, first);
-//   - GOGC, which zap-detect's environment depends on (useGC), is the
+//   - GOGC, which zap-detect's environment depends on (UseGC), is the
 //     operator's, or the declaration doesn't mention it;
 //   - the host's last-run report, which zap reads before it would run
 //     zap-detect, is one zap takes (a report zap refuses fails the command
@@ -56,7 +56,7 @@ func (s *session) startEarlyDetect(ctx context.Context, out []byte) {
 		if bytes.Contains(out, []byte("GOGC")) {
 			return
 		}
-		gc = strconv.Itoa(gcPercent)
+		gc = strconv.Itoa(stages.GCPercent)
 	}
 	m, ok := canon.Members(out)
 	if !ok {
@@ -81,7 +81,7 @@ func (s *session) startEarlyDetect(ctx context.Context, out []byte) {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	e := &earlyDetect{input: out, gc: gc, args: s.a.stageArgs(), cancel: cancel, done: make(chan struct{})}
-	cmd := s.st.commandGC(ctx, "zap-detect", gc, e.args...)
+	cmd := s.st.CommandGC(ctx, "zap-detect", gc, e.args...)
 	cmd.Stdin = bytes.NewReader(out)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -107,19 +107,19 @@ func (s *session) stopEarlyDetect() {
 func (s *session) runDetect(ctx context.Context, input []byte, args []string) ([]byte, error) {
 	e := s.early
 	if e == nil {
-		return s.st.run(ctx, "zap-detect", input, args...)
+		return s.st.Run(ctx, "zap-detect", input, args...)
 	}
-	if !sameBytes(e.input, input) || e.gc != s.st.gc || !slices.Equal(e.args, args) {
+	if !sameBytes(e.input, input) || e.gc != s.st.GC() || !slices.Equal(e.args, args) {
 		s.stopEarlyDetect()
-		return s.st.run(ctx, "zap-detect", input, args...)
+		return s.st.Run(ctx, "zap-detect", input, args...)
 	}
 	s.early = nil
 	<-e.done
 	e.cancel()
 	if e.err != nil {
-		return nil, s.st.failure("zap-detect", e.err, e.stderr)
+		return nil, s.st.Failure("zap-detect", e.err, e.stderr)
 	}
-	s.st.passOn(e.stderr)
+	s.st.PassOn(e.stderr)
 	return e.out, nil
 }
 
@@ -133,13 +133,4 @@ func sameBytes(a, b []byte) bool {
 		return true
 	}
 	return bytes.Equal(a, b)
-}
-
-// commandGC is command with the GOGC gc ("" for the operator's own) for a
-// reading stage, whatever useGC decided.
-func (s *stages) commandGC(ctx context.Context, name, gc string, args ...string) *exec.Cmd {
-	saved := s.gc
-	s.gc = gc
-	defer func() { s.gc = saved }()
-	return s.command(ctx, name, args...)
 }

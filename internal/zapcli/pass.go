@@ -13,6 +13,7 @@ import (
 	"github.com/zap-go/zap/internal/lock"
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/resolve"
+	"github.com/zap-go/zap/internal/stages"
 	"github.com/zap-go/zap/internal/state"
 	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -27,7 +28,7 @@ type session struct {
 	config string // as given
 	abs    string // absolute: the report's key
 	lock   string // the config's zap.lock
-	st     *stages
+	st     *stages.Runner
 	store  *state.Store
 	// cache is the state directory the pin cache is kept in: store, or
 	// for a command that keeps no state, the one HOME or ZAP_HOME names
@@ -70,7 +71,7 @@ func (a *app) open(config string, withState bool) (*session, error) {
 	if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
 		return nil, fail(2, fmt.Sprintf("config %s not found", config), "give the path of a zap.ts, or run zap in its directory")
 	}
-	if s.st, err = a.stages(); err != nil {
+	if s.st, err = stages.New(a.stageDir, a.environ, a.stderr, a.bigEnv); err != nil {
 		return nil, err
 	}
 	if !withState {
@@ -118,7 +119,7 @@ func (s *session) load(ctx context.Context) (*evaluation, error) {
 	s.res = s.resolution(ev.decl)
 	s.conn = connectionOf(ev.decl, s.res, s.a.bootstrap)
 	s.a.useSecrets(s.res)
-	s.st.useGC(s.a.getenv, func(name string) bool { _, ok := s.res.Lookup(name); return ok })
+	s.st.UseGC(s.a.getenv, func(name string) bool { _, ok := s.res.Lookup(name); return ok })
 	return ev, nil
 }
 
@@ -177,7 +178,7 @@ func (s *session) detectWith(ctx context.Context, ev *evaluation, thenPlan bool)
 		pctx, cancel := context.WithCancel(ctx)
 		det.planning, det.stopPlan = make(chan stageResult, 1), cancel
 		go func() {
-			out, err := s.st.run(pctx, "zap-plan", det.json)
+			out, err := s.st.Run(pctx, "zap-plan", det.json)
 			det.planning <- stageResult{out, err}
 		}()
 	}
@@ -219,7 +220,7 @@ func (s *session) plan(ctx context.Context, det *detection) (*planned, error) {
 		det.planning = nil
 		out, err = r.out, r.err
 	} else {
-		out, err = s.st.run(ctx, "zap-plan", det.json)
+		out, err = s.st.Run(ctx, "zap-plan", det.json)
 	}
 	if err != nil {
 		return nil, err
@@ -327,4 +328,13 @@ func verdictCode(o *observation.Observations) int {
 		}
 	}
 	return 0
+}
+
+// stageArgs are the flags zap-detect and zap-exec take from zap's own:
+// --bootstrap.
+func (a *app) stageArgs() []string {
+	if a.bootstrap {
+		return []string{"--bootstrap"}
+	}
+	return nil
 }

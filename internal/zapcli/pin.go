@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/zap-go/zap/internal/envpass"
 	"github.com/zap-go/zap/internal/lock"
 	"github.com/zap-go/zap/internal/pin"
 	"github.com/zap-go/zap/internal/state"
@@ -31,7 +30,7 @@ func (s *session) evaluatorPath() (string, error) {
 		p, from = s.a.getenv("ZAP_EVAL"), "ZAP_EVAL"
 	}
 	if p == "" {
-		return filepath.Join(s.st.dir, "zap-eval"), nil
+		return filepath.Join(s.st.Dir(), "zap-eval"), nil
 	}
 	if !filepath.IsAbs(p) {
 		return "", fail(2, fmt.Sprintf("%s %s is not an absolute path", from, p),
@@ -137,15 +136,11 @@ func (s *session) evaluatorOutput(ctx context.Context, bin *pin.Binary, args ...
 		}
 		return nil, failf(1, "zap-eval: %v", err)
 	}
-	// Whatever its file is called, it is zap-eval.
-	cmd.Args[0] = "zap-eval"
-	cmd.Env = append(withoutVar(s.st.env, "TZ"), "TZ=UTC")
-	// The secret gate reads the env file's long variables too.
-	release, err := envpass.Attach(cmd, s.st.bigEnv)
+	release, err := s.st.EvalCommand(cmd)
 	if err != nil {
 		return nil, failf(1, "zap-eval: %v", err)
 	}
-	out, err := s.st.runCmd(cmd, "zap-eval", nil)
+	out, err := s.st.RunCmd(cmd, "zap-eval", nil)
 	release()
 	if err == nil {
 		s.startEarlyDetect(ctx, out)
@@ -167,17 +162,6 @@ func readEvaluation(bin *pin.Binary, out []byte) (*evaluation, error) {
 		return nil, failf(1, "zap-eval wrote a declaration zap can't read: %v", err)
 	}
 	return &evaluation{decl: d, json: out}, nil
-}
-
-// withoutVar is env less any NAME=... entry.
-func withoutVar(env []string, name string) []string {
-	out := make([]string, 0, len(env)+1)
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, name+"=") {
-			out = append(out, kv)
-		}
-	}
-	return out
 }
 
 // firstFormat is the string value of a document's first field when that

@@ -139,6 +139,7 @@ import (
 
 	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/render"
+	"github.com/zap-go/zap/internal/stages"
 )
 
 // Version is zap's version, set at build time with
@@ -173,7 +174,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 // main runs the command and prints its error, once.
 func (a *app) main(ctx context.Context, args []string) int {
 	if a.getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent)
+		debug.SetGCPercent(stages.GCPercent)
 	}
 	a.wrapOutputs()
 	defer a.flushOutputs()
@@ -192,6 +193,11 @@ func (a *app) main(ctx context.Context, args []string) int {
 			render.Error(a.stderr, ee.msg, ee.hints...)
 		}
 		return ee.code
+	}
+	var se *stages.Error
+	if errors.As(err, &se) {
+		render.Error(a.stderr, se.Msg, se.Hints...)
+		return se.Code
 	}
 	render.Error(a.stderr, err.Error())
 	return 1

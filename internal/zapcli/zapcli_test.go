@@ -527,39 +527,6 @@ func TestStagePanics(t *testing.T) {
 	}
 }
 
-// runtimeCrash tells the Go runtime's report of a crash (recorded from a
-// Go 1.26 program) from a stage's own exit 2, whatever text its message or
-// a config's output holds.
-func TestRuntimeCrash(t *testing.T) {
-	for _, c := range []struct {
-		name, stderr string
-		want         bool
-	}{
-		{"panic", "panic: boom\n\ngoroutine 1 [running]:\nmain.main()\n\t/tmp/pn/main.go:13 +0x1ab\nexit status 2\n", true},
-		{"panic after a warning", "zap-plan: warning: x\npanic: in goroutine\n\ngoroutine 19 [running]:\nmain.main.func1()\n\t/tmp/pn/main.go:17 +0x39\ncreated by main.main in goroutine 1\n", true},
-		{"nested panics", "panic: first [recovered]\n\tpanic: again: first\n\ngoroutine 1 [running]:\nmain.main.func3()\n", true},
-		{"a nil dereference", "panic: runtime error: invalid memory address or nil pointer dereference\n[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x4a1af2]\n\ngoroutine 1 [running]:\n", true},
-		{"a fatal error", "fatal error: concurrent map writes\n\ngoroutine 21 [running]:\ninternal/runtime/maps.fatal({0x4cb221?, 0x0?})\n", true},
-		{"out of stack", "runtime: goroutine stack exceeds 1000000000-byte limit\nfatal error: stack overflow\n\nruntime stack:\nruntime.throw(...)\n", true},
-		{"GOTRACEBACK=none", "zap-plan: warning: x\npanic: boom\n\tpanic: inner\n", true},
-		{"GOTRACEBACK=none, fatal", "fatal error: concurrent map writes\n", true},
-		{"a goroutine header with more words", "panic: x\n\ngoroutine 1 gp=0xc000002380 m=0 mp=0x5c3aa0 [running]:\n", true},
-
-		{"a message", "zap-plan: the observations don't read: x\nhint: y\n", false},
-		{"nothing said", "", false},
-		{"a message holding the words", "zap-eval: zap.ts:1:70: Error: a\npanic: b\nfatal error: c\n\tat zap_default (zap.ts:1:70)\n", false},
-		{"a config's output, then the message", "panic: logged\n\ngoroutine 1 [running]:\nzap-eval: zap.ts:1:1: Error: no\n", false},
-		{"panic mid-line", "zap-eval: the config said panic: no\n", false},
-		{"a message ending in the words, then a hint", "zap-eval: Error: a\npanic: b\nhint: c\n", false},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			if got := runtimeCrash("zap-plan", []byte(strings.ReplaceAll(c.stderr, "zap-eval: ", "zap-plan: "))); got != c.want {
-				t.Errorf("runtimeCrash(%q) = %v, want %v", c.stderr, got, c.want)
-			}
-		})
-	}
-}
-
 func TestToolchainPin(t *testing.T) {
 	f := newFake(t)
 	f.stage("zap-eval", 0, "", declJSON)

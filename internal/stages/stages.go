@@ -1,4 +1,8 @@
-package zapcli
+// Package stages runs Zap's stage programs (zap-eval, zap-detect, zap-plan,
+// zap-exec) for the front end: found in one directory, never on PATH, with
+// the operator environment, and a stage's failure turned into the exit code
+// and message zap passes on (Error).
+package stages
 
 import (
 	"bufio"
@@ -18,10 +22,10 @@ import (
 	"github.com/zap-go/zap/internal/envpass"
 )
 
-// stages runs Zap's stages, found in one directory: beside zap's own
+// Runner runs Zap's stages, found in one directory: beside zap's own
 // executable, never on PATH, so the stages that run are the ones installed
 // with this zap.
-type stages struct {
+type Runner struct {
 	dir    string
 	env    []string
 	stderr io.Writer // where a stage's diagnostics go when it succeeds
@@ -30,39 +34,49 @@ type stages struct {
 	// none.
 	bigEnv *os.File
 	// gc is the GOGC the reading stages (zap-detect, zap-plan) run with,
-	// "" for the operator's own (useGC).
+	// "" for the operator's own (UseGC).
 	gc string
 }
 
-// gcPercent is the garbage collector's target for zap and the stages that
+// GCPercent is the garbage collector's target for zap and the stages that
 // read a pass's documents: each is a short process that decodes a document
 // and exits, for which collecting at 4 times the live heap rather than 2
 // saves a third of their work for some megabytes more.
-const gcPercent = 400
+const GCPercent = 400
 
-// useGC has zap-detect and zap-plan run with GOGC=gcPercent, unless the
+// UseGC has zap-detect and zap-plan run with GOGC=GCPercent, unless the
 // operator set GOGC or the config references it (then a stage's
 // environment is exactly the operator's, as ever).
-func (s *stages) useGC(getenv func(string) string, referenced func(string) bool) {
+func (s *Runner) UseGC(getenv func(string) string, referenced func(string) bool) {
 	if getenv("GOGC") == "" && !referenced("GOGC") {
-		s.gc = strconv.Itoa(gcPercent)
+		s.gc = strconv.Itoa(GCPercent)
 	}
 }
 
-func (a *app) stages() (*stages, error) {
-	dir := a.stageDir
+// GC is the GOGC the reading stages run with, "" for the operator's own.
+func (s *Runner) GC() string { return s.gc }
+
+// New is the Runner of the stages in dir ("" for beside zap's own
+// executable), with the operator environment env. stderr takes what a stage
+// that succeeds says there; bigEnv (or nil) is the env file's long
+// variables, for the stages that resolve references.
+func New(dir string, env []string, stderr io.Writer, bigEnv *os.File) (*Runner, error) {
 	if dir == "" {
 		exe, err := os.Executable()
 		if err != nil {
-			return nil, fail(1, fmt.Sprintf("can't find zap's own executable, beside which its stages are installed: %v", err))
+			return nil, &Error{Status: -1, Code: 1, Msg: fmt.Sprintf("can't find zap's own executable, beside which its stages are installed: %v", err)}
 		}
 		dir = filepath.Dir(exe)
 	}
 	// The operator's own ZAP_ENV_FD names no descriptor a stage gets.
-	return &stages{dir: dir, env: withoutVar(a.environ, envpass.FDVar), stderr: a.stderr, bigEnv: a.bigEnv}, nil
+	return &Runner{dir: dir, env: WithoutVar(env, envpass.FDVar), stderr: stderr, bigEnv: bigEnv}, nil
 }
 
-func (s *stages) command(ctx context.Context, name string, args ...string) *exec.Cmd {
+// Dir is the directory the stages are found in.
+func (s *Runner) Dir() string { return s.dir }
+
+// Command is the command that runs the stage name with args.
+func (s *Runner) Command(ctx context.Context, name string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, filepath.Join(s.dir, name), args...)
 	cmd.Args[0] = name
 	cmd.Env = s.env
@@ -76,14 +90,14 @@ func (s *stages) command(ctx context.Context, name string, args ...string) *exec
 	return cmd
 }
 
-// run runs a stage with stdin and returns what it wrote on stdout.
-func (s *stages) run(ctx context.Context, name string, stdin []byte, args ...string) ([]byte, error) {
-	return s.runCmd(s.command(ctx, name, args...), name, stdin)
+// Run runs a stage with stdin and returns what it wrote on stdout.
+func (s *Runner) Run(ctx context.Context, name string, stdin []byte, args ...string) ([]byte, error) {
+	return s.RunCmd(s.Command(ctx, name, args...), name, stdin)
 }
 
-// runCmd runs cmd, the stage name, with stdin and returns what it wrote on
+// RunCmd runs cmd, the stage name, with stdin and returns what it wrote on
 // stdout.
-func (s *stages) runCmd(cmd *exec.Cmd, name string, stdin []byte) ([]byte, error) {
+func (s *Runner) RunCmd(cmd *exec.Cmd, name string, stdin []byte) ([]byte, error) {
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
@@ -91,19 +105,19 @@ func (s *stages) runCmd(cmd *exec.Cmd, name string, stdin []byte) ([]byte, error
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	if err != nil {
-		return nil, s.failure(name, err, stderr.Bytes())
+		return nil, s.Failure(name, err, stderr.Bytes())
 	}
-	s.passOn(stderr.Bytes())
+	s.PassOn(stderr.Bytes())
 	return stdout.Bytes(), nil
 }
 
-// stream runs a stage with stdin and hands each line it writes on stdout to
+// Stream runs a stage with stdin and hands each line it writes on stdout to
 // line as it comes. It returns the stage's failure, if any, after the last
 // line; an error from line stops the stage.
-func (s *stages) stream(ctx context.Context, name string, stdin []byte, line func([]byte) error, args ...string) error {
+func (s *Runner) Stream(ctx context.Context, name string, stdin []byte, line func([]byte) error, args ...string) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	cmd := s.command(ctx, name, args...)
+	cmd := s.Command(ctx, name, args...)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -112,7 +126,7 @@ func (s *stages) stream(ctx context.Context, name string, stdin []byte, line fun
 		return err
 	}
 	if err := cmd.Start(); err != nil {
-		return s.failure(name, err, nil)
+		return s.Failure(name, err, nil)
 	}
 	sc := bufio.NewScanner(out)
 	sc.Buffer(make([]byte, 64<<10), 64<<20)
@@ -132,36 +146,40 @@ func (s *stages) stream(ctx context.Context, name string, stdin []byte, line fun
 		return lineErr
 	}
 	if err != nil {
-		return s.failure(name, err, stderr.Bytes())
+		return s.Failure(name, err, stderr.Bytes())
 	}
-	s.passOn(stderr.Bytes())
+	s.PassOn(stderr.Bytes())
 	return nil
 }
 
-// passOn copies what a stage that succeeded said on stderr (a warning).
-func (s *stages) passOn(stderr []byte) {
+// PassOn copies what a stage that succeeded said on stderr (a warning).
+func (s *Runner) PassOn(stderr []byte) {
 	if len(stderr) > 0 {
 		s.stderr.Write(stderr)
 	}
 }
 
-// stageError is a stage that failed, with the exit code zap passes on.
-type stageError struct {
-	*exitError
-	stage string
-	// status is the stage's own exit status, -1 when it didn't exit.
-	status int
+// Error is a stage that failed, with the exit code zap passes on and what
+// it prints: Msg as its error, Hints as hint lines.
+type Error struct {
+	Stage string
+	// Status is the stage's own exit status, -1 when it didn't exit.
+	Status int
+	// Code is zap's exit code.
+	Code  int
+	Msg   string
+	Hints []string
 }
 
-func (e *stageError) Unwrap() error { return e.exitError }
+func (e *Error) Error() string { return e.Msg }
 
-// failure turns a stage's failure into zap's: its exit 2 is zap's exit 2,
+// Failure turns a stage's failure into zap's: its exit 2 is zap's exit 2,
 // printing the stage's message; its exit 1 is zap's exit 1; anything else
 // (a crash, a signal, a stage that can't start) is exit 1 saying so. A Go
 // program that panics or that the runtime stops (a fatal error) exits 2
 // too, so an exit 2 whose stderr ends in the runtime's report of one
 // (runtimeCrash) is a crash, not the stage's answer about its input.
-func (s *stages) failure(name string, err error, stderr []byte) error {
+func (s *Runner) Failure(name string, err error, stderr []byte) error {
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) {
 		hint := fmt.Sprintf("zap runs its stages from its own directory (%s); reinstall Zap so they are there", s.dir)
@@ -171,8 +189,8 @@ func (s *stages) failure(name string, err error, stderr []byte) error {
 			// most envpass.Budget of it, so the rest is the operator's.
 			hint = fmt.Sprintf("the environment Zap was started with is too large to start a process with (env-file values take at most %d bytes of it; the rest go another way): unset what its commands don't need", envpass.Budget)
 		}
-		return &stageError{stage: name, status: -1, exitError: &exitError{code: 1,
-			msg: fmt.Sprintf("can't run %s: %v", name, err), hints: []string{hint}}}
+		return &Error{Stage: name, Status: -1, Code: 1,
+			Msg: fmt.Sprintf("can't run %s: %v", name, err), Hints: []string{hint}}
 	}
 	msg, hints := stageMessage(name, stderr)
 	status := ee.ExitCode()
@@ -184,13 +202,13 @@ func (s *stages) failure(name string, err error, stderr []byte) error {
 		if msg == "" {
 			msg = fmt.Sprintf("%s failed (exit status %d) and said nothing", name, status)
 		}
-		return &stageError{stage: name, status: status, exitError: &exitError{code: status, msg: msg, hints: hints}}
+		return &Error{Stage: name, Status: status, Code: status, Msg: msg, Hints: hints}
 	}
 	what := fmt.Sprintf("%s crashed (%v)", name, ee.ProcessState)
 	if msg != "" {
 		what += ":\n" + msg
 	}
-	return &stageError{stage: name, status: status, exitError: &exitError{code: 1, msg: what, hints: hints}}
+	return &Error{Stage: name, Status: status, Code: 1, Msg: what, Hints: hints}
 }
 
 // goroutineHeader is the first line of a goroutine's traceback in the Go
@@ -257,11 +275,35 @@ func stageMessage(name string, stderr []byte) (string, []string) {
 	return strings.Join(msg, "\n"), hints
 }
 
-// stageArgs are the flags zap-detect and zap-exec take from zap's own:
-// --bootstrap.
-func (a *app) stageArgs() []string {
-	if a.bootstrap {
-		return []string{"--bootstrap"}
+// CommandGC is Command with the GOGC gc ("" for the operator's own) for a
+// reading stage, whatever UseGC decided.
+func (s *Runner) CommandGC(ctx context.Context, name, gc string, args ...string) *exec.Cmd {
+	saved := s.gc
+	s.gc = gc
+	defer func() { s.gc = saved }()
+	return s.Command(ctx, name, args...)
+}
+
+// EvalCommand readies cmd, which runs the opened evaluator, as the stage
+// zap-eval: the operator environment (zap-eval reads the variables the
+// secret gate looks at) with TZ=UTC, and the env file's long variables on
+// their descriptor. release, once the command has run, closes what
+// attaching them opened.
+func (s *Runner) EvalCommand(cmd *exec.Cmd) (release func(), err error) {
+	// Whatever its file is called, it is zap-eval.
+	cmd.Args[0] = "zap-eval"
+	cmd.Env = append(WithoutVar(s.env, "TZ"), "TZ=UTC")
+	// The secret gate reads the env file's long variables too.
+	return envpass.Attach(cmd, s.bigEnv)
+}
+
+// WithoutVar is env less any NAME=... entry.
+func WithoutVar(env []string, name string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, name+"=") {
+			out = append(out, kv)
+		}
 	}
-	return nil
+	return out
 }

@@ -2,370 +2,72 @@ package zapcli
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io"
-	"strings"
+
+	"github.com/peterbourgon/ff/v3/ffcli"
 
 	"github.com/zap-go/zap/internal/render"
-	"github.com/zap-go/zap/internal/stages"
 	"github.com/zap-go/zap/internal/state"
-	"github.com/zap-go/zap/pkg/declaration"
-	"github.com/zap-go/zap/pkg/events"
-	"github.com/zap-go/zap/pkg/observation"
-	"github.com/zap-go/zap/pkg/plan"
 )
 
-type wetrunOptions struct {
-	expect string // --expect-plan
-	json   bool   // --json
+// applyCommand is zap apply [--wetrun] [--expect-plan HASH] [--json] [CONFIG].
+func (a *app) applyCommand(f *flagSets) *ffcli.Command {
+	fs := f.target("zap apply")
+	wetrun := fs.Bool("wetrun", false, "change the target: execute the plan you reviewed (without it, apply only previews)")
+	expect := fs.String("expect-plan", "", "execute only if the plan's plan_hash is exactly `HASH` (with --wetrun)")
+	jsonOut := fs.Bool("json", false, "stream the wetrun's events as JSON lines on stdout (with --wetrun)")
+	return &ffcli.Command{
+		Name:       "apply",
+		ShortUsage: "zap apply [--wetrun] [--expect-plan HASH] [--json] [CONFIG]",
+		ShortHelp:  "preview the changes; with --wetrun, make them",
+		LongHelp: `Without --wetrun: the same pass as plan, rendered as what apply would do,
+recorded as the preview. Exit status: 0 no changes, 2 changes pending, 1 a
+resource couldn't be read or a referenced variable is unset.
+
+With --wetrun: detects and plans again, and executes only the plan you
+reviewed: the one --expect-plan names, or the last preview on this host. A
+plan with no review is refused (exit 2, nothing changed) and becomes the
+preview; on an interactive terminal zap asks for the first eight characters
+of its plan_hash instead. After executing, zap reads every resource again.
+Exit status: 0 every change ok and converged; 1 a change failed, a resource
+still isn't converged (RESIDUAL), one couldn't be read, or the reading again
+failed; 2 refused or an input error.`,
+		FlagSet: fs,
+		Exec: onConfig(func(ctx context.Context, config string) error {
+			switch {
+			case *expect != "" && !*wetrun:
+				return fail(2, "--expect-plan binds a wetrun to a reviewed plan; a dry run takes no --expect-plan", "add --wetrun to execute the plan it names")
+			case *jsonOut && !*wetrun:
+				return fail(2, "--json streams a wetrun's events; a dry run has none", "add --wetrun, or leave out --json for the text preview")
+			case *wetrun:
+				return a.cmdWetrun(ctx, config, wetrunOptions{expect: *expect, json: *jsonOut})
+			}
+			return a.cmdApply(ctx, config)
+		}),
+	}
 }
 
-// cmdWetrun is zap apply --wetrun: detect and plan again, execute only the
-// plan that was reviewed, then read every resource again.
-func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) error {
+// cmdApply is a dry zap apply: it judges, so pending changes exit 2, and a
+// pass that couldn't establish a verdict exits 1, which outranks them.
+func (a *app) cmdApply(ctx context.Context, config string) error {
 	s, err := a.open(config, true)
 	if err != nil {
 		return err
 	}
-	ev, err := s.load(ctx)
+	ev, det, pl, err := s.preview(ctx)
 	if err != nil {
 		return err
 	}
-	if err := s.conn.checkBindable(); err != nil {
+	a.warnBadValues(badValues(pl.plan, s.res))
+	render.Plan(a.stdout, pl.plan, render.PlanOptions{Mode: render.ModeApply,
+		Unbindable: s.conn.masked, Unrecorded: s.conn.maskedHost})
+	if err := s.recordPass(state.CmdApply, true, pl.plan.Hash, ev, det); err != nil {
 		return err
 	}
-	if res := s.res; len(res.Unresolved) > 0 {
-		return fail(2, fmt.Sprintf("%d referenced variable(s) are unset or empty: %s\na wetrun starts only when every variable the config references is set, so no empty value is ever acted on",
-			len(res.Unresolved), strings.Join(res.Unresolved, ", ")),
-			"provide them (--env-file or the environment) and re-run")
-	}
-	h := hostKey(ev.decl, s.res)
-	last, err := s.lastRun(h)
-	if err != nil {
-		return err
-	}
-	s.warmSudo(ctx, ev.decl, true)
-	det, err := s.detectThenPlan(ctx, ev)
-	if err != nil {
-		return err
-	}
-	pl, err := s.plan(ctx, det)
-	if err != nil {
-		return err
-	}
-	if err := refuseBadValues(badValues(pl.plan, s.res)); err != nil {
-		return err
-	}
-	if err := refuseBadTemplates(badTemplates(ev.decl, s.res)); err != nil {
-		return err
-	}
-	w := &wetrun{s: s, o: o, ev: ev, det: det, pl: pl}
-	if o.expect != "" && pl.plan.Hash != o.expect {
-		// The match is exact: a plan with nothing to execute isn't the
-		// one named either.
-		return w.refuse(render.ReasonExpect)
-	}
-	if len(pl.plan.Changes) == 0 {
-		return w.empty()
-	}
-
-	// The review gate: the plan must be the one --expect-plan names
-	// (checked above), or the one the last preview on this host recorded.
-	reason := ""
-	var claim *state.Loaded
-	switch p := pl.plan; {
-	case o.expect != "":
-	case last == nil:
-		reason = render.ReasonNoPreview
-	case !last.Report.Preview:
-		reason = render.ReasonNotPreview
-	case last.Report.PlanHash != p.Hash:
-		reason = render.ReasonChanged
-	default:
-		claim = last
-	}
-	confirmed := false
-	if reason != "" {
-		tty, ok := a.terminal()
-		if !ok || o.json || o.expect != "" {
-			return w.refuse(reason)
-		}
-		yes, err := a.ask(tty, pl.plan, reason)
-		if err != nil {
-			return err
-		}
-		if !yes {
-			return w.decline()
-		}
-		confirmed = true
-	}
-	if claim != nil {
-		if err := s.store.Claim(s.abs, h, claim); err != nil {
-			if errors.Is(err, state.ErrClaimLost) {
-				return fail(2, "another wetrun claimed this preview first: one preview covers one wetrun, so this one changed nothing",
-					"preview again (zap apply), then run zap apply --wetrun")
-			}
-			return stateError(err)
-		}
-	}
-	if err := s.record(state.CmdWetrun, false, pl.plan.Hash, ev, det); err != nil {
-		return err
-	}
-	return w.execute(ctx, confirmed)
-}
-
-// wetrun is one wetrun past detection and planning.
-type wetrun struct {
-	s   *session
-	o   wetrunOptions
-	ev  *evaluation
-	det *detection
-	pl  *planned
-}
-
-// text is where the text report goes: stdout, or stderr under --json,
-// whose stdout carries events only.
-func (w *wetrun) text() io.Writer {
-	if w.o.json {
-		return w.s.a.stderr
-	}
-	return w.s.a.stdout
-}
-
-// empty ends a wetrun whose plan has no changes: it needs no review and
-// runs nothing; held resources still exit 1.
-func (w *wetrun) empty() error {
-	p := w.pl.plan
-	if err := w.s.record(state.CmdWetrun, false, p.Hash, w.ev, w.det); err != nil {
-		return err
-	}
-	code := 0
-	if len(p.Held) > 0 {
-		code = 1
-	}
-	if !w.o.json {
-		render.Plan(w.text(), p, render.PlanOptions{Mode: render.ModeWetrun})
-		fmt.Fprintln(w.text(), "nothing to execute")
+	if code := verdictCode(det.obs); code != 0 {
 		return exit(code)
 	}
-	emit := w.emitter()
-	emit(&events.Event{Event: events.RunStarted, Format: events.Format, PlanHash: p.Hash})
-	emit(&events.Event{Event: events.RunOK})
-	w.emitHeld(emit)
-	emit(&events.Event{Event: events.Done, Exit: &code, HeldN: len(p.Held)})
-	return exit(code)
-}
-
-// refuse renders the plan under the REFUSED banner, records it as the
-// preview, and exits 2 with nothing changed.
-func (w *wetrun) refuse(reason string) error {
-	t := w.text()
-	expected := ""
-	if reason == render.ReasonExpect {
-		expected = w.o.expect
+	if len(pl.plan.Changes) > 0 {
+		return exit(2)
 	}
-	render.Refused(t, reason, expected)
-	fmt.Fprintln(t)
-	render.Plan(t, w.pl.plan, render.PlanOptions{Mode: render.ModeRefused})
-	if err := w.s.record(state.CmdRefused, true, w.pl.plan.Hash, w.ev, w.det); err != nil {
-		return err
-	}
-	return exit(2)
-}
-
-// decline renders the plan under the DECLINED banner, records it as the
-// preview, and exits 2 with nothing changed.
-func (w *wetrun) decline() error {
-	t := w.text()
-	render.Declined(t)
-	fmt.Fprintln(t)
-	render.Plan(t, w.pl.plan, render.PlanOptions{Mode: render.ModeRefused})
-	if err := w.s.record(state.CmdDeclined, true, w.pl.plan.Hash, w.ev, w.det); err != nil {
-		return err
-	}
-	return exit(2)
-}
-
-// emitter writes events to stdout, one JSON line each.
-func (w *wetrun) emitter() func(*events.Event) {
-	return func(e *events.Event) {
-		b, err := e.Marshal()
-		if err != nil {
-			// Every field is a string or a number: this can't happen.
-			panic(err)
-		}
-		w.s.a.stdout.Write(append(maskJSON(w.s.a.masker, b), '\n'))
-	}
-}
-
-func (w *wetrun) emitHeld(emit func(*events.Event)) {
-	for _, h := range w.pl.plan.Held {
-		reason := h.Reason
-		if reason == "" {
-			reason = "waits on " + strings.Join(h.WaitsOn, ", ")
-		}
-		emit(&events.Event{Event: events.Held, ID: h.ID, Type: h.Type, Reason: reason})
-	}
-}
-
-// execute runs the plan through zap-exec, reads every resource again and
-// reports what still isn't converged.
-func (w *wetrun) execute(ctx context.Context, confirmed bool) error {
-	a, p := w.s.a, w.pl.plan
-	t := w.text()
-	if !w.o.json && !confirmed {
-		// A confirmed plan was shown with the question already.
-		render.Plan(t, p, render.PlanOptions{Mode: render.ModeWetrun})
-		fmt.Fprintln(t)
-	}
-	progress := render.NewProgress(t)
-	var (
-		started             bool
-		nOK, nFailed, nSkip int
-		notOK               = map[string]bool{}
-	)
-	execErr := w.s.st.Stream(ctx, "zap-exec", w.pl.json, func(line []byte) error {
-		e, err := events.Read(line)
-		if err != nil {
-			return failf(1, "zap-exec wrote an event zap can't read: %v", err)
-		}
-		started = true
-		switch e.Event {
-		case events.ChangeOK:
-			nOK++
-		case events.ChangeFailed:
-			nFailed++
-			notOK[e.ID] = true
-		case events.ChangeSkipped:
-			nSkip++
-			notOK[e.ID] = true
-		}
-		if w.o.json {
-			a.stdout.Write(append(maskJSON(a.masker, line), '\n'))
-		} else {
-			progress.Event(e)
-		}
-		return nil
-	}, append(a.stageArgs(), "--wetrun")...)
-	if execErr != nil && !started {
-		// zap-exec stopped before its first event: nothing was changed.
-		return execErr
-	}
-	code := 0
-	if nFailed > 0 || len(p.Held) > 0 {
-		code = 1
-	}
-	var emit func(*events.Event)
-	if w.o.json {
-		emit = w.emitter()
-	}
-	doneErr := ""
-	var se *stages.Error
-	if errors.As(execErr, &se) && se.Status == 1 && nFailed > 0 {
-		// zap-exec's own exit for a change that failed: its events said
-		// what failed, and the run goes on to read the target again.
-		execErr = nil
-	}
-	if execErr != nil {
-		code = 1
-		msg := execErr.Error()
-		if w.o.json {
-			doneErr = msg
-		} else {
-			render.Error(a.stderr, "the run didn't finish: "+msg)
-		}
-	}
-
-	// The observe pass: read every resource again.
-	var residual []render.ResidualItem
-	det2, obsErr := w.s.detect(ctx, w.ev)
-	if obsErr == nil {
-		if err := w.s.record(state.CmdObserve, false, "", w.ev, det2); err != nil {
-			// The pass was read; only its report couldn't be kept.
-			code = 1
-			render.Error(a.stderr, "the reading again isn't recorded: "+err.Error())
-		}
-	}
-	if obsErr != nil {
-		code = 1
-		if w.o.json {
-			emit(&events.Event{Event: events.ObserveFailed, Error: obsErr.Error()})
-		} else {
-			fmt.Fprintf(t, "\nNOT OBSERVED — reading the target again failed, so converged is not established:\n  %s\n",
-				strings.ReplaceAll(obsErr.Error(), "\n", "\n  "))
-		}
-	} else {
-		residual = residuals(p, det2.obs, notOK)
-		if len(residual) > 0 {
-			code = 1
-		}
-	}
-	if w.o.json {
-		w.emitHeld(emit)
-		for _, r := range residual {
-			reason := string(r.Verdict)
-			if r.Reason != "" {
-				reason += ": " + r.Reason
-			}
-			emit(&events.Event{Event: events.Residual, ID: r.ID, Type: r.Type, Reason: reason})
-		}
-		emit(&events.Event{Event: events.Done, Exit: &code, OK: nOK, Failed: nFailed, Skipped: nSkip,
-			Residual: len(residual), HeldN: len(p.Held), Error: doneErr})
-		return exit(code)
-	}
-	if len(residual) > 0 {
-		fmt.Fprintln(t)
-		render.Residual(t, residual)
-	}
-	if len(p.Held) > 0 {
-		ids := make([]string, len(p.Held))
-		for i, h := range p.Held {
-			ids[i] = h.ID
-		}
-		fmt.Fprintf(t, "\nnot acted on: %d held resource(s) (see UNDETERMINED above): %s\n", len(p.Held), strings.Join(ids, ", "))
-	}
-	if obsErr == nil && len(residual) == 0 {
-		fmt.Fprintf(t, "\nObserved: %d resource(s) read again", len(det2.obs.Resources))
-		pipelines := 0
-		for _, r := range det2.obs.Declaration.Resources {
-			if r.Type == declaration.KindPipeline {
-				pipelines++
-			}
-		}
-		switch {
-		case code == 0 && pipelines > 0:
-			// A pipeline never reads converged: it runs on every wetrun.
-			fmt.Fprintf(t, ", all converged but %d pipeline(s), which run on every wetrun\n", pipelines)
-		case code == 0:
-			fmt.Fprintln(t, ", all converged")
-		default:
-			fmt.Fprintln(t, "; none residual")
-		}
-	}
-	return exit(code)
-}
-
-// residuals lists every resource the observe pass doesn't read as
-// converged, except a change that failed or was skipped (the run's failure
-// already), a held resource (its undetermined verdict already) and a
-// pipeline (never converged: it runs on every wetrun).
-func residuals(p *plan.Plan, o *observation.Observations, notOK map[string]bool) []render.ResidualItem {
-	held := map[string]bool{}
-	for _, h := range p.Held {
-		held[h.ID] = true
-	}
-	var out []render.ResidualItem
-	for i, r := range o.Resources {
-		if r.Verdict == observation.Converged || held[r.ID] || notOK[r.ID] {
-			continue
-		}
-		if o.Declaration.Resources[i].Type == declaration.KindPipeline {
-			// A pipeline reads absent by construction: it always runs.
-			continue
-		}
-		out = append(out, render.ResidualItem{ID: r.ID, Type: o.Declaration.Resources[i].Type,
-			Verdict: r.Verdict, Reason: r.Reason, Drift: r.Drift})
-	}
-	return out
+	return nil
 }

@@ -89,6 +89,33 @@ func (a *app) open(config string, withState bool) (*session, error) {
 	return s, nil
 }
 
+// preview runs the pass plan and a dry apply share: evaluate, check the
+// state directory, detect, plan.
+func (s *session) preview(ctx context.Context) (*evaluation, *detection, *planned, error) {
+	s.earlyWanted = true
+	defer s.stopEarlyDetect()
+	ev, err := s.load(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := s.conn.checkConnectable(); err != nil {
+		return nil, nil, nil, err
+	}
+	if _, err := s.lastRunOf(ev.decl); err != nil {
+		return nil, nil, nil, err
+	}
+	s.warmSudo(ctx, ev.decl, false)
+	det, err := s.detectThenPlan(ctx, ev)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	pl, err := s.plan(ctx, det)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return ev, det, pl, nil
+}
+
 // stateError gives a state failure its exit code: a directory or file that
 // isn't the user's own is an input to fix (2); anything else is the world (1).
 func stateError(err error) error {

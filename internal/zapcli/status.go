@@ -4,11 +4,33 @@ import (
 	"context"
 	"slices"
 
+	"github.com/peterbourgon/ff/v3/ffcli"
+
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/state"
 	"github.com/zap-go/zap/pkg/observation"
 )
+
+// statusCommand is zap status [CONFIG].
+func (a *app) statusCommand(f *flagSets) *ffcli.Command {
+	return &ffcli.Command{
+		Name:       "status",
+		ShortUsage: "zap status [CONFIG]",
+		ShortHelp:  "what the last run saw, offline",
+		LongHelp: `Evaluates the config and reads the last-run report for its target; never
+touches the target. Each resource's verdict in that run, noting a resource
+whose config changed since and one the last run didn't read; resources in
+the report no longer declared are listed as orphaned. A preview's plan_hash
+is the plan zap apply --wetrun binds to.
+
+Exit status: 0 the last run read every declared resource; 1 there is no
+last run (unless nothing is declared), or the last run held a resource, was
+unverifiable, or didn't read a declared resource; 2 an input error.`,
+		FlagSet: f.eval("zap status"),
+		Exec:    onConfig(a.cmdStatus),
+	}
+}
 
 // cmdStatus is zap status: the last run, offline. Its exit code is about the
 // last run, not the machine now. A remote host that resolves to nothing is

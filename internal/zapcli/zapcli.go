@@ -1,7 +1,10 @@
-// Package zapcli is zap, the front end: the commands a user types, composing
-// the stages zap-eval, zap-detect, zap-plan and zap-exec, which it runs as
-// subprocesses found beside its own executable (never on PATH), handing them
-// the operator environment.
+// Package zapcli is zap, the front end: it parses the command line (one
+// file and one flag set per command: lock.go, validate.go, plan.go,
+// apply.go, detect.go, status.go, version.go), runs the stages through
+// internal/stages, and prints what they found through internal/render. What
+// the commands do, their exit codes and the state they keep are in
+// docs/architecture.md (The front end and its state); the --json stream, the
+// lock and the pin in docs/protocol.md.
 //
 // Usage:
 //
@@ -15,117 +18,6 @@
 //	zap status [CONFIG]                   the last run, offline
 //
 // CONFIG defaults to ./zap.ts. --help on any command prints its flags.
-// plan, apply and detect take --bootstrap: zap-detect and zap-exec connect
-// as the remote target's bootstrap_user (a --bootstrap plan is its own plan,
-// binding only a --bootstrap wetrun).
-// Every command that reads a config takes --env-file PATH: NAME=VALUE lines
-// (internal/envfile) loaded into the operator environment before anything
-// resolves, the file's value winning over the shell's; an error in it names
-// the file, the line and the name, never a value (exit 2).
-//
-// # Secrets
-//
-// Once the config is evaluated, one Masker built from every referenced
-// secret's value masks everything zap writes (stdout, stderr, --json event
-// lines, kept valid) and the report's hashes. A host or connecting user
-// behind a secret: the plan shows no plan_hash (UNBINDABLE) and isn't a
-// preview, a masked host keeps no report (UNRECORDED), and a wetrun is
-// refused (exit 2); one that resolves to nothing stops before connecting
-// (exit 2). A value holding a single quote, a NUL or U+FDD0/U+FDD1 in a
-// planned command warns in plan and a dry apply, and refuses a wetrun
-// (exit 2).
-//
-// # The toolchain pin
-//
-// Every command that evaluates takes --evaluator PATH (else $ZAP_EVAL,
-// else the zap-eval beside zap; absolute when named) and runs it only when
-// its blake3 is the toolchain pin in the config's zap.lock (internal/lock),
-// exiting 2 when there is no pin or the binary is off it. zap lock is the
-// one command that records the pin instead of checking it. The binary is
-// opened once and what runs is the sealed memfd copy that was hashed
-// (internal/pin), or on a pin cache hit the descriptor that was checked.
-//
-// The pipeline of a pass is
-//
-//	zap-eval CONFIG > declaration; zap-detect < declaration > observations;
-//	zap-plan < observations > plan; zap-exec < plan > events
-//
-// and every pass that detects writes the config's last-run report for the
-// host under $ZAP_HOME or ~/.zap (internal/state), which also holds the
-// preview a wetrun binds to.
-//
-// # Exit codes
-//
-// 2 is an established answer about your inputs, 1 is a problem in the
-// world or a claim Zap couldn't establish; where both apply, 1 wins for the
-// verdicts (undetermined or unverifiable outranks pending changes).
-//
-//	command            0                          1                                          2
-//	version            printed
-//	lock               pinned                     zap-eval crashed or can't run; I/O         config error; evaluator refused
-//	config validate    ok: N resource(s)          zap-eval crashed or can't run              config error (eval, gates)
-//	plan               the plan (changes or not) a hold, an unset reference; world errors   input error
-//	apply (dry)        no changes                 a hold, an unset reference; world errors   changes pending; input error
-//	apply --wetrun     every change ok and the    a change failed, RESIDUAL, a hold, the     refused (no review, the plan
-//	                   reading again converged    reading again failed; world errors         moved, the preview was claimed,
-//	                                                                                         declined), an unset reference,
-//	                                                                                         input error
-//	detect             every resource read        a resource undetermined, an unset          input error
-//	                                              reference; world errors
-//	status             the last run read every    no last run (unless nothing is declared),  input error
-//	                   declared resource          the last run held something, was
-//	                                              unverifiable, or didn't read a declared
-//	                                              resource
-//
-// Input errors (2): a usage error (an unknown flag, --expect-plan or --json
-// without --wetrun, a stray argument); a stage that exits 2 (a config that
-// doesn't evaluate or pass the gates, a remote target); HOME or ZAP_HOME
-// unset or not absolute; a state directory or report that isn't the user's
-// own. World errors (1): a stage that exits 1, crashes or can't be started
-// (a Go panic or fatal error exits 2, and reads as the crash it is by the
-// runtime's report ending the stage's stderr, "<stage> crashed"); a
-// document a stage wrote that doesn't read; state that can't be written.
-//
-// A remote target: a stage that can't connect exits 1 with "cannot connect
-// to HOST: REASON" and hints before any verdict; zap prints it as its own
-// error, exits 1 and keeps no report. A stage's exit 2 before connecting (a
-// host or user resolving to nothing, --bootstrap with no bootstrap_user, a
-// plan for another user) is zap's exit 2. Reports are kept under the host
-// the target resolves to (context.target).
-//
-// A local pass that may need root (a read zap-detect makes as root or of a
-// path outside the operator's home; on a wetrun, a root step or a file
-// operation outside the home or for another owner or group), run by an
-// account whose sudo -n fails, on an interactive terminal: zap runs sudo -v
-// on the terminal once, with no deadline, before detecting, since the
-// stages only ever use sudo -n. Without a terminal it never prompts, and
-// such a read holds (sudo authentication failed). A config that touches
-// only the operator's own files never runs sudo.
-//
-// Errors print as "error: message", further lines of the message indented
-// under it, and advice after it at the left margin as "hint: ...".
-//
-// # --json
-//
-// zap apply --wetrun --json writes only JSON event lines to stdout
-// (pkg/events): zap-exec's events as it wrote them, then one held event per
-// held resource, one residual event per resource that still doesn't read
-// converged, observe_failed when the reading again failed, and a final done
-// event with the exit code and the counts (and the error, when zap-exec
-// stopped mid-run). A plan with no changes runs nothing: zap writes its
-// run_started (0 changes) and run_ok itself, then the held events and done.
-// A wetrun that ends before its first event (a refusal, an error) leaves
-// stdout empty and prints its text report to stderr.
-//
-// # State
-//
-// Every pass that detects records the config's last-run report for the host
-// (internal/state): zap plan and a dry zap apply as a preview, zap detect as
-// a pass that is not one. A wetrun that refuses or is declined records its
-// plan as the new preview. A wetrun that executes first claims the preview
-// it bound to (renaming the report away, which only one of two concurrent
-// runs can do), records its own pass (not a preview), executes, and records
-// the observe pass as the last word.
 package zapcli
 
 import (
@@ -141,21 +33,6 @@ import (
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/stages"
 )
-
-// Version is zap's version, set at build time with
-// -ldflags "-X github.com/zap-go/zap/internal/zapcli.Version=v1.2.3".
-var Version = ""
-
-// version is Version, or the module version the build recorded.
-func version() string {
-	if Version != "" {
-		return Version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
-}
 
 // Main runs zap with args and returns its exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/zap-go/zap/internal/render"
+	"github.com/zap-go/zap/internal/review"
 	"github.com/zap-go/zap/internal/stages"
 	"github.com/zap-go/zap/internal/state"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -61,53 +62,34 @@ func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) err
 		return err
 	}
 	w := &wetrun{s: s, o: o, ev: ev, det: det, pl: pl}
-	if o.expect != "" && pl.plan.Hash != o.expect {
-		// The match is exact: a plan with nothing to execute isn't the
-		// one named either.
+	if review.Mismatch(pl.plan.Hash, o.expect) {
 		return w.refuse(render.ReasonExpect)
 	}
 	if len(pl.plan.Changes) == 0 {
 		return w.empty()
 	}
-
-	// The review gate: the plan must be the one --expect-plan names
-	// (checked above), or the one the last preview on this host recorded.
-	reason := ""
-	var claim *state.Loaded
-	switch p := pl.plan; {
-	case o.expect != "":
-	case last == nil:
-		reason = render.ReasonNoPreview
-	case !last.Report.Preview:
-		reason = render.ReasonNotPreview
-	case last.Report.PlanHash != p.Hash:
-		reason = render.ReasonChanged
-	default:
-		claim = last
-	}
+	gate := review.Bind(pl.plan.Hash, o.expect, last)
 	confirmed := false
-	if reason != "" {
+	if gate.Reason != "" {
 		tty, ok := a.terminal()
 		if !ok || o.json || o.expect != "" {
-			return w.refuse(reason)
+			return w.refuse(gate.Reason)
 		}
-		yes, err := a.ask(tty, pl.plan, reason)
+		yes, err := review.Ask(tty, a.stderr, a.flushOutputs, pl.plan, gate.Reason)
 		if err != nil {
-			return err
+			return failf(1, "%v", err)
 		}
 		if !yes {
 			return w.decline()
 		}
 		confirmed = true
 	}
-	if claim != nil {
-		if err := s.store.Claim(s.abs, h, claim); err != nil {
-			if errors.Is(err, state.ErrClaimLost) {
-				return fail(2, "another wetrun claimed this preview first: one preview covers one wetrun, so this one changed nothing",
-					"preview again (zap apply), then run zap apply --wetrun")
-			}
-			return stateError(err)
+	if err := gate.Claim(s.store, s.abs, h); err != nil {
+		if errors.Is(err, state.ErrClaimLost) {
+			return fail(2, "another wetrun claimed this preview first: one preview covers one wetrun, so this one changed nothing",
+				"preview again (zap apply), then run zap apply --wetrun")
 		}
+		return stateError(err)
 	}
 	if err := s.record(state.CmdWetrun, false, pl.plan.Hash, ev, det); err != nil {
 		return err

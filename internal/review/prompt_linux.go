@@ -1,0 +1,61 @@
+package review
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/zap-go/zap/internal/render"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// Ask shows the plan and the question on out and reads the answer from tty,
+// the terminal; flush writes what out holds back before zap waits. Input
+// typed before the question appears is discarded first, so nothing typed
+// ahead (a y, an earlier run's answer) answers it. Only the first eight
+// characters of the plan_hash, in either case, say yes.
+func Ask(tty *os.File, out io.Writer, flush func(), p *plan.Plan, reason string) (bool, error) {
+	render.Plan(out, p, render.PlanOptions{Mode: render.ModeRefused})
+	fmt.Fprintf(out, "\nThis plan has no review (%s).\n", reason)
+	// Discard what was typed ahead before the question appears, not
+	// after: an answer typed once it shows must be read.
+	if err := unix.IoctlSetInt(int(tty.Fd()), unix.TCFLSH, unix.TCIFLUSH); err != nil {
+		return false, fmt.Errorf("discard the input typed ahead: %w", err)
+	}
+	fmt.Fprint(out, "To execute exactly this plan, type the first eight characters of its plan_hash: ")
+	flush()
+	answer, err := readLine(tty)
+	if err != nil {
+		return false, fmt.Errorf("read the answer: %w", err)
+	}
+	fmt.Fprintln(out)
+	answer = strings.TrimSpace(answer)
+	return len(answer) == 8 && strings.EqualFold(answer, p.Hash[:8]), nil
+}
+
+// readLine reads up to a newline, byte by byte so nothing past it is
+// consumed. The end of the input is an empty answer.
+func readLine(r io.Reader) (string, error) {
+	var b strings.Builder
+	buf := make([]byte, 1)
+	for b.Len() < 4096 {
+		n, err := r.Read(buf)
+		if n == 1 {
+			if buf[0] == '\n' {
+				break
+			}
+			b.WriteByte(buf[0])
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	return b.String(), nil
+}

@@ -1,6 +1,8 @@
 // Package resolve turns a declaration's references into values from the
 // operator environment: the references block a plan records, the names left
-// unresolved, and the lookup the stages that act use.
+// unresolved, the lookup the stages that act use, and from them the Masker
+// of the secrets' values and the resource hash a last-run report records
+// (hash.go).
 package resolve
 
 import (

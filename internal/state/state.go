@@ -16,7 +16,9 @@
 // (ErrUntrusted): a file Zap can't trust is an error, not a guess.
 //
 // A report whose format isn't "zap.report/1" reads as no last run, so a
-// newer or older Zap's report is replaced rather than misread.
+// newer or older Zap's report is replaced rather than misread. State stores
+// what it is given: the resource hashes and the masked host of a report are
+// made by internal/resolve (NewReport's Hasher).
 package state
 
 import (

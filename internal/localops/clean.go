@@ -18,17 +18,25 @@ const linkSuffix = ".ln"
 
 // cleanStaged removes from the directory open at dirfd what killed writers
 // left there, and only that (see the package documentation): only in a
-// directory of the writer's that neither its group nor others may write,
-// so no other account, root aside, can make, rename or remove a name there
-// while it is read. There each .zap.lk.XXXXXX that is a regular file with
-// one name, and that can be opened and locked (flock) without waiting, is a
-// killed writer's, since a live one holds the lock; it is removed, and the
-// .zap.lk.XXXXXX.ln link beside it first, while the lock is held. What
-// can't be read, opened or locked is left as it is; nothing here fails the
-// write.
+// directory that neither its group nor others may write, and that is the
+// writer's own unless the writer is root. There each .zap.lk.XXXXXX that is
+// a regular file of the writer's own with one name, and that can be opened
+// and locked (flock) without waiting, is a killed writer's, since a live
+// one holds the lock; it is removed, and the .zap.lk.XXXXXX.ln link beside
+// it first, while the lock is held. What can't be read, opened or locked is
+// left as it is; nothing here fails the write.
+//
+// Root cleans in another account's directory too, where a killed root
+// write (zap run as root, writing into a home) leaves a file the account
+// can't open: only its own files, which the account can't make (nor, with
+// one name, link there), opened without following a link or waiting on a
+// fifo. The account may rename names there while root reads them, so root
+// may remove a name the account put in place meanwhile: one in the
+// account's own directory, which it could remove itself.
 func cleanStaged(dirfd int) {
 	var st unix.Stat_t
-	if unix.Fstat(dirfd, &st) != nil || int(st.Uid) != os.Geteuid() || st.Mode&0o022 != 0 {
+	euid := os.Geteuid()
+	if unix.Fstat(dirfd, &st) != nil || st.Mode&0o022 != 0 || int(st.Uid) != euid && euid != 0 {
 		return
 	}
 	fd, err := openat(dirfd, ".", dirFlags)
@@ -66,8 +74,8 @@ func stagedName(name string) bool {
 }
 
 // removeLeftover removes name from the directory open at dirfd when it is
-// a regular file with one name that can be locked without waiting, and the
-// link beside it named for it.
+// a regular file of the writer's own with one name that can be locked
+// without waiting, and the link beside it named for it.
 func removeLeftover(dirfd int, name string) {
 	fd, err := openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC)
 	if err != nil {
@@ -75,7 +83,7 @@ func removeLeftover(dirfd int, name string) {
 	}
 	defer unix.Close(fd)
 	var held, at unix.Stat_t
-	if unix.Fstat(fd, &held) != nil || held.Mode&unix.S_IFMT != unix.S_IFREG || held.Nlink != 1 {
+	if unix.Fstat(fd, &held) != nil || held.Mode&unix.S_IFMT != unix.S_IFREG || held.Nlink != 1 || int(held.Uid) != os.Geteuid() {
 		return
 	}
 	if unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) != nil {

@@ -329,3 +329,57 @@ func TestKilledWritersLeftoversRemoved(t *testing.T) {
 		})
 	}
 }
+
+// TestRootsNativeLeftoverInAnothersDirectory: a native write as root killed
+// in a directory of another account's (zap run as root, writing a home)
+// leaves a root-owned staged file the account can't open; root's next
+// write there removes it, and leaves a live root writer's and a file of
+// the account's own that has a staged file's name.
+func TestRootsNativeLeftoverInAnothersDirectory(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root: writes as root into another account's directory")
+	}
+	h := New(nil)
+	dir := filepath.Join(t.TempDir(), "home")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(dir, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	killed := startStalled(t, h, "put", filepath.Join(dir, "a"), "killed\n")
+	killed.kill()
+	dead := stagedNames(t, dir)
+	if len(dead) != 1 {
+		t.Fatalf("the killed writer left %v, want one staged file", dead)
+	}
+	theirs := filepath.Join(dir, ".zap.lk.Theirs")
+	if err := os.WriteFile(theirs, []byte("the account's\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(theirs, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	live := startStalled(t, h, "put", filepath.Join(dir, "b"), "live\n")
+	var alive []string
+	for _, n := range stagedNames(t, dir) {
+		if !slices.Contains(dead, n) && n != theirs {
+			alive = append(alive, n)
+		}
+	}
+	if len(alive) != 1 {
+		t.Fatalf("the live writer has %v staged, want one file", alive)
+	}
+	if err := h.Put(context.Background(), put(filepath.Join(dir, "c"), []byte("next\n"))); err != nil {
+		t.Fatal(err)
+	}
+	want := append([]string{theirs}, alive...)
+	slices.Sort(want)
+	if got := stagedNames(t, dir); !slices.Equal(got, want) {
+		t.Fatalf("after root's next write %v are left, want the account's file and the live writer's %v (killed: %v)", got, want, dead)
+	}
+	if err := live.finish(); err != nil {
+		t.Fatalf("the live writer: %v", err)
+	}
+	wantContent(t, filepath.Join(dir, "b"), []byte("live\n"))
+}

@@ -64,9 +64,11 @@
 // after making it until it is in place, so a .zap.lk.XXXXXX that is a
 // regular file with one name and can be locked without waiting is a killed
 // writer's; it is removed, with its .ln link, while locked. This is done
-// only in a directory of the writer's that neither its group nor others may
-// write, where no other account (root aside) can make, rename or remove a
-// name while it is read; elsewhere leftovers stay. A writer that finds its
+// only in a directory that neither its group nor others may write, and
+// only for the writer's own files: in the writer's own directory, where no
+// other account (root aside) can make, rename or remove a name while it is
+// read, or, for root, in any account's (cleanStaged says why that is safe);
+// elsewhere leftovers stay. A writer that finds its
 // staged file gone once it holds the lock (a cleaner took it, not yet
 // locked, for a killed writer's) stages another. The internal/ops scripts
 // keep the same rule where the host has flock and the directory is the

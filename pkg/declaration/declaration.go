@@ -83,61 +83,6 @@ type Resource struct {
 	Build     *Build     `json:"-"`
 }
 
-// File is a regular file with managed content.
-type File struct {
-	Path     Text     `json:"path"`
-	Content  Content  `json:"content"`
-	Mode     string   `json:"mode,omitempty"`
-	Owner    string   `json:"owner,omitempty"`
-	Group    string   `json:"group,omitempty"`
-	Triggers []string `json:"triggers,omitempty"`
-	Validate *Text    `json:"validate,omitempty"`
-}
-
-// Content is a file's content source, selected by Type. Only the fields of
-// its type are set.
-type Content struct {
-	Type ContentType `json:"type"`
-	// Inline is the content of an inline source, installed as declared.
-	Inline *string `json:"content,omitempty"`
-	// Template, Vars and Kinds are a template source: the body with
-	// {{name}} placeholders, the value of each, and the form a variable's
-	// rendered value must take, by its name.
-	Template *string           `json:"template,omitempty"`
-	Vars     map[string]Var    `json:"vars,omitempty"`
-	Kinds    map[string]string `json:"kinds,omitempty"`
-	// Path is a source source: a file on the target copied at apply time.
-	Path *Text `json:"path,omitempty"`
-	// URL, Extract, Auth and Blake3 are a remote source: bytes fetched from
-	// URL, pinned by their blake3.
-	URL     *Text    `json:"url,omitempty"`
-	Extract *Extract `json:"extract,omitempty"`
-	Auth    *Text    `json:"auth,omitempty"`
-	Blake3  string   `json:"blake3,omitempty"`
-}
-
-// Directory is a directory with optional managed permissions.
-type Directory struct {
-	Path  Text   `json:"path"`
-	Mode  string `json:"mode,omitempty"`
-	Owner string `json:"owner,omitempty"`
-	Group string `json:"group,omitempty"`
-}
-
-// Link is a symbolic link at Path pointing to Target.
-type Link struct {
-	Path   Text `json:"path"`
-	Target Text `json:"target"`
-}
-
-// Script is a command guarded by an idempotency check.
-type Script struct {
-	Check Text            `json:"check"`
-	Run   Text            `json:"run"`
-	Cwd   string          `json:"cwd,omitempty"`
-	Env   map[string]Text `json:"env,omitempty"`
-}
-
 // Read decodes a declaration strictly. It does not run Validate.
 func Read(data []byte) (*Declaration, error) {
 	if err := checkFormat(data, Format); err != nil {

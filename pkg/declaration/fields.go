@@ -302,6 +302,30 @@ func (x textMapAt) DecodeField(path string, raw json.RawMessage) error {
 
 func textMapField(m *map[string]Text) any { return textMapAt{m} }
 
+// optText decodes key into a new Text when it is present.
+func optText(f *Fields, key string, p **Text) {
+	if f.Has(key) {
+		*p = new(Text)
+		f.Opt(key, TextField(*p))
+	}
+}
+
+// textList decodes a list of Texts.
+func textList(f *Fields, key string, required bool, out *[]Text) {
+	list := []Text{}
+	f.List(key, required, func(path string, raw json.RawMessage) error {
+		var t Text
+		if err := t.UnmarshalJSON(raw); err != nil {
+			return &canon.PathError{Path: path, Msg: err.Error()}
+		}
+		list = append(list, t)
+		return nil
+	})
+	if f.Has(key) {
+		*out = list
+	}
+}
+
 func (r *Resource) DecodeField(path string, raw json.RawMessage) error {
 	return r.decode(path, raw, false)
 }
@@ -323,82 +347,10 @@ func (r *Resource) decode(path string, raw json.RawMessage, wellFormed bool) err
 	if f.err != nil {
 		return f.err
 	}
-	switch r.Type {
-	case KindFile:
-		x := &File{}
-		r.File = x
-		f.Req("path", TextField(&x.Path))
-		f.Req("content", &x.Content)
-		f.Opt("mode", &x.Mode)
-		f.Opt("owner", &x.Owner)
-		f.Opt("group", &x.Group)
-		f.Opt("triggers", &x.Triggers)
-		if f.Has("validate") {
-			x.Validate = new(Text)
-			f.Opt("validate", TextField(x.Validate))
-		}
-	case KindDirectory:
-		x := &Directory{}
-		r.Directory = x
-		f.Req("path", TextField(&x.Path))
-		f.Opt("mode", &x.Mode)
-		f.Opt("owner", &x.Owner)
-		f.Opt("group", &x.Group)
-	case KindLink:
-		x := &Link{}
-		r.Link = x
-		f.Req("path", TextField(&x.Path))
-		f.Req("target", TextField(&x.Target))
-	case KindScript:
-		x := &Script{}
-		r.Script = x
-		f.Req("check", TextField(&x.Check))
-		f.Req("run", TextField(&x.Run))
-		f.Opt("cwd", &x.Cwd)
-		f.Opt("env", textMapField(&x.Env))
-	default:
-		if !r.decodeKind(f) {
-			f.Fail("type", fmt.Errorf("unknown resource type %q", r.Type))
-		}
-	}
-	return f.Done()
-}
-
-func (c *Content) DecodeField(path string, raw json.RawMessage) error {
-	return c.decode(path, raw, false)
-}
-
-func (c *Content) decodeWellFormed(path string, raw json.RawMessage) error {
-	return c.decode(path, raw, true)
-}
-
-func (c *Content) decode(path string, raw json.RawMessage, wellFormed bool) error {
-	f := newFields(path, raw, wellFormed)
-	f.Req("type", &c.Type)
-	switch {
-	case f.err != nil:
-	case c.Type == ContentInline:
-		c.Inline = new(string)
-		f.Req("content", c.Inline)
-	case c.Type == ContentTemplate:
-		c.Template = new(string)
-		f.Req("template", c.Template)
-		f.Opt("vars", varMapAt{&c.Vars})
-		f.Opt("kinds", &c.Kinds)
-	case c.Type == ContentSource:
-		c.Path = new(Text)
-		f.Req("path", TextField(c.Path))
-	case c.Type == ContentRemote:
-		c.URL = new(Text)
-		f.Req("url", TextField(c.URL))
-		if f.Has("extract") {
-			c.Extract = &Extract{}
-			f.Opt("extract", c.Extract)
-		}
-		optText(f, "auth", &c.Auth)
-		f.Opt("blake3", &c.Blake3)
-	default:
-		f.Fail("type", fmt.Errorf("unknown content type %q", c.Type))
+	if b, ok := bodyByKind[r.Type]; ok {
+		b.attach(r).decode(f)
+	} else {
+		f.Fail("type", fmt.Errorf("unknown resource type %q", r.Type))
 	}
 	return f.Done()
 }
@@ -429,41 +381,8 @@ func (t *Target) DecodeField(path string, raw json.RawMessage) error {
 // UnmarshalJSON decodes a resource strictly.
 func (r *Resource) UnmarshalJSON(data []byte) error { return r.DecodeField("", data) }
 
-// UnmarshalJSON decodes a content source strictly.
-func (c *Content) UnmarshalJSON(data []byte) error { return c.DecodeField("", data) }
-
 // UnmarshalJSON decodes a target strictly.
 func (t *Target) UnmarshalJSON(data []byte) error { return t.DecodeField("", data) }
-
-// MarshalJSON writes the resource's flat object.
-func (r Resource) MarshalJSON() ([]byte, error) {
-	switch r.Type {
-	case KindFile:
-		return json.Marshal(struct {
-			Common
-			*File
-		}{r.Common, r.File})
-	case KindDirectory:
-		return json.Marshal(struct {
-			Common
-			*Directory
-		}{r.Common, r.Directory})
-	case KindLink:
-		return json.Marshal(struct {
-			Common
-			*Link
-		}{r.Common, r.Link})
-	case KindScript:
-		return json.Marshal(struct {
-			Common
-			*Script
-		}{r.Common, r.Script})
-	}
-	if out, ok, err := r.marshalKind(); ok {
-		return out, err
-	}
-	return nil, fmt.Errorf("resource %q: unknown type %q", r.ID, r.Type)
-}
 
 func (d *Declaration) DecodeField(path string, raw json.RawMessage) error {
 	return d.decode(path, raw, false)

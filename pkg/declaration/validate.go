@@ -172,17 +172,7 @@ func (r *Resource) validate() error {
 	e := func(field, format string, args ...any) error {
 		return &Error{ID: r.ID, Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
-	set := 0
-	for _, p := range []bool{
-		r.File != nil, r.Directory != nil, r.Link != nil, r.Script != nil,
-		r.Package != nil, r.AptRepo != nil, r.Installer != nil, r.User != nil,
-		r.Service != nil, r.Database != nil, r.Swap != nil, r.Firewall != nil,
-		r.Verify != nil, r.Pipeline != nil, r.Build != nil,
-	} {
-		if p {
-			set++
-		}
-	}
+	s, set := r.spec()
 	if set != 1 {
 		return e("type", "the resource's body doesn't match its type %q", r.Type)
 	}
@@ -191,73 +181,19 @@ func (r *Resource) validate() error {
 			return e("name", "%v", err)
 		}
 	}
-	switch {
-	case r.File != nil:
-		f := r.File
-		if err := checkPath(f.Path); err != nil {
-			return e("path", "%v", err)
-		}
-		if m := f.checkContent(); m != nil {
-			return e(m.field, "%s", m.msg)
-		}
-		if err := checkPerms(f.Mode, f.Owner, f.Group); err != nil {
-			return e(err.field, "%s", err.msg)
-		}
-		if f.Validate != nil {
-			if err := checkCommand(*f.Validate); err != nil {
-				return e("validate", "%v", err)
-			}
-		}
-	case r.Directory != nil:
-		d := r.Directory
-		if err := checkPath(d.Path); err != nil {
-			return e("path", "%v", err)
-		}
-		if err := checkPerms(d.Mode, d.Owner, d.Group); err != nil {
-			return e(err.field, "%s", err.msg)
-		}
-	case r.Link != nil:
-		if err := checkPath(r.Link.Path); err != nil {
-			return e("path", "%v", err)
-		}
-		t := r.Link.Target
-		if t.IsZero() {
-			return e("target", "is blank")
-		}
-		if err := oneLine(t.String()); err != nil {
-			return e("target", "%v", err)
-		}
-		if s := t.Parts()[0]; s.Env == "" && strings.HasPrefix(s.Lit, "-") {
-			return e("target", "begins with -")
-		}
-	case r.Script != nil:
-		s := r.Script
-		if err := checkCommand(s.Check); err != nil {
-			return e("check", "%v", err)
-		}
-		if err := checkCommand(s.Run); err != nil {
-			return e("run", "%v", err)
-		}
-		if s.Cwd != "" {
-			if !strings.HasPrefix(s.Cwd, "/") {
-				return e("cwd", "must be an absolute path (no ~, no relative path)")
-			}
-			if err := oneLine(s.Cwd); err != nil {
-				return e("cwd", "%v", err)
-			}
-		}
-		if m := checkEnv(s.Env, "env"); m != nil {
-			return e(m.field, "%s", m.msg)
-		}
-	default:
-		if m := r.validateKind(); m != nil {
-			return e(m.field, "%s", m.msg)
-		}
+	if m := s.check(); m != nil {
+		return e(m.field, "%s", m.msg)
 	}
 	return nil
 }
 
+// fieldMsg is a form check's finding: the field at fault and what is wrong.
 type fieldMsg struct{ field, msg string }
+
+// fieldf is a fieldMsg with its message formatted.
+func fieldf(field, format string, args ...any) *fieldMsg {
+	return &fieldMsg{field, fmt.Sprintf(format, args...)}
+}
 
 func checkPerms(mode, owner, group string) *fieldMsg {
 	if mode != "" && !ValidMode(mode) {
@@ -651,88 +587,6 @@ func (d *Declaration) Cycle() []string {
 		}
 	}
 	return nil
-}
-
-// Texts returns every field of r that may hold a reference, keyed by the
-// field's path (env values as env.NAME, list items as name[i]). Every other
-// field takes no reference: its Go type is a plain string.
-func (r *Resource) Texts() map[string]Text {
-	out := map[string]Text{}
-	switch {
-	case r.File != nil:
-		out["path"] = r.File.Path
-		if r.File.Validate != nil {
-			out["validate"] = *r.File.Validate
-		}
-	case r.Directory != nil:
-		out["path"] = r.Directory.Path
-	case r.Link != nil:
-		out["path"] = r.Link.Path
-		out["target"] = r.Link.Target
-	case r.Script != nil:
-		out["check"] = r.Script.Check
-		out["run"] = r.Script.Run
-		for k, v := range r.Script.Env {
-			out["env."+k] = v
-		}
-	case r.Package != nil:
-		if r.Package.Check != nil {
-			out["check"] = *r.Package.Check
-		}
-	case r.AptRepo != nil:
-		out["key_url"] = r.AptRepo.KeyURL
-	case r.Installer != nil:
-		out["check"] = r.Installer.Check
-	case r.Database != nil:
-		out["database_name"] = r.Database.DatabaseName
-		out["username"] = r.Database.Username
-		if r.Database.Auth != nil {
-			for i, h := range r.Database.Auth.Hosts {
-				out[fmt.Sprintf("auth.hosts[%d]", i)] = h
-			}
-		}
-	case r.Verify != nil:
-		for i, a := range r.Verify.Assertions {
-			if a.Run != nil {
-				out[fmt.Sprintf("assertions[%d].run", i)] = *a.Run
-			}
-		}
-	case r.Pipeline != nil:
-		for i, s := range r.Pipeline.Steps {
-			out[fmt.Sprintf("steps[%d].run", i)] = s.Run
-		}
-	case r.Build != nil:
-		b := r.Build
-		out["source.url"] = b.Source.URL
-		if b.Source.Auth != nil {
-			out["source.auth"] = *b.Source.Auth
-		}
-		if v := b.Source.Verify; v != nil && v.SignatureURL != nil {
-			out["source.verify.signature_url"] = *v.SignatureURL
-		}
-		out["run"] = b.Run
-		out["output"] = b.Output
-		for k, v := range b.Env {
-			out["env."+k] = v
-		}
-	}
-	if f := r.File; f != nil {
-		c := f.Content
-		for k, v := range c.Vars {
-			if v.Text != nil {
-				out["content.vars."+k] = *v.Text
-			}
-		}
-		for _, p := range []struct {
-			name string
-			v    *Text
-		}{{"content.path", c.Path}, {"content.url", c.URL}, {"content.auth", c.Auth}} {
-			if p.v != nil {
-				out[p.name] = *p.v
-			}
-		}
-	}
-	return out
 }
 
 // Refs returns the variables r references, sorted.

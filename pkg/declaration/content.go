@@ -1,0 +1,303 @@
+package declaration
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/zap-go/zap/pkg/canon"
+)
+
+// Content is a file's content source, selected by Type. Only the fields of
+// its type are set.
+type Content struct {
+	Type ContentType `json:"type"`
+	// Inline is the content of an inline source, installed as declared.
+	Inline *string `json:"content,omitempty"`
+	// Template, Vars and Kinds are a template source: the body with
+	// {{name}} placeholders, the value of each, and the form a variable's
+	// rendered value must take, by its name.
+	Template *string           `json:"template,omitempty"`
+	Vars     map[string]Var    `json:"vars,omitempty"`
+	Kinds    map[string]string `json:"kinds,omitempty"`
+	// Path is a source source: a file on the target copied at apply time.
+	Path *Text `json:"path,omitempty"`
+	// URL, Extract, Auth and Blake3 are a remote source: bytes fetched from
+	// URL, pinned by their blake3.
+	URL     *Text    `json:"url,omitempty"`
+	Extract *Extract `json:"extract,omitempty"`
+	Auth    *Text    `json:"auth,omitempty"`
+	Blake3  string   `json:"blake3,omitempty"`
+}
+
+// Extract is how fetched bytes are unpacked.
+type Extract struct {
+	Type            ExtractType `json:"type"`
+	StripComponents *int        `json:"strip_components,omitempty"`
+}
+
+// Var is a template variable's value: a Text for a string (which may hold
+// references), or any other JSON value, substituted as its compact JSON.
+type Var struct {
+	Text *Text
+	JSON json.RawMessage
+}
+
+func (c *Content) DecodeField(path string, raw json.RawMessage) error {
+	return c.decode(path, raw, false)
+}
+
+func (c *Content) decodeWellFormed(path string, raw json.RawMessage) error {
+	return c.decode(path, raw, true)
+}
+
+func (c *Content) decode(path string, raw json.RawMessage, wellFormed bool) error {
+	f := newFields(path, raw, wellFormed)
+	f.Req("type", &c.Type)
+	switch {
+	case f.err != nil:
+	case c.Type == ContentInline:
+		c.Inline = new(string)
+		f.Req("content", c.Inline)
+	case c.Type == ContentTemplate:
+		c.Template = new(string)
+		f.Req("template", c.Template)
+		f.Opt("vars", varMapAt{&c.Vars})
+		f.Opt("kinds", &c.Kinds)
+	case c.Type == ContentSource:
+		c.Path = new(Text)
+		f.Req("path", TextField(c.Path))
+	case c.Type == ContentRemote:
+		c.URL = new(Text)
+		f.Req("url", TextField(c.URL))
+		if f.Has("extract") {
+			c.Extract = &Extract{}
+			f.Opt("extract", c.Extract)
+		}
+		optText(f, "auth", &c.Auth)
+		f.Opt("blake3", &c.Blake3)
+	default:
+		f.Fail("type", fmt.Errorf("unknown content type %q", c.Type))
+	}
+	return f.Done()
+}
+
+var placeholderPattern = regexp.MustCompile(`\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}`)
+
+// checkContent checks a file's content source.
+func (f *File) checkContent() *fieldMsg {
+	c := f.Content
+	switch c.Type {
+	case ContentInline:
+		if c.Inline == nil {
+			return fieldf("content.content", "required field missing")
+		}
+	case ContentTemplate:
+		if c.Template == nil {
+			return fieldf("content.template", "required field missing")
+		}
+		used := map[string]bool{}
+		for _, m := range placeholderPattern.FindAllStringSubmatch(*c.Template, -1) {
+			name := m[1]
+			if !used[name] {
+				if _, ok := c.Vars[name]; !ok {
+					return fieldf("content.template", "{{%s}} has no variable in vars", name)
+				}
+			}
+			used[name] = true
+		}
+		for _, name := range sortedMapKeys(c.Vars) {
+			if !used[name] {
+				return fieldf("content.vars."+name, "no {{%s}} placeholder in the template uses it", name)
+			}
+			if v := c.Vars[name]; v.Text != nil && strings.ContainsRune(v.Text.String(), 0) {
+				return fieldf("content.vars."+name, "holds a NUL byte")
+			}
+		}
+		for _, name := range sortedMapKeys(c.Kinds) {
+			if _, ok := c.Vars[name]; !ok {
+				return fieldf("content.kinds."+name, "names no variable in vars")
+			}
+			if !slices.Contains(TemplateKinds, c.Kinds[name]) {
+				return fieldf("content.kinds."+name, "%q is not a kind (want domain, port, word or quoted)", c.Kinds[name])
+			}
+			if v := c.Vars[name]; v.Text != nil {
+				if s, ok := v.Text.Plain(); ok {
+					if err := CheckKind(c.Kinds[name], s); err != nil {
+						return fieldf("content.vars."+name, "%v", err)
+					}
+				}
+			} else if err := CheckKind(c.Kinds[name], string(v.JSON)); err != nil {
+				return fieldf("content.vars."+name, "%v", err)
+			}
+		}
+	case ContentSource:
+		if c.Path == nil {
+			return fieldf("content.path", "required field missing")
+		}
+		if err := checkPath(*c.Path); err != nil {
+			return fieldf("content.path", "%v", err)
+		}
+	case ContentRemote:
+		if c.URL == nil {
+			return fieldf("content.url", "required field missing")
+		}
+		if err := checkURL(*c.URL, true); err != nil {
+			return fieldf("content.url", "%v", err)
+		}
+		if m := checkExtract(c.Extract); m != nil {
+			return fieldf("content."+m.field, "%s", m.msg)
+		}
+		if c.Auth != nil && c.Auth.IsZero() {
+			return fieldf("content.auth", "is blank")
+		}
+		if err := checkBlake3(c.Blake3); err != nil {
+			return fieldf("content.blake3", "%v", err)
+		}
+		if f.Validate != nil {
+			return fieldf("validate", "is for text config (inline, template, source), not remote content")
+		}
+	default:
+		return fieldf("content.type", "%q is not a content type", c.Type)
+	}
+	return nil
+}
+
+var (
+	domainPattern = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$`)
+	portPattern   = regexp.MustCompile(`^[1-9][0-9]{0,4}$`)
+	wordPattern   = regexp.MustCompile(`^[A-Za-z0-9_.+:/@-]+$`)
+)
+
+// CheckKind holds a template variable's rendered value to its kind.
+func CheckKind(kind, v string) error {
+	ok := false
+	switch kind {
+	case "domain":
+		ok = domainPattern.MatchString(v)
+	case "port":
+		ok = portPattern.MatchString(v) && len(v) <= 5 && (len(v) < 5 || v <= "65535")
+	case "word":
+		ok = wordPattern.MatchString(v)
+	case "quoted":
+		ok = !strings.ContainsAny(v, "'\"\\$`\r\n\x00")
+	}
+	if !ok {
+		return fmt.Errorf("%q doesn't render as a %s", v, kind)
+	}
+	return nil
+}
+
+func (e *Extract) DecodeField(path string, raw json.RawMessage) error {
+	f := NewFields(path, raw)
+	f.Req("type", &e.Type)
+	switch {
+	case f.err != nil:
+	case e.Type == ExtractNone, e.Type == ExtractTarGZ, e.Type == ExtractTarXZ:
+	default:
+		f.Fail("type", fmt.Errorf("unknown extract type %q (want none, tar.xz or tar.gz)", e.Type))
+	}
+	f.Opt("strip_components", &e.StripComponents)
+	return f.Done()
+}
+
+func (v *Var) DecodeField(path string, raw json.RawMessage) error {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '"' {
+		v.Text = new(Text)
+		return textAt{v.Text}.DecodeField(path, raw)
+	}
+	if len(raw) > 0 && raw[0] == '{' {
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) == nil {
+			_, env := obj["$env"]
+			_, text := obj["$text"]
+			if env || text {
+				v.Text = new(Text)
+				return textAt{v.Text}.DecodeField(path, raw)
+			}
+		}
+	}
+	if p := reservedKey(raw, path); p != "" {
+		return &canon.PathError{Path: p, Msg: "a value that isn't a string takes no reference at any depth; pass the referenced value as a string variable of its own"}
+	}
+	v.JSON = append(json.RawMessage(nil), raw...)
+	return nil
+}
+
+// reservedKey returns the path of the first $env or $text key inside raw, or
+// "".
+func reservedKey(raw json.RawMessage, path string) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return ""
+	}
+	var walk func(v any, path string) string
+	walk = func(v any, path string) string {
+		switch x := v.(type) {
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				if k == "$env" || k == "$text" {
+					return path + "." + k
+				}
+				if p := walk(x[k], path+"."+k); p != "" {
+					return p
+				}
+			}
+		case []any:
+			for i, item := range x {
+				if p := walk(item, fmt.Sprintf("%s[%d]", path, i)); p != "" {
+					return p
+				}
+			}
+		}
+		return ""
+	}
+	return walk(v, path)
+}
+
+func (v Var) MarshalJSON() ([]byte, error) {
+	if v.Text != nil {
+		return v.Text.MarshalJSON()
+	}
+	if v.JSON == nil {
+		return []byte("null"), nil
+	}
+	return v.JSON, nil
+}
+
+// varMapAt decodes a template's vars.
+type varMapAt struct{ m *map[string]Var }
+
+func (x varMapAt) DecodeField(path string, raw json.RawMessage) error {
+	f := NewFields(path, raw)
+	out := map[string]Var{}
+	for _, k := range f.Keys() {
+		var v Var
+		f.Req(k, &v)
+		out[k] = v
+	}
+	if err := f.Done(); err != nil {
+		return err
+	}
+	*x.m = out
+	return nil
+}
+
+// UnmarshalJSON decodes a content source strictly.
+func (c *Content) UnmarshalJSON(data []byte) error { return c.DecodeField("", data) }
+
+// UnmarshalJSON decodes strictly; DecodeField does the work.
+func (e *Extract) UnmarshalJSON(data []byte) error { return e.DecodeField("", data) }
+
+// UnmarshalJSON decodes strictly; DecodeField does the work.
+func (v *Var) UnmarshalJSON(data []byte) error { return v.DecodeField("", data) }

@@ -1,0 +1,140 @@
+package declaration
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Deploy is the deploy block: where and how zap deploy ships a release.
+type Deploy struct {
+	Path      string   `json:"path"`
+	Build     string   `json:"build,omitempty"`
+	Artifacts []string `json:"artifacts"`
+	Shared    []string `json:"shared,omitempty"`
+	Prepare   []string `json:"prepare,omitempty"`
+	Service   string   `json:"service,omitempty"`
+	Releases  *int     `json:"releases,omitempty"`
+	Health    *Health  `json:"health,omitempty"`
+}
+
+// Health is a deploy's health gate.
+type Health struct {
+	Domain     Text   `json:"domain"`
+	Path       string `json:"path,omitempty"`
+	Attempts   *int   `json:"attempts,omitempty"`
+	IntervalMS *int   `json:"interval_ms,omitempty"`
+}
+
+func (d *Deploy) DecodeField(path string, raw json.RawMessage) error {
+	f := NewFields(path, raw)
+	f.Req("path", &d.Path)
+	f.Opt("build", &d.Build)
+	d.Artifacts = []string{}
+	f.Req("artifacts", &d.Artifacts)
+	f.Opt("shared", &d.Shared)
+	f.Opt("prepare", &d.Prepare)
+	f.Opt("service", &d.Service)
+	f.Opt("releases", &d.Releases)
+	if f.Has("health") {
+		d.Health = &Health{}
+		f.Opt("health", d.Health)
+	}
+	return f.Done()
+}
+
+func (h *Health) DecodeField(path string, raw json.RawMessage) error {
+	f := NewFields(path, raw)
+	f.Req("domain", TextField(&h.Domain))
+	f.Opt("path", &h.Path)
+	f.Opt("attempts", &h.Attempts)
+	f.Opt("interval_ms", &h.IntervalMS)
+	return f.Done()
+}
+
+// UnmarshalJSON decodes strictly; DecodeField does the work.
+func (d *Deploy) UnmarshalJSON(data []byte) error { return d.DecodeField("", data) }
+
+// UnmarshalJSON decodes strictly; DecodeField does the work.
+func (h *Health) UnmarshalJSON(data []byte) error { return h.DecodeField("", data) }
+
+// MarshalJSON writes the deploy block with its artifacts never null.
+func (d Deploy) MarshalJSON() ([]byte, error) {
+	type plain Deploy
+	p := plain(d)
+	if p.Artifacts == nil {
+		p.Artifacts = []string{}
+	}
+	return json.Marshal(p)
+}
+
+var sharedPattern = regexp.MustCompile(`^[A-Za-z0-9_.][A-Za-z0-9_.-]*$`)
+
+// validate checks the deploy block.
+func (d *Deploy) validate() error {
+	e := func(field, format string, args ...any) error {
+		return &Error{Field: "deploy." + field, Msg: fmt.Sprintf(format, args...)}
+	}
+	if err := checkAbs(d.Path); err != nil {
+		return e("path", "%v", err)
+	}
+	if d.Build != "" && strings.TrimSpace(d.Build) == "" {
+		return e("build", "is blank")
+	}
+	if len(d.Artifacts) == 0 {
+		return e("artifacts", "lists nothing to ship")
+	}
+	for i, a := range d.Artifacts {
+		at := fmt.Sprintf("artifacts[%d]", i)
+		if strings.TrimSpace(a) == "" {
+			return e(at, "is blank")
+		}
+		if err := oneLine(a); err != nil {
+			return e(at, "%v", err)
+		}
+		if strings.HasPrefix(a, "-") || strings.HasPrefix(a, "@") {
+			return e(at, "%q begins with %s, which tar would read as an option", a, a[:1])
+		}
+	}
+	for i, s := range d.Shared {
+		if !sharedPattern.MatchString(s) || s == "." || s == ".." {
+			return e(fmt.Sprintf("shared[%d]", i), "%q is not a plain relative name (no /, no .., not beginning with -)", s)
+		}
+	}
+	for i, p := range d.Prepare {
+		if strings.TrimSpace(p) == "" {
+			return e(fmt.Sprintf("prepare[%d]", i), "is blank")
+		}
+	}
+	if d.Service != "" && !serviceNamePattern.MatchString(d.Service) {
+		return e("service", "%q is not one word: a letter or digit, then letters, digits and _ . @ : -", d.Service)
+	}
+	if d.Releases != nil && *d.Releases < 2 {
+		return e("releases", "keeps %d; keep 2 or more (the one deployed and the one it replaced)", *d.Releases)
+	}
+	if h := d.Health; h != nil {
+		if s, ok := h.Domain.Plain(); ok && strings.TrimSpace(s) == "" {
+			return e("health.domain", "is blank")
+		}
+		if err := oneLine(h.Domain.String()); err != nil {
+			return e("health.domain", "%v", err)
+		}
+		if s, ok := h.Domain.Plain(); ok && !domainPattern.MatchString(s) {
+			return e("health.domain", "%q is not a host name", s)
+		}
+		if h.Path != "" && !strings.HasPrefix(h.Path, "/") {
+			return e("health.path", "%q must begin with /", h.Path)
+		}
+		if err := oneLine(h.Path); err != nil {
+			return e("health.path", "%v", err)
+		}
+		if h.Attempts != nil && *h.Attempts < 1 {
+			return e("health.attempts", "a count is 1 or more")
+		}
+		if h.IntervalMS != nil && *h.IntervalMS < 1 {
+			return e("health.interval_ms", "an interval is 1 or more")
+		}
+	}
+	return nil
+}

@@ -1,0 +1,120 @@
+package declaration
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// spec is one kind's body: the fields a resource of that kind takes beside
+// the common ones. Each kind's type, its decoding and its form checks sit in
+// its own file (kind_file.go, kind_swap.go, ...), and the kinds are listed
+// once, in bodies.
+type spec interface {
+	// decode reads the kind's fields from the resource's object, in the
+	// order their errors are reported.
+	decode(f *Fields)
+	// check runs the kind's form checks, naming the field at fault.
+	check() *fieldMsg
+	// flat is the value encoding/json writes as the resource's flat
+	// object: c and the kind's fields side by side, the required lists
+	// and maps never null. The receiver may be nil.
+	flat(c Common) any
+	// texts adds every field that may hold a reference to out, keyed by
+	// its path.
+	texts(out map[string]Text)
+}
+
+// body is one of Resource's kind pointers, seen as a spec.
+type body struct {
+	kind Kind
+	// get returns r's pointer of this kind as a spec (which holds a nil
+	// pointer when r has none), and whether it is set.
+	get func(r *Resource) (spec, bool)
+	// attach sets r's pointer to a new, empty body of this kind.
+	attach func(r *Resource) spec
+}
+
+func bodyOf[T any, P interface {
+	*T
+	spec
+}](kind Kind, field func(r *Resource) *P) body {
+	return body{
+		kind: kind,
+		get: func(r *Resource) (spec, bool) {
+			p := *field(r)
+			return p, p != nil
+		},
+		attach: func(r *Resource) spec {
+			p := P(new(T))
+			*field(r) = p
+			return p
+		},
+	}
+}
+
+// bodies lists every kind with its pointer in Resource, in the order of
+// Resource's fields. Adding a kind adds its file and a line here.
+var bodies = []body{
+	bodyOf(KindFile, func(r *Resource) **File { return &r.File }),
+	bodyOf(KindDirectory, func(r *Resource) **Directory { return &r.Directory }),
+	bodyOf(KindLink, func(r *Resource) **Link { return &r.Link }),
+	bodyOf(KindScript, func(r *Resource) **Script { return &r.Script }),
+	bodyOf(KindPackage, func(r *Resource) **Package { return &r.Package }),
+	bodyOf(KindAptRepo, func(r *Resource) **AptRepo { return &r.AptRepo }),
+	bodyOf(KindInstaller, func(r *Resource) **Installer { return &r.Installer }),
+	bodyOf(KindUser, func(r *Resource) **User { return &r.User }),
+	bodyOf(KindService, func(r *Resource) **Service { return &r.Service }),
+	bodyOf(KindDatabase, func(r *Resource) **Database { return &r.Database }),
+	bodyOf(KindSwap, func(r *Resource) **Swap { return &r.Swap }),
+	bodyOf(KindFirewall, func(r *Resource) **Firewall { return &r.Firewall }),
+	bodyOf(KindVerify, func(r *Resource) **Verify { return &r.Verify }),
+	bodyOf(KindPipeline, func(r *Resource) **Pipeline { return &r.Pipeline }),
+	bodyOf(KindBuild, func(r *Resource) **Build { return &r.Build }),
+}
+
+// bodyByKind finds a kind's entry in bodies.
+var bodyByKind = func() map[Kind]body {
+	m := make(map[Kind]body, len(bodies))
+	for _, b := range bodies {
+		m[b.kind] = b
+	}
+	return m
+}()
+
+// spec returns the first of r's kind pointers that is set, in the order of
+// Resource's fields, and how many are set: one in a resource Read decoded.
+func (r *Resource) spec() (spec, int) {
+	var first spec
+	n := 0
+	for _, b := range bodies {
+		if s, ok := b.get(r); ok {
+			if n == 0 {
+				first = s
+			}
+			n++
+		}
+	}
+	return first, n
+}
+
+// MarshalJSON writes the resource's flat object: the common fields and
+// those of the kind Type names.
+func (r Resource) MarshalJSON() ([]byte, error) {
+	b, ok := bodyByKind[r.Type]
+	if !ok {
+		return nil, fmt.Errorf("resource %q: unknown type %q", r.ID, r.Type)
+	}
+	s, _ := b.get(&r)
+	return json.Marshal(s.flat(r.Common))
+}
+
+// Texts returns every field of r that may hold a reference, keyed by the
+// field's path (env values as env.NAME, list items as name[i]). Every other
+// field takes no reference: its Go type is a plain string.
+func (r *Resource) Texts() map[string]Text {
+	out := map[string]Text{}
+	if s, n := r.spec(); n > 0 {
+		s.texts(out)
+	}
+	return out
+}

@@ -1,0 +1,59 @@
+package declaration
+
+import "strings"
+
+// AptRepo is an apt repository: a pinned signing key and a sources entry.
+type AptRepo struct {
+	KeyURL    Text   `json:"key_url"`
+	KeyBlake3 string `json:"key_blake3,omitempty"`
+	Source    string `json:"source"`
+	KeyPath   string `json:"key_path,omitempty"`
+	ListFile  string `json:"list_file,omitempty"`
+}
+
+func (x *AptRepo) decode(f *Fields) {
+	f.Req("key_url", TextField(&x.KeyURL))
+	f.Opt("key_blake3", &x.KeyBlake3)
+	f.Req("source", &x.Source)
+	f.Opt("key_path", &x.KeyPath)
+	f.Opt("list_file", &x.ListFile)
+}
+
+func (x *AptRepo) check() *fieldMsg {
+	if err := checkURL(x.KeyURL, true); err != nil {
+		return fieldf("key_url", "%v", err)
+	}
+	if err := checkBlake3(x.KeyBlake3); err != nil {
+		return fieldf("key_blake3", "%v", err)
+	}
+	if strings.TrimSpace(x.Source) == "" {
+		return fieldf("source", "is blank")
+	}
+	if err := oneLine(x.Source); err != nil {
+		return fieldf("source", "%v", err)
+	}
+	if !strings.HasPrefix(x.Source, "deb ") && !strings.HasPrefix(x.Source, "deb-src ") {
+		return fieldf("source", "a source line begins with deb or deb-src")
+	}
+	for _, f := range []struct{ name, v string }{{"key_path", x.KeyPath}, {"list_file", x.ListFile}} {
+		if f.v == "" {
+			continue
+		}
+		if err := checkAbs(f.v); err != nil {
+			return fieldf(f.name, "%v", err)
+		}
+		if strings.ContainsAny(f.v, " \t\"$`\\") {
+			return fieldf(f.name, "holds whitespace or one of \", $, a backtick or \\")
+		}
+	}
+	return nil
+}
+
+func (x *AptRepo) flat(c Common) any {
+	return struct {
+		Common
+		*AptRepo
+	}{c, x}
+}
+
+func (x *AptRepo) texts(out map[string]Text) { out["key_url"] = x.KeyURL }

@@ -1,0 +1,151 @@
+package declaration
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Build is a tool built from a fetched, pinned source archive.
+type Build struct {
+	Source Source          `json:"source"`
+	Run    Text            `json:"run"`
+	Output Text            `json:"output"`
+	Cwd    string          `json:"cwd,omitempty"`
+	Env    map[string]Text `json:"env,omitempty"`
+}
+
+// Source is a build's remote source archive.
+type Source struct {
+	Type    string        `json:"type"`
+	URL     Text          `json:"url"`
+	Extract *Extract      `json:"extract,omitempty"`
+	Auth    *Text         `json:"auth,omitempty"`
+	Verify  *Verification `json:"verify,omitempty"`
+	Blake3  string        `json:"blake3,omitempty"`
+}
+
+// Verification is an upstream signature check of a build source.
+type Verification struct {
+	Scheme       string `json:"scheme"`
+	PublicKey    string `json:"public_key"`
+	SignatureURL *Text  `json:"signature_url,omitempty"`
+}
+
+var minisignPattern = regexp.MustCompile(`^RW[A-Za-z0-9+/]{54}$`)
+
+func (x *Build) decode(f *Fields) {
+	f.Req("source", &x.Source)
+	f.Req("run", TextField(&x.Run))
+	f.Req("output", TextField(&x.Output))
+	f.Opt("cwd", &x.Cwd)
+	f.Opt("env", textMapField(&x.Env))
+}
+
+func (x *Build) check() *fieldMsg {
+	if m := x.Source.check(); m != nil {
+		return m
+	}
+	if err := checkCommand(x.Run); err != nil {
+		return fieldf("run", "%v", err)
+	}
+	if err := checkPath(x.Output); err != nil {
+		return fieldf("output", "%v", err)
+	}
+	if x.Cwd != "" {
+		if err := checkName(x.Cwd); err != nil {
+			return fieldf("cwd", "%v", err)
+		}
+		if strings.HasPrefix(x.Cwd, "~") || strings.HasPrefix(x.Cwd, "$HOME") {
+			return fieldf("cwd", "is taken as written: an absolute path, or one relative to the extracted source (no ~)")
+		}
+	}
+	return checkEnv(x.Env, "env")
+}
+
+// check checks a build's source, naming its fields source.*.
+func (src *Source) check() *fieldMsg {
+	if err := checkURL(src.URL, true); err != nil {
+		return fieldf("source.url", "%v", err)
+	}
+	if m := checkExtract(src.Extract); m != nil {
+		return fieldf("source."+m.field, "%s", m.msg)
+	}
+	if src.Auth != nil && src.Auth.IsZero() {
+		return fieldf("source.auth", "is blank")
+	}
+	if v := src.Verify; v != nil {
+		if v.Scheme != "minisign" {
+			return fieldf("source.verify.scheme", "%q is not a scheme (want minisign)", v.Scheme)
+		}
+		if !minisignPattern.MatchString(v.PublicKey) {
+			return fieldf("source.verify.public_key", "is not a minisign public key: the 56 base64 characters beginning RW on the key line of a .pub file")
+		}
+		if v.SignatureURL != nil {
+			if err := checkURL(*v.SignatureURL, true); err != nil {
+				return fieldf("source.verify.signature_url", "%v", err)
+			}
+		}
+	}
+	if err := checkBlake3(src.Blake3); err != nil {
+		return fieldf("source.blake3", "%v", err)
+	}
+	return nil
+}
+
+func (x *Build) flat(c Common) any {
+	return struct {
+		Common
+		*Build
+	}{c, x}
+}
+
+func (x *Build) texts(out map[string]Text) {
+	out["source.url"] = x.Source.URL
+	if x.Source.Auth != nil {
+		out["source.auth"] = *x.Source.Auth
+	}
+	if v := x.Source.Verify; v != nil && v.SignatureURL != nil {
+		out["source.verify.signature_url"] = *v.SignatureURL
+	}
+	out["run"] = x.Run
+	out["output"] = x.Output
+	for k, v := range x.Env {
+		out["env."+k] = v
+	}
+}
+
+func (s *Source) DecodeField(path string, raw json.RawMessage) error {
+	f := NewFields(path, raw)
+	f.Req("type", &s.Type)
+	if f.err == nil && s.Type != "remote" {
+		f.Fail("type", fmt.Errorf("unknown source type %q (want remote)", s.Type))
+	}
+	f.Req("url", TextField(&s.URL))
+	if f.Has("extract") {
+		s.Extract = &Extract{}
+		f.Opt("extract", s.Extract)
+	}
+	optText(f, "auth", &s.Auth)
+	if f.Has("verify") {
+		s.Verify = &Verification{}
+		f.Opt("verify", s.Verify)
+	}
+	f.Opt("blake3", &s.Blake3)
+	return f.Done()
+}
+
+func (v *Verification) DecodeField(path string, raw json.RawMessage) error {
+	f := NewFields(path, raw)
+	f.Req("scheme", &v.Scheme)
+	f.Req("public_key", &v.PublicKey)
+	optText(f, "signature_url", &v.SignatureURL)
+	return f.Done()
+}
+
+// UnmarshalJSON decodes strictly; DecodeField does the work.
+func (s *Source) UnmarshalJSON(data []byte) error { return s.DecodeField("", data) }
+
+// UnmarshalJSON decodes strictly; DecodeField does the work.
+func (v *Verification) UnmarshalJSON(data []byte) error { return v.DecodeField("", data) }

@@ -1,0 +1,159 @@
+package declaration
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"slices"
+	"strings"
+)
+
+// Database is a PostgreSQL database and its owning role.
+type Database struct {
+	Engine       string        `json:"engine"`
+	DatabaseName Text          `json:"database_name"`
+	Username     Text          `json:"username"`
+	Auth         *DatabaseAuth `json:"auth,omitempty"`
+}
+
+// DatabaseAuth is the pg_hba.conf rules of a database.
+type DatabaseAuth struct {
+	Hosts  []Text `json:"hosts"`
+	Method string `json:"method,omitempty"`
+}
+
+func (x *Database) decode(f *Fields) {
+	f.Req("engine", &x.Engine)
+	f.Req("database_name", TextField(&x.DatabaseName))
+	f.Req("username", TextField(&x.Username))
+	if f.Has("auth") {
+		x.Auth = &DatabaseAuth{}
+		f.Opt("auth", x.Auth)
+	}
+}
+
+func (x *Database) check() *fieldMsg {
+	if x.Engine != "postgresql" {
+		return fieldf("engine", "%q is not an engine (want postgresql)", x.Engine)
+	}
+	if err := checkHBA(x.DatabaseName, "database"); err != nil {
+		return fieldf("database_name", "%v", err)
+	}
+	if err := checkHBA(x.Username, "role"); err != nil {
+		return fieldf("username", "%v", err)
+	}
+	a := x.Auth
+	if a == nil {
+		return nil
+	}
+	if len(a.Hosts) == 0 {
+		return fieldf("auth.hosts", "lists no address: write one or more, such as '127.0.0.1/32'")
+	}
+	for i, h := range a.Hosts {
+		if err := checkHBAHost(h); err != nil {
+			return fieldf(fmt.Sprintf("auth.hosts[%d]", i), "%v", err)
+		}
+	}
+	if why, bad := refusedMethods[a.Method]; bad {
+		return fieldf("auth.method", "%q is refused: %s", a.Method, why)
+	}
+	if a.Method != "" && !slices.Contains([]string{"scram-sha-256", "md5", "password", "gss", "pam", "reject", "ident"}, a.Method) {
+		return fieldf("auth.method", "%q is not a pg_hba auth method", a.Method)
+	}
+	return nil
+}
+
+func (x *Database) flat(c Common) any {
+	if x != nil && x.Auth != nil && x.Auth.Hosts == nil {
+		y, a := *x, *x.Auth
+		a.Hosts = []Text{}
+		y.Auth = &a
+		x = &y
+	}
+	return struct {
+		Common
+		*Database
+	}{c, x}
+}
+
+func (x *Database) texts(out map[string]Text) {
+	out["database_name"] = x.DatabaseName
+	out["username"] = x.Username
+	if x.Auth != nil {
+		for i, h := range x.Auth.Hosts {
+			out[fmt.Sprintf("auth.hosts[%d]", i)] = h
+		}
+	}
+}
+
+func (a *DatabaseAuth) DecodeField(path string, raw json.RawMessage) error {
+	f := NewFields(path, raw)
+	textList(f, "hosts", true, &a.Hosts)
+	f.Opt("method", &a.Method)
+	return f.Done()
+}
+
+// UnmarshalJSON decodes strictly; DecodeField does the work.
+func (a *DatabaseAuth) UnmarshalJSON(data []byte) error { return a.DecodeField("", data) }
+
+var refusedMethods = map[string]string{
+	"trust":  "a trusted TCP rule lets any account on the machine connect as the role with no credential",
+	"peer":   "PostgreSQL accepts peer only on a Unix-socket line, the route a database with no auth already takes",
+	"cert":   "cert is accepted only on a hostssl line",
+	"ldap":   "ldap needs options Zap doesn't write",
+	"radius": "radius needs options Zap doesn't write",
+	"sspi":   "PostgreSQL doesn't build sspi on Linux",
+	"bsd":    "PostgreSQL doesn't build bsd on Linux",
+}
+
+// CheckHBAName checks a database (what "database") or role ("role") name as
+// pg_hba.conf would read it.
+func CheckHBAName(s, what string) error {
+	if s == "" {
+		return fmt.Errorf("is blank")
+	}
+	for _, r := range s {
+		if r <= 0x20 || r == 0x7f || r == '#' || r == '"' || r == ',' {
+			return fmt.Errorf("%q holds whitespace, #, \", , or a control character, which pg_hba.conf would read as something else", s)
+		}
+	}
+	if strings.ContainsAny(s[:1], "+@/-") {
+		return fmt.Errorf("%q begins with %s, which pg_hba.conf reads as something else", s, s[:1])
+	}
+	switch {
+	case what == "database" && slices.Contains([]string{"all", "sameuser", "samerole", "samegroup", "replication"}, s):
+		return fmt.Errorf("%q is a keyword in pg_hba.conf's database column", s)
+	case what == "role" && s == "all":
+		return fmt.Errorf("\"all\" is a keyword in pg_hba.conf's user column")
+	}
+	return nil
+}
+
+func checkHBA(t Text, what string) error {
+	if t.IsZero() {
+		return fmt.Errorf("is blank")
+	}
+	if s, ok := t.Plain(); ok {
+		return CheckHBAName(s, what)
+	}
+	return nil
+}
+
+// CheckHBAHost checks an auth.hosts entry: an IP address with its prefix
+// length.
+func CheckHBAHost(s string) error {
+	if _, _, err := net.ParseCIDR(s); err != nil || strings.ContainsAny(s, " \t") {
+		return fmt.Errorf("%q is not an IP address with its prefix length, such as '127.0.0.1/32'", s)
+	}
+	return nil
+}
+
+func checkHBAHost(t Text) error {
+	if t.IsZero() {
+		return fmt.Errorf("is blank")
+	}
+	if s, ok := t.Plain(); ok {
+		return CheckHBAHost(s)
+	}
+	return nil
+}

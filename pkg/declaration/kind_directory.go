@@ -1,0 +1,32 @@
+package declaration
+
+// Directory is a directory with optional managed permissions.
+type Directory struct {
+	Path  Text   `json:"path"`
+	Mode  string `json:"mode,omitempty"`
+	Owner string `json:"owner,omitempty"`
+	Group string `json:"group,omitempty"`
+}
+
+func (x *Directory) decode(f *Fields) {
+	f.Req("path", TextField(&x.Path))
+	f.Opt("mode", &x.Mode)
+	f.Opt("owner", &x.Owner)
+	f.Opt("group", &x.Group)
+}
+
+func (x *Directory) check() *fieldMsg {
+	if err := checkPath(x.Path); err != nil {
+		return fieldf("path", "%v", err)
+	}
+	return checkPerms(x.Mode, x.Owner, x.Group)
+}
+
+func (x *Directory) flat(c Common) any {
+	return struct {
+		Common
+		*Directory
+	}{c, x}
+}
+
+func (x *Directory) texts(out map[string]Text) { out["path"] = x.Path }

@@ -1,0 +1,71 @@
+package declaration
+
+// File is a regular file with managed content.
+type File struct {
+	Path     Text     `json:"path"`
+	Content  Content  `json:"content"`
+	Mode     string   `json:"mode,omitempty"`
+	Owner    string   `json:"owner,omitempty"`
+	Group    string   `json:"group,omitempty"`
+	Triggers []string `json:"triggers,omitempty"`
+	Validate *Text    `json:"validate,omitempty"`
+}
+
+func (x *File) decode(f *Fields) {
+	f.Req("path", TextField(&x.Path))
+	f.Req("content", &x.Content)
+	f.Opt("mode", &x.Mode)
+	f.Opt("owner", &x.Owner)
+	f.Opt("group", &x.Group)
+	f.Opt("triggers", &x.Triggers)
+	if f.Has("validate") {
+		x.Validate = new(Text)
+		f.Opt("validate", TextField(x.Validate))
+	}
+}
+
+func (x *File) check() *fieldMsg {
+	if err := checkPath(x.Path); err != nil {
+		return fieldf("path", "%v", err)
+	}
+	if m := x.checkContent(); m != nil {
+		return m
+	}
+	if m := checkPerms(x.Mode, x.Owner, x.Group); m != nil {
+		return m
+	}
+	if x.Validate != nil {
+		if err := checkCommand(*x.Validate); err != nil {
+			return fieldf("validate", "%v", err)
+		}
+	}
+	return nil
+}
+
+func (x *File) flat(c Common) any {
+	return struct {
+		Common
+		*File
+	}{c, x}
+}
+
+func (x *File) texts(out map[string]Text) {
+	out["path"] = x.Path
+	if x.Validate != nil {
+		out["validate"] = *x.Validate
+	}
+	c := x.Content
+	for k, v := range c.Vars {
+		if v.Text != nil {
+			out["content.vars."+k] = *v.Text
+		}
+	}
+	for _, p := range []struct {
+		name string
+		v    *Text
+	}{{"content.path", c.Path}, {"content.url", c.URL}, {"content.auth", c.Auth}} {
+		if p.v != nil {
+			out[p.name] = *p.v
+		}
+	}
+}

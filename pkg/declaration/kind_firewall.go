@@ -1,0 +1,119 @@
+package declaration
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/zap-go/zap/pkg/canon"
+)
+
+// Firewall is the default policies and allow rules of ufw or nftables.
+type Firewall struct {
+	Backend         string      `json:"backend"`
+	Allow           []AllowRule `json:"allow"`
+	DefaultIncoming string      `json:"default_incoming,omitempty"`
+	DefaultOutgoing string      `json:"default_outgoing,omitempty"`
+}
+
+// AllowRule is a named ufw profile (its JSON a string) or a port rule
+// ({"port": N, "proto": ...}).
+type AllowRule struct {
+	Profile string
+	Port    int
+	Proto   string
+}
+
+func (x *Firewall) decode(f *Fields) {
+	f.Req("backend", &x.Backend)
+	x.Allow = []AllowRule{}
+	f.List("allow", true, func(path string, raw json.RawMessage) error {
+		var a AllowRule
+		if err := a.DecodeField(path, raw); err != nil {
+			return err
+		}
+		x.Allow = append(x.Allow, a)
+		return nil
+	})
+	f.Opt("default_incoming", &x.DefaultIncoming)
+	f.Opt("default_outgoing", &x.DefaultOutgoing)
+}
+
+func (x *Firewall) check() *fieldMsg {
+	if !slices.Contains(FirewallBackends, x.Backend) {
+		return fieldf("backend", "%q is not a backend (want ufw or nftables)", x.Backend)
+	}
+	for _, p := range []struct{ name, v string }{{"default_incoming", x.DefaultIncoming}, {"default_outgoing", x.DefaultOutgoing}} {
+		if p.v != "" && !slices.Contains(Policies, p.v) {
+			return fieldf(p.name, "%q is not a policy (want allow, deny or reject)", p.v)
+		}
+	}
+	for i, a := range x.Allow {
+		at := fmt.Sprintf("allow[%d]", i)
+		if a.Port == 0 {
+			if err := checkName(a.Profile); err != nil {
+				return fieldf(at, "%v", err)
+			}
+			if x.Backend == "nftables" {
+				return fieldf(at, "nftables has no application profiles: write a port rule, such as {port: 22}")
+			}
+			continue
+		}
+		if a.Port < 1 || a.Port > 65535 {
+			return fieldf(at+".port", "a port is 1 to 65535")
+		}
+		if a.Proto != "" && !slices.Contains(Protocols, a.Proto) {
+			return fieldf(at+".proto", "%q is not a protocol (want tcp, udp or any)", a.Proto)
+		}
+	}
+	return nil
+}
+
+func (x *Firewall) flat(c Common) any {
+	if x != nil && x.Allow == nil {
+		y := *x
+		y.Allow = []AllowRule{}
+		x = &y
+	}
+	return struct {
+		Common
+		*Firewall
+	}{c, x}
+}
+
+func (x *Firewall) texts(map[string]Text) {}
+
+func (a *AllowRule) DecodeField(path string, raw json.RawMessage) error {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '"' {
+		if err := json.Unmarshal(raw, &a.Profile); err != nil {
+			return &canon.PathError{Path: path, Msg: err.Error()}
+		}
+		return nil
+	}
+	if len(raw) == 0 || raw[0] != '{' {
+		return &canon.PathError{Path: path, Msg: `want a profile name or {"port": N, "proto": ...}`}
+	}
+	f := NewFields(path, raw)
+	f.Req("port", &a.Port)
+	f.Opt("proto", &a.Proto)
+	if f.err == nil && a.Port == 0 {
+		f.Fail("port", errors.New("a port is 1 to 65535"))
+	}
+	return f.Done()
+}
+
+// UnmarshalJSON decodes strictly; DecodeField does the work.
+func (a *AllowRule) UnmarshalJSON(data []byte) error { return a.DecodeField("", data) }
+
+func (a AllowRule) MarshalJSON() ([]byte, error) {
+	if a.Port == 0 {
+		return json.Marshal(a.Profile)
+	}
+	return json.Marshal(struct {
+		Port  int    `json:"port"`
+		Proto string `json:"proto,omitempty"`
+	}{a.Port, a.Proto})
+}

@@ -1,0 +1,44 @@
+package declaration
+
+// Installer is a downloaded script piped into a shell, gated by a path.
+type Installer struct {
+	URL   string `json:"url"`
+	Check Text   `json:"check"`
+	Shell string `json:"shell,omitempty"`
+}
+
+func (x *Installer) decode(f *Fields) {
+	f.Req("url", &x.URL)
+	f.Req("check", TextField(&x.Check))
+	f.Opt("shell", &x.Shell)
+}
+
+func (x *Installer) check() *fieldMsg {
+	if x.URL == "" {
+		return fieldf("url", "is blank")
+	}
+	if err := oneLine(x.URL); err != nil {
+		return fieldf("url", "%v", err)
+	}
+	if err := CheckURLValue(x.URL, false); err != nil {
+		return fieldf("url", "%v", err)
+	}
+	if err := checkPath(x.Check); err != nil {
+		return fieldf("check", "%v", err)
+	}
+	if x.Shell != "" {
+		if err := checkName(x.Shell); err != nil {
+			return fieldf("shell", "%v", err)
+		}
+	}
+	return nil
+}
+
+func (x *Installer) flat(c Common) any {
+	return struct {
+		Common
+		*Installer
+	}{c, x}
+}
+
+func (x *Installer) texts(out map[string]Text) { out["check"] = x.Check }

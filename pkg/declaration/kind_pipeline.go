@@ -1,0 +1,124 @@
+package declaration
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Pipeline is an ordered list of steps run on every wetrun. Env,
+// MaxConcurrency above 1 and a step's Cwd, Env and DependsOn decode so that
+// the structural gate can refuse them by name: the executor doesn't run them.
+type Pipeline struct {
+	Steps          []Step          `json:"steps"`
+	Env            map[string]Text `json:"env,omitempty"`
+	MaxConcurrency *int            `json:"max_concurrency,omitempty"`
+}
+
+// Step is one step of a pipeline.
+type Step struct {
+	ID        string          `json:"id"`
+	Run       Text            `json:"run"`
+	Name      string          `json:"name,omitempty"`
+	Cwd       string          `json:"cwd,omitempty"`
+	Env       map[string]Text `json:"env,omitempty"`
+	DependsOn []string        `json:"depends_on,omitempty"`
+}
+
+func (x *Pipeline) decode(f *Fields) {
+	x.Steps = []Step{}
+	f.List("steps", true, func(path string, raw json.RawMessage) error {
+		var s Step
+		if err := s.DecodeField(path, raw); err != nil {
+			return err
+		}
+		x.Steps = append(x.Steps, s)
+		return nil
+	})
+	f.Opt("env", textMapField(&x.Env))
+	f.Opt("max_concurrency", &x.MaxConcurrency)
+}
+
+func (x *Pipeline) check() *fieldMsg {
+	if len(x.Env) > 0 {
+		return fieldf("env", "a pipeline takes no env: the executor doesn't run one; set variables inside each step's run")
+	}
+	if x.MaxConcurrency != nil {
+		if *x.MaxConcurrency < 1 {
+			return fieldf("max_concurrency", "a count is 1 or more")
+		}
+		if *x.MaxConcurrency > 1 {
+			return fieldf("max_concurrency", "steps run one at a time: the executor doesn't run a max_concurrency above 1")
+		}
+	}
+	if len(x.Steps) == 0 {
+		return fieldf("steps", "lists no step")
+	}
+	ids := map[string]bool{}
+	for i, s := range x.Steps {
+		at := fmt.Sprintf("steps[%d]", i)
+		if !ValidID(s.ID) {
+			return fieldf(at+".id", "%q is not an id: a letter, digit or _, then letters, digits, _, . or -", s.ID)
+		}
+		if ids[s.ID] {
+			return fieldf(at+".id", "%q is the id of an earlier step", s.ID)
+		}
+		ids[s.ID] = true
+		if m := s.check(at); m != nil {
+			return m
+		}
+	}
+	return nil
+}
+
+// check checks the step at the field at, but for its id.
+func (s Step) check(at string) *fieldMsg {
+	if err := checkCommand(s.Run); err != nil {
+		return fieldf(at+".run", "%v", err)
+	}
+	if s.Name != "" {
+		if err := oneLine(s.Name); err != nil {
+			return fieldf(at+".name", "%v", err)
+		}
+	}
+	switch {
+	case s.Cwd != "":
+		return fieldf(at+".cwd", "a step takes no cwd: the executor doesn't run one; write cd ... && inside run")
+	case len(s.Env) > 0:
+		return fieldf(at+".env", "a step takes no env: the executor doesn't run one; write FOO=bar cmd inside run")
+	case len(s.DependsOn) > 0:
+		return fieldf(at+".depends_on", "steps run in declared order: the executor doesn't run dependencies between steps; order them by position")
+	}
+	return nil
+}
+
+func (x *Pipeline) flat(c Common) any {
+	if x != nil && x.Steps == nil {
+		y := *x
+		y.Steps = []Step{}
+		x = &y
+	}
+	return struct {
+		Common
+		*Pipeline
+	}{c, x}
+}
+
+func (x *Pipeline) texts(out map[string]Text) {
+	for i, s := range x.Steps {
+		out[fmt.Sprintf("steps[%d].run", i)] = s.Run
+	}
+}
+
+func (s *Step) DecodeField(path string, raw json.RawMessage) error {
+	f := NewFields(path, raw)
+	f.Req("id", &s.ID)
+	f.Req("run", TextField(&s.Run))
+	f.Opt("name", &s.Name)
+	f.Opt("cwd", &s.Cwd)
+	f.Opt("env", textMapField(&s.Env))
+	f.Opt("depends_on", &s.DependsOn)
+	return f.Done()
+}
+
+// UnmarshalJSON decodes strictly; DecodeField does the work.
+func (s *Step) UnmarshalJSON(data []byte) error { return s.DecodeField("", data) }

@@ -1,0 +1,38 @@
+package declaration
+
+import "regexp"
+
+// Service is a service managed through the target's service manager.
+type Service struct {
+	Service   string   `json:"service"`
+	Enabled   *bool    `json:"enabled,omitempty"`
+	Running   *bool    `json:"running,omitempty"`
+	RestartOn []string `json:"restart_on,omitempty"`
+	ReloadOn  []string `json:"reload_on,omitempty"`
+}
+
+var serviceNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.@:-]*$`)
+
+func (x *Service) decode(f *Fields) {
+	f.Req("service", &x.Service)
+	f.Opt("enabled", &x.Enabled)
+	f.Opt("running", &x.Running)
+	f.Opt("restart_on", &x.RestartOn)
+	f.Opt("reload_on", &x.ReloadOn)
+}
+
+func (x *Service) check() *fieldMsg {
+	if !serviceNamePattern.MatchString(x.Service) {
+		return fieldf("service", "%q is not one word: a letter or digit, then letters, digits and _ . @ : -", x.Service)
+	}
+	return nil
+}
+
+func (x *Service) flat(c Common) any {
+	return struct {
+		Common
+		*Service
+	}{c, x}
+}
+
+func (x *Service) texts(map[string]Text) {}

@@ -1,0 +1,54 @@
+package declaration
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Swap is a swap file recorded in /etc/fstab.
+type Swap struct {
+	Size string `json:"size"`
+	Path string `json:"path,omitempty"`
+}
+
+// DefaultSwapPath is the path of a swap that declares none.
+const DefaultSwapPath = "/swapfile"
+
+// FilePath is the swap file's path: as declared, else DefaultSwapPath.
+func (s *Swap) FilePath() string {
+	if s.Path == "" {
+		return DefaultSwapPath
+	}
+	return s.Path
+}
+
+var sizePattern = regexp.MustCompile(`^[0-9]+[KMGT]?$`)
+
+func (x *Swap) decode(f *Fields) {
+	f.Req("size", &x.Size)
+	f.Opt("path", &x.Path)
+}
+
+func (x *Swap) check() *fieldMsg {
+	if !sizePattern.MatchString(x.Size) || strings.Trim(x.Size, "0KMGT") == "" {
+		return fieldf("size", "%q is not a size above 0, such as '2G'", x.Size)
+	}
+	if x.Path != "" {
+		if err := checkAbs(x.Path); err != nil {
+			return fieldf("path", "%v", err)
+		}
+		if strings.ContainsAny(x.Path, " \t") {
+			return fieldf("path", "holds whitespace, which an /etc/fstab field can't")
+		}
+	}
+	return nil
+}
+
+func (x *Swap) flat(c Common) any {
+	return struct {
+		Common
+		*Swap
+	}{c, x}
+}
+
+func (x *Swap) texts(map[string]Text) {}

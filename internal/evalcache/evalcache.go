@@ -42,8 +42,8 @@ import (
 
 	"github.com/zap-go/zap/internal/ownfile"
 	"github.com/zap-go/zap/internal/state"
+	"github.com/zap-go/zap/internal/strict"
 	"github.com/zap-go/zap/pkg/canon"
-	"github.com/zap-go/zap/pkg/declaration"
 )
 
 // Format is the format of a cache entry.
@@ -119,7 +119,7 @@ func (c *Cache) Lookup(config, pin string) ([]byte, bool, error) {
 	var limit *canon.LimitError
 	if err := canon.Check(raw, nil); errors.As(err, &limit) {
 		return nil, false, fmt.Errorf("%s: %w", path, err)
-	} else if err != nil || declaration.DecodeStrict(raw, &e) != nil ||
+	} else if err != nil || strict.Decode(raw, &e) != nil ||
 		e.Format != Format || e.Config != config || e.Toolchain != pin || CheckInputs(e.Inputs) != nil {
 		return nil, false, nil
 	}

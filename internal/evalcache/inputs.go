@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/zap-go/zap/internal/strict"
 	"github.com/zap-go/zap/pkg/canon"
-	"github.com/zap-go/zap/pkg/declaration"
 )
 
 // InputsFormat is the format of the inputs document zap-eval --inputs
@@ -47,7 +47,7 @@ func ReadInputs(data []byte) ([]Input, error) {
 		return nil, err
 	}
 	var doc Inputs
-	if err := declaration.DecodeStrict(data, &doc); err != nil {
+	if err := strict.Decode(data, &doc); err != nil {
 		return nil, err
 	}
 	if doc.Format != InputsFormat {

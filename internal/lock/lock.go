@@ -37,9 +37,9 @@ import (
 
 	"github.com/zap-go/zap/internal/atomicfile"
 	"github.com/zap-go/zap/internal/ownfile"
+	"github.com/zap-go/zap/internal/strict"
 
 	"github.com/zap-go/zap/pkg/canon"
-	"github.com/zap-go/zap/pkg/declaration"
 )
 
 // Name and Version make the lock's format, "zap.lock/1".
@@ -147,7 +147,7 @@ func Decode(data []byte) (*Lock, error) {
 		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
 	var l Lock
-	if err := declaration.DecodeStrict(data, &l); err != nil {
+	if err := strict.Decode(data, &l); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	if l.Toolchain != nil && !IsPin(l.Toolchain.Blake3) {

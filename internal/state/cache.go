@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/zap-go/zap/internal/pin"
+	"github.com/zap-go/zap/internal/strict"
 	"github.com/zap-go/zap/pkg/canon"
-	"github.com/zap-go/zap/pkg/declaration"
 )
 
 // The caches live under <state>/cache/, each directory mode 700 and held to
@@ -73,7 +73,7 @@ func (c pinCache) Lookup(st pin.Stat) (string, bool, error) {
 	var limit *canon.LimitError
 	if err := canon.Check(raw, nil); errors.As(err, &limit) {
 		return "", false, fmt.Errorf("%s: %w", c.path(st), err)
-	} else if err != nil || declaration.DecodeStrict(raw, &e) != nil ||
+	} else if err != nil || strict.Decode(raw, &e) != nil ||
 		e.Format != PinFormat || e.stat() != st || !isHex64(e.Blake3) {
 		return "", false, nil
 	}

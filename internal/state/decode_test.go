@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/internal/strict"
 )
 
 // TestDecodeQuick: a report decodes field by field to what the strict
@@ -18,16 +18,16 @@ func TestDecodeQuick(t *testing.T) {
 		`{"format":"zap.report/1"}`,
 		`{"format":"zap.report/1","resources":[{}],"unresolved":[]}`,
 	} {
-		var quick, strict Report
+		var quick, strictly Report
 		if !quick.decodeQuick([]byte(in)) {
 			t.Errorf("the quick way refused %s", in)
 			continue
 		}
-		if err := declaration.DecodeStrict([]byte(in), &strict); err != nil {
+		if err := strict.Decode([]byte(in), &strictly); err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(quick, strict) {
-			t.Errorf("%s\nquick  %#v\nstrict %#v", in, quick, strict)
+		if !reflect.DeepEqual(quick, strictly) {
+			t.Errorf("%s\nquick  %#v\nstrict %#v", in, quick, strictly)
 		}
 	}
 	for _, in := range []string{
@@ -39,11 +39,11 @@ func TestDecodeQuick(t *testing.T) {
 		`{"format":"zap.report/1","batches":[{"lane":"login"}]}`,
 		`{"format":"zap.report/1","Host":"h"}`,
 	} {
-		var quick, strict Report
+		var quick, strictly Report
 		if quick.decodeQuick([]byte(in)) {
 			t.Errorf("the quick way took %s", in)
 		}
-		if err := declaration.DecodeStrict([]byte(in), &strict); err == nil {
+		if err := strict.Decode([]byte(in), &strictly); err == nil {
 			t.Errorf("the strict way took %s", in)
 		}
 	}

@@ -35,11 +35,11 @@ import (
 
 	"github.com/zap-go/zap/internal/atomicfile"
 	"github.com/zap-go/zap/internal/ownfile"
+	"github.com/zap-go/zap/internal/strict"
 
 	"github.com/zeebo/blake3"
 
 	"github.com/zap-go/zap/pkg/canon"
-	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
 
@@ -231,19 +231,19 @@ func decode(raw []byte) (*Report, error) {
 		return &r, nil
 	}
 	r = Report{}
-	if err := declaration.DecodeStrict(raw, &r); err != nil {
+	if err := strict.Decode(raw, &r); err != nil {
 		return nil, fmt.Errorf("not a report: %w", err)
 	}
 	return &r, nil
 }
 
-// decodeQuick decodes a report field by field (declaration.Fields: one pass
+// decodeQuick decodes a report field by field (strict.Fields: one pass
 // over each object, no reflection over its 2,000 resources) and reports
 // whether it could. It takes exactly what the strict decoder takes, to the
 // same value; anything it doesn't take goes the strict way, which decides
 // it and words the error.
 func (r *Report) decodeQuick(raw []byte) bool {
-	f := declaration.NewFields("", raw)
+	f := strict.NewFields("", raw)
 	var command string
 	f.Opt("format", &r.Format)
 	f.Opt("time", &r.Time)
@@ -260,7 +260,7 @@ func (r *Report) decodeQuick(raw []byte) bool {
 	f.List("resources", false, func(_ string, raw json.RawMessage) error {
 		var x Resource
 		var verdict string
-		g := declaration.NewFields("", raw)
+		g := strict.NewFields("", raw)
 		g.Opt("id", &x.ID)
 		g.Opt("verdict", &verdict)
 		g.Opt("hash", &x.Hash)

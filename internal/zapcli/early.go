@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/zap-go/zap/internal/stages"
+	"github.com/zap-go/zap/internal/strict"
 	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/declaration"
 )
@@ -63,7 +64,7 @@ func (s *session) startEarlyDetect(ctx context.Context, out []byte) {
 		return
 	}
 	var t declaration.Target
-	if raw, ok := m["target"]; !ok || declaration.DecodeStrict(raw, &t) != nil || t.Local || len(t.Refs()) > 0 || t.Host == nil {
+	if raw, ok := m["target"]; !ok || strict.Decode(raw, &t) != nil || t.Local || len(t.Refs()) > 0 || t.Host == nil {
 		return
 	}
 	// A last-run report zap would refuse stops it before it runs

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/zap-go/zap/internal/strict"
 	"github.com/zap-go/zap/pkg/canon"
 )
 
@@ -51,7 +52,7 @@ func (c *Content) DecodeField(path string, raw json.RawMessage) error {
 	return c.decode(path, raw, false)
 }
 
-func (c *Content) decodeWellFormed(path string, raw json.RawMessage) error {
+func (c *Content) DecodeWellFormed(path string, raw json.RawMessage) error {
 	return c.decode(path, raw, true)
 }
 
@@ -59,7 +60,7 @@ func (c *Content) decode(path string, raw json.RawMessage, wellFormed bool) erro
 	f := newFields(path, raw, wellFormed)
 	f.Req("type", &c.Type)
 	switch {
-	case f.err != nil:
+	case f.Err() != nil:
 	case c.Type == ContentInline:
 		c.Inline = new(string)
 		f.Req("content", c.Inline)
@@ -70,10 +71,10 @@ func (c *Content) decode(path string, raw json.RawMessage, wellFormed bool) erro
 		f.Opt("kinds", &c.Kinds)
 	case c.Type == ContentSource:
 		c.Path = new(Text)
-		f.Req("path", TextField(c.Path))
+		f.Req("path", c.Path)
 	case c.Type == ContentRemote:
 		c.URL = new(Text)
-		f.Req("url", TextField(c.URL))
+		f.Req("url", c.URL)
 		if f.Has("extract") {
 			c.Extract = &Extract{}
 			f.Opt("extract", c.Extract)
@@ -193,10 +194,10 @@ func CheckKind(kind, v string) error {
 }
 
 func (e *Extract) DecodeField(path string, raw json.RawMessage) error {
-	f := NewFields(path, raw)
+	f := strict.NewFields(path, raw)
 	f.Req("type", &e.Type)
 	switch {
-	case f.err != nil:
+	case f.Err() != nil:
 	case e.Type == ExtractNone, e.Type == ExtractTarGZ, e.Type == ExtractTarXZ:
 	default:
 		f.Fail("type", fmt.Errorf("unknown extract type %q (want none, tar.xz or tar.gz)", e.Type))
@@ -209,7 +210,7 @@ func (v *Var) DecodeField(path string, raw json.RawMessage) error {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && raw[0] == '"' {
 		v.Text = new(Text)
-		return textAt{v.Text}.DecodeField(path, raw)
+		return v.Text.DecodeField(path, raw)
 	}
 	if len(raw) > 0 && raw[0] == '{' {
 		var obj map[string]json.RawMessage
@@ -218,7 +219,7 @@ func (v *Var) DecodeField(path string, raw json.RawMessage) error {
 			_, text := obj["$text"]
 			if env || text {
 				v.Text = new(Text)
-				return textAt{v.Text}.DecodeField(path, raw)
+				return v.Text.DecodeField(path, raw)
 			}
 		}
 	}
@@ -279,7 +280,7 @@ func (v Var) MarshalJSON() ([]byte, error) {
 type varMapAt struct{ m *map[string]Var }
 
 func (x varMapAt) DecodeField(path string, raw json.RawMessage) error {
-	f := NewFields(path, raw)
+	f := strict.NewFields(path, raw)
 	out := map[string]Var{}
 	for _, k := range f.Keys() {
 		var v Var

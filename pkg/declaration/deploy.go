@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/zap-go/zap/internal/strict"
 )
 
 // Deploy is the deploy block: where and how zap deploy ships a release.
@@ -28,7 +30,7 @@ type Health struct {
 }
 
 func (d *Deploy) DecodeField(path string, raw json.RawMessage) error {
-	f := NewFields(path, raw)
+	f := strict.NewFields(path, raw)
 	f.Req("path", &d.Path)
 	f.Opt("build", &d.Build)
 	d.Artifacts = []string{}
@@ -45,8 +47,8 @@ func (d *Deploy) DecodeField(path string, raw json.RawMessage) error {
 }
 
 func (h *Health) DecodeField(path string, raw json.RawMessage) error {
-	f := NewFields(path, raw)
-	f.Req("domain", TextField(&h.Domain))
+	f := strict.NewFields(path, raw)
+	f.Req("domain", &h.Domain)
 	f.Opt("path", &h.Path)
 	f.Opt("attempts", &h.Attempts)
 	f.Opt("interval_ms", &h.IntervalMS)

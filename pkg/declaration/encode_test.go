@@ -178,7 +178,7 @@ func FuzzWellFormedDecode(f *testing.F) {
 		}
 		var checked, wellFormed Declaration
 		err1 := checked.DecodeField("", in)
-		err2 := wellFormed.decodeWellFormed("", in)
+		err2 := wellFormed.DecodeWellFormed("", in)
 		if (err1 == nil) != (err2 == nil) || err1 != nil && err1.Error() != err2.Error() {
 			t.Fatalf("DecodeField: %v, decodeWellFormed: %v", err1, err2)
 		}

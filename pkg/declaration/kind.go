@@ -3,6 +3,8 @@ package declaration
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/zap-go/zap/internal/strict"
 )
 
 // spec is one kind's body: the fields a resource of that kind takes beside
@@ -12,7 +14,7 @@ import (
 type spec interface {
 	// decode reads the kind's fields from the resource's object, in the
 	// order their errors are reported.
-	decode(f *Fields)
+	decode(f *strict.Fields)
 	// check runs the kind's form checks, naming the field at fault.
 	check() *fieldMsg
 	// flat is the value encoding/json writes as the resource's flat

@@ -1,6 +1,10 @@
 package declaration
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/zap-go/zap/internal/strict"
+)
 
 // AptRepo is an apt repository: a pinned signing key and a sources entry.
 type AptRepo struct {
@@ -11,8 +15,8 @@ type AptRepo struct {
 	ListFile  string `json:"list_file,omitempty"`
 }
 
-func (x *AptRepo) decode(f *Fields) {
-	f.Req("key_url", TextField(&x.KeyURL))
+func (x *AptRepo) decode(f *strict.Fields) {
+	f.Req("key_url", &x.KeyURL)
 	f.Opt("key_blake3", &x.KeyBlake3)
 	f.Req("source", &x.Source)
 	f.Opt("key_path", &x.KeyPath)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/zap-go/zap/internal/strict"
 )
 
 // Build is a tool built from a fetched, pinned source archive.
@@ -35,10 +37,10 @@ type Verification struct {
 
 var minisignPattern = regexp.MustCompile(`^RW[A-Za-z0-9+/]{54}$`)
 
-func (x *Build) decode(f *Fields) {
+func (x *Build) decode(f *strict.Fields) {
 	f.Req("source", &x.Source)
-	f.Req("run", TextField(&x.Run))
-	f.Req("output", TextField(&x.Output))
+	f.Req("run", &x.Run)
+	f.Req("output", &x.Output)
 	f.Opt("cwd", &x.Cwd)
 	f.Opt("env", textMapField(&x.Env))
 }
@@ -117,12 +119,12 @@ func (x *Build) texts(out map[string]Text) {
 }
 
 func (s *Source) DecodeField(path string, raw json.RawMessage) error {
-	f := NewFields(path, raw)
+	f := strict.NewFields(path, raw)
 	f.Req("type", &s.Type)
-	if f.err == nil && s.Type != "remote" {
+	if f.Err() == nil && s.Type != "remote" {
 		f.Fail("type", fmt.Errorf("unknown source type %q (want remote)", s.Type))
 	}
-	f.Req("url", TextField(&s.URL))
+	f.Req("url", &s.URL)
 	if f.Has("extract") {
 		s.Extract = &Extract{}
 		f.Opt("extract", s.Extract)
@@ -137,7 +139,7 @@ func (s *Source) DecodeField(path string, raw json.RawMessage) error {
 }
 
 func (v *Verification) DecodeField(path string, raw json.RawMessage) error {
-	f := NewFields(path, raw)
+	f := strict.NewFields(path, raw)
 	f.Req("scheme", &v.Scheme)
 	f.Req("public_key", &v.PublicKey)
 	optText(f, "signature_url", &v.SignatureURL)

@@ -6,6 +6,8 @@ import (
 	"net"
 	"slices"
 	"strings"
+
+	"github.com/zap-go/zap/internal/strict"
 )
 
 // Database is a PostgreSQL database and its owning role.
@@ -22,10 +24,10 @@ type DatabaseAuth struct {
 	Method string `json:"method,omitempty"`
 }
 
-func (x *Database) decode(f *Fields) {
+func (x *Database) decode(f *strict.Fields) {
 	f.Req("engine", &x.Engine)
-	f.Req("database_name", TextField(&x.DatabaseName))
-	f.Req("username", TextField(&x.Username))
+	f.Req("database_name", &x.DatabaseName)
+	f.Req("username", &x.Username)
 	if f.Has("auth") {
 		x.Auth = &DatabaseAuth{}
 		f.Opt("auth", x.Auth)
@@ -87,7 +89,7 @@ func (x *Database) texts(out map[string]Text) {
 }
 
 func (a *DatabaseAuth) DecodeField(path string, raw json.RawMessage) error {
-	f := NewFields(path, raw)
+	f := strict.NewFields(path, raw)
 	textList(f, "hosts", true, &a.Hosts)
 	f.Opt("method", &a.Method)
 	return f.Done()

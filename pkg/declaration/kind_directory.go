@@ -1,5 +1,7 @@
 package declaration
 
+import "github.com/zap-go/zap/internal/strict"
+
 // Directory is a directory with optional managed permissions.
 type Directory struct {
 	Path  Text   `json:"path"`
@@ -8,8 +10,8 @@ type Directory struct {
 	Group string `json:"group,omitempty"`
 }
 
-func (x *Directory) decode(f *Fields) {
-	f.Req("path", TextField(&x.Path))
+func (x *Directory) decode(f *strict.Fields) {
+	f.Req("path", &x.Path)
 	f.Opt("mode", &x.Mode)
 	f.Opt("owner", &x.Owner)
 	f.Opt("group", &x.Group)

@@ -1,5 +1,7 @@
 package declaration
 
+import "github.com/zap-go/zap/internal/strict"
+
 // File is a regular file with managed content.
 type File struct {
 	Path     Text     `json:"path"`
@@ -11,8 +13,8 @@ type File struct {
 	Validate *Text    `json:"validate,omitempty"`
 }
 
-func (x *File) decode(f *Fields) {
-	f.Req("path", TextField(&x.Path))
+func (x *File) decode(f *strict.Fields) {
+	f.Req("path", &x.Path)
 	f.Req("content", &x.Content)
 	f.Opt("mode", &x.Mode)
 	f.Opt("owner", &x.Owner)
@@ -20,7 +22,7 @@ func (x *File) decode(f *Fields) {
 	f.Opt("triggers", &x.Triggers)
 	if f.Has("validate") {
 		x.Validate = new(Text)
-		f.Opt("validate", TextField(x.Validate))
+		f.Opt("validate", x.Validate)
 	}
 }
 

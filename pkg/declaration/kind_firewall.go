@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/zap-go/zap/internal/strict"
 	"github.com/zap-go/zap/pkg/canon"
 )
 
@@ -26,7 +27,7 @@ type AllowRule struct {
 	Proto   string
 }
 
-func (x *Firewall) decode(f *Fields) {
+func (x *Firewall) decode(f *strict.Fields) {
 	f.Req("backend", &x.Backend)
 	x.Allow = []AllowRule{}
 	f.List("allow", true, func(path string, raw json.RawMessage) error {
@@ -96,10 +97,10 @@ func (a *AllowRule) DecodeField(path string, raw json.RawMessage) error {
 	if len(raw) == 0 || raw[0] != '{' {
 		return &canon.PathError{Path: path, Msg: `want a profile name or {"port": N, "proto": ...}`}
 	}
-	f := NewFields(path, raw)
+	f := strict.NewFields(path, raw)
 	f.Req("port", &a.Port)
 	f.Opt("proto", &a.Proto)
-	if f.err == nil && a.Port == 0 {
+	if f.Err() == nil && a.Port == 0 {
 		f.Fail("port", errors.New("a port is 1 to 65535"))
 	}
 	return f.Done()

@@ -1,5 +1,7 @@
 package declaration
 
+import "github.com/zap-go/zap/internal/strict"
+
 // Installer is a downloaded script piped into a shell, gated by a path.
 type Installer struct {
 	URL   string `json:"url"`
@@ -7,9 +9,9 @@ type Installer struct {
 	Shell string `json:"shell,omitempty"`
 }
 
-func (x *Installer) decode(f *Fields) {
+func (x *Installer) decode(f *strict.Fields) {
 	f.Req("url", &x.URL)
-	f.Req("check", TextField(&x.Check))
+	f.Req("check", &x.Check)
 	f.Opt("shell", &x.Shell)
 }
 

@@ -1,6 +1,10 @@
 package declaration
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/zap-go/zap/internal/strict"
+)
 
 // Link is a symbolic link at Path pointing to Target.
 type Link struct {
@@ -8,9 +12,9 @@ type Link struct {
 	Target Text `json:"target"`
 }
 
-func (x *Link) decode(f *Fields) {
-	f.Req("path", TextField(&x.Path))
-	f.Req("target", TextField(&x.Target))
+func (x *Link) decode(f *strict.Fields) {
+	f.Req("path", &x.Path)
+	f.Req("target", &x.Target)
 }
 
 func (x *Link) check() *fieldMsg {

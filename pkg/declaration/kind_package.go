@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/zap-go/zap/internal/strict"
 )
 
 // Package is an OS package installed through the target's package manager.
@@ -17,7 +19,7 @@ type Package struct {
 	Check *Text `json:"check,omitempty"`
 }
 
-func (x *Package) decode(f *Fields) {
+func (x *Package) decode(f *strict.Fields) {
 	f.Req("from", &x.From)
 	optText(f, "check", &x.Check)
 }

@@ -3,6 +3,8 @@ package declaration
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/zap-go/zap/internal/strict"
 )
 
 // Pipeline is an ordered list of steps run on every wetrun. Env,
@@ -24,7 +26,7 @@ type Step struct {
 	DependsOn []string        `json:"depends_on,omitempty"`
 }
 
-func (x *Pipeline) decode(f *Fields) {
+func (x *Pipeline) decode(f *strict.Fields) {
 	x.Steps = []Step{}
 	f.List("steps", true, func(path string, raw json.RawMessage) error {
 		var s Step
@@ -110,9 +112,9 @@ func (x *Pipeline) texts(out map[string]Text) {
 }
 
 func (s *Step) DecodeField(path string, raw json.RawMessage) error {
-	f := NewFields(path, raw)
+	f := strict.NewFields(path, raw)
 	f.Req("id", &s.ID)
-	f.Req("run", TextField(&s.Run))
+	f.Req("run", &s.Run)
 	f.Opt("name", &s.Name)
 	f.Opt("cwd", &s.Cwd)
 	f.Opt("env", textMapField(&s.Env))

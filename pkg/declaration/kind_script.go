@@ -1,6 +1,10 @@
 package declaration
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/zap-go/zap/internal/strict"
+)
 
 // Script is a command guarded by an idempotency check.
 type Script struct {
@@ -10,9 +14,9 @@ type Script struct {
 	Env   map[string]Text `json:"env,omitempty"`
 }
 
-func (x *Script) decode(f *Fields) {
-	f.Req("check", TextField(&x.Check))
-	f.Req("run", TextField(&x.Run))
+func (x *Script) decode(f *strict.Fields) {
+	f.Req("check", &x.Check)
+	f.Req("run", &x.Run)
 	f.Opt("cwd", &x.Cwd)
 	f.Opt("env", textMapField(&x.Env))
 }

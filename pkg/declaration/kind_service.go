@@ -1,6 +1,10 @@
 package declaration
 
-import "regexp"
+import (
+	"regexp"
+
+	"github.com/zap-go/zap/internal/strict"
+)
 
 // Service is a service managed through the target's service manager.
 type Service struct {
@@ -13,7 +17,7 @@ type Service struct {
 
 var serviceNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.@:-]*$`)
 
-func (x *Service) decode(f *Fields) {
+func (x *Service) decode(f *strict.Fields) {
 	f.Req("service", &x.Service)
 	f.Opt("enabled", &x.Enabled)
 	f.Opt("running", &x.Running)

@@ -3,6 +3,8 @@ package declaration
 import (
 	"regexp"
 	"strings"
+
+	"github.com/zap-go/zap/internal/strict"
 )
 
 // Swap is a swap file recorded in /etc/fstab.
@@ -24,7 +26,7 @@ func (s *Swap) FilePath() string {
 
 var sizePattern = regexp.MustCompile(`^[0-9]+[KMGT]?$`)
 
-func (x *Swap) decode(f *Fields) {
+func (x *Swap) decode(f *strict.Fields) {
 	f.Req("size", &x.Size)
 	f.Opt("path", &x.Path)
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/zap-go/zap/internal/strict"
 	"github.com/zap-go/zap/pkg/canon"
 )
 
@@ -35,7 +36,7 @@ type Sudo struct {
 	Commands []string
 }
 
-func (x *User) decode(f *Fields) {
+func (x *User) decode(f *strict.Fields) {
 	f.Req("username", &x.Username)
 	f.Opt("shell", &x.Shell)
 	f.Opt("home_mode", &x.HomeMode)
@@ -140,7 +141,7 @@ func (x *User) flat(c Common) any {
 func (x *User) texts(map[string]Text) {}
 
 func (k *SSHKeys) DecodeField(path string, raw json.RawMessage) error {
-	f := NewFields(path, raw)
+	f := strict.NewFields(path, raw)
 	f.Opt("copy_from", &k.CopyFrom)
 	if f.Has("keys") {
 		k.Keys = []string{}
@@ -165,7 +166,7 @@ func (s *Sudo) DecodeField(path string, raw json.RawMessage) error {
 		*s = Sudo{Mode: mode}
 		return nil
 	case len(raw) > 0 && raw[0] == '{':
-		f := NewFields(path, raw)
+		f := strict.NewFields(path, raw)
 		f.Req("mode", &s.Mode)
 		s.Commands = []string{}
 		f.Req("commands", &s.Commands)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/zap-go/zap/internal/strict"
 )
 
 // Verify is a list of assertions checked at detection and on a wetrun.
@@ -26,7 +28,7 @@ type Assertion struct {
 	Expect *string `json:"expect,omitempty"`
 }
 
-func (x *Verify) decode(f *Fields) {
+func (x *Verify) decode(f *strict.Fields) {
 	x.Assertions = []Assertion{}
 	f.List("assertions", true, func(path string, raw json.RawMessage) error {
 		var a Assertion
@@ -98,10 +100,10 @@ func (x *Verify) texts(out map[string]Text) {
 }
 
 func (a *Assertion) DecodeField(path string, raw json.RawMessage) error {
-	f := NewFields(path, raw)
+	f := strict.NewFields(path, raw)
 	f.Req("type", &a.Type)
 	switch {
-	case f.err != nil:
+	case f.Err() != nil:
 	case a.Type == AssertPathExists:
 		f.Req("path", &a.Path)
 		f.Opt("file_type", &a.FileType)
@@ -110,7 +112,7 @@ func (a *Assertion) DecodeField(path string, raw json.RawMessage) error {
 		f.Opt("not_empty", &a.NotEmpty)
 	case a.Type == AssertCommand:
 		a.Run = new(Text)
-		f.Req("run", TextField(a.Run))
+		f.Req("run", a.Run)
 		f.Opt("expect", &a.Expect)
 	default:
 		f.Fail("type", fmt.Errorf("unknown assertion type %q (want path_exists or command)", a.Type))

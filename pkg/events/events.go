@@ -34,6 +34,7 @@ import (
 	"fmt"
 
 	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/strict"
 	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/declaration"
 )
@@ -110,7 +111,7 @@ func Read(line []byte) (*Event, error) {
 		return nil, err
 	}
 	var e Event
-	if err := declaration.DecodeStrict(line, &e); err != nil {
+	if err := strict.DecodeChecked(line, &e); err != nil {
 		return nil, err
 	}
 	if err := e.Validate(); err != nil {

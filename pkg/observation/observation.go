@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/zap-go/zap/internal/strict"
 	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/declaration"
 )
@@ -179,15 +180,9 @@ type knownDecl struct {
 }
 
 func read(data []byte, known *knownDecl) (*Observations, error) {
-	if err := declaration.CheckFormat(data, Format); err != nil {
-		return nil, err
-	}
-	if err := canon.Check(data, declaration.NullInVars); err != nil {
-		return nil, declaration.NameByID(err, data, "resources", "declaration.resources")
-	}
 	var o Observations
 	r := &reader{o: &o, known: known}
-	if err := declaration.DecodeChecked(data, r); err != nil {
+	if err := strict.Read(data, Format, declaration.NullInVars, r, "resources", "declaration.resources"); err != nil {
 		return nil, err
 	}
 	if err := o.validate(!r.reused); err != nil {
@@ -299,11 +294,11 @@ func (o *Observations) DecodeField(path string, raw json.RawMessage) error {
 
 // decodeField is DecodeField, the declaration decoded by decl when it isn't
 // nil (reader: a declaration already known).
-func (o *Observations) decodeField(path string, raw json.RawMessage, decl declaration.FieldDecoder) error {
+func (o *Observations) decodeField(path string, raw json.RawMessage, decl strict.FieldDecoder) error {
 	if decl == nil {
 		decl = &o.Declaration
 	}
-	f := declaration.NewFields(path, raw)
+	f := strict.NewFields(path, raw)
 	f.Req("format", &o.Format)
 	f.Req("declaration", decl)
 	f.Req("context", &o.Context)
@@ -340,7 +335,7 @@ func (o *Observations) decodeField(path string, raw json.RawMessage, decl declar
 
 // DecodeField decodes a pending-trigger marker strictly at path.
 func (m *Marker) DecodeField(path string, raw json.RawMessage) error {
-	f := declaration.NewFields(path, raw)
+	f := strict.NewFields(path, raw)
 	f.Req("service", &m.Service)
 	f.Req("action", &m.Action)
 	return f.Done()
@@ -354,7 +349,7 @@ func (o *Observations) UnmarshalJSON(data []byte) error { return o.DecodeField("
 
 // DecodeField decodes a context strictly at path.
 func (c *Context) DecodeField(path string, raw json.RawMessage) error {
-	f := declaration.NewFields(path, raw)
+	f := strict.NewFields(path, raw)
 	f.Req("target", &c.Target)
 	f.Req("user", &c.User)
 	f.Opt("home", &c.Home)
@@ -366,7 +361,7 @@ func (c *Context) UnmarshalJSON(data []byte) error { return c.DecodeField("", da
 
 // DecodeField decodes a reference strictly at path.
 func (r *Reference) DecodeField(path string, raw json.RawMessage) error {
-	f := declaration.NewFields(path, raw)
+	f := strict.NewFields(path, raw)
 	f.Req("name", &r.Name)
 	f.Opt("secret", &r.Secret)
 	f.Opt("value", &r.Value)
@@ -378,7 +373,7 @@ func (r *Reference) UnmarshalJSON(data []byte) error { return r.DecodeField("", 
 
 // DecodeField decodes a batch strictly at path.
 func (b *Batch) DecodeField(path string, raw json.RawMessage) error {
-	f := declaration.NewFields(path, raw)
+	f := strict.NewFields(path, raw)
 	f.Req("lane", &b.Lane)
 	f.Req("queries", &b.Queries)
 	return f.Done()
@@ -389,7 +384,7 @@ func (b *Batch) UnmarshalJSON(data []byte) error { return b.DecodeField("", data
 
 // DecodeField decodes one resource's verdict strictly at path.
 func (r *Resource) DecodeField(path string, raw json.RawMessage) error {
-	f := declaration.NewFields(path, raw)
+	f := strict.NewFields(path, raw)
 	f.Req("id", &r.ID)
 	if r.ID != "" && path != "" {
 		// Name the resource by its id from here on.
@@ -412,7 +407,7 @@ func (r *Resource) UnmarshalJSON(data []byte) error { return r.DecodeField("", d
 
 // DecodeField decodes one difference strictly at path.
 func (d *Difference) DecodeField(path string, raw json.RawMessage) error {
-	f := declaration.NewFields(path, raw)
+	f := strict.NewFields(path, raw)
 	f.Req("field", &d.Field)
 	f.Req("observed", &d.Observed)
 	f.Req("desired", &d.Desired)

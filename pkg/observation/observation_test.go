@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zap-go/zap/internal/strict"
 	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/declaration"
 )
@@ -267,7 +268,7 @@ func TestElementsDecodeStrictlyAlone(t *testing.T) {
 		{&[]Difference{}, `[{"field":"mode","observed":"1"}]`, `[0].desired: required field missing`},
 	}
 	for _, tt := range tests {
-		err := declaration.DecodeStrict([]byte(tt.in), tt.into)
+		err := strict.Decode([]byte(tt.in), tt.into)
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("decode %s into %T: %v, want %q", tt.in, tt.into, err, tt.want)
 		}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/zeebo/blake3"
 
+	"github.com/zap-go/zap/internal/strict"
 	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
@@ -229,14 +230,8 @@ type Hold struct {
 // Read decodes a plan strictly and checks its shape. It does not check the
 // hash; see Verify.
 func Read(data []byte) (*Plan, error) {
-	if err := declaration.CheckFormat(data, Format); err != nil {
-		return nil, err
-	}
-	if err := canon.Check(data, nullInPlan); err != nil {
-		return nil, err
-	}
 	var p Plan
-	if err := declaration.DecodeStrict(data, &p); err != nil {
+	if err := strict.Read(data, Format, nullInPlan, &p); err != nil {
 		return nil, err
 	}
 	if err := p.requireLists(); err != nil {

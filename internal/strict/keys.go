@@ -1,4 +1,4 @@
-package declaration
+package strict
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 //
 // A value that decodes itself (a json.Unmarshaler) checks its own keys, but
 // encoding/json passes its error up without saying where the value sits. So
-// the walk decodes a Text or a FieldDecoder (Resource, Target, ...) below the
+// the walk decodes a FieldDecoder (a Text, a Resource, a Target, ...) below the
 // root once here, at its path, and returns its error naming that path.
 func exactKeys(raw json.RawMessage, t reflect.Type, path string) error {
 	for t.Kind() == reflect.Pointer {
@@ -133,18 +133,14 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 	return out
 }
 
-// decodeAt decodes raw into a new t at path when t is a Text or a
-// FieldDecoder, for the error that names where it sits.
+// decodeAt decodes raw into a new t at path when t is a FieldDecoder, for
+// the error that names where it sits.
 func decodeAt(raw json.RawMessage, t reflect.Type, path string) error {
-	var err error
-	switch x := reflect.New(t).Interface().(type) {
-	case *Text:
-		err = textAt{x}.DecodeField(path, raw)
-	case FieldDecoder:
-		err = x.DecodeField(path, raw)
-	default:
+	x, ok := reflect.New(t).Interface().(FieldDecoder)
+	if !ok {
 		return nil
 	}
+	err := x.DecodeField(path, raw)
 	var pe *canon.PathError
 	if err != nil && !errors.As(err, &pe) {
 		err = &canon.PathError{Path: path, Msg: err.Error()}

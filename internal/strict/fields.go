@@ -1,21 +1,18 @@
-package declaration
+package strict
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime"
 	"sort"
-	"strconv"
-	"sync"
 
 	"github.com/zap-go/zap/pkg/canon"
 )
 
 // Fields decodes a JSON object one named field at a time, so every error
 // names the field's full path, a required field can't be left out, and a
-// field nobody asked for is an error. Other document packages use it too.
+// field nobody asked for is an error.
 type Fields struct {
 	path string
 	// members are the object's members, each key once; used marks those
@@ -35,8 +32,15 @@ const indexFrom = 16
 // NewFields reads data as a JSON object at path.
 func NewFields(path string, data []byte) *Fields { return newFields(path, data, false) }
 
-// newFields is NewFields, for data known to be well-formed JSON when
-// wellFormed is set: a value a Fields split (canon.MemberList and
+// NewFieldsWellFormed is NewFields for data known to be well-formed JSON:
+// a value a Fields split (canon.MemberList and canon.Elements split only
+// well-formed values, encoding/json's Unmarshal only decodes such), or a
+// document canon.Check accepted. Its members' values are then split
+// without their strings being read byte by byte again
+// (canon.MemberListValid).
+func NewFieldsWellFormed(path string, data []byte) *Fields { return newFields(path, data, true) }
+
+// newFields is NewFields, or NewFieldsWellFormed when wellFormed is set: a value a Fields split (canon.MemberList and
 // canon.Elements split only well-formed values, encoding/json's Unmarshal
 // only decodes such), or a document canon.Check accepted. Its members'
 // values are then split without their strings being read byte by byte
@@ -168,8 +172,8 @@ func (f *Fields) Opt(key string, v any) {
 	}
 	// A field's value is well-formed: Fields split it.
 	switch d := v.(type) {
-	case wellFormedDecoder:
-		f.err = d.decodeWellFormed(f.Path(key), raw)
+	case WellFormedDecoder:
+		f.err = d.DecodeWellFormed(f.Path(key), raw)
 		return
 	case FieldDecoder:
 		f.err = d.DecodeField(f.Path(key), raw)
@@ -180,7 +184,7 @@ func (f *Fields) Opt(key string, v any) {
 			return
 		}
 	}
-	if err := DecodeStrict(raw, v); err != nil {
+	if err := Decode(raw, v); err != nil {
 		f.err = wrapPath(f.Path(key), err)
 	}
 }
@@ -202,7 +206,7 @@ func (f *Fields) List(key string, required bool, each func(path string, raw json
 		return
 	}
 	var list []json.RawMessage
-	if err := DecodeStrict(raw, &list); err != nil {
+	if err := Decode(raw, &list); err != nil {
 		f.err = wrapPath(f.Path(key), err)
 		return
 	}
@@ -225,18 +229,29 @@ type FieldDecoder interface {
 	DecodeField(path string, raw json.RawMessage) error
 }
 
-// wellFormedDecoder is a FieldDecoder with a second way in, for raw known
-// to be well-formed JSON (see newFields): the same decoding, the same
-// errors.
-type wellFormedDecoder interface {
+// WellFormedDecoder is a FieldDecoder with a second way in, for raw known
+// to be well-formed JSON (see NewFieldsWellFormed): the same decoding, the
+// same errors.
+type WellFormedDecoder interface {
 	FieldDecoder
-	decodeWellFormed(path string, raw json.RawMessage) error
+	DecodeWellFormed(path string, raw json.RawMessage) error
 }
 
 // Fail records err for the field key unless an error is already recorded.
 func (f *Fields) Fail(key string, err error) {
 	if f.err == nil {
 		f.err = wrapPath(f.Path(key), err)
+	}
+}
+
+// Err returns the first error recorded so far.
+func (f *Fields) Err() error { return f.err }
+
+// Record records err, which names its own path, unless an error is already
+// recorded.
+func (f *Fields) Record(err error) {
+	if f.err == nil {
+		f.err = err
 	}
 }
 
@@ -267,192 +282,4 @@ func wrapPath(path string, err error) error {
 		return &canon.PathError{Path: p, Msg: pe.Msg}
 	}
 	return &canon.PathError{Path: path, Msg: err.Error()}
-}
-
-// textAt is a *Text that decodes with its path.
-type textAt struct{ t *Text }
-
-func (x textAt) DecodeField(path string, raw json.RawMessage) error {
-	if err := x.t.UnmarshalJSON(raw); err != nil {
-		return &canon.PathError{Path: path, Msg: err.Error()}
-	}
-	return nil
-}
-
-// TextField wraps t for Fields.Req and Fields.Opt.
-func TextField(t *Text) any { return textAt{t} }
-
-// textMapAt decodes an object of Texts keyed by name.
-type textMapAt struct{ m *map[string]Text }
-
-func (x textMapAt) DecodeField(path string, raw json.RawMessage) error {
-	f := NewFields(path, raw)
-	out := map[string]Text{}
-	for _, k := range f.Keys() {
-		var t Text
-		f.Req(k, TextField(&t))
-		out[k] = t
-	}
-	if err := f.Done(); err != nil {
-		return err
-	}
-	*x.m = out
-	return nil
-}
-
-func textMapField(m *map[string]Text) any { return textMapAt{m} }
-
-// optText decodes key into a new Text when it is present.
-func optText(f *Fields, key string, p **Text) {
-	if f.Has(key) {
-		*p = new(Text)
-		f.Opt(key, TextField(*p))
-	}
-}
-
-// textList decodes a list of Texts.
-func textList(f *Fields, key string, required bool, out *[]Text) {
-	list := []Text{}
-	f.List(key, required, func(path string, raw json.RawMessage) error {
-		var t Text
-		if err := t.UnmarshalJSON(raw); err != nil {
-			return &canon.PathError{Path: path, Msg: err.Error()}
-		}
-		list = append(list, t)
-		return nil
-	})
-	if f.Has(key) {
-		*out = list
-	}
-}
-
-func (r *Resource) DecodeField(path string, raw json.RawMessage) error {
-	return r.decode(path, raw, false)
-}
-
-func (r *Resource) decodeWellFormed(path string, raw json.RawMessage) error {
-	return r.decode(path, raw, true)
-}
-
-func (r *Resource) decode(path string, raw json.RawMessage, wellFormed bool) error {
-	f := newFields(path, raw, wellFormed)
-	f.Req("id", &r.ID)
-	if f.err == nil && r.ID != "" && path != "" {
-		// Name the resource by its id from here on.
-		f.path = path + " (" + r.ID + ")"
-	}
-	f.Req("type", &r.Type)
-	f.Opt("name", &r.Name)
-	f.Opt("depends_on", &r.DependsOn)
-	if f.err != nil {
-		return f.err
-	}
-	if b, ok := bodyByKind[r.Type]; ok {
-		b.attach(r).decode(f)
-	} else {
-		f.Fail("type", fmt.Errorf("unknown resource type %q", r.Type))
-	}
-	return f.Done()
-}
-
-func (t *Target) DecodeField(path string, raw json.RawMessage) error {
-	f := NewFields(path, raw)
-	f.Opt("local", &t.Local)
-	optText := func(key string, p **Text) {
-		if f.Has(key) {
-			*p = new(Text)
-			f.Opt(key, TextField(*p))
-		}
-	}
-	optText("host", &t.Host)
-	optText("user", &t.User)
-	f.Opt("port", &t.Port)
-	if f.err == nil && f.Has("port") && t.Port == 0 {
-		f.Fail("port", errors.New("a port is 1 to 65535"))
-	}
-	f.Opt("identity", &t.Identity)
-	f.Opt("home", &t.Home)
-	optText("bootstrap_user", &t.BootstrapUser)
-	f.Opt("package_manager", &t.PackageManager)
-	f.Opt("service_manager", &t.ServiceManager)
-	return f.Done()
-}
-
-// UnmarshalJSON decodes a resource strictly.
-func (r *Resource) UnmarshalJSON(data []byte) error { return r.DecodeField("", data) }
-
-// UnmarshalJSON decodes a target strictly.
-func (t *Target) UnmarshalJSON(data []byte) error { return t.DecodeField("", data) }
-
-func (d *Declaration) DecodeField(path string, raw json.RawMessage) error {
-	return d.decode(path, raw, false)
-}
-
-func (d *Declaration) decodeWellFormed(path string, raw json.RawMessage) error {
-	return d.decode(path, raw, true)
-}
-
-func (d *Declaration) decode(path string, raw json.RawMessage, wellFormed bool) error {
-	f := newFields(path, raw, wellFormed)
-	f.Req("format", &d.Format)
-	f.Req("target", &d.Target)
-	var list []json.RawMessage
-	f.Req("resources", &list)
-	if f.err == nil {
-		d.Resources = make([]Resource, len(list))
-		f.err = decodeResources(d.Resources, list, f.Path("resources"))
-	}
-	f.Opt("mask", &d.Mask)
-	f.Opt("unmask", &d.Unmask)
-	if f.Has("deploy") {
-		d.Deploy = &Deploy{}
-		f.Opt("deploy", d.Deploy)
-	}
-	return f.Done()
-}
-
-// UnmarshalJSON decodes a declaration strictly.
-func (d *Declaration) UnmarshalJSON(data []byte) error { return d.DecodeField("", data) }
-
-// parallelResources is the number of resources from which a declaration's
-// list is decoded by several goroutines.
-const parallelResources = 256
-
-// decodeResources decodes list into out, each element at its path
-// (at[i]), and returns the error of the first element that doesn't decode,
-// as one loop in order would. A long list is cut into one run of elements
-// per processor, decoded at once: each run stops at its first error, and
-// every run before the first that failed decoded whole, so that error is
-// the list's first.
-func decodeResources(out []Resource, list []json.RawMessage, at string) error {
-	decode := func(lo, hi int) error {
-		for i := lo; i < hi; i++ {
-			// Each element is well-formed: Fields split the list.
-			if err := out[i].decode(at+"["+strconv.Itoa(i)+"]", list[i], true); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	n := min(runtime.GOMAXPROCS(0), len(list)/parallelResources)
-	if n < 2 {
-		return decode(0, len(list))
-	}
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for k := range n {
-		lo, hi := k*len(list)/n, (k+1)*len(list)/n
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[k] = decode(lo, hi)
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -53,9 +53,6 @@ func (s *Runner) UseGC(getenv func(string) string, referenced func(string) bool)
 	}
 }
 
-// GC is the GOGC the reading stages run with, "" for the operator's own.
-func (s *Runner) GC() string { return s.gc }
-
 // New is the Runner of the stages in dir ("" for beside zap's own
 // executable), with the operator environment env. stderr takes what a stage
 // that succeeds says there; bigEnv (or nil) is the env file's long
@@ -273,15 +270,6 @@ func stageMessage(name string, stderr []byte) (string, []string) {
 		}
 	}
 	return strings.Join(msg, "\n"), hints
-}
-
-// CommandGC is Command with the GOGC gc ("" for the operator's own) for a
-// reading stage, whatever UseGC decided.
-func (s *Runner) CommandGC(ctx context.Context, name, gc string, args ...string) *exec.Cmd {
-	saved := s.gc
-	s.gc = gc
-	defer func() { s.gc = saved }()
-	return s.Command(ctx, name, args...)
 }
 
 // EvalCommand readies cmd, which runs the opened evaluator, as the stage

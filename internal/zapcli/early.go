@@ -3,7 +3,6 @@ package zapcli
 import (
 	"bytes"
 	"context"
-	"slices"
 	"strconv"
 
 	"github.com/zap-go/zap/internal/stages"
@@ -33,18 +32,6 @@ import (
 // before it would have run zap-detect, or runs it otherwise (another
 // input, GOGC or arguments), the early one is stopped and its answer
 // dropped.
-
-// earlyDetect is a zap-detect started before zap read the declaration.
-type earlyDetect struct {
-	input  []byte
-	gc     string
-	args   []string
-	cancel context.CancelFunc
-	done   chan struct{}
-	out    []byte
-	stderr []byte
-	err    error
-}
 
 // startEarlyDetect starts zap-detect on out, the evaluator's output, when a
 // preview asked for it (s.earlyWanted) and the declaration allows it.
@@ -80,26 +67,14 @@ func (s *session) startEarlyDetect(ctx context.Context, out []byte) {
 		}
 		s.read = &lastRead{host: h, loaded: l}
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	e := &earlyDetect{input: out, gc: gc, args: s.a.stageArgs(), cancel: cancel, done: make(chan struct{})}
-	cmd := s.st.CommandGC(ctx, "zap-detect", gc, e.args...)
-	cmd.Stdin = bytes.NewReader(out)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	s.early = e
-	go func() {
-		defer close(e.done)
-		e.err = cmd.Run()
-		e.out, e.stderr = stdout.Bytes(), stderr.Bytes()
-	}()
+	s.early = s.st.Start(ctx, "zap-detect", out, gc, s.a.stageArgs()...)
 }
 
 // stopEarlyDetect stops an early zap-detect nothing took, and waits for it.
 func (s *session) stopEarlyDetect() {
 	if e := s.early; e != nil {
 		s.early = nil
-		e.cancel()
-		<-e.done
+		e.Stop()
 	}
 }
 
@@ -107,31 +82,6 @@ func (s *session) stopEarlyDetect() {
 // early one when it was started exactly so.
 func (s *session) runDetect(ctx context.Context, input []byte, args []string) ([]byte, error) {
 	e := s.early
-	if e == nil {
-		return s.st.Run(ctx, "zap-detect", input, args...)
-	}
-	if !sameBytes(e.input, input) || e.gc != s.st.GC() || !slices.Equal(e.args, args) {
-		s.stopEarlyDetect()
-		return s.st.Run(ctx, "zap-detect", input, args...)
-	}
 	s.early = nil
-	<-e.done
-	e.cancel()
-	if e.err != nil {
-		return nil, s.st.Failure("zap-detect", e.err, e.stderr)
-	}
-	s.st.PassOn(e.stderr)
-	return e.out, nil
-}
-
-// sameBytes is true when a and b are the same bytes, compared cheaply when
-// they are the same slice.
-func sameBytes(a, b []byte) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	if len(a) == 0 || &a[0] == &b[0] {
-		return true
-	}
-	return bytes.Equal(a, b)
+	return s.st.RunOrTake(ctx, e, "zap-detect", input, args...)
 }

@@ -41,7 +41,7 @@ type session struct {
 	// earlyWanted has a preview start zap-detect as soon as the evaluator
 	// answers; early is that zap-detect, until taken (early.go).
 	earlyWanted bool
-	early       *earlyDetect
+	early       *stages.Early
 	// read is the last-run report the early zap-detect's start read,
 	// which lastRun takes rather than read it again.
 	read *lastRead

@@ -1,0 +1,90 @@
+package stages
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"slices"
+)
+
+// Early is a stage started before zap knows it will take its answer: on the
+// input zap would give it, with the GOGC and arguments it would run with.
+// RunOrTake hands its answer over when zap then runs the stage exactly so;
+// Stop drops it. Its stderr is held until then, so it is passed on (and
+// masked) only once taken.
+type Early struct {
+	name   string
+	input  []byte
+	gc     string
+	args   []string
+	cancel context.CancelFunc
+	done   chan struct{}
+	out    []byte
+	stderr []byte
+	err    error
+}
+
+// Start starts the stage name on input, with the GOGC gc ("" for the
+// operator's own) and args, whatever UseGC decides later.
+func (s *Runner) Start(ctx context.Context, name string, input []byte, gc string, args ...string) *Early {
+	ctx, cancel := context.WithCancel(ctx)
+	e := &Early{name: name, input: input, gc: gc, args: args, cancel: cancel, done: make(chan struct{})}
+	cmd := s.commandGC(ctx, name, gc, args...)
+	cmd.Stdin = bytes.NewReader(input)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	go func() {
+		defer close(e.done)
+		e.err = cmd.Run()
+		e.out, e.stderr = stdout.Bytes(), stderr.Bytes()
+	}()
+	return e
+}
+
+// Stop stops a stage nothing took, and waits for it.
+func (e *Early) Stop() {
+	e.cancel()
+	<-e.done
+}
+
+// RunOrTake runs the stage name on input with args, as Run does, or takes
+// the answer of e (nil for none) when e is that stage started exactly so:
+// the same input, args and the GOGC Run would use now. An e started
+// otherwise is stopped and its answer dropped.
+func (s *Runner) RunOrTake(ctx context.Context, e *Early, name string, input []byte, args ...string) ([]byte, error) {
+	if e == nil {
+		return s.Run(ctx, name, input, args...)
+	}
+	if e.name != name || !sameBytes(e.input, input) || e.gc != s.gc || !slices.Equal(e.args, args) {
+		e.Stop()
+		return s.Run(ctx, name, input, args...)
+	}
+	<-e.done
+	e.cancel()
+	if e.err != nil {
+		return nil, s.Failure(name, e.err, e.stderr)
+	}
+	s.PassOn(e.stderr)
+	return e.out, nil
+}
+
+// sameBytes is true when a and b are the same bytes, compared cheaply when
+// they are the same slice.
+func sameBytes(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	return bytes.Equal(a, b)
+}
+
+// commandGC is Command with the GOGC gc ("" for the operator's own) for a
+// reading stage, whatever UseGC decided.
+func (s *Runner) commandGC(ctx context.Context, name, gc string, args ...string) *exec.Cmd {
+	saved := s.gc
+	s.gc = gc
+	defer func() { s.gc = saved }()
+	return s.Command(ctx, name, args...)
+}

@@ -15,6 +15,25 @@ import (
 // decoder-based reading, which decides and words the error. The fast path
 // only ever answers what the decoder-based one would: for Transform the same
 // bytes, for Check no error.
+//
+// What they save (BenchmarkCheck, BenchmarkTransform: a declaration of n
+// files with 40 lines of inline content each; a loaded 2-core machine, so
+// the ratios are what count):
+//
+//	                 fast                       decoder's
+//	Check     200    0.18 ms, 8 allocs          14 ms, 22,855 allocs
+//	Check     2,000  2.8 ms, 8 allocs           84 ms, 228,055 allocs
+//	Check     20,000 77 ms, 8 allocs            648 ms, 2,280,055 allocs (57 MB)
+//	Transform 200    1.0 ms, 1,605 allocs       4.9 ms, 7,072 allocs
+//	Transform 2,000  26 ms, 16,005 allocs       105 ms, 70,091 allocs
+//	Transform 20,000 246 ms, 160,005 allocs     705 ms, 700,108 allocs
+//
+// Every document read runs Check, and every document written Transform,
+// in each stage: zap plan of a converged 2,000-file local config took
+// 1,240 ms of CPU with the fast paths and 1,420 ms without (+15%, median
+// of 7 interleaved runs), and the gap grows with the config. Members,
+// MemberList and Elements below split an object or a list in the same one
+// pass for internal/strict's decoding.
 
 // maxDepth bounds the fast paths' recursion; deeper documents take the
 // decoder's path.

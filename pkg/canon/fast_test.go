@@ -84,12 +84,12 @@ func TestFastPathsAnswer(t *testing.T) {
 	}
 }
 
-// BenchmarkCheck and BenchmarkTransform read the document of testdata's
-// largest declaration-like input: a made-up one of 2,000 file resources.
-func bigDoc(b *testing.B) []byte {
+// docOf is a declaration-like document of n file resources, each with
+// 40 lines of inline content: the shape of testdata/bench's config.
+func docOf(n int) []byte {
 	var s strings.Builder
 	s.WriteString(`{"format":"zap.declaration/1","resources":[`)
-	for i := range 2000 {
+	for i := range n {
 		if i > 0 {
 			s.WriteString(",")
 		}
@@ -99,29 +99,49 @@ func bigDoc(b *testing.B) []byte {
 	return []byte(s.String())
 }
 
+// benchSizes are the numbers of resources the fast paths are measured at.
+var benchSizes = []int{200, 2000, 20000}
+
+// BenchmarkCheck compares Check's fast path with the decoder's reading
+// (checkSlow), which decides every document the fast path doesn't.
 func BenchmarkCheck(b *testing.B) {
-	doc := bigDoc(b)
-	for b.Loop() {
-		if err := Check(doc, nil); err != nil {
-			b.Fatal(err)
+	for _, n := range benchSizes {
+		doc := docOf(n)
+		for _, way := range []struct {
+			name  string
+			check func([]byte, func(string) bool) error
+		}{{"fast", Check}, {"slow", checkSlow}} {
+			b.Run(itoa(n)+"/"+way.name, func(b *testing.B) {
+				b.SetBytes(int64(len(doc)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := way.check(doc, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		}
 	}
 }
 
+// BenchmarkTransform compares Transform's fast path with the decoder's
+// (transformSlow).
 func BenchmarkTransform(b *testing.B) {
-	doc := bigDoc(b)
-	for b.Loop() {
-		if _, err := Transform(doc); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkTransformSlow(b *testing.B) {
-	doc := bigDoc(b)
-	for b.Loop() {
-		if _, err := transformSlow(doc); err != nil {
-			b.Fatal(err)
+	for _, n := range benchSizes {
+		doc := docOf(n)
+		for _, way := range []struct {
+			name      string
+			transform func([]byte) ([]byte, error)
+		}{{"fast", Transform}, {"slow", transformSlow}} {
+			b.Run(itoa(n)+"/"+way.name, func(b *testing.B) {
+				b.SetBytes(int64(len(doc)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := way.transform(doc); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		}
 	}
 }

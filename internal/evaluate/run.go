@@ -77,24 +77,8 @@ func Run(ctx context.Context, s Script, opts Options) (*declaration.Declaration,
 	// Every evaluation runs in UTC, whatever TZ says.
 	utcOnce.Do(func() { time.Local = time.UTC })
 
-	rt := goja.New()
-	rt.SetMaxCallStackSize(MaxCallDepth)
-	closeClock(rt)
-	in, err := captureIntrinsics(rt)
+	rt, in, call, err := newRuntime(opts.Console)
 	if err != nil {
-		return nil, err
-	}
-	pre, err := rt.RunScript(preludeName, prelude)
-	if err != nil {
-		return nil, fmt.Errorf("prelude: %w", err)
-	}
-	preFn, _ := goja.AssertFunction(pre)
-	callV, err := preFn(goja.Undefined(), rt.GlobalObject())
-	if err != nil {
-		return nil, fmt.Errorf("prelude: %w", err)
-	}
-	call, _ := goja.AssertFunction(callV)
-	if err := installConsole(rt, opts.Console); err != nil {
 		return nil, err
 	}
 
@@ -168,6 +152,33 @@ func Run(ctx context.Context, s Script, opts Options) (*declaration.Declaration,
 		}
 	}
 	return b.declaration()
+}
+
+// newRuntime makes the interpreter a config runs in: no clock, the
+// built-ins captured before the config's code runs, the prelude run (call
+// is its function that calls the default export) and console writing to
+// console.
+func newRuntime(console io.Writer) (rt *goja.Runtime, in *intrinsics, call goja.Callable, err error) {
+	rt = goja.New()
+	rt.SetMaxCallStackSize(MaxCallDepth)
+	closeClock(rt)
+	if in, err = captureIntrinsics(rt); err != nil {
+		return nil, nil, nil, err
+	}
+	pre, err := rt.RunScript(preludeName, prelude)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("prelude: %w", err)
+	}
+	preFn, _ := goja.AssertFunction(pre)
+	callV, err := preFn(goja.Undefined(), rt.GlobalObject())
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("prelude: %w", err)
+	}
+	call, _ = goja.AssertFunction(callV)
+	if err := installConsole(rt, console); err != nil {
+		return nil, nil, nil, err
+	}
+	return rt, in, call, nil
 }
 
 // failure turns an error from running the config into the Error to report:

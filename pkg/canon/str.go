@@ -220,7 +220,6 @@ func AppendString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-
 // appendEscape appends the canonical escape of c, a control character, a
 // quote or a backslash: the short form where JSON has one, else \u00XX.
 func appendEscape(dst []byte, c byte) []byte {

@@ -48,6 +48,7 @@ import (
 	"time"
 
 	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/vocab"
 )
 
 // PathTimeout is the limit, in seconds, on one of Zap's own path reads.
@@ -465,12 +466,12 @@ func (b *Batch) probe(un unit) (string, error) {
 	case opPaths:
 		var s strings.Builder
 		for _, p := range un.paths {
-			s.WriteString(" " + detect.Quote(p.path))
+			s.WriteString(" " + vocab.Quote(p.path))
 		}
 		run := "LC_ALL=C setsid timeout -k 1 " + strconv.Itoa(PathTimeout*max(1, un.digests)) + " "
-		return run + "sh -c " + detect.Quote(pathScript) + " sh " + strconv.Itoa(un.digests) + s.String(), nil
+		return run + "sh -c " + vocab.Quote(pathScript) + " sh " + strconv.Itoa(un.digests) + s.String(), nil
 	case detect.OpReadlink:
-		return run + "readlink -- " + detect.Quote(b.Queries[un.reads[0]].Path), nil
+		return run + "readlink -- " + vocab.Quote(b.Queries[un.reads[0]].Path), nil
 	case detect.OpContent:
 		return contentProbe(b.Queries[un.reads[0]])
 	case detect.OpCommand:
@@ -483,9 +484,9 @@ func (b *Batch) probe(un unit) (string, error) {
 		}
 		t := c.Timeout
 		if t <= 0 {
-			t = detect.CheckTimeout
+			t = vocab.CheckTimeout
 		}
-		return "printf '%s' " + detect.Quote(c.Script()) + " | setsid timeout -k 1 " + strconv.Itoa(t) + " sh -c " + detect.Quote(commandWrapper), nil
+		return "printf '%s' " + vocab.Quote(c.Script()) + " | setsid timeout -k 1 " + strconv.Itoa(t) + " sh -c " + vocab.Quote(commandWrapper), nil
 	}
 	if un.op == detect.OpProbe {
 		c := b.Queries[un.reads[0]].Command
@@ -497,9 +498,9 @@ func (b *Batch) probe(un unit) (string, error) {
 		}
 		t := c.Timeout
 		if t <= 0 {
-			t = detect.ProbeTimeout
+			t = vocab.ProbeTimeout
 		}
-		return "printf '%s' " + detect.Quote(c.Script()) + " | LC_ALL=C setsid timeout -k 1 " + strconv.Itoa(t) + " sh", nil
+		return "printf '%s' " + vocab.Quote(c.Script()) + " | LC_ALL=C setsid timeout -k 1 " + strconv.Itoa(t) + " sh", nil
 	}
 	return "", fmt.Errorf("unknown read %q", un.op)
 }
@@ -513,13 +514,13 @@ func (b *Batch) Deadline() time.Duration {
 		if q.Op == detect.OpCommand && q.Command != nil {
 			t = q.Command.Timeout
 			if t <= 0 {
-				t = detect.CheckTimeout
+				t = vocab.CheckTimeout
 			}
 		}
 		if q.Op == detect.OpProbe && q.Command != nil {
 			t = q.Command.Timeout
 			if t <= 0 {
-				t = detect.ProbeTimeout
+				t = vocab.ProbeTimeout
 			}
 		}
 		d += time.Duration(t+1) * time.Second

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/observation"
 )
 
@@ -169,7 +170,7 @@ func TestCommands(t *testing.T) {
 		{"signals its own group", command("kill -TERM 0; sleep 5", 5), detect.Answer{Status: detect.StatusTimedOut}},
 		{"timed out", command("sleep 30", 1), detect.Answer{Status: detect.StatusTimedOut}},
 	}
-	cwd := &detect.Command{Text: `[ "$(pwd)" = ` + detect.Quote(dir) + ` ] && [ "$A" = "it's \"a\"" ]`, Cwd: dir, Env: []detect.Var{{Name: "A", Value: `it's "a"`}}, Timeout: 5}
+	cwd := &detect.Command{Text: `[ "$(pwd)" = ` + vocab.Quote(dir) + ` ] && [ "$A" = "it's \"a\"" ]`, Cwd: dir, Env: []detect.Var{{Name: "A", Value: `it's "a"`}}, Timeout: 5}
 	cases[6].q = detect.Query{Op: detect.OpCommand, Lane: observation.LaneLogin, Command: cwd}
 	cases[6].want = detect.Answer{Status: detect.StatusOK}
 	qs := make([]detect.Query, len(cases))
@@ -519,7 +520,7 @@ func TestBusyBoxTimeout(t *testing.T) {
 	mark := filepath.Join(t.TempDir(), "left")
 	// A probe whose child outlives it, holding its stdout, and would leave
 	// a file behind if it weren't killed.
-	left := "(sleep 3; touch " + detect.Quote(mark) + ") & sleep 30"
+	left := "(sleep 3; touch " + vocab.Quote(mark) + ") & sleep 30"
 	qs := []detect.Query{
 		func() detect.Query {
 			q := detect.NewProbe(observation.LaneLogin, left)

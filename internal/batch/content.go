@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/vocab"
 )
 
 // contentScript answers one content read: a bounded read of a small file
@@ -46,8 +47,8 @@ func contentProbe(q detect.Query) (string, error) {
 	if q.Limit <= 0 || q.Limit > detect.ContentLimit {
 		return "", fmt.Errorf("a content read's limit is 1 to %d bytes", detect.ContentLimit)
 	}
-	return "LC_ALL=C setsid timeout -k 1 " + strconv.Itoa(PathTimeout) + " sh -c " + detect.Quote(contentScript) +
-		" sh " + detect.Quote(q.Path) + " " + strconv.Itoa(q.Limit+1), nil
+	return "LC_ALL=C setsid timeout -k 1 " + strconv.Itoa(PathTimeout) + " sh -c " + vocab.Quote(contentScript) +
+		" sh " + vocab.Quote(q.Path) + " " + strconv.Itoa(q.Limit+1), nil
 }
 
 // contentAnswer turns contentScript's exit status and output into the

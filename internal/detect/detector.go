@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/zap-go/zap/internal/template"
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -177,7 +178,7 @@ func buildScript(s *declaration.Script, env Env) Detector {
 	if reason != "" {
 		return Held(reason)
 	}
-	cmd := &Command{Text: check, Cwd: s.Cwd, Timeout: CheckTimeout}
+	cmd := &Command{Text: check, Cwd: s.Cwd, Timeout: vocab.CheckTimeout}
 	names := make([]string, 0, len(s.Env))
 	for name := range s.Env {
 		names = append(names, name)

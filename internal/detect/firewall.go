@@ -3,62 +3,12 @@ package detect
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
-
-// The parts of a firewall's drift: each default policy that differs (its
-// field the declaration's), and each declared allow rule that is missing
-// (field allow[i], observed FirewallMissing, desired the rule as the
-// backend writes it). The planner reads them to pick the steps.
-const (
-	FieldFirewallIncoming = "default_incoming"
-	FieldFirewallOutgoing = "default_outgoing"
-	FirewallMissing       = "missing"
-)
-
-// FirewallRuleField is the drift field of the declaration's allow[i].
-func FirewallRuleField(i int) string { return "allow[" + strconv.Itoa(i) + "]" }
-
-// The default policies resources.md gives an undeclared default_incoming
-// and default_outgoing.
-const (
-	DefaultIncoming = "deny"
-	DefaultOutgoing = "allow"
-)
-
-// FirewallPolicies returns f's effective incoming and outgoing policies:
-// as declared, else the defaults.
-func FirewallPolicies(f *declaration.Firewall) (incoming, outgoing string) {
-	incoming, outgoing = f.DefaultIncoming, f.DefaultOutgoing
-	if incoming == "" {
-		incoming = DefaultIncoming
-	}
-	if outgoing == "" {
-		outgoing = DefaultOutgoing
-	}
-	return incoming, outgoing
-}
-
-// FirewallRule is an allow rule as ufw allow takes it and ufw status
-// writes its To column: a profile's name, or PORT/PROTO (PORT alone for
-// proto any). It is how either backend's drift and steps name the rule.
-func FirewallRule(a declaration.AllowRule) string {
-	if a.Port == 0 {
-		return a.Profile
-	}
-	p := strconv.Itoa(a.Port)
-	switch a.Proto {
-	case "", "tcp":
-		return p + "/tcp"
-	case "any":
-		return p
-	}
-	return p + "/" + a.Proto
-}
 
 // UfwProbe prints ufw's status, verbose for its Default: line, in the C
 // locale; run as root (ufw refuses anyone else). A ufw that isn't there
@@ -81,14 +31,14 @@ type Ufw struct {
 
 // buildFirewall makes a firewall's detector, its backend's (Ufw, Nft).
 func buildFirewall(f *declaration.Firewall) Detector {
-	in, out := FirewallPolicies(f)
+	in, out := vocab.FirewallPolicies(f)
 	switch f.Backend {
 	case "ufw":
 		return &Ufw{Allow: f.Allow, Incoming: in, Outgoing: out}
 	case "nftables":
 		for i, a := range f.Allow {
 			if a.Port == 0 {
-				return Held(FirewallRuleField(i) + ": nftables has no application profiles: write a port rule, such as {port: 22}")
+				return Held(vocab.FirewallRuleField(i) + ": nftables has no application profiles: write a port rule, such as {port: 22}")
 			}
 		}
 		return &Nft{Allow: f.Allow, Incoming: in, Outgoing: out}
@@ -109,7 +59,7 @@ func (u *Ufw) Verdict(a []Answer) Result {
 	}
 	r := a[0]
 	if r.Status != StatusOK {
-		return hold(problem(r, "ufw's status", ProbeTimeout))
+		return hold(problem(r, "ufw's status", vocab.ProbeTimeout))
 	}
 	if r.Exit != 0 {
 		// Not set up yet: no ufw (127), or one that can't report.
@@ -128,14 +78,14 @@ func (u *Ufw) Verdict(a []Answer) Result {
 	var d []observation.Difference
 	for i, rule := range u.Allow {
 		if !st.Allows(rule) {
-			d = append(d, observation.Difference{Field: FirewallRuleField(i), Observed: FirewallMissing, Desired: FirewallRule(rule)})
+			d = append(d, observation.Difference{Field: vocab.FirewallRuleField(i), Observed: vocab.FirewallMissing, Desired: vocab.FirewallRule(rule)})
 		}
 	}
 	if st.Incoming != u.Incoming {
-		d = append(d, observation.Difference{Field: FieldFirewallIncoming, Observed: st.Incoming, Desired: u.Incoming})
+		d = append(d, observation.Difference{Field: vocab.FieldFirewallIncoming, Observed: st.Incoming, Desired: u.Incoming})
 	}
 	if st.Outgoing != u.Outgoing {
-		d = append(d, observation.Difference{Field: FieldFirewallOutgoing, Observed: st.Outgoing, Desired: u.Outgoing})
+		d = append(d, observation.Difference{Field: vocab.FieldFirewallOutgoing, Observed: st.Outgoing, Desired: u.Outgoing})
 	}
 	if len(d) == 0 {
 		return converged()
@@ -170,7 +120,7 @@ type UfwRow struct {
 // rule whole; a profile's either its bare name or the verbose
 // "<ports>/<proto> (<name>)".
 func (s *UfwStatus) Allows(rule declaration.AllowRule) bool {
-	want := FirewallRule(rule)
+	want := vocab.FirewallRule(rule)
 	for _, r := range s.Rows {
 		if r.V6 || r.Action != "ALLOW IN" || r.From != "Anywhere" {
 			continue

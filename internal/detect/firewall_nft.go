@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -63,7 +64,7 @@ func (n *Nft) Verdict(a []Answer) Result {
 	}
 	r := a[0]
 	if r.Status != StatusOK {
-		return hold(problem(r, "the nftables table "+NftTable, ProbeTimeout))
+		return hold(problem(r, "the nftables table "+NftTable, vocab.ProbeTimeout))
 	}
 	if r.Exit != 0 {
 		return absent()
@@ -76,15 +77,15 @@ func (n *Nft) Verdict(a []Answer) Result {
 	var d []observation.Difference
 	for i, rule := range n.Allow {
 		if in == nil || !in.Has(NftRuleLines(rule)...) {
-			d = append(d, observation.Difference{Field: FirewallRuleField(i), Observed: FirewallMissing, Desired: FirewallRule(rule)})
+			d = append(d, observation.Difference{Field: vocab.FirewallRuleField(i), Observed: vocab.FirewallMissing, Desired: vocab.FirewallRule(rule)})
 		}
 	}
 	for _, p := range []struct {
 		field string
 		chain *NftChain
 		want  string
-	}{{FieldFirewallIncoming, in, n.Incoming}, {FieldFirewallOutgoing, out, n.Outgoing}} {
-		got := FirewallMissing
+	}{{vocab.FieldFirewallIncoming, in, n.Incoming}, {vocab.FieldFirewallOutgoing, out, n.Outgoing}} {
+		got := vocab.FirewallMissing
 		if p.chain != nil {
 			got = p.chain.Effective()
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -71,13 +72,13 @@ func TestNftVerdicts(t *testing.T) {
 					want     Result
 					wantHold string
 				}{"lines that aren't the whole rule", rules(port(25, "tcp"), port(26, "tcp"), port(5353, "any"), port(22, "udp"), port(2, "tcp")), "deny", "allow", ufwOut(out), drifted([]observation.Difference{
-					diff("allow[0]", FirewallMissing, "25/tcp"),
-					diff("allow[1]", FirewallMissing, "26/tcp"),
-					diff("allow[2]", FirewallMissing, "5353"),
-					diff("allow[3]", FirewallMissing, "22/udp"),
-					diff("allow[4]", FirewallMissing, "2/tcp"),
-					diff(FieldFirewallIncoming, "reject", "deny"),
-					diff(FieldFirewallOutgoing, "reject", "allow"),
+					diff("allow[0]", vocab.FirewallMissing, "25/tcp"),
+					diff("allow[1]", vocab.FirewallMissing, "26/tcp"),
+					diff("allow[2]", vocab.FirewallMissing, "5353"),
+					diff("allow[3]", vocab.FirewallMissing, "22/udp"),
+					diff("allow[4]", vocab.FirewallMissing, "2/tcp"),
+					diff(vocab.FieldFirewallIncoming, "reject", "deny"),
+					diff(vocab.FieldFirewallOutgoing, "reject", "allow"),
 				}), ""},
 			)
 		} else {
@@ -98,7 +99,7 @@ func TestNftVerdicts(t *testing.T) {
 					want     Result
 					wantHold string
 				}{"another policy declared", rules(port(22, "")), "reject", "deny", ufwOut(out), drifted([]observation.Difference{
-					diff(FieldFirewallIncoming, "deny", "reject"), diff(FieldFirewallOutgoing, "allow", "deny")}), ""},
+					diff(vocab.FieldFirewallIncoming, "deny", "reject"), diff(vocab.FieldFirewallOutgoing, "allow", "deny")}), ""},
 			)
 		}
 		for _, c := range cases {
@@ -125,16 +126,16 @@ func TestNftMissingChains(t *testing.T) {
 	n := &Nft{Allow: []declaration.AllowRule{port(22, "")}, Incoming: "deny", Outgoing: "allow"}
 	got := n.Verdict([]Answer{ufwOut("table inet filter {\n\tchain forward {\n\t\ttype filter hook forward priority filter; policy drop;\n\t}\n}\n")})
 	want := drifted([]observation.Difference{
-		diff("allow[0]", FirewallMissing, "22/tcp"),
-		diff(FieldFirewallIncoming, FirewallMissing, "deny"),
-		diff(FieldFirewallOutgoing, FirewallMissing, "allow"),
+		diff("allow[0]", vocab.FirewallMissing, "22/tcp"),
+		diff(vocab.FieldFirewallIncoming, vocab.FirewallMissing, "deny"),
+		diff(vocab.FieldFirewallOutgoing, vocab.FirewallMissing, "allow"),
 	})
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)
 	}
 	// A chain named input that isn't a base chain isn't the input chain.
 	got = n.Verdict([]Answer{ufwOut("table inet filter {\n\tchain input {\n\t\ttcp dport 22 accept\n\t}\n\tchain out {\n\t\ttype filter hook output priority 0; policy accept;\n\t}\n}\n")})
-	want = drifted([]observation.Difference{diff("allow[0]", FirewallMissing, "22/tcp"), diff(FieldFirewallIncoming, FirewallMissing, "deny")})
+	want = drifted([]observation.Difference{diff("allow[0]", vocab.FirewallMissing, "22/tcp"), diff(vocab.FieldFirewallIncoming, vocab.FirewallMissing, "deny")})
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -43,8 +44,8 @@ func TestFirewallRule(t *testing.T) {
 		{port(53, "any"), "53"},
 		{profile("Nginx Full"), "Nginx Full"},
 	} {
-		if got := FirewallRule(c.rule); got != c.want {
-			t.Errorf("FirewallRule(%+v) = %q, want %q", c.rule, got, c.want)
+		if got := vocab.FirewallRule(c.rule); got != c.want {
+			t.Errorf("vocab.FirewallRule(%+v) = %q, want %q", c.rule, got, c.want)
 		}
 	}
 }
@@ -59,7 +60,7 @@ func TestBuildFirewall(t *testing.T) {
 		t.Errorf("the defaults are %q and %q, want deny and allow (resources.md)", u.Incoming, u.Outgoing)
 	}
 	q := u.Queries()
-	if len(q) != 1 || q[0].Op != OpProbe || q[0].Lane != observation.LaneRoot || q[0].Command.Text != UfwProbe || q[0].Command.Timeout != ProbeTimeout {
+	if len(q) != 1 || q[0].Op != OpProbe || q[0].Lane != observation.LaneRoot || q[0].Command.Text != UfwProbe || q[0].Command.Timeout != vocab.ProbeTimeout {
 		t.Errorf("queries: %+v, want the ufw probe as root", q)
 	}
 	if !strings.Contains(UfwProbe, "LC_ALL=C") || !strings.Contains(UfwProbe, "ufw status verbose") {
@@ -92,27 +93,27 @@ func TestUfwVerdicts(t *testing.T) {
 		{"no Default: line (plain ufw status)", rules(port(22, "")), "deny", "allow", ufwOut(ufwRecorded(t, "plain.txt")), Result{}, "no Default: line"},
 		{"garbage", rules(port(22, "")), "deny", "allow", ufwOut("ERROR: something\n"), Result{}, "Status: line"},
 		{"policies differ", rules(port(22, "")), "deny", "allow", ufwOut(reject), drifted([]observation.Difference{
-			diff(FieldFirewallIncoming, "reject", "deny"), diff(FieldFirewallOutgoing, "deny", "allow")}), ""},
+			diff(vocab.FieldFirewallIncoming, "reject", "deny"), diff(vocab.FieldFirewallOutgoing, "deny", "allow")}), ""},
 		{"policies declared match", rules(port(22, "")), "reject", "deny", ufwOut(reject), converged(), ""},
 		// allow 80 isn't satisfied by 8080/tcp, nor 25/tcp by an allow
 		// from one address, nor 23/tcp by a deny, nor 587/tcp by an
 		// outbound allow, nor 8080/tcp by one on an interface, nor a
 		// profile by a port rule on its ports, nor 22/udp by 22/tcp.
 		{"rules that aren't the row ufw allow writes", rules(port(80, "tcp"), port(25, "tcp"), port(23, "tcp"), port(587, "tcp"), port(8080, "tcp"), profile("SSH"), port(22, "udp"), port(53, "tcp")), "deny", "allow", ufwOut(active), drifted([]observation.Difference{
-			diff("allow[0]", FirewallMissing, "80/tcp"),
-			diff("allow[1]", FirewallMissing, "25/tcp"),
-			diff("allow[2]", FirewallMissing, "23/tcp"),
-			diff("allow[3]", FirewallMissing, "587/tcp"),
-			diff("allow[4]", FirewallMissing, "8080/tcp"),
-			diff("allow[5]", FirewallMissing, "SSH"),
-			diff("allow[6]", FirewallMissing, "22/udp"),
-			diff("allow[7]", FirewallMissing, "53/tcp"),
+			diff("allow[0]", vocab.FirewallMissing, "80/tcp"),
+			diff("allow[1]", vocab.FirewallMissing, "25/tcp"),
+			diff("allow[2]", vocab.FirewallMissing, "23/tcp"),
+			diff("allow[3]", vocab.FirewallMissing, "587/tcp"),
+			diff("allow[4]", vocab.FirewallMissing, "8080/tcp"),
+			diff("allow[5]", vocab.FirewallMissing, "SSH"),
+			diff("allow[6]", vocab.FirewallMissing, "22/udp"),
+			diff("allow[7]", vocab.FirewallMissing, "53/tcp"),
 		}), ""},
 		// The v6 rows are IPv6's: the IPv4 row must be there.
 		{"only the v6 row", rules(port(22, "tcp"), profile("OpenSSH")), "deny", "allow", ufwOut(dropLines(active, "22/tcp                     ALLOW IN    Anywhere", "22/tcp (OpenSSH)  ")), drifted([]observation.Difference{
-			diff("allow[0]", FirewallMissing, "22/tcp"), diff("allow[1]", FirewallMissing, "OpenSSH")}), ""},
+			diff("allow[0]", vocab.FirewallMissing, "22/tcp"), diff("allow[1]", vocab.FirewallMissing, "OpenSSH")}), ""},
 		{"the bare profile name", rules(profile("OpenSSH"), profile("Nginx Full")), "deny", "allow", ufwOut("Status: active\nDefault: deny (incoming), allow (outgoing), disabled (routed)\n\nTo                         Action      From\n--                         ------      ----\nOpenSSH                    ALLOW IN    Anywhere\nNginx Full                 ALLOW IN    Anywhere\n"), converged(), ""},
-		{"active with no rules", rules(profile("OpenSSH")), "deny", "allow", ufwOut("Status: active\nLogging: on (low)\nDefault: deny (incoming), allow (outgoing), disabled (routed)\nNew profiles: skip\n"), drifted([]observation.Difference{diff("allow[0]", FirewallMissing, "OpenSSH")}), ""},
+		{"active with no rules", rules(profile("OpenSSH")), "deny", "allow", ufwOut("Status: active\nLogging: on (low)\nDefault: deny (incoming), allow (outgoing), disabled (routed)\nNew profiles: skip\n"), drifted([]observation.Difference{diff("allow[0]", vocab.FirewallMissing, "OpenSSH")}), ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

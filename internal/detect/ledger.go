@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -91,7 +92,7 @@ func (l *Ledger) Verdict(a []Answer) Result {
 		}
 		return hold("the read of " + PendingDir + " gave no exit status")
 	default:
-		return hold(problem(r, PendingDir, ProbeTimeout))
+		return hold(problem(r, PendingDir, vocab.ProbeTimeout))
 	}
 	switch r.Exit {
 	case 0:

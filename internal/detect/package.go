@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -55,7 +56,7 @@ func (p *Package) Queries() []Query {
 	case p.CheckPath != "":
 		return []Query{{Op: OpType, Lane: observation.LaneElevated, Path: p.CheckPath}}
 	case p.CheckCommand != "":
-		return []Query{{Op: OpCommand, Lane: observation.LaneLogin, Command: &Command{Text: p.CheckCommand, Timeout: CheckTimeout}}}
+		return []Query{{Op: OpCommand, Lane: observation.LaneLogin, Command: &Command{Text: p.CheckCommand, Timeout: vocab.CheckTimeout}}}
 	}
 	return []Query{NewProbe(observation.LaneLogin, PackageQuery(p.Manager, p.Name))}
 }
@@ -64,10 +65,10 @@ func (p *Package) Queries() []Query {
 // through manager (apt or apk); "" for another manager.
 func PackageQuery(manager, name string) string {
 	switch manager {
-	case "apt":
+	case vocab.ManagerApt:
 		return dpkgQuery
-	case "apk":
-		return strings.Replace(apkQuery, "NAME", Quote(name), 1)
+	case vocab.ManagerApk:
+		return strings.Replace(apkQuery, "NAME", vocab.Quote(name), 1)
 	}
 	return ""
 }
@@ -95,7 +96,7 @@ func (p *Package) Verdict(a []Answer) Result {
 		return res
 	case installed:
 		return converged()
-	case p.Manager != "" && p.Manager != "apt" && p.Manager != "apk":
+	case p.Manager != "" && p.Manager != vocab.ManagerApt && p.Manager != vocab.ManagerApk:
 		return hold(fmt.Sprintf("the check reads the package not installed, and this zap has no %s backend to install it with (apt and apk only)", p.Manager))
 	case p.Name == "":
 		return hold(p.noName() + ", and the check reads the package not installed: there is nothing to install")
@@ -128,29 +129,29 @@ func (p *Package) checkCommand(r Answer) (bool, Result) {
 	case StatusOK:
 		return r.Exit == 0, Result{}
 	case StatusTimedOut:
-		return false, hold(fmt.Sprintf("the check timed out after %ds", CheckTimeout))
+		return false, hold(fmt.Sprintf("the check timed out after %ds", vocab.CheckTimeout))
 	case StatusFailed:
 		if r.Detail != "" {
 			return false, hold("the check gave no exit status: " + r.Detail)
 		}
 		return false, hold("the check gave no exit status")
 	}
-	return false, hold(problem(r, "the check", CheckTimeout))
+	return false, hold(problem(r, "the check", vocab.CheckTimeout))
 }
 
 // query reads the manager's answer.
 func (p *Package) query(r Answer) (bool, Result) {
 	what := "dpkg-query"
-	if p.Manager == "apk" {
+	if p.Manager == vocab.ManagerApk {
 		what = "apk info -e"
 	}
 	if r.Status != StatusOK {
-		return false, hold(problem(r, "the package database ("+what+")", ProbeTimeout))
+		return false, hold(problem(r, "the package database ("+what+")", vocab.ProbeTimeout))
 	}
 	switch {
-	case p.Manager == "apk" && r.Exit == 0:
+	case p.Manager == vocab.ManagerApk && r.Exit == 0:
 		return true, Result{}
-	case p.Manager == "apk" && r.Exit == 1:
+	case p.Manager == vocab.ManagerApk && r.Exit == 1:
 		return false, Result{}
 	case r.Exit != 0:
 		return false, hold(fmt.Sprintf("the package query failed: %s exited %d%s, so whether %s is installed is unknown", what, r.Exit, exitHint(r.Exit), p.Name))
@@ -272,7 +273,7 @@ func buildPackage(pk *declaration.Package, env Env) Detector {
 	switch {
 	case p.Manager == "":
 		return Held("the target declares no package_manager, so the package can't be read (declare one, or give the package a check)")
-	case p.Manager != "apt" && p.Manager != "apk":
+	case p.Manager != vocab.ManagerApt && p.Manager != vocab.ManagerApk:
 		return Held(fmt.Sprintf("this zap has no %s backend (apt and apk only), so the package can't be read (give it a check)", p.Manager))
 	case p.Name == "":
 		return Held(p.noName() + ", so the package can't be read (add an entry, or give the package a check)")

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -48,7 +49,7 @@ func TestPackageQueries(t *testing.T) {
 	env := Env{Home: "/home/op", PackageManager: "apt", Value: func(string) string { return "" }}
 	q := Build(pkgResource(t, map[string]string{"apt": "curl"}, ""), env).Queries()
 	q2 := Build(pkgResource(t, map[string]string{"apt": "jq"}, ""), env).Queries()
-	if len(q) != 1 || q[0].Op != OpProbe || q[0].Lane != observation.LaneLogin || q[0].Command.Text != dpkgQuery || q[0].Command.Timeout != ProbeTimeout {
+	if len(q) != 1 || q[0].Op != OpProbe || q[0].Lane != observation.LaneLogin || q[0].Command.Text != dpkgQuery || q[0].Command.Timeout != vocab.ProbeTimeout {
 		t.Fatalf("apt query = %+v", q)
 	}
 	if q2[0].Command.Text != q[0].Command.Text {
@@ -64,7 +65,7 @@ func TestPackageQueries(t *testing.T) {
 		t.Fatalf("check path query = %+v", q)
 	}
 	q = Build(pkgResource(t, map[string]string{"apk": "rg"}, "command -v rg >/dev/null"), env).Queries()
-	if len(q) != 1 || q[0].Op != OpCommand || q[0].Lane != observation.LaneLogin || q[0].Command.Text != "command -v rg >/dev/null" || q[0].Command.Timeout != CheckTimeout {
+	if len(q) != 1 || q[0].Op != OpCommand || q[0].Lane != observation.LaneLogin || q[0].Command.Text != "command -v rg >/dev/null" || q[0].Command.Timeout != vocab.CheckTimeout {
 		t.Fatalf("check command query = %+v", q)
 	}
 }
@@ -200,7 +201,7 @@ func TestPackageVerdictApk(t *testing.T) {
 		}
 		out := strings.ReplaceAll(fields[2], `\n`, "\n")
 		d := Build(pkgResource(t, map[string]string{"apk": fields[0], "apt": "other"}, ""), Env{PackageManager: "apk"})
-		if q := d.Queries(); len(q) != 1 || q[0].Command.Text != "apk info -e -- "+Quote(fields[0]) {
+		if q := d.Queries(); len(q) != 1 || q[0].Command.Text != "apk info -e -- "+vocab.Quote(fields[0]) {
 			t.Fatalf("%s: query %+v", fields[0], q)
 		}
 		r := d.Verdict([]Answer{{Status: StatusOK, Exit: exit, Output: out}})

@@ -3,6 +3,7 @@ package detect
 import (
 	"strings"
 
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/observation"
 )
 
@@ -23,18 +24,9 @@ const (
 // ContentLimit is the most a content read may ask for.
 const ContentLimit = 1 << 20
 
-// ProbeTimeout is the limit, in seconds, on one of Zap's own probes (a
-// package manager's query, a service manager's status, an account lookup).
-const ProbeTimeout = 30
-
 // ProbeOutputLimit is the most a probe may print on its stdout; a probe
 // that prints more fails, and its resource holds.
 const ProbeOutputLimit = 1 << 20
-
-// CheckTimeout is the limit, in seconds, on an operator's check: a script's
-// check that has not exited after it is stopped, its whole process group
-// with SIGTERM and then SIGKILL a second later, and the script holds.
-const CheckTimeout = 30
 
 // Query is one read a detector needs. Path is set for every op but command
 // and probe; Command only for those two. A probe's Command is text Zap
@@ -51,9 +43,9 @@ type Query struct {
 }
 
 // NewProbe is the query that runs text, a script of Zap's own, in lane
-// under ProbeTimeout.
+// under vocab.ProbeTimeout.
 func NewProbe(lane observation.Lane, text string) Query {
-	return Query{Op: OpProbe, Lane: lane, Command: &Command{Text: text, Timeout: ProbeTimeout}}
+	return Query{Op: OpProbe, Lane: lane, Command: &Command{Text: text, Timeout: vocab.ProbeTimeout}}
 }
 
 // Command is an operator's command with its references resolved: the text
@@ -81,10 +73,10 @@ type Var struct {
 func (c *Command) Script() string {
 	var b strings.Builder
 	if c.Cwd != "" {
-		b.WriteString("cd -- " + Quote(c.Cwd) + " || exit\n")
+		b.WriteString("cd -- " + vocab.Quote(c.Cwd) + " || exit\n")
 	}
 	for _, v := range c.Env {
-		b.WriteString("export " + v.Name + "=" + Quote(v.Value) + "\n")
+		b.WriteString("export " + v.Name + "=" + vocab.Quote(v.Value) + "\n")
 	}
 	b.WriteString("{\n")
 	b.WriteString(c.Text)
@@ -93,9 +85,4 @@ func (c *Command) Script() string {
 	}
 	b.WriteString("} </dev/null\n")
 	return b.String()
-}
-
-// Quote single-quotes s for a POSIX shell, each ' written '\”.
-func Quote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

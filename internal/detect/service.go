@@ -5,30 +5,9 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
-)
-
-// The service managers with a backend. launchd parses but has none: its
-// services hold.
-const (
-	ManagerSystemd = "systemd"
-	ManagerOpenRC  = "openrc"
-)
-
-// The values a service's drift shows, and the planner reads: the field
-// names and the desired states.
-const (
-	FieldEnabled = "enabled"
-	FieldRunning = "running"
-
-	StateEnabled  = "enabled"
-	StateDisabled = "disabled"
-	StateRunning  = "running"
-	StateStopped  = "stopped"
-	// StateCrashed is OpenRC's started service whose daemon died: a start
-	// resets it with rc-service <svc> zap first.
-	StateCrashed = "crashed"
 )
 
 // systemdNotEnabled are the words systemctl is-enabled prints, exiting
@@ -59,7 +38,7 @@ type Service struct {
 
 func buildService(s *declaration.Service, env Env) Detector {
 	switch env.ServiceManager {
-	case ManagerSystemd, ManagerOpenRC:
+	case vocab.ManagerSystemd, vocab.ManagerOpenRC:
 	case "":
 		return Held("the target declares no service_manager (systemd or openrc), and Zap doesn't guess one")
 	default:
@@ -82,7 +61,7 @@ func buildService(s *declaration.Service, env Env) Detector {
 // LoadState, and the probe prints not-found when systemd says so: the exit
 // status stays is-enabled's own.
 func SystemdEnabledProbe(name string) string {
-	return strings.ReplaceAll(systemdEnabled, "NAME", Quote(name))
+	return strings.ReplaceAll(systemdEnabled, "NAME", vocab.Quote(name))
 }
 
 const systemdEnabled = `out=$(systemctl is-enabled -- NAME)
@@ -94,7 +73,7 @@ fi
 exit "$code"`
 
 // SystemdActiveProbe is systemctl is-active for name.
-func SystemdActiveProbe(name string) string { return "systemctl is-active -- " + Quote(name) }
+func SystemdActiveProbe(name string) string { return "systemctl is-active -- " + vocab.Quote(name) }
 
 // OpenRCEnabledProbe looks for an entry for name in any runlevel under
 // /etc/runlevels: it prints the runlevels it is in and exits 0, exits 1
@@ -103,7 +82,7 @@ func SystemdActiveProbe(name string) string { return "systemctl is-active -- " +
 func OpenRCEnabledProbe(name string) string {
 	return "[ -d /etc/runlevels ] || exit 2\n" +
 		"found=1\n" +
-		"for f in /etc/runlevels/*/" + Quote(name) + "; do\n" +
+		"for f in /etc/runlevels/*/" + vocab.Quote(name) + "; do\n" +
 		"\tif [ -e \"$f\" ] || [ -L \"$f\" ]; then\n" +
 		"\t\tf=${f%/*}; printf '%s\\n' \"${f##*/}\"; found=0\n" +
 		"\tfi\n" +
@@ -120,7 +99,7 @@ func OpenRCEnabledProbe(name string) string {
 // Debian), which a login user's PATH other than root's doesn't hold on
 // Debian, so the probe looks there after the login user's own PATH.
 func OpenRCStatusProbe(name string) string {
-	return strings.ReplaceAll(openrcStatus, "NAME", Quote(name))
+	return strings.ReplaceAll(openrcStatus, "NAME", vocab.Quote(name))
 }
 
 const openrcStatus = `PATH=${PATH:-/usr/bin:/bin}:/usr/local/sbin:/usr/sbin:/sbin
@@ -139,7 +118,7 @@ exit "$code"`
 func (s *Service) Queries() []Query {
 	var enabled, running string
 	switch s.Manager {
-	case ManagerSystemd:
+	case vocab.ManagerSystemd:
 		enabled, running = SystemdEnabledProbe(s.Name), SystemdActiveProbe(s.Name)
 	default:
 		enabled, running = OpenRCEnabledProbe(s.Name), OpenRCStatusProbe(s.Name)
@@ -165,7 +144,7 @@ func (s *Service) Verdict(a []Answer) Result {
 		return hold(reason)
 	}
 	if enabled != s.Enabled {
-		drift = append(drift, observation.Difference{Field: FieldEnabled, Observed: shown, Desired: onOff(s.Enabled, StateEnabled, StateDisabled)})
+		drift = append(drift, observation.Difference{Field: vocab.FieldEnabled, Observed: shown, Desired: onOff(s.Enabled, vocab.StateEnabled, vocab.StateDisabled)})
 	}
 	if s.Running != nil {
 		running, shown, reason := s.running(a[1])
@@ -173,7 +152,7 @@ func (s *Service) Verdict(a []Answer) Result {
 			return hold(reason)
 		}
 		if running != *s.Running {
-			drift = append(drift, observation.Difference{Field: FieldRunning, Observed: shown, Desired: onOff(*s.Running, StateRunning, StateStopped)})
+			drift = append(drift, observation.Difference{Field: vocab.FieldRunning, Observed: shown, Desired: onOff(*s.Running, vocab.StateRunning, vocab.StateStopped)})
 		}
 	}
 	if len(drift) > 0 {
@@ -192,9 +171,9 @@ func onOff(b bool, on, off string) string {
 // command is how a reason names the probe of a.
 func (s *Service) command(enabled bool) string {
 	switch {
-	case s.Manager == ManagerSystemd && enabled:
+	case s.Manager == vocab.ManagerSystemd && enabled:
 		return "systemctl is-enabled " + s.Name
-	case s.Manager == ManagerSystemd:
+	case s.Manager == vocab.ManagerSystemd:
 		return "systemctl is-active " + s.Name
 	case enabled:
 		return "the read of /etc/runlevels for " + s.Name
@@ -214,7 +193,7 @@ func (s *Service) exited(a Answer, enabled bool) (int, string) {
 		}
 		return 0, what + " gave no exit status"
 	}
-	return 0, problem(a, what, ProbeTimeout)
+	return 0, problem(a, what, vocab.ProbeTimeout)
 }
 
 // enabled reads the enabled probe: whether the service is enabled, how the
@@ -225,10 +204,10 @@ func (s *Service) enabled(a Answer) (bool, string, string) {
 		return false, "", reason
 	}
 	what := s.command(true)
-	if s.Manager == ManagerSystemd {
+	if s.Manager == vocab.ManagerSystemd {
 		printed := strings.TrimSpace(a.Output)
 		if code == 0 {
-			return true, StateEnabled, ""
+			return true, vocab.StateEnabled, ""
 		}
 		for _, w := range systemdNotEnabled {
 			if printed == w {
@@ -239,9 +218,9 @@ func (s *Service) enabled(a Answer) (bool, string, string) {
 	}
 	switch code {
 	case 0:
-		return true, StateEnabled, ""
+		return true, vocab.StateEnabled, ""
 	case 1:
-		return false, StateDisabled, ""
+		return false, vocab.StateDisabled, ""
 	case 2:
 		return false, "", "/etc/runlevels is not a directory: Zap can't tell whether " + s.Name + " is enabled (is this an OpenRC host?)"
 	}
@@ -256,10 +235,10 @@ func (s *Service) running(a Answer) (bool, string, string) {
 		return false, "", reason
 	}
 	what := s.command(false)
-	if s.Manager == ManagerSystemd {
+	if s.Manager == vocab.ManagerSystemd {
 		switch code {
 		case 0:
-			return true, StateRunning, ""
+			return true, vocab.StateRunning, ""
 		case 3:
 			if printed := strings.TrimSpace(a.Output); word.MatchString(printed) {
 				return false, printed, ""
@@ -272,11 +251,11 @@ func (s *Service) running(a Answer) (bool, string, string) {
 	}
 	switch code {
 	case 0:
-		return true, StateRunning, ""
+		return true, vocab.StateRunning, ""
 	case 3:
-		return false, StateStopped, ""
+		return false, vocab.StateStopped, ""
 	case 32:
-		return false, StateCrashed, ""
+		return false, vocab.StateCrashed, ""
 	case 64:
 		return false, "", fmt.Sprintf("%s says the service is unsupervised: its supervise-daemon died, and its daemon may still be running; check for the daemon, and run rc-service %s zap by hand", what, s.Name)
 	}

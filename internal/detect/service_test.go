@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -19,8 +20,8 @@ func svcBool(b bool) *bool { return &b }
 // 0 is enabled; non-zero is not enabled only when it prints one of
 // detection.md's six words; anything else holds.
 func TestSystemdEnabledExits(t *testing.T) {
-	on := &Service{Manager: ManagerSystemd, Name: "nginx", Enabled: true}
-	off := &Service{Manager: ManagerSystemd, Name: "nginx", Enabled: false}
+	on := &Service{Manager: vocab.ManagerSystemd, Name: "nginx", Enabled: true}
+	off := &Service{Manager: vocab.ManagerSystemd, Name: "nginx", Enabled: false}
 	held := func(code string) Result {
 		return hold("systemctl is-enabled nginx exited " + code + " without saying the unit is disabled, masked, linked or not found: Zap can't tell whether it is enabled")
 	}
@@ -53,8 +54,8 @@ func TestSystemdEnabledExits(t *testing.T) {
 // TestSystemdActiveExits is systemctl is-active's map: 0 running, 3 and 4
 // not running, any other exit holds.
 func TestSystemdActiveExits(t *testing.T) {
-	run := &Service{Manager: ManagerSystemd, Name: "nginx", Enabled: true, Running: svcBool(true)}
-	stop := &Service{Manager: ManagerSystemd, Name: "nginx", Enabled: true, Running: svcBool(false)}
+	run := &Service{Manager: vocab.ManagerSystemd, Name: "nginx", Enabled: true, Running: svcBool(true)}
+	stop := &Service{Manager: vocab.ManagerSystemd, Name: "nginx", Enabled: true, Running: svcBool(false)}
 	enabled := svcExit(0, "enabled\n")
 	held := func(code string) Result {
 		return hold("systemctl is-active nginx exited " + code + ": Zap can't tell whether it is running")
@@ -86,8 +87,8 @@ func TestSystemdActiveExits(t *testing.T) {
 // status 0 started, 3 stopped, 32 crashed, 64 unsupervised (holds, saying
 // what to do), any other exit holds.
 func TestOpenRCExits(t *testing.T) {
-	run := &Service{Manager: ManagerOpenRC, Name: "httpd", Enabled: true, Running: svcBool(true)}
-	stop := &Service{Manager: ManagerOpenRC, Name: "httpd", Enabled: false, Running: svcBool(false)}
+	run := &Service{Manager: vocab.ManagerOpenRC, Name: "httpd", Enabled: true, Running: svcBool(true)}
+	stop := &Service{Manager: vocab.ManagerOpenRC, Name: "httpd", Enabled: false, Running: svcBool(false)}
 	in := svcExit(0, "default\n")
 	out := svcExit(1, "")
 	held := func(code string) Result {
@@ -122,16 +123,16 @@ func TestServiceQueries(t *testing.T) {
 		s    *Service
 		want []string
 	}{
-		{&Service{Manager: ManagerSystemd, Name: "nginx"}, []string{SystemdEnabledProbe("nginx")}},
-		{&Service{Manager: ManagerSystemd, Name: "getty@tty1.service", Running: svcBool(true)}, []string{SystemdEnabledProbe("getty@tty1.service"), "systemctl is-active -- 'getty@tty1.service'"}},
-		{&Service{Manager: ManagerOpenRC, Name: "httpd", Running: svcBool(false)}, []string{OpenRCEnabledProbe("httpd"), OpenRCStatusProbe("httpd")}},
+		{&Service{Manager: vocab.ManagerSystemd, Name: "nginx"}, []string{SystemdEnabledProbe("nginx")}},
+		{&Service{Manager: vocab.ManagerSystemd, Name: "getty@tty1.service", Running: svcBool(true)}, []string{SystemdEnabledProbe("getty@tty1.service"), "systemctl is-active -- 'getty@tty1.service'"}},
+		{&Service{Manager: vocab.ManagerOpenRC, Name: "httpd", Running: svcBool(false)}, []string{OpenRCEnabledProbe("httpd"), OpenRCStatusProbe("httpd")}},
 	} {
 		qs := c.s.Queries()
 		if len(qs) != len(c.want) {
 			t.Fatalf("%s: %d queries, want %d", c.s.Name, len(qs), len(c.want))
 		}
 		for i, q := range qs {
-			if q.Op != OpProbe || q.Lane != observation.LaneLogin || q.Command.Text != c.want[i] || q.Command.Timeout != ProbeTimeout {
+			if q.Op != OpProbe || q.Lane != observation.LaneLogin || q.Command.Text != c.want[i] || q.Command.Timeout != vocab.ProbeTimeout {
 				t.Errorf("%s query %d: %+v %+v", c.s.Name, i, q, q.Command)
 			}
 		}

@@ -4,23 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
-)
-
-// The parts of a swap's drift (the field names), and the values each shows;
-// the planner reads them to pick the steps.
-const (
-	FieldSwapFile   = "file"
-	FieldSwapActive = "active"
-	FieldSwapFstab  = "fstab"
-
-	SwapPresent   = "present"
-	SwapAbsent    = "absent"
-	SwapActive    = "active"
-	SwapInactive  = "not active"
-	SwapListed    = "listed"
-	SwapNotListed = "not listed"
 )
 
 // SwapsFile and FstabFile are the tables a swap is read from.
@@ -74,7 +60,7 @@ func SwapsProbe(path string) string {
 	if dir == "" {
 		dir = "/"
 	}
-	return "d=$(cd -P -- " + Quote(dir) + " 2>/dev/null && pwd -P) || d=\n" +
+	return "d=$(cd -P -- " + vocab.Quote(dir) + " 2>/dev/null && pwd -P) || d=\n" +
 		"printf '%s\\n' \"$d\"\n" +
 		"exec cat " + SwapsFile
 }
@@ -126,13 +112,13 @@ func (s *Swap) Verdict(a []Answer) Result {
 	}
 	var d []observation.Difference
 	if !file {
-		d = append(d, observation.Difference{Field: FieldSwapFile, Observed: SwapAbsent, Desired: SwapPresent})
+		d = append(d, observation.Difference{Field: vocab.FieldSwapFile, Observed: vocab.SwapAbsent, Desired: vocab.SwapPresent})
 	}
 	if !active {
-		d = append(d, observation.Difference{Field: FieldSwapActive, Observed: SwapInactive, Desired: SwapActive})
+		d = append(d, observation.Difference{Field: vocab.FieldSwapActive, Observed: vocab.SwapInactive, Desired: vocab.SwapActive})
 	}
 	if !listed {
-		d = append(d, observation.Difference{Field: FieldSwapFstab, Observed: SwapNotListed, Desired: SwapListed})
+		d = append(d, observation.Difference{Field: vocab.FieldSwapFstab, Observed: vocab.SwapNotListed, Desired: vocab.SwapListed})
 	}
 	return drifted(d)
 }
@@ -175,7 +161,7 @@ func swapExit(a Answer, what string) (int, string) {
 		}
 		return 0, "reading " + what + " gave no exit status"
 	}
-	return 0, problem(a, what, ProbeTimeout)
+	return 0, problem(a, what, vocab.ProbeTimeout)
 }
 
 // active reads the /proc/swaps probe: whether the path, as declared or as

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -39,12 +40,12 @@ func swapDrift(parts ...string) Result {
 	var d []observation.Difference
 	for _, p := range parts {
 		switch p {
-		case FieldSwapFile:
-			d = append(d, diff(FieldSwapFile, SwapAbsent, SwapPresent))
-		case FieldSwapActive:
-			d = append(d, diff(FieldSwapActive, SwapInactive, SwapActive))
-		case FieldSwapFstab:
-			d = append(d, diff(FieldSwapFstab, SwapNotListed, SwapListed))
+		case vocab.FieldSwapFile:
+			d = append(d, diff(vocab.FieldSwapFile, vocab.SwapAbsent, vocab.SwapPresent))
+		case vocab.FieldSwapActive:
+			d = append(d, diff(vocab.FieldSwapActive, vocab.SwapInactive, vocab.SwapActive))
+		case vocab.FieldSwapFstab:
+			d = append(d, diff(vocab.FieldSwapFstab, vocab.SwapNotListed, vocab.SwapListed))
 		}
 	}
 	return drifted(d)
@@ -61,16 +62,16 @@ func TestSwapVerdicts(t *testing.T) {
 		{"absent", []Answer{missing, inactive, notListed}, absent()},
 		{"absent, no fstab at all", []Answer{missing, inactive, noFstab}, absent()},
 		{"absent, no swap at all", []Answer{missing, swaps("/"), notListed}, absent()},
-		{"not active", []Answer{swapFile, inactive, listed}, swapDrift(FieldSwapActive)},
-		{"not listed", []Answer{swapFile, active, notListed}, swapDrift(FieldSwapFstab)},
-		{"neither", []Answer{swapFile, inactive, notListed}, swapDrift(FieldSwapActive, FieldSwapFstab)},
-		{"listed, file gone", []Answer{missing, inactive, listed}, swapDrift(FieldSwapFile, FieldSwapActive)},
-		{"a deleted file still active is not this one", []Answer{missing, swaps("/", `/swapfile\040(deleted)`), listed}, swapDrift(FieldSwapFile, FieldSwapActive)},
+		{"not active", []Answer{swapFile, inactive, listed}, swapDrift(vocab.FieldSwapActive)},
+		{"not listed", []Answer{swapFile, active, notListed}, swapDrift(vocab.FieldSwapFstab)},
+		{"neither", []Answer{swapFile, inactive, notListed}, swapDrift(vocab.FieldSwapActive, vocab.FieldSwapFstab)},
+		{"listed, file gone", []Answer{missing, inactive, listed}, swapDrift(vocab.FieldSwapFile, vocab.FieldSwapActive)},
+		{"a deleted file still active is not this one", []Answer{missing, swaps("/", `/swapfile\040(deleted)`), listed}, swapDrift(vocab.FieldSwapFile, vocab.FieldSwapActive)},
 		{"active with nothing there holds", []Answer{missing, active, listed},
 			hold("/swapfile reads as an active swap in /proc/swaps with nothing at its name: check it by hand (swapon --show)")},
-		{"a commented entry doesn't list it", []Answer{swapFile, active, fstab(baseFstab + "#/swapfile none swap sw 0 0\n")}, swapDrift(FieldSwapFstab)},
-		{"an entry of another type doesn't list it", []Answer{swapFile, active, fstab(baseFstab + "/swapfile /mnt ext4 defaults 0 0\n")}, swapDrift(FieldSwapFstab)},
-		{"a prefix isn't the path", []Answer{swapFile, swaps("/", "/swapfile2"), fstab("/swapfile2 none swap sw 0 0\n")}, swapDrift(FieldSwapActive, FieldSwapFstab)},
+		{"a commented entry doesn't list it", []Answer{swapFile, active, fstab(baseFstab + "#/swapfile none swap sw 0 0\n")}, swapDrift(vocab.FieldSwapFstab)},
+		{"an entry of another type doesn't list it", []Answer{swapFile, active, fstab(baseFstab + "/swapfile /mnt ext4 defaults 0 0\n")}, swapDrift(vocab.FieldSwapFstab)},
+		{"a prefix isn't the path", []Answer{swapFile, swaps("/", "/swapfile2"), fstab("/swapfile2 none swap sw 0 0\n")}, swapDrift(vocab.FieldSwapActive, vocab.FieldSwapFstab)},
 		{"tabs and no final newline", []Answer{swapFile, active, fstab("/swapfile\tnone\tswap\tdefaults,pri=5\t0\t0")}, converged()},
 		{"a symlink holds", []Answer{{Status: StatusOK, Type: TypeSymlink, Mode: 0o777, Owner: "root", Group: "root"}, inactive, notListed},
 			hold("/swapfile is a symbolic link: Zap won't make, format or enable a swap file through one (mkswap would format what it points at); remove it, or declare the path it leads to")},
@@ -83,8 +84,8 @@ func TestSwapVerdicts(t *testing.T) {
 		{"stat denied, active", []Answer{denied, active, listed}, converged()},
 		{"stat denied, not active", []Answer{denied, inactive, notListed}, absent()},
 		{"stat denied, listed only", []Answer{denied, inactive, listed}, drifted([]observation.Difference{
-			{Field: FieldSwapFile, Observed: SwapAbsent, Desired: SwapPresent},
-			{Field: FieldSwapActive, Observed: SwapInactive, Desired: SwapActive}})},
+			{Field: vocab.FieldSwapFile, Observed: vocab.SwapAbsent, Desired: vocab.SwapPresent},
+			{Field: vocab.FieldSwapActive, Observed: vocab.SwapInactive, Desired: vocab.SwapActive}})},
 		{"stat sudo", []Answer{{Status: StatusSudoFailed}, active, listed}, hold(SudoFailed)},
 		{"swaps timed out", []Answer{swapFile, timedOut, listed}, hold("reading /proc/swaps timed out after 30s")},
 		{"swaps failed", []Answer{swapFile, {Status: StatusOK, Exit: 1, Output: "/\n"}, listed},

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -195,7 +196,7 @@ func probeText(tmpl, name string, home bool) string {
 		h = "1"
 	}
 	reader := strings.ReplaceAll(userKeysReader, "LIMIT", strconv.Itoa(KeysLimit+1))
-	return strings.NewReplacer("NAME", Quote(name), "HOME", h, "USERAS", userAs, "READER", Quote(reader)).Replace(tmpl)
+	return strings.NewReplacer("NAME", vocab.Quote(name), "HOME", h, "USERAS", userAs, "READER", vocab.Quote(reader)).Replace(tmpl)
 }
 
 // User detects a user account. It is read with up to four queries:
@@ -359,7 +360,7 @@ func probeAnswer(a Answer, what string) string {
 	case a.Status == StatusOK:
 		return fmt.Sprintf("reading %s failed (exit %d)", what, a.Exit)
 	case a.Status == StatusTimedOut:
-		return problem(a, what, ProbeTimeout)
+		return problem(a, what, vocab.ProbeTimeout)
 	}
 	return problem(a, what, 0)
 }

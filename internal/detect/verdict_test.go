@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/observation"
 )
 
@@ -171,7 +172,7 @@ func TestLinkVerdict(t *testing.T) {
 }
 
 func TestScriptVerdict(t *testing.T) {
-	s := &Script{Command: &Command{Text: "test -e /x", Timeout: CheckTimeout}}
+	s := &Script{Command: &Command{Text: "test -e /x", Timeout: vocab.CheckTimeout}}
 	if q := s.Queries(); len(q) != 1 || q[0].Op != OpCommand || q[0].Lane != observation.LaneLogin || q[0].Command != s.Command {
 		t.Fatalf("queries: %+v", q)
 	}

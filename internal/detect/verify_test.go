@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -47,11 +48,11 @@ func TestBuildVerify(t *testing.T) {
 	if len(q) != 3 {
 		t.Fatalf("queries %+v, want 3", q)
 	}
-	if q[0].Op != OpProbe || q[0].Lane != observation.LaneLogin || q[0].Command.Timeout != ProbeTimeout ||
+	if q[0].Op != OpProbe || q[0].Lane != observation.LaneLogin || q[0].Command.Timeout != vocab.ProbeTimeout ||
 		!strings.HasPrefix(q[0].Command.Text, "set -- '/srv/it'\\''s' 'file' '0600' 'app' 'not_empty'\n# zap verify-path ") {
 		t.Errorf("path_exists query: %+v", q[0])
 	}
-	if q[1] != (Query{Op: OpCommand, Lane: observation.LaneLogin, Command: q[1].Command}) || !reflect.DeepEqual(*q[1].Command, Command{Text: "curl -fs https://localhost/", Timeout: CheckTimeout}) {
+	if q[1] != (Query{Op: OpCommand, Lane: observation.LaneLogin, Command: q[1].Command}) || !reflect.DeepEqual(*q[1].Command, Command{Text: "curl -fs https://localhost/", Timeout: vocab.CheckTimeout}) {
 		t.Errorf("command query: %+v %+v", q[1], q[1].Command)
 	}
 	if !strings.Contains(q[2].Command.Text, "\necho ok\n") || !strings.Contains(q[2].Command.Text, "*'o'\\''k'*)") {
@@ -79,7 +80,7 @@ func TestVerifyVerdict(t *testing.T) {
 		{"all hold", []Answer{pass, pass, pass}, converged()},
 		{"the path isn't as asserted", []Answer{{Status: StatusOK, Exit: 1, Output: "mode 644\nowner root\n"}, pass, pass},
 			drifted([]observation.Difference{diff("assertions[0]", "mode 644; owner root", pathDesired)})},
-		{"two fail", []Answer{pass, {Status: StatusOK, Exit: 1}, {Status: StatusOK, Exit: ExpectStatus}},
+		{"two fail", []Answer{pass, {Status: StatusOK, Exit: 1}, {Status: StatusOK, Exit: vocab.ExpectStatus}},
 			drifted([]observation.Difference{
 				diff("assertions[1]", "exited 1", "command test -s /srv/token"),
 				diff("assertions[2]", "its stdout doesn't contain the expected text", `command curl -fs https://localhost/ (stdout contains "ok")`),
@@ -149,7 +150,7 @@ func TestVerifyPathProbe(t *testing.T) {
 }
 
 // TestAssertionCommand runs the command a command assertion with an expect
-// becomes, under each shell: its status when it fails, ExpectStatus (its
+// becomes, under each shell: its status when it fails, vocab.ExpectStatus (its
 // stdout printed) when the text isn't there, 0 when it is, a final newline
 // and a quote in the expected text included.
 func TestAssertionCommand(t *testing.T) {
@@ -161,14 +162,14 @@ func TestAssertionCommand(t *testing.T) {
 		{"echo 'all ok'", "ok", 0, ""},
 		{"printf 'it'\\''s\\n'", "it's\n", 0, ""},
 		{"printf 'a\\nb'", "a\nb", 0, ""},
-		{"echo nope", "ok", ExpectStatus, "nope\n"},
+		{"echo nope", "ok", vocab.ExpectStatus, "nope\n"},
 		{"echo ok; exit 3", "ok", 3, ""},
 		{"case x in x) echo fine ;; esac", "fine", 0, ""},
-		{"cat", "x", ExpectStatus, ""}, // stdin is /dev/null
+		{"cat", "x", vocab.ExpectStatus, ""}, // stdin is /dev/null
 	}
 	for _, sh := range verifyShells(t) {
 		for _, c := range cases {
-			text := AssertionCommand(cmdAssert(declaration.Lit(c.run), strp(c.expect))).String()
+			text := vocab.AssertionCommand(cmdAssert(declaration.Lit(c.run), strp(c.expect))).String()
 			cmd := exec.Command(sh[0], append(sh[1:], "-s")...)
 			cmd.Stdin = strings.NewReader((&Command{Text: text}).Script())
 			out, err := cmd.Output()
@@ -185,7 +186,7 @@ func TestAssertionCommand(t *testing.T) {
 	}
 	// With no expect, the command is the run as written.
 	run := declaration.Concat(declaration.Part{Lit: "test -s "}, declaration.Part{Env: "F"})
-	if got := AssertionCommand(cmdAssert(run, nil)); got.String() != run.String() {
+	if got := vocab.AssertionCommand(cmdAssert(run, nil)); got.String() != run.String() {
 		t.Errorf("no expect: %q", got.String())
 	}
 }

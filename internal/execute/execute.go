@@ -50,6 +50,7 @@ import (
 	"strings"
 
 	"github.com/zap-go/zap/internal/mask"
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/events"
 )
 
@@ -199,10 +200,10 @@ func (r *Runner) failed(id string, n int, s *PreparedStep, err error) *events.Ev
 	var te *TimeoutError
 	switch {
 	case s.Command != nil && s.expect && errors.As(err, &ee) && err == error(ee) &&
-		ee.Status == ExpectStatus && strings.HasSuffix(ee.Output, ExpectMissed+"\n"):
+		ee.Status == vocab.ExpectStatus && strings.HasSuffix(ee.Output, vocab.ExpectMissed+"\n"):
 		// The command exited 0: what failed is its output.
 		msg = s.Summary + " failed: its stdout doesn't contain the expected text"
-		exit, output = nil, strings.TrimSuffix(ee.Output, ExpectMissed+"\n")
+		exit, output = nil, strings.TrimSuffix(ee.Output, vocab.ExpectMissed+"\n")
 	case s.Command != nil && errors.As(err, &ee) && err == error(ee):
 		msg = s.Summary + " " + ee.Error()
 	case s.Command != nil && errors.As(err, &te) && err == error(te):

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/zap-go/zap/internal/mask"
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/events"
 	"github.com/zap-go/zap/pkg/plan"
@@ -230,10 +231,10 @@ func TestRunVerifyExpectMissed(t *testing.T) {
 		exit      int
 	}{
 		{"the text missing", declaration.Assertion{Type: declaration.AssertCommand, Run: text("curl -fs http://localhost/"), Expect: &ok},
-			&ExitError{Status: ExpectStatus, Output: "not it\n" + ExpectMissed + "\n"},
+			&ExitError{Status: vocab.ExpectStatus, Output: "not it\n" + vocab.ExpectMissed + "\n"},
 			`command curl -fs http://localhost/ (stdout contains "ok") failed: its stdout doesn't contain the expected text`, "not it\n", -1},
 		{"its own exit 86", declaration.Assertion{Type: declaration.AssertCommand, Run: text("check-it"), Expect: &ok},
-			&ExitError{Status: ExpectStatus, Output: "no\n"},
+			&ExitError{Status: vocab.ExpectStatus, Output: "no\n"},
 			`command check-it (stdout contains "ok") exited 86`, "no\n", 86},
 		{"no expected text", declaration.Assertion{Type: declaration.AssertCommand, Run: text("false")},
 			&ExitError{Status: 1},

@@ -4,21 +4,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/zap-go/zap/internal/vocab"
 )
 
 // CwdStatus is the status a command's script exits with when it can't enter
 // its working directory, before anything of the command runs.
 const CwdStatus = 125
-
-// ExpectStatus is what a verify's command assertion with an expected text
-// exits with when its command exited 0 but didn't print the text
-// (internal/detect's AssertionCommand wraps it so), and ExpectMissed the
-// line the wrapper writes last on stderr then. Neither reaches the user:
-// the failure says the text wasn't found.
-const (
-	ExpectStatus = 86
-	ExpectMissed = "zap: the command exited 0, but its stdout does not contain the expected text"
-)
 
 // Script returns the text an operator's command is handed to its shell as,
 // on stdin: it enters cwd (when set; exit 125 when it can't, with nothing
@@ -37,7 +29,7 @@ const (
 func Script(cwd string, env map[string]string, run string) string {
 	var b strings.Builder
 	if cwd != "" {
-		b.WriteString("cd -- " + Quote(cwd) + " || exit " + strconv.Itoa(CwdStatus) + "\n")
+		b.WriteString("cd -- " + vocab.Quote(cwd) + " || exit " + strconv.Itoa(CwdStatus) + "\n")
 	}
 	names := make([]string, 0, len(env))
 	for n := range env {
@@ -45,7 +37,7 @@ func Script(cwd string, env map[string]string, run string) string {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		b.WriteString("export " + n + "=" + Quote(env[n]) + "\n")
+		b.WriteString("export " + n + "=" + vocab.Quote(env[n]) + "\n")
 	}
 	b.WriteString("{\n")
 	b.WriteString(run)
@@ -54,9 +46,4 @@ func Script(cwd string, env map[string]string, run string) string {
 	}
 	b.WriteString("} </dev/null\n")
 	return b.String()
-}
-
-// Quote single-quotes s for a POSIX shell.
-func Quote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

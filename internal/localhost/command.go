@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/vocab"
 )
 
 // killGrace is how long a timed-out command's process group has between
@@ -28,7 +29,7 @@ func (h *Host) run(ctx context.Context, c *detect.Command, probe bool) detect.An
 	}
 	limit := time.Duration(c.Timeout) * time.Second
 	if c.Timeout <= 0 {
-		limit = time.Duration(detect.CheckTimeout) * time.Second
+		limit = time.Duration(vocab.CheckTimeout) * time.Second
 	}
 	cmd := exec.Command(shell, "-s")
 	cmd.Env = h.Env

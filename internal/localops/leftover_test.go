@@ -20,6 +20,8 @@ import (
 
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/internal/ops"
+	"github.com/zap-go/zap/internal/ops/asroot"
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/plan"
 )
 
@@ -130,12 +132,12 @@ func startStalled(t *testing.T, b backend, op, path, arg string) *stalledWriter 
 		}
 		// The link is made, then held; the content is held before it is
 		// written.
-		run, after := "", "exec "+execute.Quote(real)+` "$@"`
+		run, after := "", "exec "+vocab.Quote(real)+` "$@"`
 		if op == "link" {
-			run, after = execute.Quote(real)+` "$@" || exit`, "exit 0"
+			run, after = vocab.Quote(real)+` "$@" || exit`, "exit 0"
 		}
 		wrapper := fmt.Sprintf("#!/bin/sh\n%s\n: > %s\nwhile [ ! -e %s ]; do %s 0.02; done\n%s\n", run,
-			execute.Quote(filepath.Join(stall, "ready")), execute.Quote(filepath.Join(stall, "go")), sleep, after)
+			vocab.Quote(filepath.Join(stall, "ready")), vocab.Quote(filepath.Join(stall, "go")), sleep, after)
 		if err := os.WriteFile(filepath.Join(stall, tool), []byte(wrapper), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -146,7 +148,7 @@ func startStalled(t *testing.T, b backend, op, path, arg string) *stalledWriter 
 			argv, stdin = []string{path}, ops.Input(script.Text, arg)
 		} else {
 			p := put(path, []byte(arg))
-			shown, hidden := ops.PutArgs(p, "")
+			shown, hidden := asroot.PutArgs(p, "")
 			argv, stdin = shown, string(ops.PutInput(ops.Input(script.Text, hidden...), p.Content))
 		}
 		w.cmd = exec.Command(b.shell[0], append(append(append([]string(nil), b.shell[1:]...), "-s", "--"), argv...)...)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/zap-go/zap/internal/execute"
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/events"
 )
 
@@ -28,7 +29,7 @@ func TestPutValidatePasses(t *testing.T) {
 	os.WriteFile(path, []byte("old\n"), 0o644)
 	p := put(path, []byte("new\n"))
 	// The check sees the new content in place.
-	p.Validate = check("grep -qx new " + execute.Quote(path))
+	p.Validate = check("grep -qx new " + vocab.Quote(path))
 	if err := host().Put(context.Background(), p); err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ func TestPutValidateRefusesWhatItCantPutBack(t *testing.T) {
 			t.Run(filepath.Base(tc.path), func(t *testing.T) {
 				marker := filepath.Join(root, "ran")
 				p := put(tc.path, []byte("new"))
-				p.Validate = check("touch " + execute.Quote(marker))
+				p.Validate = check("touch " + vocab.Quote(marker))
 				done := make(chan error, 1)
 				go func() { done <- b.Put(context.Background(), p) }()
 				select {
@@ -213,7 +214,7 @@ func TestRunCwdMissingRunsNothing(t *testing.T) {
 	root := t.TempDir()
 	marker := filepath.Join(root, "ran")
 	missing := filepath.Join(root, "missing")
-	c := &execute.Command{Cwd: missing, Script: execute.Script(missing, nil, "touch "+execute.Quote(marker))}
+	c := &execute.Command{Cwd: missing, Script: execute.Script(missing, nil, "touch "+vocab.Quote(marker))}
 	err := host().Run(context.Background(), c)
 	wantCode(t, err, events.NotFound)
 	if !strings.Contains(err.Error(), "can't enter "+missing) {
@@ -237,7 +238,7 @@ func TestRunHasNoInputNorTerminal(t *testing.T) {
 func TestRunTimeoutKillsTheGroup(t *testing.T) {
 	root := t.TempDir()
 	pidfile := filepath.Join(root, "pid")
-	c := check("sleep 60 & echo $! > " + execute.Quote(pidfile) + "\necho started\nwait")
+	c := check("sleep 60 & echo $! > " + vocab.Quote(pidfile) + "\necho started\nwait")
 	c.Timeout = time.Second
 	start := time.Now()
 	err := host().Run(context.Background(), c)

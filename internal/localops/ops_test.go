@@ -19,6 +19,7 @@ import (
 
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/internal/ops"
+	"github.com/zap-go/zap/internal/ops/asroot"
 	"github.com/zap-go/zap/pkg/events"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -42,7 +43,7 @@ func (s *scriptHost) run(name plan.OpName, stdin []byte, args ...string) error {
 	return err
 }
 
-// RunOp runs the named script (ops.Root); a nil stdin is the script alone.
+// RunOp runs the named script (asroot.Root); a nil stdin is the script alone.
 func (s *scriptHost) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args ...string) ([]byte, error) {
 	script, ok := ops.Script(name)
 	if !ok {
@@ -60,24 +61,24 @@ func (s *scriptHost) RunOp(ctx context.Context, name plan.OpName, stdin []byte, 
 	err := cmd.Run()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) && ee.Exited() {
-		return nil, ops.Failure(name, ee.ExitCode(), stderr.String())
+		return nil, asroot.Failure(name, ee.ExitCode(), stderr.String())
 	}
 	return stdout.Bytes(), err
 }
 
 func (s *scriptHost) Put(ctx context.Context, p *execute.Put) error {
 	if p.Validate != nil {
-		return ops.ValidatedPut(ctx, s, New(os.Environ()).Run, p)
+		return asroot.ValidatedPut(ctx, s, New(os.Environ()).Run, p)
 	}
-	return ops.Put(ctx, s, p)
+	return asroot.Put(ctx, s, p)
 }
 
 func (s *scriptHost) Dir(ctx context.Context, d *execute.Dir) error {
-	return ops.Dir(ctx, s, d)
+	return asroot.Dir(ctx, s, d)
 }
 
 func (s *scriptHost) Link(ctx context.Context, l *execute.Link) error {
-	return ops.Link(ctx, s, l)
+	return asroot.Link(ctx, s, l)
 }
 
 // busyboxTools are the commands the scripts use, as BusyBox applets.

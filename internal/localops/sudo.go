@@ -11,6 +11,7 @@ import (
 
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/internal/ops"
+	"github.com/zap-go/zap/internal/ops/asroot"
 	"github.com/zap-go/zap/pkg/events"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -35,7 +36,7 @@ const sudoGrace = 5 * time.Second
 // that won't is the fixed failure "sudo authentication failed"
 // (permission), and every later operation fails the same way without
 // asking again. A put with a validate check is
-// ops.ValidatedPut: the put script reads the old file as root before it
+// asroot.ValidatedPut: the put script reads the old file as root before it
 // writes, Check runs the command (as the operator, as an operator's command
 // runs), and a failed check puts the old file back under sudo.
 type Sudo struct {
@@ -51,27 +52,27 @@ func NewSudo(h *Host) *Sudo {
 }
 
 var _ Ops = (*Sudo)(nil)
-var _ ops.Root = (*Sudo)(nil)
+var _ asroot.Root = (*Sudo)(nil)
 
 // Put installs a file whole as root.
 func (s *Sudo) Put(ctx context.Context, p *execute.Put) error {
 	if p.Validate != nil {
-		return ops.ValidatedPut(ctx, s, s.Check, p)
+		return asroot.ValidatedPut(ctx, s, s.Check, p)
 	}
-	return ops.Put(ctx, s, p)
+	return asroot.Put(ctx, s, p)
 }
 
 // Dir makes a directory as root.
 func (s *Sudo) Dir(ctx context.Context, d *execute.Dir) error {
-	return ops.Dir(ctx, s, d)
+	return asroot.Dir(ctx, s, d)
 }
 
 // Link makes or replaces a symbolic link as root.
 func (s *Sudo) Link(ctx context.Context, l *execute.Link) error {
-	return ops.Link(ctx, s, l)
+	return asroot.Link(ctx, s, l)
 }
 
-// RunOp runs one operation script under sudo (ops.Root) and returns what it
+// RunOp runs one operation script under sudo (asroot.Root) and returns what it
 // printed on stdout, up to a snapshot's size.
 func (s *Sudo) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args ...string) ([]byte, error) {
 	sudo, err := s.check(ctx)
@@ -99,11 +100,11 @@ func (s *Sudo) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args .
 	case ctx.Err() != nil:
 		return nil, execute.Errorf(events.Transient, "the %s script under sudo was stopped: %v", name, ctx.Err())
 	case out.over:
-		return nil, execute.Errorf(events.Permanent, "the %s script printed more than %d MiB", name, ops.SnapshotLimit>>20)
+		return nil, execute.Errorf(events.Permanent, "the %s script printed more than %d MiB", name, asroot.SnapshotLimit>>20)
 	case err == nil:
 		return out.buf.Bytes(), nil
 	case errors.As(err, &ee) && ee.Exited():
-		return nil, ops.Failure(name, ee.ExitCode(), stderr.String())
+		return nil, asroot.Failure(name, ee.ExitCode(), stderr.String())
 	}
 	return nil, execute.Errorf(events.Permanent, "the %s script under sudo: %v", name, err)
 }
@@ -137,7 +138,7 @@ type limitedBuffer struct {
 }
 
 func (l *limitedBuffer) Write(p []byte) (int, error) {
-	if l.buf.Len()+len(p) > ops.SnapshotLimit+4096 {
+	if l.buf.Len()+len(p) > asroot.SnapshotLimit+4096 {
 		l.over = true
 		return len(p), nil
 	}

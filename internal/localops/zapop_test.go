@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/zap-go/zap/internal/execute"
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/plan"
 )
 
@@ -20,7 +21,7 @@ func TestOp(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
 	h := host()
-	script := `printf '%s|' "$@" > ` + execute.Quote(out) + "\n" +
+	script := `printf '%s|' "$@" > ` + vocab.Quote(out) + "\n" +
 		`read -r _ _ _ _ pgrp session _ < /proc/self/stat; [ "$pgrp" = "$session" ] || exit 9` + "\n"
 	err := h.Op(context.Background(), &execute.ZapOp{Name: "t", Script: script, Args: []string{"a b", "it's"}, Privilege: plan.Login})
 	if err != nil {
@@ -32,8 +33,8 @@ func TestOp(t *testing.T) {
 	// Only the path is on the shell's argv; the other arguments, a line
 	// break and a quote among them, come ahead of the script on stdin.
 	argv := filepath.Join(dir, "argv")
-	script = `printf '%s|' "$@" > ` + execute.Quote(out) + "\n" +
-		`tr '\000' '|' < /proc/$$/cmdline > ` + execute.Quote(argv) + "\n"
+	script = `printf '%s|' "$@" > ` + vocab.Quote(out) + "\n" +
+		`tr '\000' '|' < /proc/$$/cmdline > ` + vocab.Quote(argv) + "\n"
 	err = h.Op(context.Background(), &execute.ZapOp{Name: "t", Script: script, Args: []string{"/p", "x\ny", "it's", ""}, HasPath: true, Privilege: plan.Login})
 	if err != nil {
 		t.Fatal(err)

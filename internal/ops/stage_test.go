@@ -24,6 +24,8 @@ import (
 
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/internal/ops"
+	"github.com/zap-go/zap/internal/ops/asroot"
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/plan"
 )
 
@@ -131,9 +133,9 @@ func stallAtMv(t *testing.T, path string, run func(path string) *exec.Cmd) *stal
 	if err := os.Chmod(w.stall, 0o777); err != nil { // the account a run acts as writes here
 		t.Fatal(err)
 	}
-	q := func(name string) string { return execute.Quote(filepath.Join(w.stall, name)) }
+	q := func(name string) string { return vocab.Quote(filepath.Join(w.stall, name)) }
 	wrapper := fmt.Sprintf("#!/bin/sh\necho \"$$ $PPID\" >%s\n: >%s\nwhile [ ! -e %s ]; do %s 0.02; done\nexec %s \"$@\"\n",
-		q("pids"), q("ready"), q("go"), execute.Quote(lookIn(t, path, "sleep")), execute.Quote(lookIn(t, path, "mv")))
+		q("pids"), q("ready"), q("go"), vocab.Quote(lookIn(t, path, "sleep")), vocab.Quote(lookIn(t, path, "mv")))
 	if err := os.WriteFile(filepath.Join(w.stall, "mv"), []byte(wrapper), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -454,7 +456,7 @@ func putCmd(sh userShell, path, at, content string, as ...string) *exec.Cmd {
 	s, _ := ops.Script(plan.OpPut)
 	sum := sha512.Sum512([]byte(content))
 	p := &execute.Put{Path: at, Content: []byte(content), SHA512: hex.EncodeToString(sum[:])}
-	argv, hidden := ops.PutArgs(p, "")
+	argv, hidden := asroot.PutArgs(p, "")
 	cmd := shellCmd(sh, path, "", "", argv...)
 	cmd.Stdin = bytes.NewReader(ops.PutInput(ops.Input(s.Text, hidden...), p.Content))
 	if len(as) > 0 {
@@ -677,7 +679,7 @@ func TestStagedLeftoverPIDNamespace(t *testing.T) {
 			// In the namespace, before the script: a dead writer's file
 			// named for that namespace.
 			plant := fmt.Sprintf(`cd %s && ns=$(stat -L -c %%i /proc/self/ns/pid) && read -r b </proc/sys/kernel/random/boot_id && b=${b%%%%-*} && : >".zap.p%d.0.$ns.$b.Plant0" && exec "$@"`,
-				execute.Quote(etc), deadPID)
+				vocab.Quote(etc), deadPID)
 			argv := append(append(append([]string(nil), c.argv...), "sh", "-c", plant, "sh"), sh.argv...)
 			cmd := exec.Command(argv[0], append(argv[1:], "-s", "--", "/swapfile")...)
 			cmd.Stdin = strings.NewReader(scriptText(t, "swap-fstab", "/etc", etc))

@@ -4,7 +4,7 @@ import (
 	"encoding/base64"
 	"strings"
 
-	"github.com/zap-go/zap/internal/execute"
+	"github.com/zap-go/zap/internal/vocab"
 )
 
 // Input returns what the shell running an operation script reads on stdin
@@ -25,7 +25,7 @@ func Input(script string, args ...string) string {
 	b.WriteString(`set -- "$@"`)
 	for _, a := range args {
 		b.WriteString(" ")
-		b.WriteString(execute.Quote(a))
+		b.WriteString(vocab.Quote(a))
 	}
 	b.WriteString("\n")
 	b.WriteString(script)

@@ -1,30 +1,11 @@
 package planner
 
 import (
-	"strconv"
-	"strings"
-
-	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
 )
-
-// The operations of a ufw firewall's change
-// (internal/ops/scripts/firewall-ufw-*.sh), each run as root.
-const (
-	OpUfwAllow   plan.OpName = "firewall-ufw-allow"   // RULE: ufw allow RULE (PORT, PORT/PROTO or a profile)
-	OpUfwDefault plan.OpName = "firewall-ufw-default" // DIRECTION POLICY: ufw default POLICY DIRECTION
-	OpUfwEnable  plan.OpName = "firewall-ufw-enable"  // ufw --force enable
-)
-
-// OpNftApply is an nftables firewall's one operation
-// (internal/ops/scripts/firewall-nft-apply.sh), run as root: INCOMING
-// OUTGOING RULE...: the ruleset /etc/nftables.nft written whole from them
-// (its own table inet filter, established and loopback accepted before
-// the policy, never flush ruleset), checked with nft -c, installed by
-// rename, mode 600, and loaded with nft -f.
-const OpNftApply plan.OpName = "firewall-nft-apply"
 
 // firewallTimeout is each firewall operation's limit, in seconds.
 const firewallTimeout = 120
@@ -43,18 +24,18 @@ func firewallSteps(f *declaration.Firewall, v observation.Verdict, drift []obser
 		return plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: name, Args: args, Privilege: plan.Root, Timeout: firewallTimeout}}
 	}
 	if f.Backend == "nftables" {
-		in, out := detect.FirewallPolicies(f)
+		in, out := vocab.FirewallPolicies(f)
 		args := []string{in, out}
 		for _, a := range f.Allow {
-			args = append(args, detect.FirewallRule(a))
+			args = append(args, vocab.FirewallRule(a))
 		}
-		return []plan.Step{op(OpNftApply, args...)}
+		return []plan.Step{op(vocab.OpNftApply, args...)}
 	}
 	all := v == observation.Absent
 	missing := map[int]bool{}
 	policies := map[string]bool{}
 	for _, d := range drift {
-		if i, ok := ruleIndex(d.Field); ok {
+		if i, ok := vocab.FirewallRuleIndex(d.Field); ok {
 			missing[i] = true
 			continue
 		}
@@ -63,29 +44,15 @@ func firewallSteps(f *declaration.Firewall, v observation.Verdict, drift []obser
 	steps := []plan.Step{}
 	for i, a := range f.Allow {
 		if all || missing[i] {
-			steps = append(steps, op(OpUfwAllow, detect.FirewallRule(a)))
+			steps = append(steps, op(vocab.OpUfwAllow, vocab.FirewallRule(a)))
 		}
 	}
-	in, out := detect.FirewallPolicies(f)
-	if all || policies[detect.FieldFirewallIncoming] {
-		steps = append(steps, op(OpUfwDefault, "incoming", in))
+	in, out := vocab.FirewallPolicies(f)
+	if all || policies[vocab.FieldFirewallIncoming] {
+		steps = append(steps, op(vocab.OpUfwDefault, "incoming", in))
 	}
-	if all || policies[detect.FieldFirewallOutgoing] {
-		steps = append(steps, op(OpUfwDefault, "outgoing", out))
+	if all || policies[vocab.FieldFirewallOutgoing] {
+		steps = append(steps, op(vocab.OpUfwDefault, "outgoing", out))
 	}
-	return append(steps, op(OpUfwEnable))
-}
-
-// ruleIndex reads i from a drift field allow[i].
-func ruleIndex(field string) (int, bool) {
-	s, ok := strings.CutPrefix(field, "allow[")
-	if !ok {
-		return 0, false
-	}
-	s, ok = strings.CutSuffix(s, "]")
-	if !ok {
-		return 0, false
-	}
-	i, err := strconv.Atoi(s)
-	return i, err == nil && i >= 0 && detect.FirewallRuleField(i) == field
+	return append(steps, op(vocab.OpUfwEnable))
 }

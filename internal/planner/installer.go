@@ -1,13 +1,10 @@
 package planner
 
 import (
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
 )
-
-// OpInstaller fetches an install script whole and pipes it into a shell
-// (internal/ops/scripts/installer.sh).
-const OpInstaller plan.OpName = "installer"
 
 // installerSteps: one operation, as the login user, with the URL and the
 // shell line as written (sh when none is declared). The URL is literal (it
@@ -18,7 +15,7 @@ func installerSteps(i *declaration.Installer) []plan.Step {
 		shell = "sh"
 	}
 	return []plan.Step{{Type: plan.StepOp, Op: &plan.Op{
-		Name:      OpInstaller,
+		Name:      vocab.OpInstaller,
 		Args:      []string{i.URL, shell},
 		Privilege: plan.Login,
 	}}}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -90,7 +91,7 @@ func batchPackages(p *plan.Plan, g *graph, order []string, manager string) error
 		return ok && p.Changes[i].Resource.Package != nil
 	}
 	switch manager {
-	case "apt", "apk":
+	case vocab.ManagerApt, vocab.ManagerApk:
 	default:
 		for _, c := range p.Changes {
 			if c.Resource.Package != nil {
@@ -209,14 +210,14 @@ func batchChanges(p *plan.Plan, changeAt map[string]int, ids []string, manager s
 	first := ids[0]
 	out := make([]plan.Change, 0, len(ids)+1)
 	out = append(out, plan.Change{ID: refresh, Type: plan.KindZap, Action: plan.Create, Steps: []plan.Step{
-		{Type: plan.StepOp, Op: &plan.Op{Name: plan.OpName("pkg-update-" + manager), Privilege: plan.Root, Timeout: pkgUpdateTimeout}},
+		{Type: plan.StepOp, Op: &plan.Op{Name: vocab.OpPkgUpdate(manager), Privilege: plan.Root, Timeout: pkgUpdateTimeout}},
 	}})
 	for i, id := range ids {
 		c := p.Changes[changeAt[id]]
 		if i == 0 {
 			c.Steps = []plan.Step{
 				{Type: plan.StepNote, Note: fmt.Sprintf("%s: %s, after %s", name, strings.Join(names, " "), refresh)},
-				{Type: plan.StepOp, Op: &plan.Op{Name: plan.OpName("pkg-install-" + manager), Args: names, Privilege: plan.Root, Timeout: pkgInstallTimeout}},
+				{Type: plan.StepOp, Op: &plan.Op{Name: vocab.OpPkgInstall(manager), Args: names, Privilege: plan.Root, Timeout: pkgInstallTimeout}},
 			}
 		} else {
 			c.Steps = []plan.Step{{Type: plan.StepNote, Note: fmt.Sprintf("installed by %s's install (%s)", first, name)}}

@@ -1,23 +1,15 @@
 package planner
 
 import (
-	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
 )
 
-// The operations of a swap's change (internal/ops/scripts/swap-*.sh), each
-// run as root with the swap file's path first.
-const (
-	OpSwapMake  plan.OpName = "swap-make"  // PATH SIZE: the path check; a new file, 0600 root:root, fallocate (else dd), mkswap
-	OpSwapOn    plan.OpName = "swap-on"    // PATH: the path check; swapon
-	OpSwapFstab plan.OpName = "swap-fstab" // PATH: /etc/fstab rewritten whole with `PATH none swap sw 0 0`, by rename
-)
-
 // swapTimeouts are each swap operation's limit, in seconds: allocating a
 // file of gigabytes with dd (where fallocate can't) takes a while.
-var swapTimeouts = map[plan.OpName]int{OpSwapMake: 1800, OpSwapOn: 120, OpSwapFstab: 60}
+var swapTimeouts = map[plan.OpName]int{vocab.OpSwapMake: 1800, vocab.OpSwapOn: 120, vocab.OpSwapFstab: 60}
 
 // swapSteps are a swap's steps, part by part as resources.md says: a swap
 // that isn't active is made (allocated again, so a short file is made
@@ -32,18 +24,18 @@ func swapSteps(s *declaration.Swap, v observation.Verdict, drift []observation.D
 	inactive, unlisted := v == observation.Absent, v == observation.Absent
 	for _, d := range drift {
 		switch d.Field {
-		case detect.FieldSwapActive:
+		case vocab.FieldSwapActive:
 			inactive = true
-		case detect.FieldSwapFstab:
+		case vocab.FieldSwapFstab:
 			unlisted = true
 		}
 	}
 	steps := []plan.Step{}
 	if inactive {
-		steps = append(steps, op(OpSwapMake, s.Size), op(OpSwapOn))
+		steps = append(steps, op(vocab.OpSwapMake, s.Size), op(vocab.OpSwapOn))
 	}
 	if unlisted {
-		steps = append(steps, op(OpSwapFstab))
+		steps = append(steps, op(vocab.OpSwapFstab))
 	}
 	return steps
 }

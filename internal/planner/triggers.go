@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
@@ -233,17 +234,17 @@ func (t *triggers) decorate(c *plan.Change, manager string, drift []observation.
 	return nil
 }
 
-func svcOp(name, manager, service string) plan.Step {
-	return plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: plan.OpName(name), Args: []string{manager, service}, Privilege: plan.Root, Timeout: serviceOpTimeout}}
+func svcOp(name plan.OpName, manager, service string) plan.Step {
+	return plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: name, Args: []string{manager, service}, Privilege: plan.Root, Timeout: serviceOpTimeout}}
 }
 
 // ledgerMark is the step that writes svc's marker, or nil on a manager
 // with no backend (whose verbs are notes, and owe nothing).
 func ledgerMark(manager, svc string, action observation.TriggerAction) *plan.Step {
-	if manager != "systemd" && manager != "openrc" {
+	if manager != vocab.ManagerSystemd && manager != vocab.ManagerOpenRC {
 		return nil
 	}
-	return &plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: "ledger-mark", Args: []string{svc, string(action)}, Privilege: plan.Root, Timeout: ledgerOpTimeout}}
+	return &plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: vocab.OpLedgerMark, Args: []string{svc, string(action)}, Privilege: plan.Root, Timeout: ledgerOpTimeout}}
 }
 
 // serviceSteps are the steps of a service's change: its trigger, then
@@ -251,29 +252,36 @@ func ledgerMark(manager, svc string, action observation.TriggerAction) *plan.Ste
 // crashed service, or stop), then the clear of its marker. On a manager
 // with no backend (launchd) each verb is a note.
 func serviceSteps(id string, s *declaration.Service, manager string, drift []observation.Difference, tr *plan.Trigger) ([]plan.Step, error) {
-	type verb struct{ name, note string }
+	type verb struct {
+		name plan.OpName
+		note string
+	}
 	var verbs []verb
 	// A service declared stopped owes nothing (it starts on the new state):
 	// a marker an older config left for it is only cleared.
 	if tr != nil && (s.Running == nil || *s.Running) {
-		verbs = append(verbs, verb{"svc-" + string(tr.Action), string(tr.Action) + " " + s.Service + " if it is running"})
+		trigger := vocab.OpSvcRestart
+		if tr.Action == observation.Reload {
+			trigger = vocab.OpSvcReload
+		}
+		verbs = append(verbs, verb{trigger, string(tr.Action) + " " + s.Service + " if it is running"})
 	}
 	for _, d := range drift {
 		switch d.Field {
-		case "enabled":
-			if d.Desired == "enabled" {
-				verbs = append(verbs, verb{"svc-enable", "enable " + s.Service + " at boot"})
+		case vocab.FieldEnabled:
+			if d.Desired == vocab.StateEnabled {
+				verbs = append(verbs, verb{vocab.OpSvcEnable, "enable " + s.Service + " at boot"})
 			} else {
-				verbs = append(verbs, verb{"svc-disable", "disable " + s.Service + " at boot"})
+				verbs = append(verbs, verb{vocab.OpSvcDisable, "disable " + s.Service + " at boot"})
 			}
-		case "running":
-			if d.Desired == "running" {
-				if manager == "openrc" && d.Observed == "crashed" {
-					verbs = append(verbs, verb{"svc-zap", "reset " + s.Service + ", which crashed"})
+		case vocab.FieldRunning:
+			if d.Desired == vocab.StateRunning {
+				if manager == vocab.ManagerOpenRC && d.Observed == vocab.StateCrashed {
+					verbs = append(verbs, verb{vocab.OpSvcZap, "reset " + s.Service + ", which crashed"})
 				}
-				verbs = append(verbs, verb{"svc-start", "start " + s.Service})
+				verbs = append(verbs, verb{vocab.OpSvcStart, "start " + s.Service})
 			} else {
-				verbs = append(verbs, verb{"svc-stop", "stop " + s.Service})
+				verbs = append(verbs, verb{vocab.OpSvcStop, "stop " + s.Service})
 			}
 		default:
 			return nil, fmt.Errorf("resource %q: drift: a service has no field %q", id, d.Field)
@@ -281,12 +289,12 @@ func serviceSteps(id string, s *declaration.Service, manager string, drift []obs
 	}
 	steps := []plan.Step{}
 	switch manager {
-	case "systemd", "openrc":
+	case vocab.ManagerSystemd, vocab.ManagerOpenRC:
 		for _, v := range verbs {
 			steps = append(steps, svcOp(v.name, manager, s.Service))
 		}
 		if tr != nil {
-			steps = append(steps, plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: "ledger-clear", Args: []string{s.Service}, Privilege: plan.Root, Timeout: ledgerOpTimeout}})
+			steps = append(steps, plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: vocab.OpLedgerClear, Args: []string{s.Service}, Privilege: plan.Root, Timeout: ledgerOpTimeout}})
 		}
 	case "":
 		return nil, fmt.Errorf("resource %q: the target declares no service_manager", id)

@@ -1,19 +1,9 @@
 package planner
 
 import (
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
-)
-
-// The operations of a user's change (internal/ops/scripts/user-*.sh), each
-// run as root and each a no-op where the account already reads as
-// declared, so a create and an update share them.
-const (
-	OpUserAccount plan.OpName = "user-account" // NAME [SHELL]: useradd -m -d /home/NAME, chown -h; usermod -s
-	OpUserHome    plan.OpName = "user-home"    // NAME MODE: chmod of /home/NAME, entered without a link
-	OpUserGroups  plan.OpName = "user-groups"  // NAME GROUP...: usermod -a -G, additive
-	OpUserKeys    plan.OpName = "user-keys"    // NAME keys KEY... | NAME copy_from SOURCE; shadow field *
-	OpUserSudo    plan.OpName = "user-sudo"    // NAME MODE [COMMAND...] | NAME remove; visudo -c first
 )
 
 // userTimeout is each user operation's limit, in seconds.
@@ -31,25 +21,25 @@ func userSteps(u *declaration.User) []plan.Step {
 	if u.Shell != "" {
 		account = append(account, u.Shell)
 	}
-	steps := []plan.Step{op(OpUserAccount, account...)}
+	steps := []plan.Step{op(vocab.OpUserAccount, account...)}
 	if u.HomeMode != "" {
-		steps = append(steps, op(OpUserHome, n, u.HomeMode))
+		steps = append(steps, op(vocab.OpUserHome, n, u.HomeMode))
 	}
 	if len(u.Groups) > 0 {
-		steps = append(steps, op(OpUserGroups, append([]string{n}, u.Groups...)...))
+		steps = append(steps, op(vocab.OpUserGroups, append([]string{n}, u.Groups...)...))
 	}
 	if k := u.SSHKeys; k != nil {
 		if k.CopyFrom != "" {
-			steps = append(steps, op(OpUserKeys, n, "copy_from", k.CopyFrom))
+			steps = append(steps, op(vocab.OpUserKeys, n, "copy_from", k.CopyFrom))
 		} else {
-			steps = append(steps, op(OpUserKeys, append([]string{n, "keys"}, k.Keys...)...))
+			steps = append(steps, op(vocab.OpUserKeys, append([]string{n, "keys"}, k.Keys...)...))
 		}
 	}
 	if s := u.Sudo; s != nil {
 		if s.Remove {
-			steps = append(steps, op(OpUserSudo, n, "remove"))
+			steps = append(steps, op(vocab.OpUserSudo, n, "remove"))
 		} else {
-			steps = append(steps, op(OpUserSudo, append([]string{n, s.Mode}, s.Commands...)...))
+			steps = append(steps, op(vocab.OpUserSudo, append([]string{n, s.Mode}, s.Commands...)...))
 		}
 	}
 	return steps

@@ -1,7 +1,7 @@
 package planner
 
 import (
-	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -19,16 +19,16 @@ func verifySteps(v *declaration.Verify) []plan.Step {
 		switch a.Type {
 		case declaration.AssertPathExists:
 			steps = append(steps, plan.Step{Type: plan.StepOp, Op: &plan.Op{
-				Name:      detect.OpVerifyPath,
-				Args:      detect.VerifyPathArgs(a),
+				Name:      vocab.OpVerifyPath,
+				Args:      vocab.VerifyPathArgs(a),
 				Privilege: plan.Login,
-				Timeout:   detect.ProbeTimeout,
+				Timeout:   vocab.ProbeTimeout,
 			}})
 		case declaration.AssertCommand:
 			steps = append(steps, plan.Step{Type: plan.StepCommand, Command: &plan.Command{
-				Run:       detect.AssertionCommand(a),
+				Run:       vocab.AssertionCommand(a),
 				Privilege: plan.Login,
-				Timeout:   detect.CheckTimeout,
+				Timeout:   vocab.CheckTimeout,
 			}})
 		}
 	}

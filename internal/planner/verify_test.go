@@ -4,8 +4,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/ops"
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
@@ -38,9 +38,9 @@ func TestVerifySteps(t *testing.T) {
 	}
 	c := p.Changes[0]
 	want := []plan.Step{
-		{Type: plan.StepOp, Op: &plan.Op{Name: detect.OpVerifyPath, Args: []string{"/srv/token", "file", "600", "", "not_empty"}, Privilege: plan.Login, Timeout: detect.ProbeTimeout}},
-		{Type: plan.StepCommand, Command: &plan.Command{Run: run, Privilege: plan.Login, Timeout: detect.CheckTimeout}},
-		{Type: plan.StepCommand, Command: &plan.Command{Run: detect.AssertionCommand(as[2]), Privilege: plan.Login, Timeout: detect.CheckTimeout}},
+		{Type: plan.StepOp, Op: &plan.Op{Name: vocab.OpVerifyPath, Args: []string{"/srv/token", "file", "600", "", "not_empty"}, Privilege: plan.Login, Timeout: vocab.ProbeTimeout}},
+		{Type: plan.StepCommand, Command: &plan.Command{Run: run, Privilege: plan.Login, Timeout: vocab.CheckTimeout}},
+		{Type: plan.StepCommand, Command: &plan.Command{Run: vocab.AssertionCommand(as[2]), Privilege: plan.Login, Timeout: vocab.CheckTimeout}},
 	}
 	if c.Action != plan.Update || !reflect.DeepEqual(c.Steps, want) || !reflect.DeepEqual(c.Drift, []observation.Difference{drift}) {
 		t.Errorf("guard: %s %+v %+v", c.Action, c.Steps, c.Drift)

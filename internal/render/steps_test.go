@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/execute"
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
@@ -40,8 +40,8 @@ func TestPipelineVerifyInstallerChange(t *testing.T) {
 			{Type: plan.StepCommand, Command: &plan.Command{Run: declaration.Lit("make test"), Privilege: plan.Login}},
 		}},
 		{ID: "gate", Type: declaration.KindVerify, Action: plan.Update, Resource: ver, Steps: []plan.Step{
-			{Type: plan.StepOp, Op: &plan.Op{Name: detect.OpVerifyPath, Args: detect.VerifyPathArgs(ver.Verify.Assertions[0]), Privilege: plan.Login}},
-			{Type: plan.StepCommand, Command: &plan.Command{Run: detect.AssertionCommand(ver.Verify.Assertions[1]), Privilege: plan.Login}},
+			{Type: plan.StepOp, Op: &plan.Op{Name: vocab.OpVerifyPath, Args: vocab.VerifyPathArgs(ver.Verify.Assertions[0]), Privilege: plan.Login}},
+			{Type: plan.StepCommand, Command: &plan.Command{Run: vocab.AssertionCommand(ver.Verify.Assertions[1]), Privilege: plan.Login}},
 		}},
 		{ID: "rust", Type: declaration.KindInstaller, Action: plan.Create, Steps: []plan.Step{{Type: plan.StepOp, Op: &inst}},
 			Resource: declaration.Resource{Common: declaration.Common{ID: "rust", Type: declaration.KindInstaller},

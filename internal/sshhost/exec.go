@@ -14,6 +14,8 @@ import (
 
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/internal/ops"
+	"github.com/zap-go/zap/internal/ops/asroot"
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/events"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -26,7 +28,7 @@ import (
 // GROUP]`, each argument single-quoted, and the script arrives on stdin,
 // after the arguments no argv shows (ops.Input: a put's digest and length,
 // a link's target) and, for a put, before the content (ops.PutInput). A put with a validate check is
-// ops.ValidatedPut: the put script snapshots the old file as root before it
+// asroot.ValidatedPut: the put script snapshots the old file as root before it
 // writes, the check runs as the connecting user (an operator's command), and
 // a failed check puts the old file back with a second put. Before the first operation
 // one `sudo -n true` checks that sudo works without a password; a sudo that
@@ -55,24 +57,24 @@ func (c *Client) Exec() *Exec { return &Exec{c: c} }
 var _ execute.Host = (*Exec)(nil)
 
 // Put installs a file whole, under sudo. With a validate check it is
-// ops.ValidatedPut: the put script reads the old file (as root, through one
+// asroot.ValidatedPut: the put script reads the old file (as root, through one
 // descriptor) before it writes, the check runs as the connecting user, as an
 // operator's command does, and a failed check puts the old file back.
 func (e *Exec) Put(ctx context.Context, p *execute.Put) error {
 	if p.Validate != nil {
-		return ops.ValidatedPut(ctx, e, e.Run, p)
+		return asroot.ValidatedPut(ctx, e, e.Run, p)
 	}
-	return ops.Put(ctx, e, p)
+	return asroot.Put(ctx, e, p)
 }
 
 // Dir makes a directory, under sudo.
 func (e *Exec) Dir(ctx context.Context, d *execute.Dir) error {
-	return ops.Dir(ctx, e, d)
+	return asroot.Dir(ctx, e, d)
 }
 
 // Link makes or replaces a symbolic link, under sudo.
 func (e *Exec) Link(ctx context.Context, l *execute.Link) error {
-	return ops.Link(ctx, e, l)
+	return asroot.Link(ctx, e, l)
 }
 
 // Run runs an operator's command as the connecting user.
@@ -91,7 +93,7 @@ func (e *Exec) Run(ctx context.Context, c *execute.Command) error {
 	return &execute.ExitError{Status: r.status, Output: r.output()}
 }
 
-// RunOp runs one operation script under sudo (ops.Root): what it prints on
+// RunOp runs one operation script under sudo (asroot.Root): what it prints on
 // stdout is returned, up to a snapshot's size.
 func (e *Exec) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args ...string) ([]byte, error) {
 	if err := e.sudo(ctx); err != nil {
@@ -100,7 +102,7 @@ func (e *Exec) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args .
 	var cmd strings.Builder
 	cmd.WriteString("sudo -n " + ops.Invocation)
 	for _, a := range args {
-		cmd.WriteString(" " + execute.Quote(a))
+		cmd.WriteString(" " + vocab.Quote(a))
 	}
 	var out limitedBuffer
 	r := e.c.sessionTo(ctx, cmd.String(), stdin, 0, &out)
@@ -108,11 +110,11 @@ func (e *Exec) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args .
 	case r.err != nil:
 		return nil, r.err
 	case out.over:
-		return nil, execute.Errorf(events.Permanent, "the %s script printed more than %d MiB", name, ops.SnapshotLimit>>20)
+		return nil, execute.Errorf(events.Permanent, "the %s script printed more than %d MiB", name, asroot.SnapshotLimit>>20)
 	case r.status == 0:
 		return out.buf.Bytes(), nil
 	}
-	return nil, ops.Failure(name, r.status, r.stderr)
+	return nil, asroot.Failure(name, r.status, r.stderr)
 }
 
 // limitedBuffer keeps what an operation script prints, up to a snapshot and
@@ -123,7 +125,7 @@ type limitedBuffer struct {
 }
 
 func (l *limitedBuffer) Write(p []byte) (int, error) {
-	if l.buf.Len()+len(p) > ops.SnapshotLimit+4096 {
+	if l.buf.Len()+len(p) > asroot.SnapshotLimit+4096 {
 		l.over = true
 		return len(p), nil
 	}

@@ -34,6 +34,7 @@ import (
 
 	"github.com/zap-go/zap/internal/batch"
 	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/observation"
 )
 
@@ -69,7 +70,7 @@ func (c *Client) Answer(ctx context.Context, lane observation.Lane, queries []de
 		elevated = true
 		// The shell parses the whole line, the batch quoted in it, before
 		// sudo starts, so sudo's shell reads exactly the batch.
-		script = "printf '%s' " + detect.Quote(b.Script) + " | sudo -n sh\n"
+		script = "printf '%s' " + vocab.Quote(b.Script) + " | sudo -n sh\n"
 	default:
 		return nil, fmt.Errorf("unknown lane %q", lane)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/internal/ops"
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/events"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -36,7 +37,7 @@ func (e *Exec) ReadSource(ctx context.Context, path string) ([]byte, error) {
 		return nil, errors.New("can't be read: this zap has no read script")
 	}
 	// The path on the argv, the limit on stdin (ops.Input).
-	cmd := "sudo -n " + ops.Invocation + " " + execute.Quote(path)
+	cmd := "sudo -n " + ops.Invocation + " " + vocab.Quote(path)
 	s, err := e.c.client.NewSession()
 	if err != nil {
 		return nil, execute.Errorf(events.Transient, "can't be read: the connection to %s is gone: %v", e.c.Config.Host, err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/internal/ops"
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/events"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -28,7 +29,7 @@ func (e *Exec) Op(ctx context.Context, o *execute.ZapOp) error {
 	}
 	cmd.WriteString("sh -s --")
 	for _, a := range args {
-		cmd.WriteString(" " + execute.Quote(a))
+		cmd.WriteString(" " + vocab.Quote(a))
 	}
 	r := e.c.session(ctx, cmd.String(), []byte(ops.Input(o.Script, input...)), o.Timeout)
 	switch {

@@ -24,6 +24,7 @@ import (
 	"github.com/zap-go/zap/internal/localops"
 	"github.com/zap-go/zap/internal/scripttest"
 	"github.com/zap-go/zap/internal/sshhost"
+	"github.com/zap-go/zap/internal/vocab"
 )
 
 // helperEnv names the helper mode the test binary runs in when it is
@@ -287,7 +288,7 @@ func sshTarget(t *testing.T, s *scripttest.SSHD) *target {
 	e := dial(t, s)
 	// The umask the scripts run with under sudo there.
 	probe := filepath.Join(t.TempDir(), "umask")
-	if err := e.Run(context.Background(), &execute.Command{Script: execute.Script("", nil, "sudo -n sh -c "+execute.Quote("umask > "+probe))}); err != nil {
+	if err := e.Run(context.Background(), &execute.Command{Script: execute.Script("", nil, "sudo -n sh -c "+vocab.Quote("umask > "+probe))}); err != nil {
 		t.Fatalf("read the umask under sudo over SSH: %v", err)
 	}
 	b, err := os.ReadFile(probe)

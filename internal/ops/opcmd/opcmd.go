@@ -15,8 +15,8 @@
 // The table below is the one place that wording lives; its test checks
 // that each command, as written here with the script's variables, is in its
 // script's text, so the two can't drift apart. The package is a leaf (it
-// imports nothing of Zap's): internal/ops imports internal/execute, which
-// uses it.
+// imports nothing of Zap's), so internal/render and internal/execute read
+// the wording without the scripts.
 package opcmd
 
 import "strings"

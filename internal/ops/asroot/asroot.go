@@ -1,4 +1,13 @@
-package ops
+// Package asroot does Zap's own file operations (put, dir, link, and a put
+// with a validate check) as their constant scripts of internal/ops, run as
+// root through a Root: sudo on the local machine where the native
+// operation was denied (internal/localops), sudo over SSH
+// (internal/sshhost). It also says what a failed operation script's exit
+// and last line mean (Failure).
+//
+// It stands above internal/execute, whose prepared steps it carries out,
+// and internal/ops, whose scripts it runs; internal/ops imports neither.
+package asroot
 
 import (
 	"bytes"
@@ -12,6 +21,7 @@ import (
 	"time"
 
 	"github.com/zap-go/zap/internal/execute"
+	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/pkg/events"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -37,8 +47,9 @@ const snapshotTag = "zap-snapshot "
 
 // PutArgs returns the put script's arguments for p, what is "", PutSnapshot
 // or PutRemove: argv, the ones its argv carries (PATH MODE OWNER GROUP), and
-// stdin, the rest (SHA512 LENGTH [what]), which travel on stdin (Input), so
-// no account on the host reads the digest of the content in ps.
+// stdin, the rest (SHA512 LENGTH [what]), which travel on stdin
+// (ops.Input), so no account on the host reads the digest of the content in
+// ps.
 func PutArgs(p *execute.Put, what string) (argv, stdin []string) {
 	argv = []string{p.Path, p.Mode, p.Owner, p.Group}
 	stdin = []string{p.SHA512, strconv.Itoa(len(p.Content))}
@@ -51,7 +62,7 @@ func PutArgs(p *execute.Put, what string) (argv, stdin []string) {
 // putOnce runs the put script once through root for p.
 func putOnce(ctx context.Context, root Root, script string, p *execute.Put, what string) ([]byte, error) {
 	argv, stdin := PutArgs(p, what)
-	return root.RunOp(ctx, plan.OpPut, PutInput(Input(script, stdin...), p.Content), argv...)
+	return root.RunOp(ctx, plan.OpPut, ops.PutInput(ops.Input(script, stdin...), p.Content), argv...)
 }
 
 // Snapshot is the file a validated put replaces, as the put script read it
@@ -100,7 +111,7 @@ func RestoreMode(old uint32, declared string) uint32 {
 // Root runs Zap's operation scripts as root.
 type Root interface {
 	// RunOp runs the operation's script with args on its argv, the shell
-	// reading stdin (the arguments no argv shows and the script, Input,
+	// reading stdin (the arguments no argv shows and the script, ops.Input,
 	// and for a put its content), and returns what the script printed on
 	// stdout. A failure is the script's, classified (see Failure).
 	RunOp(ctx context.Context, name plan.OpName, stdin []byte, args ...string) ([]byte, error)
@@ -109,7 +120,7 @@ type Root interface {
 // Put installs a file through root (see ValidatedPut for one with a
 // validate check).
 func Put(ctx context.Context, root Root, p *execute.Put) error {
-	script, ok := Script(plan.OpPut)
+	script, ok := ops.Script(plan.OpPut)
 	if !ok {
 		return errors.New("this zap has no put script")
 	}
@@ -119,7 +130,7 @@ func Put(ctx context.Context, root Root, p *execute.Put) error {
 
 // Dir makes a directory through root.
 func Dir(ctx context.Context, root Root, d *execute.Dir) error {
-	script, ok := Script(plan.OpDir)
+	script, ok := ops.Script(plan.OpDir)
 	if !ok {
 		return errors.New("this zap has no dir script")
 	}
@@ -130,11 +141,11 @@ func Dir(ctx context.Context, root Root, d *execute.Dir) error {
 // Link makes or replaces a symbolic link through root: the path on the
 // argv, the target on stdin.
 func Link(ctx context.Context, root Root, l *execute.Link) error {
-	script, ok := Script(plan.OpLink)
+	script, ok := ops.Script(plan.OpLink)
 	if !ok {
 		return errors.New("this zap has no link script")
 	}
-	_, err := root.RunOp(ctx, plan.OpLink, []byte(Input(script.Text, l.Target)), l.Path)
+	_, err := root.RunOp(ctx, plan.OpLink, []byte(ops.Input(script.Text, l.Target)), l.Path)
 	return err
 }
 
@@ -148,7 +159,7 @@ func Link(ctx context.Context, root Root, l *execute.Link) error {
 // declared mode doesn't carry, or removes the file when there was none, and
 // the put fails with the check's failure.
 func ValidatedPut(ctx context.Context, root Root, check func(context.Context, *execute.Command) error, p *execute.Put) error {
-	script, ok := Script(plan.OpPut)
+	script, ok := ops.Script(plan.OpPut)
 	if !ok {
 		return errors.New("this zap has no put script")
 	}

@@ -9,7 +9,9 @@
 // standard library's pure packages and the document contracts
 // (pkg/declaration, pkg/plan) and nothing else, so it does no I/O and pulls
 // none in. internal/detect, internal/planner, internal/ops and
-// internal/execute import it for names instead of each other.
+// internal/execute import it for names instead of each other; the planner's
+// test holds its whole dependency graph to that (internal/planner,
+// TestNoIO).
 //
 // The names are kept one file per resource kind (firewall.go, service.go,
 // swap.go, ...), those every kind uses in shell.go and limits.go.

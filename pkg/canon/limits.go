@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
 )
 
 // The limits on every document Zap reads from outside itself: a stage's
@@ -154,6 +154,14 @@ func stringClose(data []byte, open int) int {
 	}
 }
 
+// statSeeker is a reader that says its size and where it is, as an
+// *os.File does: named by its methods, so canon imports no package that
+// does I/O (the planner's test holds its dependencies to that).
+type statSeeker interface {
+	Stat() (fs.FileInfo, error)
+	io.Seeker
+}
+
 // ReadAll reads r to its end, refusing with a *LimitError (BoundSize)
 // anything larger than limit bytes: a regular file by its size, before
 // reading it, anything else once limit+1 bytes are read, never more. What
@@ -161,7 +169,7 @@ func stringClose(data []byte, open int) int {
 // once it is whole.
 func ReadAll(r io.Reader, limit int64) ([]byte, error) {
 	size := int64(-1)
-	if f, ok := r.(*os.File); ok {
+	if f, ok := r.(statSeeker); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 			if pos, err := f.Seek(0, io.SeekCurrent); err == nil {
 				size = max(fi.Size()-pos, 0)

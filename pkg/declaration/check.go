@@ -2,7 +2,7 @@ package declaration
 
 import (
 	"fmt"
-	"net"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"sort"
@@ -64,8 +64,8 @@ func loopbackHost(h string) bool {
 	if h == "localhost" {
 		return true
 	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
+	ip, err := netip.ParseAddr(h)
+	return err == nil && ip.Zone() == "" && ip.IsLoopback()
 }
 
 func checkBlake3(pin string) error {

@@ -3,7 +3,7 @@ package declaration
 import (
 	"encoding/json"
 	"fmt"
-	"net"
+	"net/netip"
 	"slices"
 	"strings"
 
@@ -141,10 +141,32 @@ func checkHBA(t Text, what string) error {
 	return nil
 }
 
+// isCIDR reports whether s is an IP address and a prefix length no longer
+// than the address, as net.ParseCIDR takes them (an address without a
+// zone, the length in decimal digits, leading zeros and all), written with
+// net/netip so the declaration's checks import nothing that does I/O.
+func isCIDR(s string) bool {
+	addr, bits, ok := strings.Cut(s, "/")
+	ip, err := netip.ParseAddr(addr)
+	if !ok || err != nil || ip.Zone() != "" || bits == "" {
+		return false
+	}
+	n := 0
+	for _, c := range []byte(bits) {
+		if c < '0' || c > '9' {
+			return false
+		}
+		if n = n*10 + int(c-'0'); n > ip.BitLen() {
+			return false
+		}
+	}
+	return true
+}
+
 // CheckHBAHost checks an auth.hosts entry: an IP address with its prefix
 // length.
 func CheckHBAHost(s string) error {
-	if _, _, err := net.ParseCIDR(s); err != nil || strings.ContainsAny(s, " \t") {
+	if !isCIDR(s) || strings.ContainsAny(s, " \t") {
 		return fmt.Errorf("%q is not an IP address with its prefix length, such as '127.0.0.1/32'", s)
 	}
 	return nil

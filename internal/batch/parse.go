@@ -262,197 +262,207 @@ func pathGroupAnswers(answers []detect.Answer, un unit, code int, data []byte) {
 		groupFailed(answers, un, code)
 		return
 	}
-	garbled := func() {
+	g, ok := parsePathGroup(un, data)
+	if !ok {
 		a := failed("the path reads' output doesn't parse (an owner or group name with a newline, or a path that changed while it was read?)")
 		for _, i := range un.reads {
 			answers[i] = a
 		}
+		return
 	}
+	g.answer(answers)
+}
+
+// pathGroup is a pathScript group's output as it is parsed: what each path
+// is (there: m missing, l a link to nothing, L a link to something, e
+// there), its lstat line and mode, the mode a link leads to, and the
+// descriptors the content reads opened.
+type pathGroup struct {
+	un       unit
+	there    string
+	lines    []string // what is left to parse
+	lstat    []string
+	modes    []uint32
+	follow   []uint32
+	denied   []bool
+	recorded []bool
+	byPath   []*opened
+	names    map[string]bool
+}
+
+// parsePathGroup parses data, reporting false where it doesn't line up.
+func parsePathGroup(un unit, data []byte) (*pathGroup, bool) {
 	text, ok := strings.CutSuffix(string(data), "\n")
 	if !ok {
-		garbled()
-		return
+		return nil, false
 	}
 	lines := strings.Split(text, "\n")
 	n := len(un.paths)
-	there := lines[0]
-	if len(there) != n || strings.Trim(there, "mlLe") != "" {
-		garbled()
-		return
+	if len(lines[0]) != n || strings.Trim(lines[0], "mlLe") != "" {
+		return nil, false
 	}
-	lines = lines[1:]
-	// The lstat lines, one per path there, and the followed stat lines,
-	// one per link to something there.
-	lstat := make([]string, n)
-	modes := make([]uint32, n)
-	follow := make([]uint32, n)
-	for k := 0; k < n; k++ {
-		if there[k] == 'm' {
-			continue
-		}
-		if len(lines) == 0 {
-			garbled()
-			return
-		}
-		lstat[k], lines = lines[0], lines[1:]
-		m, _, _ := strings.Cut(lstat[k], " ")
-		mode, ok := parseMode(m)
-		isLink := fileType(mode) == detect.TypeSymlink
-		if !ok || isLink != (there[k] == 'l' || there[k] == 'L') {
-			garbled()
-			return
-		}
-		modes[k] = mode
+	g := &pathGroup{
+		un: un, there: lines[0], lines: lines[1:],
+		lstat: make([]string, n), modes: make([]uint32, n), follow: make([]uint32, n),
+		denied: make([]bool, n), recorded: make([]bool, n), byPath: make([]*opened, n),
+		names: map[string]bool{},
 	}
-	for k := 0; k < n; k++ {
-		if there[k] != 'L' {
-			continue
-		}
-		if len(lines) == 0 {
-			garbled()
-			return
-		}
-		mode, ok := parseMode(lines[0])
-		if !ok {
-			garbled()
-			return
-		}
-		follow[k], lines = mode, lines[1:]
+	if !g.stats() {
+		return nil, false
 	}
-	// The content reads: a line per seven paths opened together (and one
-	// of those refused), then a stat line per descriptor, then a sum per
-	// regular file of one link.
-	denied := make([]bool, n)
-	recorded := make([]bool, n)
-	record := func(num string) (int, bool) {
-		p, err := strconv.Atoi(num)
-		if err != nil || strconv.Itoa(p) != num || p < 1 || p > un.digests || recorded[p-1] ||
-			there[p-1] != 'e' || fileType(modes[p-1]) != detect.TypeRegular {
-			return 0, false
+	for len(g.lines) > 0 {
+		if !g.window() {
+			return nil, false
 		}
-		recorded[p-1] = true
-		return p - 1, true
-	}
-	var fds []*opened
-	names := map[string]bool{}
-	for len(lines) > 0 {
-		// One window: its "o" and "d" lines, its stat lines, its sums.
-		var window []*opened
-		levels := 0
-		for len(lines) > 0 {
-			f := strings.Split(lines[0], " ")
-			if f[0] == "d" && len(f) > 1 && levels > 0 {
-				for _, num := range f[1:] {
-					p, ok := record(num)
-					if !ok {
-						garbled()
-						return
-					}
-					denied[p] = true
-				}
-			} else if f[0] == "o" && len(f) >= 2 && f[1] != "" && strings.Trim(f[1], "0123456789") == "" {
-				for _, pair := range f[2:] {
-					num, k, ok := strings.Cut(pair, ":")
-					p, ok2 := record(num)
-					fd, err := strconv.Atoi(k)
-					name := "/proc/" + f[1] + "/fd/" + k
-					if !ok || !ok2 || err != nil || strconv.Itoa(fd) != k || fd < 3 || names[name] {
-						garbled()
-						return
-					}
-					names[name] = true
-					window = append(window, &opened{path: p, fd: name})
-				}
-				levels++
-			} else {
-				break
-			}
-			lines = lines[1:]
-		}
-		if levels == 0 {
-			garbled()
-			return
-		}
-		for _, o := range window {
-			if len(lines) == 0 {
-				garbled()
-				return
-			}
-			ms, ls, ok := strings.Cut(lines[0], " ")
-			mode, ok2 := parseMode(ms)
-			links, err := strconv.ParseUint(ls, 10, 64)
-			if !ok || !ok2 || err != nil || strconv.FormatUint(links, 10) != ls {
-				garbled()
-				return
-			}
-			o.mode, o.links = mode, links
-			lines = lines[1:]
-		}
-		for _, o := range window {
-			if fileType(o.mode) != detect.TypeRegular || o.links != 1 {
-				continue
-			}
-			if len(lines) == 0 {
-				garbled()
-				return
-			}
-			sum, name, ok := strings.Cut(lines[0], "  ")
-			if !ok || name != o.fd || len(sum) != 128 || strings.Trim(sum, "0123456789abcdef") != "" {
-				garbled()
-				return
-			}
-			o.sum = sum
-			lines = lines[1:]
-		}
-		fds = append(fds, window...)
-	}
-	if len(lines) != 0 {
-		garbled()
-		return
-	}
-	byPath := make([]*opened, n)
-	for _, o := range fds {
-		byPath[o.path] = o
 	}
 	for k, p := range un.paths {
-		if there[k] != 'm' && fileType(modes[k]) == detect.TypeRegular && len(p.sha) > 0 && !recorded[k] {
+		if g.there[k] != 'm' && fileType(g.modes[k]) == detect.TypeRegular && len(p.sha) > 0 && !g.recorded[k] {
 			// A regular file whose content was to be read, and wasn't:
 			// it changed between the reads.
-			garbled()
-			return
+			return nil, false
 		}
 	}
-	for k, p := range un.paths {
-		var typ, content detect.Answer
-		switch {
-		case there[k] == 'm':
-			typ = detect.Answer{Status: detect.StatusMissing}
-			content = typ
-		default:
-			t := fileType(modes[k])
-			switch there[k] {
-			case 'l':
-				typ = detect.Answer{Status: detect.StatusMissing}
-			case 'L':
-				typ = detect.Answer{Status: detect.StatusOK, Type: fileType(follow[k])}
-			default:
-				typ = detect.Answer{Status: detect.StatusOK, Type: t}
-			}
-			switch o := byPath[k]; {
-			case t != detect.TypeRegular:
-				content = detect.Answer{Status: detect.StatusNotRegular, Type: t}
-			case denied[k]:
-				content = detect.Answer{Status: detect.StatusDenied}
-			case o == nil:
-				content = failed("the content read's output doesn't parse")
-			case fileType(o.mode) != detect.TypeRegular:
-				content = detect.Answer{Status: detect.StatusNotRegular, Type: fileType(o.mode)}
-			case o.links != 1:
-				content = detect.Answer{Status: detect.StatusHardLinked, Links: o.links}
-			default:
-				content = detect.Answer{Status: detect.StatusOK, SHA512: o.sum}
-			}
+	return g, true
+}
+
+// next takes the next line.
+func (g *pathGroup) next() (string, bool) {
+	if len(g.lines) == 0 {
+		return "", false
+	}
+	line := g.lines[0]
+	g.lines = g.lines[1:]
+	return line, true
+}
+
+// stats parses the lstat lines, one per path there, and the followed stat
+// lines, one per link to something there.
+func (g *pathGroup) stats() bool {
+	for k := range g.there {
+		if g.there[k] == 'm' {
+			continue
 		}
+		line, ok := g.next()
+		if !ok {
+			return false
+		}
+		g.lstat[k] = line
+		m, _, _ := strings.Cut(line, " ")
+		mode, ok := parseMode(m)
+		isLink := fileType(mode) == detect.TypeSymlink
+		if !ok || isLink != (g.there[k] == 'l' || g.there[k] == 'L') {
+			return false
+		}
+		g.modes[k] = mode
+	}
+	for k := range g.there {
+		if g.there[k] != 'L' {
+			continue
+		}
+		line, ok := g.next()
+		if !ok {
+			return false
+		}
+		if g.follow[k], ok = parseMode(line); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// record takes num, a path's number in a content read's line, as read
+// once: a regular file there whose content was to be read.
+func (g *pathGroup) record(num string) (int, bool) {
+	p, err := strconv.Atoi(num)
+	if err != nil || strconv.Itoa(p) != num || p < 1 || p > g.un.digests || g.recorded[p-1] ||
+		g.there[p-1] != 'e' || fileType(g.modes[p-1]) != detect.TypeRegular {
+		return 0, false
+	}
+	g.recorded[p-1] = true
+	return p - 1, true
+}
+
+// window parses one window of the content reads: a line per seven paths
+// opened together (and one of those refused), then a stat line per
+// descriptor, then a sum per regular file of one link.
+func (g *pathGroup) window() bool {
+	window, ok := g.opens()
+	if !ok {
+		return false
+	}
+	for _, o := range window {
+		line, ok := g.next()
+		if !ok {
+			return false
+		}
+		ms, ls, ok := strings.Cut(line, " ")
+		mode, ok2 := parseMode(ms)
+		links, err := strconv.ParseUint(ls, 10, 64)
+		if !ok || !ok2 || err != nil || strconv.FormatUint(links, 10) != ls {
+			return false
+		}
+		o.mode, o.links = mode, links
+	}
+	for _, o := range window {
+		if fileType(o.mode) != detect.TypeRegular || o.links != 1 {
+			continue
+		}
+		line, ok := g.next()
+		if !ok {
+			return false
+		}
+		sum, name, ok := strings.Cut(line, "  ")
+		if !ok || name != o.fd || len(sum) != 128 || strings.Trim(sum, "0123456789abcdef") != "" {
+			return false
+		}
+		o.sum = sum
+	}
+	for _, o := range window {
+		g.byPath[o.path] = o
+	}
+	return true
+}
+
+// opens parses a window's "o" and "d" lines: the descriptors opened, and
+// the paths refused.
+func (g *pathGroup) opens() ([]*opened, bool) {
+	var window []*opened
+	levels := 0
+	for len(g.lines) > 0 {
+		f := strings.Split(g.lines[0], " ")
+		if f[0] == "d" && len(f) > 1 && levels > 0 {
+			for _, num := range f[1:] {
+				p, ok := g.record(num)
+				if !ok {
+					return nil, false
+				}
+				g.denied[p] = true
+			}
+		} else if f[0] == "o" && len(f) >= 2 && f[1] != "" && strings.Trim(f[1], "0123456789") == "" {
+			for _, pair := range f[2:] {
+				num, k, ok := strings.Cut(pair, ":")
+				p, ok2 := g.record(num)
+				fd, err := strconv.Atoi(k)
+				name := "/proc/" + f[1] + "/fd/" + k
+				if !ok || !ok2 || err != nil || strconv.Itoa(fd) != k || fd < 3 || g.names[name] {
+					return nil, false
+				}
+				g.names[name] = true
+				window = append(window, &opened{path: p, fd: name})
+			}
+			levels++
+		} else {
+			break
+		}
+		g.lines = g.lines[1:]
+	}
+	return window, levels > 0
+}
+
+// answer sets the answers of the group's reads.
+func (g *pathGroup) answer(answers []detect.Answer) {
+	for k, p := range g.un.paths {
+		typ, content := g.typeAnswer(k), g.contentAnswer(k)
 		for _, i := range p.types {
 			answers[i] = typ
 		}
@@ -460,13 +470,45 @@ func pathGroupAnswers(answers []detect.Answer, un unit, code int, data []byte) {
 			answers[i] = content
 		}
 		for _, i := range p.stats {
-			if there[k] == 'm' {
+			if g.there[k] == 'm' {
 				answers[i] = detect.Answer{Status: detect.StatusMissing}
 				continue
 			}
-			answers[i] = answer(detect.Query{Op: detect.OpStat}, 0, []byte(lstat[k]+"\n"))
+			answers[i] = answer(detect.Query{Op: detect.OpStat}, 0, []byte(g.lstat[k]+"\n"))
 		}
 	}
+}
+
+// typeAnswer is the answer to path k's type read.
+func (g *pathGroup) typeAnswer(k int) detect.Answer {
+	switch g.there[k] {
+	case 'm', 'l':
+		return detect.Answer{Status: detect.StatusMissing}
+	case 'L':
+		return detect.Answer{Status: detect.StatusOK, Type: fileType(g.follow[k])}
+	}
+	return detect.Answer{Status: detect.StatusOK, Type: fileType(g.modes[k])}
+}
+
+// contentAnswer is the answer to path k's content read.
+func (g *pathGroup) contentAnswer(k int) detect.Answer {
+	if g.there[k] == 'm' {
+		return detect.Answer{Status: detect.StatusMissing}
+	}
+	t, o := fileType(g.modes[k]), g.byPath[k]
+	switch {
+	case t != detect.TypeRegular:
+		return detect.Answer{Status: detect.StatusNotRegular, Type: t}
+	case g.denied[k]:
+		return detect.Answer{Status: detect.StatusDenied}
+	case o == nil:
+		return failed("the content read's output doesn't parse")
+	case fileType(o.mode) != detect.TypeRegular:
+		return detect.Answer{Status: detect.StatusNotRegular, Type: fileType(o.mode)}
+	case o.links != 1:
+		return detect.Answer{Status: detect.StatusHardLinked, Links: o.links}
+	}
+	return detect.Answer{Status: detect.StatusOK, SHA512: o.sum}
 }
 
 // parseMode reads stat's %f: the raw mode in hex.

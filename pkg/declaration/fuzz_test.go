@@ -2,7 +2,6 @@ package declaration
 
 import (
 	"bytes"
-	"encoding/json"
 	"reflect"
 	"testing"
 
@@ -146,30 +145,6 @@ func FuzzTextJSON(f *testing.F) {
 		}
 		if c, err := canon.Transform(in); err == nil && bytes.Equal(c, in) && !bytes.Equal(out, in) {
 			t.Fatalf("canonical %q has a second spelling %q", in, out)
-		}
-	})
-}
-
-// FuzzWellFormedDecode checks that decoding a declaration known to be
-// well-formed (the way Read decodes, its values' strings not read again)
-// gives what the checking decode gives: the same value or the same error.
-func FuzzWellFormedDecode(f *testing.F) {
-	for _, s := range append(append([]string{}, canonicalSeeds...), otherSeeds...) {
-		f.Add([]byte(s))
-	}
-	f.Add([]byte(`{"format":"zap.declaration/1","target":{},"resources":[{"id":"a\"b\\","type":"file","path":"\\\"","content":{"type":"inline","content":"x\\\\\"\n","x\"":1}}]}`))
-	f.Fuzz(func(t *testing.T, in []byte) {
-		if !json.Valid(in) {
-			return
-		}
-		var checked, wellFormed Declaration
-		err1 := checked.DecodeField("", in)
-		err2 := wellFormed.DecodeWellFormed("", in)
-		if (err1 == nil) != (err2 == nil) || err1 != nil && err1.Error() != err2.Error() {
-			t.Fatalf("DecodeField: %v, decodeWellFormed: %v", err1, err2)
-		}
-		if err1 == nil && !reflect.DeepEqual(checked, wellFormed) {
-			t.Fatalf("DecodeField %+v, decodeWellFormed %+v", checked, wellFormed)
 		}
 	})
 }

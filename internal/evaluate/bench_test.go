@@ -42,38 +42,52 @@ func BenchmarkRunManyFiles(b *testing.B) {
 	}
 }
 
-// BenchmarkConvertManyFiles converts the arguments of 2,000 zap.file calls.
+// BenchmarkConvertManyFiles converts the arguments of 2,000 zap.file calls,
+// reading each property from goja's slots and, for comparison, through its
+// descriptor.
 func BenchmarkConvertManyFiles(b *testing.B) {
-	rt := goja.New()
-	in, err := captureIntrinsics(rt)
-	if err != nil {
-		b.Fatal(err)
-	}
-	v, err := rt.RunString(`const args = [];
-	for (let i = 0; i < 2000; i++) {
-		args.push({
-			id: 'file-' + i,
-			path: '~/many/file-' + i + '.conf',
-			content: {type: 'inline', content: '# file ' + i + '\nname = "file-' + i + '"\nport = ' + (8000 + i) + '\n'},
-			mode: '644',
-			depends_on: ['root'],
-		});
-	}
-	args`)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var args []goja.Value
-	if err := rt.ExportTo(v, &args); err != nil {
-		b.Fatal(err)
-	}
-	c := &converter{rt: rt, in: in}
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, a := range args {
-			if _, err := c.convert(a, ""); err != nil {
+	for _, way := range []struct {
+		name        string
+		descriptors bool
+	}{{"slots", false}, {"descriptors", true}} {
+		b.Run(way.name, func(b *testing.B) {
+			descriptorsOnly = way.descriptors
+			defer func() { descriptorsOnly = false }()
+			rt := goja.New()
+			in, err := captureIntrinsics(rt)
+			if err != nil {
 				b.Fatal(err)
 			}
-		}
+			if (in.slots == nil) != way.descriptors {
+				b.Fatalf("slots = %v", in.slots)
+			}
+			v, err := rt.RunString(`const args = [];
+			for (let i = 0; i < 2000; i++) {
+				args.push({
+					id: 'file-' + i,
+					path: '~/many/file-' + i + '.conf',
+					content: {type: 'inline', content: '# file ' + i + '\nname = "file-' + i + '"\nport = ' + (8000 + i) + '\n'},
+					mode: '644',
+					depends_on: ['root'],
+				});
+			}
+			args`)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var args []goja.Value
+			if err := rt.ExportTo(v, &args); err != nil {
+				b.Fatal(err)
+			}
+			c := &converter{rt: rt, in: in}
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, a := range args {
+					if _, err := c.convert(a, ""); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
 	}
 }

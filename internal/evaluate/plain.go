@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/unistring"
 )
 
 // The plain data a config hands the builder, converted: string, float64,
@@ -49,6 +50,9 @@ type intrinsics struct {
 	objectProto *goja.Object
 	arrayProto  *goja.Object
 	descriptor  goja.Callable // Object.getOwnPropertyDescriptor
+	// slots reads plain data properties without a descriptor (nil: every
+	// property goes through its descriptor).
+	slots *slotLayout
 }
 
 func captureIntrinsics(rt *goja.Runtime) (*intrinsics, error) {
@@ -63,8 +67,15 @@ func captureIntrinsics(rt *goja.Runtime) (*intrinsics, error) {
 		arrayProto:  arr.Get("prototype").ToObject(rt),
 		descriptor:  gopd,
 	}
+	if !descriptorsOnly {
+		in.slots = slots()
+	}
 	return in, nil
 }
+
+// descriptorsOnly turns the slots off, for tests that compare the two ways
+// of reading a property.
+var descriptorsOnly bool
 
 var proxyType = reflect.TypeOf(goja.Proxy{})
 
@@ -280,14 +291,34 @@ func (c *converter) plainObject(o *goja.Object, path string) (any, error) {
 		return nil, &fieldError{path, fmt.Sprintf("a Symbol key (%s) is not plain data: use a string key", syms[0].String())}
 	}
 	out := &object{vals: map[string]any{}}
+	if c.in.slots != nil {
+		if names, props, ok := c.in.slots.plainProps(o); ok {
+			out.keys = make([]string, 0, len(names))
+			out.vals = make(map[string]any, len(names))
+			if err := c.plainProps(out, names, props, path); err != nil {
+				return nil, err
+			}
+			return out, nil
+		}
+	}
+	var own map[unistring.String]goja.Value
+	if c.in.slots != nil {
+		own = c.in.slots.objectSlots(o)
+	}
 	for _, k := range o.Keys() {
 		p := child(path, k)
 		if k == "$env" || k == "$text" {
 			return nil, &fieldError{p, "the key " + k + " is reserved"}
 		}
-		raw, err := c.own(o, k, p)
-		if err != nil {
-			return nil, err
+		var raw goja.Value
+		if own != nil {
+			raw = c.in.slots.plain(own[unistring.NewFromString(k)])
+		}
+		if raw == nil {
+			var err error
+			if raw, err = c.own(o, k, p); err != nil {
+				return nil, err
+			}
 		}
 		v, err := c.convert(raw, p)
 		if err != nil {
@@ -302,16 +333,47 @@ func (c *converter) plainObject(o *goja.Object, path string) (any, error) {
 	return out, nil
 }
 
+// plainProps converts the properties plainProps found into out.
+func (c *converter) plainProps(out *object, names []unistring.String, props map[unistring.String]goja.Value, path string) error {
+	for _, n := range names {
+		k := n.String()
+		p := child(path, k)
+		if k == "$env" || k == "$text" {
+			return &fieldError{p, "the key " + k + " is reserved"}
+		}
+		v, err := c.convert(props[n], p)
+		if err != nil {
+			return err
+		}
+		if v == absent {
+			continue
+		}
+		out.keys = append(out.keys, k)
+		out.vals[k] = v
+	}
+	return nil
+}
+
 func (c *converter) array(o *goja.Object, path string) (any, error) {
 	n := o.Get("length").ToInteger()
+	var items []goja.Value
+	if c.in.slots != nil {
+		items, _ = c.in.slots.arraySlots(o)
+	}
 	// The length can be anything up to 2^32-1 whatever the array holds: an
-	// item missing fails the conversion, so room is made as items are read.
-	out := []any{}
+	// item missing fails the conversion, so only the items held are room.
+	out := make([]any, 0, min(n, int64(len(items))))
 	for i := int64(0); i < n; i++ {
 		p := path + "[" + strconv.FormatInt(i, 10) + "]"
-		raw, err := c.own(o, strconv.FormatInt(i, 10), p)
-		if err != nil {
-			return nil, err
+		var raw goja.Value
+		if i < int64(len(items)) {
+			raw = c.in.slots.plain(items[i])
+		}
+		if raw == nil {
+			var err error
+			if raw, err = c.own(o, strconv.FormatInt(i, 10), p); err != nil {
+				return nil, err
+			}
 		}
 		v, err := c.convert(raw, p)
 		if err != nil {

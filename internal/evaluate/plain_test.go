@@ -3,8 +3,17 @@ package evaluate
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"testing"
 )
+
+func TestSlotsFound(t *testing.T) {
+	// The fast path reads goja's internals; a goja upgrade that changes
+	// them turns it off, silently but for this test.
+	if slots() == nil {
+		t.Fatal("goja's layout is not the one checked for: every property is read through its descriptor (slower); update slots.go")
+	}
+}
 
 // TestRunAccessorsRefused: a getter or a setter, wherever it sits, is
 // refused naming its path, and never runs.
@@ -41,17 +50,25 @@ func TestRunAccessorsRefused(t *testing.T) {
 		{"getter after a frozen field", `Object.freeze({id: 'x', get path() { console.log('ran'); return '~/x'; }})`,
 			`zap.directory "x": path: a getter is not plain data: write the value`},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			var console bytes.Buffer
-			_, err := eval(t, `function (zap) { zap.target({local: true}); zap.directory(`+c.arg+`); }`, Options{Console: &console})
-			var e *Error
-			if !errors.As(err, &e) || e.Msg != c.want {
-				t.Fatalf("err = %v, want %q", err, c.want)
+		for _, descriptors := range []bool{false, true} {
+			name := c.name
+			if descriptors {
+				name += ", descriptors only"
 			}
-			if console.Len() != 0 {
-				t.Fatalf("the config's code ran during conversion: %q", console.String())
-			}
-		})
+			t.Run(name, func(t *testing.T) {
+				descriptorsOnly = descriptors
+				defer func() { descriptorsOnly = false }()
+				var console bytes.Buffer
+				_, err := eval(t, `function (zap) { zap.target({local: true}); zap.directory(`+c.arg+`); }`, Options{Console: &console})
+				var e *Error
+				if !errors.As(err, &e) || e.Msg != c.want {
+					t.Fatalf("err = %v, want %q", err, c.want)
+				}
+				if console.Len() != 0 {
+					t.Fatalf("the config's code ran during conversion: %q", console.String())
+				}
+			})
+		}
 	}
 }
 
@@ -70,4 +87,80 @@ func TestRunHiddenAccessorsNotRun(t *testing.T) {
 	if console.Len() != 0 {
 		t.Fatalf("the getter ran: %q", console.String())
 	}
+}
+
+// TestSlotsMatchDescriptors: every config declares the same, byte for byte,
+// or fails with the same error, whether properties are read from goja's
+// slots or through their descriptors.
+func TestSlotsMatchDescriptors(t *testing.T) {
+	if slots() == nil {
+		t.Skip("goja's layout is not the one checked for: there are no slots to compare (TestSlotsFound fails)")
+	}
+	args := []string{
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: 'x\ny\u00e9\ud83d\ude00'}, mode: '644', depends_on: ['d']}`,
+		`{id: 'a', path: '~/a', content: {type: 'template', template: '{{a}} {{b}} {{c}}', vars: {c: null, b: [1, 'x', {y: true}], a: -0, 10: 'ten', 2: 'two', '\u00e9': 1, '-1': 2}}}`,
+		`{id: 'a', path: '~/a', content: {type: 'template', template: '', vars: Object.freeze({z: 1, a: [Object.freeze(['x'])]})}}`,
+		`{id: 'a', path: '~/a', content: {type: 'template', template: '', vars: Object.defineProperty({z: 1}, 'a', {value: 2, enumerable: true})}}`,
+		`{id: 'a', path: '~/a', content: {type: 'template', template: '', vars: Object.defineProperty({z: 1}, 'hidden', {value: 2})}}`,
+		`(() => { const o = {id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}, mode: '600', owner: 'x'}; delete o.owner; return o; })()`,
+		`(() => { const o = {id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}, zz: 1, b: 2}; delete o.zz; return o; })()`,
+		`(() => { const o = {id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}}; o.zz = 'x'; o[3] = 'y'; return o; })()`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}, b: NaN, 7: NaN, 1: NaN}`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}, b: NaN, '01': NaN}`,
+		`Object.assign(Object.create(null), {id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}})`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}, depends_on: (() => { const a = ['d']; a.length = 3; return a; })()}`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}, depends_on: (() => { const a = []; a[5] = 'd'; return a; })()}`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}, depends_on: (() => { const a = ['d']; a.length = 2 ** 32 - 1; return a; })()}`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}, depends_on: Object.freeze(['d', 'e'])}`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}, depends_on: ['d', , 'e']}`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}, depends_on: ['d', undefined]}`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: '\ud800x'}}`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: '\ufffd\ud800'}}`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}, $text: 1}`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: 'x', $env: 1}}`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}, [Symbol('s')]: 1}`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: zap.env('X') + '!'}}`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}, owner: new Proxy({}, {})}`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}, depends_on: new Proxy(['d'], {})}`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}, mode: new (class M {})()}`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}, mode: new Uint8Array(2)}`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}, mode: new (class L extends Array {})()}`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}, mode: (function () { return arguments; })(1)}`,
+		`(() => { const o = {id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}, depends_on: []}; o.depends_on.push(o); return o; })()`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}, mode: 10n}`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}, mode: NaN}`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}, mode: {get x() { return 1; }, y: 2}}`,
+		`{'\u00e9': 'a', id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}}`,
+		`{id: 'a', path: '~/a', content: {type: 'inline', content: 'x'}, 1: 'a'}`,
+		`JSON.parse('{"id": "a", "path": "~/a", "content": {"type": "inline", "content": "x"}, "depends_on": ["d"]}')`,
+		`{...{id: 'a', path: '~/a'}, content: {type: 'inline', content: 'x'}, mode: '644'}`,
+	}
+	for _, arg := range args {
+		body := `function (zap) { zap.target({local: true}); zap.directory({id: 'd', path: '~/d'}); zap.file(` + arg + `); }`
+		got, gotErr := evalEncoded(t, body)
+		descriptorsOnly = true
+		want, wantErr := evalEncoded(t, body)
+		descriptorsOnly = false
+		if got != want || gotErr != wantErr {
+			t.Errorf("%s:\nslots:       %s %s\ndescriptors: %s %s", arg, got, gotErr, want, wantErr)
+		}
+	}
+}
+
+// evalEncoded runs body and returns the declaration it encodes to or the
+// error it fails with.
+func evalEncoded(t *testing.T, body string) (string, string) {
+	t.Helper()
+	d, err := eval(t, body, Options{})
+	if err != nil {
+		return "", err.Error()
+	}
+	out, err := d.Encode()
+	if err != nil {
+		return "", "encode: " + err.Error()
+	}
+	if strings.TrimSpace(string(out)) == "" {
+		t.Fatal("empty declaration")
+	}
+	return string(out), ""
 }

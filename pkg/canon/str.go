@@ -220,6 +220,11 @@ func AppendString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
+// KeyLess is the order of a canonical object's keys: "format" first, then
+// the rest bytewise. A writer that spells a map's members itself sorts its
+// keys with it.
+func KeyLess(a, b string) bool { return keyLess(a, b) }
+
 // appendEscape appends the canonical escape of c, a control character, a
 // quote or a backslash: the short form where JSON has one, else \u00XX.
 func appendEscape(dst []byte, c byte) []byte {

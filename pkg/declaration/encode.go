@@ -18,6 +18,13 @@ import (
 // byte for byte what canon.Marshal(d) makes (tested against it), and
 // whatever canon.Marshal would refuse sends the whole declaration to it,
 // which words the error.
+//
+// What it saves, measured 2026-12-02 on a 2-core machine: Encode of 2,000
+// resources 13 ms and 1 allocation, canon.Marshal 95 ms and 26,056
+// allocations; end to end (make bench, median of 21), zap-eval of 2,000
+// resources in 20 modules took 207 ms and 35 MB peak RSS with this and
+// internal/evaluate's slots, 298 ms and 46 MB with neither, over the
+// 300 ms budget. Delete it only with figures that say it no longer pays.
 
 // Encode writes d in canonical form: the bytes canon.Marshal(d) makes.
 func (d *Declaration) Encode() ([]byte, error) {

@@ -35,6 +35,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/zap-go/zap/internal/envfile"
 )
 
 const (
@@ -62,14 +64,11 @@ func Big(name, value string) bool {
 	return len(name)+1+len(value) > Threshold
 }
 
-// Var is one env-file variable.
-type Var struct{ Name, Value string }
-
 // Split divides an env file's variables, in the file's order, into those a
 // child's environment takes (as NAME=VALUE) and those that go on the
 // descriptor: each one Big, and each one that would take the environment's
 // share past Budget.
-func Split(vars []Var) (env []string, desc map[string]string) {
+func Split(vars []envfile.Var) (env []string, desc map[string]string) {
 	desc = map[string]string{}
 	total := 0
 	for _, v := range vars {

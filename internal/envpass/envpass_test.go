@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/zap-go/zap/internal/envfile"
 )
 
 func TestBig(t *testing.T) {
@@ -25,11 +27,11 @@ func TestBig(t *testing.T) {
 // one, goes on the descriptor, so 200 values of 20 KiB (4 MB, past any
 // whole-environment limit) still leave a child that starts.
 func TestSplit(t *testing.T) {
-	var vars []Var
+	var vars []envfile.Var
 	for i := range 200 {
-		vars = append(vars, Var{Name: fmt.Sprintf("V%03d", i), Value: strings.Repeat("v", 20<<10)})
+		vars = append(vars, envfile.Var{Name: fmt.Sprintf("V%03d", i), Value: strings.Repeat("v", 20<<10)})
 	}
-	vars = append(vars, Var{Name: "HUGE", Value: strings.Repeat("h", Threshold)}, Var{Name: "TINY", Value: "t"})
+	vars = append(vars, envfile.Var{Name: "HUGE", Value: strings.Repeat("h", Threshold)}, envfile.Var{Name: "TINY", Value: "t"})
 	env, desc := Split(vars)
 	total := 0
 	for _, kv := range env {

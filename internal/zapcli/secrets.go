@@ -184,11 +184,7 @@ func (a *app) loadEnvFile() error {
 			env = append(env, kv)
 		}
 	}
-	split := make([]envpass.Var, len(vars))
-	for i, v := range vars {
-		split[i] = envpass.Var{Name: v.Name, Value: v.Value}
-	}
-	small, big := envpass.Split(split)
+	small, big := envpass.Split(vars)
 	env = append(env, small...)
 	a.environ = env
 	if a.bigEnv, err = envpass.NewFile(big); err != nil {

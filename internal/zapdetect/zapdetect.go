@@ -120,81 +120,45 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	// validated and its reads are built; a declaration that isn't valid
 	// is still refused as such, and the connection dropped unused.
 	res := resolve.Resolve(d, passed.Lookup)
-	var dialed chan dialResult
-	if !d.Target.Local {
-		dialed = make(chan dialResult, 1)
-		dctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		go func() { dialed <- dial(dctx, &d.Target, res.Text, *bootstrap) }()
-		defer func() {
-			if dialed != nil {
-				cancel()
-				if r := <-dialed; r.client != nil {
-					r.client.Close()
-				}
-			}
-		}()
-	}
+	conn := startDial(ctx, d, res, *bootstrap)
+	defer conn.close()
 	if err := d.Validate(); err != nil {
 		return badDeclaration(err)
 	}
-	secret := map[string]bool{}
-	for _, r := range res.References {
-		secret[r.Name] = r.Secret
+	o, err := observe(ctx, d, res, conn)
+	if err != nil {
+		return err
 	}
-	env := detect.Env{
-		Value:  func(name string) string { v, _ := res.Lookup(name); return v },
-		Secret: func(name string) bool { return secret[name] },
+	return write(stdout, o)
+}
 
-		PackageManager: d.Target.PackageManager,
-		ServiceManager: d.Target.ServiceManager,
-	}
+// observe reads the target of d, locally or through conn, and makes the
+// observations.
+func observe(ctx context.Context, d *declaration.Declaration, res *resolve.Resolution, conn *dialing) (*observation.Observations, error) {
+	env := detectEnv(d, res)
 	var host detect.Host
 	var ctxt observation.Context
 	if d.Target.Local {
-		home, err := localHome()
-		if err != nil {
-			return err
+		var err error
+		if host, ctxt, err = localTarget(); err != nil {
+			return nil, err
 		}
-		me, err := user.Current()
-		if err != nil {
-			return stage.InWorld(fmt.Errorf("find the account zap-detect runs as: %w", err))
-		}
-		env.Home = home
-		host = &localhost.Host{Env: os.Environ()}
-		ctxt = observation.Context{Target: "local", User: me.Username, Home: home}
+		env.Home = ctxt.Home
 	} else {
 		env.Home = d.Target.Home
 	}
-	detectors := make([]detect.Detector, len(d.Resources))
-	for i := range d.Resources {
-		detectors[i] = detect.Build(&d.Resources[i], env)
-	}
-	if dialed != nil {
-		r := <-dialed
-		dialed = nil
+	detectors := build(d, env)
+	if conn != nil {
+		r := conn.wait()
 		if r.err != nil {
-			return r.err
+			return nil, r.err
 		}
-		defer r.client.Close()
 		host = r.client
 		ctxt = observation.Context{Target: r.target.Host, User: r.target.User, Home: d.Target.Home}
 	}
-	// A config that declares a trigger reads the pending-trigger markers
-	// as root in the same pass; a ledger that can't be read fails it.
-	var ledger *detect.Ledger
-	if detect.DeclaresTrigger(d) {
-		ledger = &detect.Ledger{}
-		detectors = append(detectors, ledger)
-	}
-	batches, results := detect.Pass(ctx, host, detectors)
-	if ledger != nil {
-		if r := results[len(results)-1]; r.Verdict == observation.Undetermined {
-			return stage.InWorld(fmt.Errorf("cannot read the pending-trigger markers in %s: %s", detect.PendingDir, r.Reason),
-				"a marker there is a restart or reload an earlier run owes; the plan can't tell what is owed without them",
-				"check that root can read "+detect.PendingDir+" (sudo -n must work for the connecting user), then run again")
-		}
-		results = results[:len(results)-1]
+	batches, results, ledger, err := pass(ctx, d, host, detectors)
+	if err != nil {
+		return nil, err
 	}
 	o := &observation.Observations{
 		Format:      observation.Format,
@@ -205,24 +169,100 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		Batches:     batches,
 		Resources:   make([]observation.Resource, len(results)),
 	}
+	if err := resources(o, results); err != nil {
+		return nil, err
+	}
+	if ledger != nil {
+		o.Pending, o.Warnings = ledger.Markers, ledger.Warnings(d)
+	}
+	return o, nil
+}
+
+// detectEnv is what the reads of d are built against, but for the home
+// (which depends on the target): its references' values and which of them
+// are secrets, and the target's package and service managers.
+func detectEnv(d *declaration.Declaration, res *resolve.Resolution) detect.Env {
+	secret := map[string]bool{}
+	for _, r := range res.References {
+		secret[r.Name] = r.Secret
+	}
+	return detect.Env{
+		Value:  func(name string) string { v, _ := res.Lookup(name); return v },
+		Secret: func(name string) bool { return secret[name] },
+
+		PackageManager: d.Target.PackageManager,
+		ServiceManager: d.Target.ServiceManager,
+	}
+}
+
+// localTarget is the local machine as a detect.Host, and the context it is
+// read in: the account zap-detect runs as and its HOME.
+func localTarget() (detect.Host, observation.Context, error) {
+	home, err := localHome()
+	if err != nil {
+		return nil, observation.Context{}, err
+	}
+	me, err := user.Current()
+	if err != nil {
+		return nil, observation.Context{}, stage.InWorld(fmt.Errorf("find the account zap-detect runs as: %w", err))
+	}
+	return &localhost.Host{Env: os.Environ()}, observation.Context{Target: "local", User: me.Username, Home: home}, nil
+}
+
+// build makes each resource's detector.
+func build(d *declaration.Declaration, env detect.Env) []detect.Detector {
+	detectors := make([]detect.Detector, len(d.Resources))
+	for i := range d.Resources {
+		detectors[i] = detect.Build(&d.Resources[i], env)
+	}
+	return detectors
+}
+
+// pass runs the detectors through host in one pass. A config that declares
+// a trigger reads the pending-trigger markers as root in the same pass
+// (ledger, nil otherwise); a ledger that can't be read fails it.
+func pass(ctx context.Context, d *declaration.Declaration, host detect.Host, detectors []detect.Detector) ([]observation.Batch, []detect.Result, *detect.Ledger, error) {
+	var ledger *detect.Ledger
+	if detect.DeclaresTrigger(d) {
+		ledger = &detect.Ledger{}
+		detectors = append(detectors, ledger)
+	}
+	batches, results := detect.Pass(ctx, host, detectors)
+	if ledger != nil {
+		if r := results[len(results)-1]; r.Verdict == observation.Undetermined {
+			return nil, nil, nil, stage.InWorld(fmt.Errorf("cannot read the pending-trigger markers in %s: %s", detect.PendingDir, r.Reason),
+				"a marker there is a restart or reload an earlier run owes; the plan can't tell what is owed without them",
+				"check that root can read "+detect.PendingDir+" (sudo -n must work for the connecting user), then run again")
+		}
+		results = results[:len(results)-1]
+	}
+	return batches, results, ledger, nil
+}
+
+// resources fills o's resources from the results, one for one.
+func resources(o *observation.Observations, results []detect.Result) error {
 	var key []byte
 	for i, r := range results {
-		o.Resources[i] = observation.Resource{ID: d.Resources[i].ID, Verdict: r.Verdict, Reason: r.Reason, Drift: r.Drift}
+		o.Resources[i] = observation.Resource{ID: o.Declaration.Resources[i].ID, Verdict: r.Verdict, Reason: r.Reason, Drift: r.Drift}
 		if r.Seen == "" || r.Verdict == observation.Undetermined {
 			continue
 		}
 		// What a read saw beyond its drift is published only keyed,
 		// with the key read (or made) once, when first needed.
 		if key == nil {
+			var err error
 			if key, err = stage.FingerprintKey(); err != nil {
 				return err
 			}
 		}
 		o.Resources[i].Fingerprint = detect.Fingerprint(key, r.Seen)
 	}
-	if ledger != nil {
-		o.Pending, o.Warnings = ledger.Markers, ledger.Warnings(d)
-	}
+	return nil
+}
+
+// write writes the observations to stdout, checked against a document's
+// limits.
+func write(stdout io.Writer, o *observation.Observations) error {
 	out, err := o.Encode()
 	if err != nil {
 		return fmt.Errorf("encode the observations: %w", err)
@@ -244,6 +284,50 @@ func badDeclaration(err error) error {
 		hints = append(hints, "make the declaration with the zap-eval of this zap")
 	}
 	return stage.BadInput(fmt.Errorf("declaration: %w", err), hints...)
+}
+
+// dialing is a remote target's connection being made.
+type dialing struct {
+	done   chan dialResult
+	cancel context.CancelFunc
+	taken  *dialResult
+}
+
+// startDial starts connecting to d's target when it is remote; nil when it
+// is local.
+func startDial(ctx context.Context, d *declaration.Declaration, res *resolve.Resolution, bootstrap bool) *dialing {
+	if d.Target.Local {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	c := &dialing{done: make(chan dialResult, 1), cancel: cancel}
+	go func() { c.done <- dial(ctx, &d.Target, res.Text, bootstrap) }()
+	return c
+}
+
+// wait is the connection, once made, or why there is none.
+func (c *dialing) wait() dialResult {
+	r := <-c.done
+	c.taken = &r
+	return r
+}
+
+// close closes the connection, stopping it first when nothing waited for
+// it.
+func (c *dialing) close() {
+	if c == nil {
+		return
+	}
+	r := c.taken
+	if r == nil {
+		c.cancel()
+		got := <-c.done
+		r = &got
+	}
+	if r.client != nil {
+		r.client.Close()
+	}
+	c.cancel()
 }
 
 // dialResult is a remote target's connection, or why there is none.

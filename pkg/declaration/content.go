@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -302,3 +303,28 @@ func (e *Extract) UnmarshalJSON(data []byte) error { return e.DecodeField("", da
 
 // UnmarshalJSON decodes strictly; DecodeField does the work.
 func (v *Var) UnmarshalJSON(data []byte) error { return v.DecodeField("", data) }
+
+// clone returns a copy of c sharing no map or pointer with it.
+func (c Content) clone() Content {
+	c.Inline, c.Template = clonePtr(c.Inline), clonePtr(c.Template)
+	if c.Vars != nil {
+		vars := make(map[string]Var, len(c.Vars))
+		for k, v := range c.Vars {
+			vars[k] = Var{Text: clonePtr(v.Text), JSON: bytes.Clone(v.JSON)}
+		}
+		c.Vars = vars
+	}
+	c.Kinds = maps.Clone(c.Kinds)
+	c.Path, c.URL, c.Auth = clonePtr(c.Path), clonePtr(c.URL), clonePtr(c.Auth)
+	c.Extract = c.Extract.clone()
+	return c
+}
+
+// clone returns a copy of e sharing no pointer with it, or nil.
+func (e *Extract) clone() *Extract {
+	c := clonePtr(e)
+	if c != nil {
+		c.StripComponents = clonePtr(e.StripComponents)
+	}
+	return c
+}

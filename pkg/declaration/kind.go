@@ -3,6 +3,7 @@ package declaration
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/zap-go/zap/internal/strict"
 )
@@ -24,6 +25,15 @@ type spec interface {
 	// texts adds every field that may hold a reference to out, keyed by
 	// its path.
 	texts(out map[string]Text)
+	// clone returns a copy of the receiver (not nil) sharing no slice, map
+	// or pointer with it. A Text is immutable, so copies share its parts.
+	clone() spec
+}
+
+// Body is a resource's kind fields: one of *File, *Directory, ... *Build,
+// the pointer Resource holds for its kind.
+type Body interface {
+	spec
 }
 
 // body is one of Resource's kind pointers, seen as a spec.
@@ -34,6 +44,9 @@ type body struct {
 	get func(r *Resource) (spec, bool)
 	// attach sets r's pointer to a new, empty body of this kind.
 	attach func(r *Resource) spec
+	// clone sets dst's pointer of this kind to a deep copy of src's, or
+	// nil when src has none.
+	clone func(dst, src *Resource)
 }
 
 func bodyOf[T any, P interface {
@@ -50,6 +63,11 @@ func bodyOf[T any, P interface {
 			p := P(new(T))
 			*field(r) = p
 			return p
+		},
+		clone: func(dst, src *Resource) {
+			if p := *field(src); p != nil {
+				*field(dst) = p.clone().(P)
+			}
 		},
 	}
 }
@@ -97,6 +115,35 @@ func (r *Resource) spec() (spec, int) {
 		}
 	}
 	return first, n
+}
+
+// Body returns r's kind fields: the first of its kind pointers that is set,
+// nil when none is.
+func (r *Resource) Body() Body {
+	if s, n := r.spec(); n > 0 {
+		return s
+	}
+	return nil
+}
+
+// Clone returns a deep copy of r: it shares no slice, map or pointer with
+// r, so either may be changed without the other seeing it.
+func (r *Resource) Clone() Resource {
+	c := Resource{Common: r.Common}
+	c.DependsOn = slices.Clone(r.DependsOn)
+	for _, b := range bodies {
+		b.clone(&c, r)
+	}
+	return c
+}
+
+// clonePtr returns a pointer to a copy of *p, or nil.
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	return &c
 }
 
 // MarshalJSON writes the resource's flat object: the common fields and

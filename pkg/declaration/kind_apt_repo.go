@@ -60,4 +60,6 @@ func (x *AptRepo) flat(c Common) any {
 	}{c, x}
 }
 
+func (x *AptRepo) clone() spec { return clonePtr(x) }
+
 func (x *AptRepo) texts(out map[string]Text) { out["key_url"] = x.KeyURL }

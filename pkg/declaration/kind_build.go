@@ -3,6 +3,7 @@ package declaration
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"strings"
 
@@ -101,6 +102,18 @@ func (x *Build) flat(c Common) any {
 		Common
 		*Build
 	}{c, x}
+}
+
+func (x *Build) clone() spec {
+	c := *x
+	src := &c.Source
+	src.Extract = src.Extract.clone()
+	src.Auth = clonePtr(src.Auth)
+	if src.Verify = clonePtr(x.Source.Verify); src.Verify != nil {
+		src.Verify.SignatureURL = clonePtr(x.Source.Verify.SignatureURL)
+	}
+	c.Env = maps.Clone(x.Env)
+	return &c
 }
 
 func (x *Build) texts(out map[string]Text) {

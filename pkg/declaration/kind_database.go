@@ -78,6 +78,14 @@ func (x *Database) flat(c Common) any {
 	}{c, x}
 }
 
+func (x *Database) clone() spec {
+	c := *x
+	if c.Auth = clonePtr(x.Auth); c.Auth != nil {
+		c.Auth.Hosts = slices.Clone(x.Auth.Hosts)
+	}
+	return &c
+}
+
 func (x *Database) texts(out map[string]Text) {
 	out["database_name"] = x.DatabaseName
 	out["username"] = x.Username

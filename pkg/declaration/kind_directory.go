@@ -31,4 +31,6 @@ func (x *Directory) flat(c Common) any {
 	}{c, x}
 }
 
+func (x *Directory) clone() spec { return clonePtr(x) }
+
 func (x *Directory) texts(out map[string]Text) { out["path"] = x.Path }

@@ -1,6 +1,10 @@
 package declaration
 
-import "github.com/zap-go/zap/internal/strict"
+import (
+	"slices"
+
+	"github.com/zap-go/zap/internal/strict"
+)
 
 // File is a regular file with managed content.
 type File struct {
@@ -49,6 +53,14 @@ func (x *File) flat(c Common) any {
 		Common
 		*File
 	}{c, x}
+}
+
+func (x *File) clone() spec {
+	c := *x
+	c.Content = x.Content.clone()
+	c.Triggers = slices.Clone(x.Triggers)
+	c.Validate = clonePtr(x.Validate)
+	return &c
 }
 
 func (x *File) texts(out map[string]Text) {

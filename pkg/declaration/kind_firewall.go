@@ -84,6 +84,12 @@ func (x *Firewall) flat(c Common) any {
 	}{c, x}
 }
 
+func (x *Firewall) clone() spec {
+	c := *x
+	c.Allow = slices.Clone(x.Allow)
+	return &c
+}
+
 func (x *Firewall) texts(map[string]Text) {}
 
 func (a *AllowRule) DecodeField(path string, raw json.RawMessage) error {

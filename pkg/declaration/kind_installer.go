@@ -43,4 +43,6 @@ func (x *Installer) flat(c Common) any {
 	}{c, x}
 }
 
+func (x *Installer) clone() spec { return clonePtr(x) }
+
 func (x *Installer) texts(out map[string]Text) { out["check"] = x.Check }

@@ -41,6 +41,8 @@ func (x *Link) flat(c Common) any {
 	}{c, x}
 }
 
+func (x *Link) clone() spec { return clonePtr(x) }
+
 func (x *Link) texts(out map[string]Text) {
 	out["path"] = x.Path
 	out["target"] = x.Target

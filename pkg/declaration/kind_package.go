@@ -2,6 +2,7 @@ package declaration
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -60,6 +61,13 @@ func (x *Package) flat(c Common) any {
 		Common
 		*Package
 	}{c, x}
+}
+
+func (x *Package) clone() spec {
+	c := *x
+	c.From = maps.Clone(x.From)
+	c.Check = clonePtr(x.Check)
+	return &c
 }
 
 func (x *Package) texts(out map[string]Text) {

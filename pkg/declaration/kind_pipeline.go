@@ -3,6 +3,8 @@ package declaration
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/zap-go/zap/internal/strict"
 )
@@ -103,6 +105,18 @@ func (x *Pipeline) flat(c Common) any {
 		Common
 		*Pipeline
 	}{c, x}
+}
+
+func (x *Pipeline) clone() spec {
+	c := *x
+	c.Steps = slices.Clone(x.Steps)
+	for i := range c.Steps {
+		s := &c.Steps[i]
+		s.Env, s.DependsOn = maps.Clone(s.Env), slices.Clone(s.DependsOn)
+	}
+	c.Env = maps.Clone(x.Env)
+	c.MaxConcurrency = clonePtr(x.MaxConcurrency)
+	return &c
 }
 
 func (x *Pipeline) texts(out map[string]Text) {

@@ -1,6 +1,7 @@
 package declaration
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/zap-go/zap/internal/strict"
@@ -44,6 +45,12 @@ func (x *Script) flat(c Common) any {
 		Common
 		*Script
 	}{c, x}
+}
+
+func (x *Script) clone() spec {
+	c := *x
+	c.Env = maps.Clone(x.Env)
+	return &c
 }
 
 func (x *Script) texts(out map[string]Text) {

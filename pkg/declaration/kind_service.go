@@ -2,6 +2,7 @@ package declaration
 
 import (
 	"regexp"
+	"slices"
 
 	"github.com/zap-go/zap/internal/strict"
 )
@@ -37,6 +38,13 @@ func (x *Service) flat(c Common) any {
 		Common
 		*Service
 	}{c, x}
+}
+
+func (x *Service) clone() spec {
+	c := *x
+	c.Enabled, c.Running = clonePtr(x.Enabled), clonePtr(x.Running)
+	c.RestartOn, c.ReloadOn = slices.Clone(x.RestartOn), slices.Clone(x.ReloadOn)
+	return &c
 }
 
 func (x *Service) texts(map[string]Text) {}

@@ -53,4 +53,6 @@ func (x *Swap) flat(c Common) any {
 	}{c, x}
 }
 
+func (x *Swap) clone() spec { return clonePtr(x) }
+
 func (x *Swap) texts(map[string]Text) {}

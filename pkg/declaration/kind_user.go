@@ -138,6 +138,18 @@ func (x *User) flat(c Common) any {
 	}{c, x}
 }
 
+func (x *User) clone() spec {
+	c := *x
+	if c.SSHKeys = clonePtr(x.SSHKeys); c.SSHKeys != nil {
+		c.SSHKeys.Keys = slices.Clone(x.SSHKeys.Keys)
+	}
+	if c.Sudo = clonePtr(x.Sudo); c.Sudo != nil {
+		c.Sudo.Commands = slices.Clone(x.Sudo.Commands)
+	}
+	c.Groups = slices.Clone(x.Groups)
+	return &c
+}
+
 func (x *User) texts(map[string]Text) {}
 
 func (k *SSHKeys) DecodeField(path string, raw json.RawMessage) error {

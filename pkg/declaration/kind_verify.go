@@ -91,6 +91,16 @@ func (x *Verify) flat(c Common) any {
 	}{c, x}
 }
 
+func (x *Verify) clone() spec {
+	c := *x
+	c.Assertions = slices.Clone(x.Assertions)
+	for i := range c.Assertions {
+		a := &c.Assertions[i]
+		a.NotEmpty, a.Run, a.Expect = clonePtr(a.NotEmpty), clonePtr(a.Run), clonePtr(a.Expect)
+	}
+	return &c
+}
+
 func (x *Verify) texts(out map[string]Text) {
 	for i, a := range x.Assertions {
 		if a.Run != nil {

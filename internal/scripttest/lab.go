@@ -1,11 +1,8 @@
 package scripttest
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -122,7 +119,7 @@ func startLab(ts *testscript.TestScript, kind lab.Kind) (*lab.Host, error) {
 		{filepath.Join(sshDir, "config"), block},
 		{known, h.KnownHostsLine() + "\n"},
 	} {
-		if err := appendOrCreate(f.name, f.text); err != nil {
+		if err := appendFile(f.name, f.text, true); err != nil {
 			h.Stop()
 			return nil, err
 		}
@@ -130,18 +127,8 @@ func startLab(ts *testscript.TestScript, kind lab.Kind) (*lab.Host, error) {
 	// zap reads the alias through `ssh -G`, which reads the account's own
 	// ~/.ssh/config unless told: the same wrapper sshd start puts first.
 	bin := filepath.Join(work, "sshbin")
-	if err := os.MkdirAll(bin, 0o755); err != nil {
-		h.Stop()
-		return nil, err
-	}
 	if _, err := os.Stat(filepath.Join(bin, "ssh")); err != nil {
-		ssh, err := exec.LookPath("ssh")
-		if err != nil {
-			h.Stop()
-			return nil, err
-		}
-		wrapper := fmt.Sprintf("#!/bin/sh\nexec %s -F %s \"$@\"\n", ssh, filepath.Join(sshDir, "config"))
-		if err := os.WriteFile(filepath.Join(bin, "ssh"), []byte(wrapper), 0o755); err != nil {
+		if err := installSSH(bin, sshDir); err != nil {
 			h.Stop()
 			return nil, err
 		}
@@ -157,49 +144,12 @@ func startLab(ts *testscript.TestScript, kind lab.Kind) (*lab.Host, error) {
 	return h, nil
 }
 
-// appendOrCreate appends text to name, creating it (mode 600) when absent.
-func appendOrCreate(name, text string) error {
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.WriteString(text); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
 func labExec(ts *testscript.TestScript, h *lab.Host, args []string) {
-	code, stdinFile, args := runFlags(ts, "lab exec", args)
+	opts, args := runFlags(ts, "lab exec", args)
 	if !h.Running() {
 		ts.Fatalf("lab exec: %v", lab.ErrStopped)
 	}
-	cmd := h.Command(args...)
-	if stdinFile != "" {
-		f, err := os.Open(stdinFile)
-		ts.Check(err)
-		defer f.Close()
-		cmd.Stdin = f
-	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	ts.Stdout().Write(stdout.Bytes())
-	ts.Stderr().Write(stderr.Bytes())
-	got := 0
-	if err != nil {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			ts.Fatalf("lab exec %s: %v", args[0], err)
-		}
-		got = ee.ExitCode()
-	}
-	if got != code {
-		ts.Logf("stdout:\n%s", stdout.String())
-		ts.Logf("stderr:\n%s", stderr.String())
-		ts.Fatalf("%s exited %d in the lab host, want %d", args[0], got, code)
-	}
+	opts.runChecked(ts, h.Command(args...), "lab exec", args[0], " in the lab host")
 }
 
 // labTierName is the lab's line in Tiers.

@@ -106,57 +106,87 @@ func startNetns(ts *testscript.TestScript, sshd *sshdState) (*netnsState, error)
 		return nil, err
 	}
 	st := &netnsState{name: name}
-	peer := veth + "p"
-	var hostAddr, nsAddr string
-	err := func() error {
-		if err := ip("link", "add", veth, "type", "veth", "peer", "name", peer); err != nil {
-			return err
-		}
-		st.veth = veth
-		if err := ip("link", "set", peer, "netns", st.name); err != nil {
-			return err
-		}
-		// A /30 of the script's own, claimed across processes.
-		c, n, err := claimSubnet(st.name, st.veth, int(b[0]))
-		if err != nil {
-			return err
-		}
-		st.claim = c
-		hostAddr, nsAddr = fmt.Sprintf("10.231.%d.1", n), fmt.Sprintf("10.231.%d.2", n)
-		if err := ip("addr", "add", hostAddr+"/30", "dev", st.veth); err != nil {
-			return err
-		}
-		for _, args := range [][]string{
-			{"netns", "exec", st.name, "ip", "addr", "add", nsAddr + "/30", "dev", peer},
-			{"netns", "exec", st.name, "ip", "link", "set", peer, "up"},
-			{"netns", "exec", st.name, "ip", "link", "set", "lo", "up"},
-			{"link", "set", st.veth, "up"},
-		} {
-			if err := ip(args...); err != nil {
-				return err
-			}
-		}
-		return nil
-	}()
+	nsAddr, err := st.link(veth, int(b[0]))
 	if err != nil {
 		st.stop()
 		return nil, err
 	}
-
 	log := filepath.Join(sshd.dir, "netns.log")
-	cmd := exec.Command("ip", "netns", "exec", st.name, sshdBinary, "-D", "-f", filepath.Join(sshd.dir, "sshd_config"), "-E", log,
-		"-o", "ListenAddress="+nsAddr, "-o", "Port=22", "-o", "PidFile="+filepath.Join(sshd.dir, "netns.pid"))
-	if err := cmd.Start(); err != nil {
+	if err := st.startSSHD(sshd.dir, nsAddr, log); err != nil {
 		st.stop()
-		return nil, fmt.Errorf("start sshd in %s: %w", st.name, err)
+		return nil, err
+	}
+	hostPub, err := os.ReadFile(filepath.Join(sshd.dir, "host_ed25519.pub"))
+	if err != nil {
+		st.stop()
+		return nil, err
+	}
+	sshDir := filepath.Join(ts.Getenv("HOME"), ".ssh")
+	if err := appendFile(filepath.Join(sshDir, "config"), fmt.Sprintf("Host %s\n  HostName %s\n  Port 22\n", NetnsHost, nsAddr), false); err != nil {
+		st.stop()
+		return nil, err
+	}
+	if err := appendFile(filepath.Join(sshDir, "known_hosts"), nsAddr+" "+hostKeyOf(hostPub)+"\n", false); err != nil {
+		st.stop()
+		return nil, err
+	}
+	ts.Setenv("NETNS_ADDR", nsAddr)
+	ts.Setenv("NETNS_LOG", log)
+	return st, nil
+}
+
+// link joins the namespace to the machine's by the veth pair veth and
+// veth+"p" (the namespace's end), on the first /30 from 10.231.first.0 on
+// that claimSubnet gives, and brings both ends and the namespace's lo up.
+// It returns the namespace's address; what it made is recorded in st.
+func (st *netnsState) link(veth string, first int) (nsAddr string, err error) {
+	peer := veth + "p"
+	if err := ip("link", "add", veth, "type", "veth", "peer", "name", peer); err != nil {
+		return "", err
+	}
+	st.veth = veth
+	if err := ip("link", "set", peer, "netns", st.name); err != nil {
+		return "", err
+	}
+	// A /30 of the script's own, claimed across processes.
+	c, n, err := claimSubnet(st.name, st.veth, first)
+	if err != nil {
+		return "", err
+	}
+	st.claim = c
+	hostAddr, nsAddr := fmt.Sprintf("10.231.%d.1", n), fmt.Sprintf("10.231.%d.2", n)
+	if err := ip("addr", "add", hostAddr+"/30", "dev", st.veth); err != nil {
+		return "", err
+	}
+	for _, args := range [][]string{
+		{"netns", "exec", st.name, "ip", "addr", "add", nsAddr + "/30", "dev", peer},
+		{"netns", "exec", st.name, "ip", "link", "set", peer, "up"},
+		{"netns", "exec", st.name, "ip", "link", "set", "lo", "up"},
+		{"link", "set", st.veth, "up"},
+	} {
+		if err := ip(args...); err != nil {
+			return "", err
+		}
+	}
+	return nsAddr, nil
+}
+
+// startSSHD starts in the namespace a second sshd of the one in dir (its
+// config, host key and accounts), listening on nsAddr:22 and logging to
+// log, and waits up to 10 s until it accepts a connection. It is recorded
+// in st and in the claim; the caller stops st when it fails.
+func (st *netnsState) startSSHD(dir, nsAddr, log string) error {
+	cmd := exec.Command("ip", "netns", "exec", st.name, sshdBinary, "-D", "-f", filepath.Join(dir, "sshd_config"), "-E", log,
+		"-o", "ListenAddress="+nsAddr, "-o", "Port=22", "-o", "PidFile="+filepath.Join(dir, "netns.pid"))
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start sshd in %s: %w", st.name, err)
 	}
 	st.sshd = &sshdState{cmd: cmd}
 	// ip netns exec runs sshd in its own process: the claim records it, so
 	// a process taking the claim over from a killed test binary stops it.
 	st.claim.Sshd = proctree.Of(cmd.Process.Pid)
 	if err := st.claim.save(); err != nil {
-		st.stop()
-		return nil, err
+		return err
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
@@ -171,41 +201,26 @@ func startNetns(ts *testscript.TestScript, sshd *sshdState) (*netnsState, error)
 		case err := <-exited:
 			out, _ := os.ReadFile(log)
 			st.sshd.cmd = nil
-			st.stop()
-			return nil, fmt.Errorf("sshd in %s exited (%v): %s", st.name, err, out)
+			return fmt.Errorf("sshd in %s exited (%v): %s", st.name, err, out)
 		default:
 		}
 		if time.Now().After(deadline) {
-			st.stop()
-			return nil, fmt.Errorf("sshd in %s didn't listen within 10s", st.name)
+			return fmt.Errorf("sshd in %s didn't listen within 10s", st.name)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	go func() { <-exited }()
-
-	home := ts.Getenv("HOME")
-	sshDir := filepath.Join(home, ".ssh")
-	hostPub, err := os.ReadFile(filepath.Join(sshd.dir, "host_ed25519.pub"))
-	if err != nil {
-		st.stop()
-		return nil, err
-	}
-	key := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(string(hostPub)), "zaptest"))
-	if err := appendFile(filepath.Join(sshDir, "config"), fmt.Sprintf("Host %s\n  HostName %s\n  Port 22\n", NetnsHost, nsAddr)); err != nil {
-		st.stop()
-		return nil, err
-	}
-	if err := appendFile(filepath.Join(sshDir, "known_hosts"), nsAddr+" "+key+"\n"); err != nil {
-		st.stop()
-		return nil, err
-	}
-	ts.Setenv("NETNS_ADDR", nsAddr)
-	ts.Setenv("NETNS_LOG", log)
-	return st, nil
+	return nil
 }
 
-func appendFile(name, text string) error {
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0)
+// appendFile appends text to name, which must be there unless create
+// says to create it (mode 600).
+func appendFile(name, text string, create bool) error {
+	flag := os.O_WRONLY | os.O_APPEND
+	if create {
+		flag |= os.O_CREATE
+	}
+	f, err := os.OpenFile(name, flag, 0o600)
 	if err != nil {
 		return err
 	}

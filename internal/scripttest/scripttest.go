@@ -223,9 +223,16 @@ func setup(env *testscript.Env) error {
 	return nil
 }
 
+// runOpts is what runFlags reads: the exit status asserted and the file the
+// command reads as its stdin ("" for none).
+type runOpts struct {
+	code  int
+	stdin string
+}
+
 // runFlags reads the flags run, runas and lab exec share: -code N (the exit
 // status asserted, 0 unless given) and -stdin FILE; then the command.
-func runFlags(ts *testscript.TestScript, name string, args []string) (code int, stdinFile string, rest []string) {
+func runFlags(ts *testscript.TestScript, name string, args []string) (opts runOpts, rest []string) {
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
 		switch {
 		case args[0] == "-code" && len(args) > 1:
@@ -233,10 +240,10 @@ func runFlags(ts *testscript.TestScript, name string, args []string) (code int, 
 			if err != nil {
 				ts.Fatalf("%s: -code wants a number, not %q", name, args[1])
 			}
-			code = n
+			opts.code = n
 			args = args[2:]
 		case args[0] == "-stdin" && len(args) > 1:
-			stdinFile = ts.MkAbs(args[1])
+			opts.stdin = ts.MkAbs(args[1])
 			args = args[2:]
 		default:
 			ts.Fatalf("%s: unknown flag %q", name, args[0])
@@ -245,14 +252,46 @@ func runFlags(ts *testscript.TestScript, name string, args []string) (code int, 
 	if len(args) == 0 {
 		ts.Fatalf("usage: %s [-code N] [-stdin FILE] CMD [ARGS...]", name)
 	}
-	return code, stdinFile, args
+	return opts, args
+}
+
+// runChecked runs cmd, the command prog, as the flags asked: its stdin the -stdin
+// file, its stdout and stderr handed to the script (what the next stdout
+// and stderr commands match), and the script failed unless it exits with
+// the -code status. name is the script command that ran it (run, lab
+// exec); where, where it ran, as the failure says it (" in the lab host").
+func (o runOpts) runChecked(ts *testscript.TestScript, cmd *exec.Cmd, name, prog, where string) {
+	if o.stdin != "" {
+		f, err := os.Open(o.stdin)
+		ts.Check(err)
+		defer f.Close()
+		cmd.Stdin = f
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	ts.Stdout().Write(stdout.Bytes())
+	ts.Stderr().Write(stderr.Bytes())
+	got := 0
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("%s %s: %v", name, prog, err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != o.code {
+		ts.Logf("stdout:\n%s", stdout.String())
+		ts.Logf("stderr:\n%s", stderr.String())
+		ts.Fatalf("%s exited %d%s, want %d", prog, got, where, o.code)
+	}
 }
 
 func run(ts *testscript.TestScript, neg bool, args []string, unprivileged bool) {
 	if neg {
 		ts.Fatalf("use -code N rather than !")
 	}
-	code, stdinFile, args := runFlags(ts, "run", args)
+	opts, args := runFlags(ts, "run", args)
 	path, err := exec.LookPath(args[0])
 	if err != nil {
 		// Look the command up on the script's own PATH.
@@ -272,35 +311,12 @@ func run(ts *testscript.TestScript, neg bool, args []string, unprivileged bool) 
 	// PWD is not in the script's environment (testscript adds it only when it
 	// execs), so the working directory is the script's current one, as cd sets it.
 	cmd.Dir = ts.MkAbs(".")
-	if stdinFile != "" {
-		f, err := os.Open(stdinFile)
-		ts.Check(err)
-		defer f.Close()
-		cmd.Stdin = f
-	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if unprivileged && os.Geteuid() == 0 {
 		cred, err := handOver(ts)
 		ts.Check(err)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 	}
-	err = cmd.Run()
-	ts.Stdout().Write(stdout.Bytes())
-	ts.Stderr().Write(stderr.Bytes())
-	got := 0
-	if err != nil {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			ts.Fatalf("run %s: %v", args[0], err)
-		}
-		got = ee.ExitCode()
-	}
-	if got != code {
-		ts.Logf("stdout:\n%s", stdout.String())
-		ts.Logf("stderr:\n%s", stderr.String())
-		ts.Fatalf("%s exited %d, want %d", args[0], got, code)
-	}
+	opts.runChecked(ts, cmd, "run", args[0], "")
 }
 
 func isExec(p string) bool {

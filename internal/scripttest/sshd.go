@@ -109,29 +109,11 @@ func startSSHD(ts *testscript.TestScript) (*sshdState, error) {
 		return nil, err
 	}
 	work := ts.Getenv("WORK")
-	home := ts.Getenv("HOME")
 	dir := filepath.Join(work, "sshd")
-	sshDir := filepath.Join(home, ".ssh")
-	for _, d := range []string{dir, sshDir, "/run/sshd"} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, err
-		}
-	}
-	os.Chmod(dir, 0o755)
-	os.Chmod(sshDir, 0o700)
-	// sshd reads authorized_keys as the account logging in: let it reach
-	// $WORK/sshd.
-	for d := dir; d != "/" && d != "."; d = filepath.Dir(d) {
-		if fi, err := os.Stat(d); err == nil && fi.Mode().Perm()&0o001 == 0 {
-			os.Chmod(d, fi.Mode().Perm()|0o001)
-		}
-	}
-	hostKey := filepath.Join(dir, "host_ed25519")
-	identity := filepath.Join(sshDir, "id_ed25519")
-	for _, k := range []string{hostKey, identity} {
-		if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "zaptest", "-f", k).CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("ssh-keygen: %v: %s", err, out)
-		}
+	sshDir := filepath.Join(ts.Getenv("HOME"), ".ssh")
+	hostKey, identity, err := sshdKeys(dir, sshDir)
+	if err != nil {
+		return nil, err
 	}
 	pub, err := os.ReadFile(identity + ".pub")
 	if err != nil {
@@ -177,36 +159,13 @@ LogLevel VERBOSE
 		return nil, err
 	}
 	st.cmd, st.port = cmd, port
-
-	clientConf := fmt.Sprintf(`Host %s
-  HostName 127.0.0.1
-  Port %d
-Host *
-  IdentityFile %s
-  UserKnownHostsFile %s
-  GlobalKnownHostsFile /dev/null
-`, SSHHost, port, identity, filepath.Join(sshDir, "known_hosts"))
-	if err := os.WriteFile(filepath.Join(sshDir, "config"), []byte(clientConf), 0o600); err != nil {
-		st.stop()
-		return nil, err
-	}
-	hostLine := fmt.Sprintf("[127.0.0.1]:%d %s", port, strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(string(hostPub)), "zaptest")))
-	if err := os.WriteFile(filepath.Join(sshDir, "known_hosts"), []byte(hostLine+"\n"), 0o600); err != nil {
-		st.stop()
-		return nil, err
-	}
+	hostLine := fmt.Sprintf("[127.0.0.1]:%d %s", port, hostKeyOf(hostPub))
 	bin := filepath.Join(work, "sshbin")
-	if err := os.MkdirAll(bin, 0o755); err != nil {
+	if err := writeSSHClient(sshDir, port, identity, hostLine); err != nil {
 		st.stop()
 		return nil, err
 	}
-	ssh, err := exec.LookPath("ssh")
-	if err != nil {
-		st.stop()
-		return nil, err
-	}
-	wrapper := fmt.Sprintf("#!/bin/sh\nexec %s -F %s \"$@\"\n", ssh, filepath.Join(sshDir, "config"))
-	if err := os.WriteFile(filepath.Join(bin, "ssh"), []byte(wrapper), 0o755); err != nil {
+	if err := installSSH(bin, sshDir); err != nil {
 		st.stop()
 		return nil, err
 	}
@@ -216,6 +175,72 @@ Host *
 	ts.Setenv("SSH_HOSTKEY", hostLine)
 	ts.Setenv("SSH_LOG", log)
 	return st, nil
+}
+
+// sshdKeys makes the server's directory dir and the client's sshDir (and
+// sshd's /run/sshd), lets every account reach dir (sshd reads
+// authorized_keys there as the account logging in), and makes in them the
+// host key and the client's identity, returning their paths.
+func sshdKeys(dir, sshDir string) (hostKey, identity string, err error) {
+	for _, d := range []string{dir, sshDir, "/run/sshd"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return "", "", err
+		}
+	}
+	os.Chmod(dir, 0o755)
+	os.Chmod(sshDir, 0o700)
+	for d := dir; d != "/" && d != "."; d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err == nil && fi.Mode().Perm()&0o001 == 0 {
+			os.Chmod(d, fi.Mode().Perm()|0o001)
+		}
+	}
+	hostKey = filepath.Join(dir, "host_ed25519")
+	identity = filepath.Join(sshDir, "id_ed25519")
+	for _, k := range []string{hostKey, identity} {
+		if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "zaptest", "-f", k).CombinedOutput(); err != nil {
+			return "", "", fmt.Errorf("ssh-keygen: %v: %s", err, out)
+		}
+	}
+	return hostKey, identity, nil
+}
+
+// hostKeyOf is the key of a public host key file's text, without its
+// zaptest comment: what known_hosts holds after the host's name.
+func hostKeyOf(pub []byte) string {
+	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(string(pub)), "zaptest"))
+}
+
+// writeSSHClient writes the client side into sshDir: a config with the alias
+// SSHHost for 127.0.0.1:port, identity as every host's identity and
+// known_hosts (holding hostLine alone) as the only known hosts.
+func writeSSHClient(sshDir string, port int, identity, hostLine string) error {
+	clientConf := fmt.Sprintf(`Host %s
+  HostName 127.0.0.1
+  Port %d
+Host *
+  IdentityFile %s
+  UserKnownHostsFile %s
+  GlobalKnownHostsFile /dev/null
+`, SSHHost, port, identity, filepath.Join(sshDir, "known_hosts"))
+	if err := os.WriteFile(filepath.Join(sshDir, "config"), []byte(clientConf), 0o600); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(sshDir, "known_hosts"), []byte(hostLine+"\n"), 0o600)
+}
+
+// installSSH puts in bin (made when missing) an ssh that reads the config
+// in sshDir: ssh reads the account's own home, not HOME, and zap reads an
+// alias through `ssh -G`.
+func installSSH(bin, sshDir string) error {
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		return err
+	}
+	ssh, err := exec.LookPath("ssh")
+	if err != nil {
+		return err
+	}
+	wrapper := fmt.Sprintf("#!/bin/sh\nexec %s -F %s \"$@\"\n", ssh, filepath.Join(sshDir, "config"))
+	return os.WriteFile(filepath.Join(bin, "ssh"), []byte(wrapper), 0o755)
 }
 
 // startSSHDOn starts sshd -D with the config conf makes for a port, written

@@ -63,3 +63,18 @@ func (x *AptRepo) flat(c Common) any {
 func (x *AptRepo) clone() spec { return clonePtr(x) }
 
 func (x *AptRepo) texts(out map[string]Text) { out["key_url"] = x.KeyURL }
+
+func (x *AptRepo) checkState() *fieldMsg {
+	return statePaths(statePath{"key_path", Lit(x.KeyPath)}, statePath{"list_file", Lit(x.ListFile)})
+}
+
+func (x *AptRepo) manages(id string) []managed {
+	keyPath, listFile := x.KeyPath, x.ListFile
+	if keyPath == "" {
+		keyPath = "/usr/share/keyrings/" + id + ".asc"
+	}
+	if listFile == "" {
+		listFile = "/etc/apt/sources.list.d/" + id + ".list"
+	}
+	return []managed{ownPath("key_path", Lit(keyPath)), ownPath("list_file", Lit(listFile))}
+}

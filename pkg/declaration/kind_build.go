@@ -164,3 +164,9 @@ func (s *Source) UnmarshalJSON(data []byte) error { return s.DecodeField("", dat
 
 // UnmarshalJSON decodes strictly; DecodeField does the work.
 func (v *Verification) UnmarshalJSON(data []byte) error { return v.DecodeField("", data) }
+
+func (x *Build) checkState() *fieldMsg { return statePaths(statePath{"output", x.Output}) }
+
+func (x *Build) manages(string) []managed { return []managed{ownPath("output", x.Output)} }
+
+func (x *Build) credential() *Text { return x.Source.Auth }

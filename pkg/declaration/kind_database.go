@@ -189,3 +189,7 @@ func checkHBAHost(t Text) error {
 	}
 	return nil
 }
+
+func (x *Database) manages(string) []managed {
+	return []managed{{"database_name", "database", textKey(x.DatabaseName), "the database " + x.DatabaseName.String(), false}}
+}

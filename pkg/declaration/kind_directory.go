@@ -34,3 +34,5 @@ func (x *Directory) flat(c Common) any {
 func (x *Directory) clone() spec { return clonePtr(x) }
 
 func (x *Directory) texts(out map[string]Text) { out["path"] = x.Path }
+
+func (x *Directory) managedPath() Text { return x.Path }

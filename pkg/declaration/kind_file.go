@@ -83,3 +83,32 @@ func (x *File) texts(out map[string]Text) {
 		}
 	}
 }
+
+func (x *File) managedPath() Text { return x.Path }
+
+func (x *File) credential() *Text { return x.Content.Auth }
+
+func (x *File) needsManager() (field, what string) {
+	if len(x.Triggers) > 0 {
+		return "triggers", "a trigger"
+	}
+	return "", ""
+}
+
+func (x *File) edges() (after, before []string) { return nil, x.Triggers }
+
+func (x *File) checkTriggers(_ string, byID map[string]*Resource) *fieldMsg {
+	for _, t := range x.Triggers {
+		target := byID[t]
+		if target == nil {
+			return fieldf("triggers", "no resource has the id %q", t)
+		}
+		if target.Service == nil {
+			return fieldf("triggers", "%q is a %s, and only a service can be triggered", t, target.Type)
+		}
+		if s := target.Service; s.Running != nil && !*s.Running {
+			return fieldf("triggers", "%q is declared running: false, so a trigger could never act on it", t)
+		}
+	}
+	return nil
+}

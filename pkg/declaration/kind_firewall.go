@@ -124,3 +124,16 @@ func (a AllowRule) MarshalJSON() ([]byte, error) {
 		Proto string `json:"proto,omitempty"`
 	}{a.Port, a.Proto})
 }
+
+// manages makes the firewall one a config declares once.
+func (x *Firewall) manages(string) []managed {
+	return []managed{{what: "firewall", one: true}}
+}
+
+// neededService is the nftables service an nftables firewall needs enabled.
+func (x *Firewall) neededService() (string, *fieldMsg) {
+	if x.Backend != "nftables" {
+		return "", nil
+	}
+	return "nftables", fieldf("backend", "an nftables firewall needs an enabled nftables service in the same config, or it vanishes on reboot: declare zap.service({id: 'nftables', service: 'nftables', enabled: true})")
+}

@@ -1,6 +1,7 @@
 package declaration
 
 import (
+	"path"
 	"strings"
 
 	"github.com/zap-go/zap/internal/strict"
@@ -46,4 +47,38 @@ func (x *Link) clone() spec { return clonePtr(x) }
 func (x *Link) texts(out map[string]Text) {
 	out["path"] = x.Path
 	out["target"] = x.Target
+}
+
+func (x *Link) managedPath() Text { return x.Path }
+
+// checkState refuses a link placed at a directory above StateDir, or
+// leading into it or to a directory above it.
+func (x *Link) checkState() *fieldMsg {
+	if p, ok := literalAbs(x.Path); ok && isAboveState(p) {
+		return fieldf("path", "a link at %s would replace a directory above %s, where Zap keeps its state", p, StateDir)
+	}
+	if t, ok := x.leadsTo(); ok && (underState(t) || isAboveState(t)) {
+		return fieldf("target", "leads to %s, and a link can't lead into %s, where Zap keeps its state", t, StateDir)
+	}
+	return nil
+}
+
+// leadsTo is where x leads, cleaned, when that is known as written: an
+// absolute target, or a relative one from a link at an absolute path.
+func (x *Link) leadsTo() (string, bool) {
+	t, ok := x.Target.Plain()
+	if !ok {
+		return "", false
+	}
+	if strings.HasPrefix(t, "/") {
+		return path.Clean(t), true
+	}
+	if strings.HasPrefix(t, "~") || strings.HasPrefix(t, "$HOME") {
+		return "", false
+	}
+	p, ok := literalAbs(x.Path)
+	if !ok {
+		return "", false
+	}
+	return path.Join(path.Dir(p), t), true
 }

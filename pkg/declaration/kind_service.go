@@ -48,3 +48,41 @@ func (x *Service) clone() spec {
 }
 
 func (x *Service) texts(map[string]Text) {}
+
+func (x *Service) manages(string) []managed {
+	return []managed{{"service", "service", x.Service, "the service " + x.Service, false}}
+}
+
+func (x *Service) needsManager() (field, what string) { return "", "a service" }
+
+// enabledService is the service, unless declared enabled: false.
+func (x *Service) enabledService() string {
+	if x.Enabled != nil && !*x.Enabled {
+		return ""
+	}
+	return x.Service
+}
+
+func (x *Service) edges() (after, before []string) {
+	return slices.Concat(x.RestartOn, x.ReloadOn), nil
+}
+
+func (x *Service) checkTriggers(self string, byID map[string]*Resource) *fieldMsg {
+	for _, f := range []struct {
+		name string
+		ids  []string
+	}{{"restart_on", x.RestartOn}, {"reload_on", x.ReloadOn}} {
+		for _, id := range f.ids {
+			if byID[id] == nil {
+				return fieldf(f.name, "no resource has the id %q", id)
+			}
+			if id == self {
+				return fieldf(f.name, "a service can't trigger itself")
+			}
+			if x.Running != nil && !*x.Running {
+				return fieldf(f.name, "the service is declared running: false, so a trigger could never act on it")
+			}
+		}
+	}
+	return nil
+}

@@ -56,3 +56,7 @@ func (x *Swap) flat(c Common) any {
 func (x *Swap) clone() spec { return clonePtr(x) }
 
 func (x *Swap) texts(map[string]Text) {}
+
+func (x *Swap) checkState() *fieldMsg { return statePaths(statePath{"path", Lit(x.Path)}) }
+
+func (x *Swap) manages(string) []managed { return []managed{ownPath("path", Lit(x.FilePath()))} }

@@ -205,3 +205,7 @@ func (k *SSHKeys) UnmarshalJSON(data []byte) error { return k.DecodeField("", da
 
 // UnmarshalJSON decodes strictly; DecodeField does the work.
 func (s *Sudo) UnmarshalJSON(data []byte) error { return s.DecodeField("", data) }
+
+func (x *User) manages(string) []managed {
+	return []managed{{"username", "account", x.Username, "the account " + x.Username, false}}
+}

@@ -26,18 +26,8 @@ var stateAbove = []string{"/", "/var", "/var/lib"}
 func (d *Declaration) checkStateDir() error {
 	for i := range d.Resources {
 		r := &d.Resources[i]
-		for _, m := range r.statePaths() {
-			if msg := stateMsg(m.value); msg != "" {
-				return &Error{ID: r.ID, Field: m.field, Msg: msg}
-			}
-		}
-		if l := r.Link; l != nil {
-			if p, ok := literalAbs(l.Path); ok && isAboveState(p) {
-				return &Error{ID: r.ID, Field: "path", Msg: fmt.Sprintf("a link at %s would replace a directory above %s, where Zap keeps its state", p, StateDir)}
-			}
-			if t, ok := linkTarget(l); ok && (underState(t) || isAboveState(t)) {
-				return &Error{ID: r.ID, Field: "target", Msg: fmt.Sprintf("leads to %s, and a link can't lead into %s, where Zap keeps its state", t, StateDir)}
-			}
+		if m := r.checkState(); m != nil {
+			return &Error{ID: r.ID, Field: m.field, Msg: m.msg}
 		}
 	}
 	if d.Deploy != nil {
@@ -48,34 +38,41 @@ func (d *Declaration) checkStateDir() error {
 	return nil
 }
 
+// A stateKind is a kind whose resources name paths on the target beside
+// the one a pathKind manages, or have more to say about StateDir.
+type stateKind interface {
+	// checkState returns checkStateDir's finding on the resource, or nil.
+	checkState() *fieldMsg
+}
+
+// checkState is checkStateDir's rule for one resource: the path a
+// pathKind manages, then what a stateKind says.
+func (r *Resource) checkState() *fieldMsg {
+	s := r.Body()
+	if p, ok := s.(pathKind); ok {
+		if m := statePaths(statePath{"path", p.managedPath()}); m != nil {
+			return m
+		}
+	}
+	if k, ok := s.(stateKind); ok {
+		return k.checkState()
+	}
+	return nil
+}
+
+// statePath is a path a resource manages, as written, and its field.
 type statePath struct {
 	field string
 	value Text
 }
 
-// statePaths are the paths r manages, as written.
-func (r *Resource) statePaths() []statePath {
-	lit := func(field, s string) statePath { return statePath{field, Lit(s)} }
-	switch {
-	case r.File != nil:
-		return []statePath{{"path", r.File.Path}}
-	case r.Directory != nil:
-		return []statePath{{"path", r.Directory.Path}}
-	case r.Link != nil:
-		return []statePath{{"path", r.Link.Path}}
-	case r.AptRepo != nil:
-		var out []statePath
-		if r.AptRepo.KeyPath != "" {
-			out = append(out, lit("key_path", r.AptRepo.KeyPath))
+// statePaths returns the first of paths that reaches into StateDir, or
+// nil. An empty path (an optional one left out) is never refused.
+func statePaths(paths ...statePath) *fieldMsg {
+	for _, p := range paths {
+		if msg := stateMsg(p.value); msg != "" {
+			return &fieldMsg{p.field, msg}
 		}
-		if r.AptRepo.ListFile != "" {
-			out = append(out, lit("list_file", r.AptRepo.ListFile))
-		}
-		return out
-	case r.Swap != nil && r.Swap.Path != "":
-		return []statePath{lit("path", r.Swap.Path)}
-	case r.Build != nil:
-		return []statePath{{"output", r.Build.Output}}
 	}
 	return nil
 }
@@ -120,26 +117,6 @@ func literalAbs(t Text) (string, bool) {
 		return "", false
 	}
 	return path.Clean(s), true
-}
-
-// linkTarget is where l leads, cleaned, when that is known as written: an
-// absolute target, or a relative one from a link at an absolute path.
-func linkTarget(l *Link) (string, bool) {
-	t, ok := l.Target.Plain()
-	if !ok {
-		return "", false
-	}
-	if strings.HasPrefix(t, "/") {
-		return path.Clean(t), true
-	}
-	if strings.HasPrefix(t, "~") || strings.HasPrefix(t, "$HOME") {
-		return "", false
-	}
-	p, ok := literalAbs(l.Path)
-	if !ok {
-		return "", false
-	}
-	return path.Join(path.Dir(p), t), true
 }
 
 // underState reports whether the clean path p is StateDir or under it.

@@ -278,35 +278,15 @@ func (r *Resource) ManagedPath() string {
 	return normalizePath(p.String())
 }
 
-// ownershipKey is ManagedPath with each reference written as RefOpen NAME
-// RefClose, characters no literal holds, so that a literal "{env:A}" and a
-// reference to A are not taken for the same path.
-func (r *Resource) ownershipKey() string {
-	p, ok := r.managedText()
-	if !ok {
-		return ""
-	}
-	var b strings.Builder
-	for _, part := range p.parts {
-		if part.Env != "" {
-			b.WriteRune(RefOpen)
-			b.WriteString(part.Env)
-			b.WriteRune(RefClose)
-		} else {
-			b.WriteString(part.Lit)
-		}
-	}
-	return normalizePath(b.String())
+// A pathKind is a kind whose resources manage one path: a file, directory
+// or link.
+type pathKind interface {
+	managedPath() Text
 }
 
 func (r *Resource) managedText() (Text, bool) {
-	switch {
-	case r.File != nil:
-		return r.File.Path, true
-	case r.Directory != nil:
-		return r.Directory.Path, true
-	case r.Link != nil:
-		return r.Link.Path, true
+	if p, ok := r.Body().(pathKind); ok {
+		return p.managedPath(), true
 	}
 	return Text{}, false
 }
@@ -331,51 +311,42 @@ func normalizePath(s string) string {
 }
 
 // managed is one thing a resource manages exclusively: a path, an account,
-// a service or a database.
+// a service or a database; or a thing a config declares one of (one is
+// set), such as the firewall.
 type managed struct {
 	field, what, key, shown string
+	one                     bool
 }
 
-// manages lists what r manages exclusively (resources.md, One resource per
-// thing). A package, script, installer, pipeline and verify manage nothing
+// An ownerKind is a kind whose resources manage something exclusively
+// (resources.md, One resource per thing), beside the path a pathKind
+// manages. A package, script, installer, pipeline and verify manage nothing
 // exclusive.
+type ownerKind interface {
+	// manages lists what the resource, having the id id, manages.
+	manages(id string) []managed
+}
+
+// manages lists what r manages exclusively.
 func (r *Resource) manages() []managed {
-	path := func(field, p string) managed {
-		n := normalizePath(p)
-		return managed{field, "path", n, n}
+	s := r.Body()
+	if p, ok := s.(pathKind); ok {
+		return []managed{ownPath("path", p.managedPath())}
 	}
-	switch {
-	case r.File != nil, r.Directory != nil, r.Link != nil:
-		return []managed{{"path", "path", r.ownershipKey(), r.ManagedPath()}}
-	case r.AptRepo != nil:
-		keyPath, listFile := r.AptRepo.KeyPath, r.AptRepo.ListFile
-		if keyPath == "" {
-			keyPath = "/usr/share/keyrings/" + r.ID + ".asc"
-		}
-		if listFile == "" {
-			listFile = "/etc/apt/sources.list.d/" + r.ID + ".list"
-		}
-		return []managed{path("key_path", keyPath), path("list_file", listFile)}
-	case r.Swap != nil:
-		p := r.Swap.Path
-		if p == "" {
-			p = "/swapfile"
-		}
-		return []managed{path("path", p)}
-	case r.Build != nil:
-		return []managed{{"output", "path", textKey(r.Build.Output), normalizePath(r.Build.Output.String())}}
-	case r.User != nil:
-		return []managed{{"username", "account", r.User.Username, "the account " + r.User.Username}}
-	case r.Service != nil:
-		return []managed{{"service", "service", r.Service.Service, "the service " + r.Service.Service}}
-	case r.Database != nil:
-		return []managed{{"database_name", "database", textKey(r.Database.DatabaseName), "the database " + r.Database.DatabaseName.String()}}
+	if o, ok := s.(ownerKind); ok {
+		return o.manages(r.ID)
 	}
 	return nil
 }
 
+// ownPath is the path t, in the field field, as a thing managed.
+func ownPath(field string, t Text) managed {
+	return managed{field, "path", textKey(t), normalizePath(t.String()), false}
+}
+
 // textKey writes t with each reference as RefOpen NAME RefClose, characters
-// no literal holds, normalized as a path.
+// no literal holds, normalized as a path, so that a literal "{env:A}" and a
+// reference to A are not taken for the same path.
 func textKey(t Text) string {
 	var b strings.Builder
 	for _, part := range t.parts {
@@ -392,79 +363,83 @@ func textKey(t Text) string {
 
 func (d *Declaration) checkOwnership() error {
 	seen := map[string]string{}
-	firewall := ""
 	for i := range d.Resources {
 		r := &d.Resources[i]
 		for _, m := range r.manages() {
 			k := m.what + "\x00" + m.key
-			if other, ok := seen[k]; ok {
+			other, ok := seen[k]
+			switch {
+			case ok && m.one:
+				return &Error{ID: r.ID, Field: m.field, Msg: fmt.Sprintf("a second %s (%q is the first): a config declares one", m.what, other)}
+			case ok:
 				return &Error{ID: r.ID, Field: m.field, Msg: fmt.Sprintf("%q and %q both manage %s; declare it once", other, r.ID, m.shown)}
 			}
 			seen[k] = r.ID
 		}
-		if r.Firewall != nil {
-			if firewall != "" {
-				return &Error{ID: r.ID, Msg: fmt.Sprintf("a second firewall (%q is the first): a config declares one", firewall)}
-			}
-			firewall = r.ID
-		}
 	}
 	return nil
+}
+
+// A triggerKind is a kind with trigger edges beside depends_on: a file
+// that triggers services, a service restarted or reloaded on changes.
+type triggerKind interface {
+	// edges returns the ids the resource comes after and those that come
+	// after it.
+	edges() (after, before []string)
+	// checkTriggers checks the edges of the resource, which has the id
+	// self.
+	checkTriggers(self string, byID map[string]*Resource) *fieldMsg
 }
 
 // checkTriggers checks r's trigger edges: a file's triggers name services,
 // a service's restart_on and reload_on name resources, and no trigger acts
 // on a service declared running: false.
 func (r *Resource) checkTriggers(byID map[string]*Resource) error {
-	if r.File != nil {
-		for _, t := range r.File.Triggers {
-			target := byID[t]
-			if target == nil {
-				return &Error{ID: r.ID, Field: "triggers", Msg: fmt.Sprintf("no resource has the id %q", t)}
-			}
-			if target.Service == nil {
-				return &Error{ID: r.ID, Field: "triggers", Msg: fmt.Sprintf("%q is a %s, and only a service can be triggered", t, target.Type)}
-			}
-			if s := target.Service; s.Running != nil && !*s.Running {
-				return &Error{ID: r.ID, Field: "triggers", Msg: fmt.Sprintf("%q is declared running: false, so a trigger could never act on it", t)}
-			}
-		}
-	}
-	if s := r.Service; s != nil {
-		for _, f := range []struct {
-			name string
-			ids  []string
-		}{{"restart_on", s.RestartOn}, {"reload_on", s.ReloadOn}} {
-			for _, id := range f.ids {
-				if byID[id] == nil {
-					return &Error{ID: r.ID, Field: f.name, Msg: fmt.Sprintf("no resource has the id %q", id)}
-				}
-				if id == r.ID {
-					return &Error{ID: r.ID, Field: f.name, Msg: "a service can't trigger itself"}
-				}
-				if s.Running != nil && !*s.Running {
-					return &Error{ID: r.ID, Field: f.name, Msg: "the service is declared running: false, so a trigger could never act on it"}
-				}
-			}
+	if t, ok := r.Body().(triggerKind); ok {
+		if m := t.checkTriggers(r.ID, byID); m != nil {
+			return &Error{ID: r.ID, Field: m.field, Msg: m.msg}
 		}
 	}
 	return nil
+}
+
+// A managerUser is a kind whose resources may need the target's
+// service_manager.
+type managerUser interface {
+	// needsManager returns what in the resource needs a service manager
+	// ("a service", "a trigger") and its field, or "" for what.
+	needsManager() (field, what string)
+}
+
+// A serviceEnabler is a kind whose resources may keep a service enabled.
+type serviceEnabler interface {
+	// enabledService returns the service the resource keeps enabled, or "".
+	enabledService() string
+}
+
+// A serviceNeeder is a kind whose resources may need a service enabled in
+// the same config.
+type serviceNeeder interface {
+	// neededService returns the service the resource needs enabled and
+	// what to say when it isn't, or nil.
+	neededService() (string, *fieldMsg)
 }
 
 // checkServices refuses service intent on a target with no service_manager
 // and an nftables firewall with no enabled nftables service.
 func (d *Declaration) checkServices() error {
 	noManager := d.Target.ServiceManager == ""
-	nftables := map[string]bool{}
+	enabled := map[string]bool{}
 	for i := range d.Resources {
 		r := &d.Resources[i]
-		switch {
-		case noManager && r.Service != nil:
-			return &Error{ID: r.ID, Msg: "a service needs the target's service_manager (systemd or openrc): declare it in zap.target"}
-		case noManager && r.File != nil && len(r.File.Triggers) > 0:
-			return &Error{ID: r.ID, Field: "triggers", Msg: "a trigger needs the target's service_manager (systemd or openrc): declare it in zap.target"}
-		case r.Service != nil && r.Service.Service == "nftables" && (r.Service.Enabled == nil || *r.Service.Enabled):
-			nftables["enabled"] = true
+		s := r.Body()
+		if u, ok := s.(managerUser); ok && noManager {
+			if field, what := u.needsManager(); what != "" {
+				return &Error{ID: r.ID, Field: field, Msg: what + " needs the target's service_manager (systemd or openrc): declare it in zap.target"}
+			}
+		}
+		if e, ok := s.(serviceEnabler); ok {
+			enabled[e.enabledService()] = true
 		}
 	}
 	if noManager && d.Deploy != nil && d.Deploy.Service != "" {
@@ -472,8 +447,10 @@ func (d *Declaration) checkServices() error {
 	}
 	for i := range d.Resources {
 		r := &d.Resources[i]
-		if r.Firewall != nil && r.Firewall.Backend == "nftables" && !nftables["enabled"] {
-			return &Error{ID: r.ID, Field: "backend", Msg: "an nftables firewall needs an enabled nftables service in the same config, or it vanishes on reboot: declare zap.service({id: 'nftables', service: 'nftables', enabled: true})"}
+		if n, ok := r.Body().(serviceNeeder); ok {
+			if name, m := n.neededService(); m != nil && !enabled[name] {
+				return &Error{ID: r.ID, Field: m.field, Msg: m.msg}
+			}
 		}
 	}
 	return nil
@@ -501,25 +478,23 @@ func (d *Declaration) checkMask() error {
 	return nil
 }
 
+// A credentialKind is a kind whose resources may fetch with a credential.
+type credentialKind interface {
+	// credential returns the fetch credential, or nil.
+	credential() *Text
+}
+
 // authUser returns the id of a resource whose fetch credential (a remote
 // file's or a build source's auth) references name, or "".
 func (d *Declaration) authUser(name string) string {
 	for i := range d.Resources {
 		r := &d.Resources[i]
-		var auth *Text
-		switch {
-		case r.File != nil:
-			auth = r.File.Content.Auth
-		case r.Build != nil:
-			auth = r.Build.Source.Auth
-		}
-		if auth == nil {
+		c, ok := r.Body().(credentialKind)
+		if !ok || c.credential() == nil {
 			continue
 		}
-		for _, n := range auth.Refs() {
-			if n == name {
-				return r.ID
-			}
+		if slices.Contains(c.credential().Refs(), name) {
+			return r.ID
 		}
 	}
 	return ""
@@ -532,16 +507,15 @@ func (d *Declaration) authUser(name string) string {
 func (d *Declaration) Cycle() []string {
 	deps := map[string][]string{}
 	var ids []string
-	for _, r := range d.Resources {
+	for i := range d.Resources {
+		r := &d.Resources[i]
 		ids = append(ids, r.ID)
 		deps[r.ID] = append(deps[r.ID], r.DependsOn...)
-		if r.Service != nil {
-			deps[r.ID] = append(deps[r.ID], r.Service.RestartOn...)
-			deps[r.ID] = append(deps[r.ID], r.Service.ReloadOn...)
-		}
-		if r.File != nil {
-			for _, t := range r.File.Triggers {
-				deps[t] = append(deps[t], r.ID)
+		if t, ok := r.Body().(triggerKind); ok {
+			after, before := t.edges()
+			deps[r.ID] = append(deps[r.ID], after...)
+			for _, id := range before {
+				deps[id] = append(deps[id], r.ID)
 			}
 		}
 	}

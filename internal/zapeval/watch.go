@@ -55,67 +55,20 @@ const maxCrash = 1 << 20
 // exits 1 or 2 has said why on stderr: the error carries its exit code
 // and errDone. A child stopped by a limit is the limit's refusal, exit 2.
 func evaluateIn(ctx context.Context, c child, stderr io.Writer) (*result, error) {
-	args := []string{"--" + childFlag + "=" + c.proj.Root, "--" + ownersFlag + "=" + formatOwners(c.owners)}
-	// The parent closes its copy of a child's end once the child has
-	// started, and every other descriptor here once it has ended.
-	var childEnds, ours []*os.File
-	defer func() {
-		for _, f := range append(childEnds, ours...) {
-			f.Close()
-		}
-	}()
-	pipe := func() (r, w *os.File, err error) {
-		r, w, err = os.Pipe()
-		if err == nil {
-			ours, childEnds = append(ours, r), append(childEnds, w)
-		}
-		return r, w, err
-	}
-	declR, declW, err := pipe()
-	if err != nil {
-		return nil, ownErr(err)
-	}
-	crashR, crashW, err := pipe()
-	if err != nil {
-		return nil, ownErr(err)
-	}
-	// The child reports on a descriptor of zap-eval's stderr itself, so
-	// its lines and the config's console come out as they are written.
-	errFile, copied, err := fileFor(stderr)
-	if err != nil {
-		return nil, ownErr(err)
-	}
-	if copied != nil {
-		childEnds = append(childEnds, errFile)
-	}
-	extra := []*os.File{errFile}
-	var inR *os.File
-	if c.inputs {
-		var inW *os.File
-		if inR, inW, err = pipe(); err != nil {
-			return nil, ownErr(err)
-		}
-		extra = append(extra, inW)
-		args = append(args, fmt.Sprintf("--%s=%d", inputsFDFlag, childInputs))
-	}
-	var envFile *os.File
-	if c.env != nil {
-		if envFile, err = c.env.File(); err != nil {
-			return nil, ownErr(fmt.Errorf("hand on %s: %w", envpass.FDVar, err))
-		}
-		if envFile != nil {
-			ours = append(ours, envFile)
-		}
+	var files childFiles
+	defer files.close()
+	if err := files.open(c, stderr); err != nil {
+		return nil, err
 	}
 	newCmd := func() *exec.Cmd {
-		cmd := exec.Command("/proc/self/exe", append(args, "--", c.proj.Config)...)
+		cmd := exec.Command("/proc/self/exe", append(files.args, "--", c.proj.Config)...)
 		cmd.Args[0] = os.Args[0]
 		cmd.Env = os.Environ()
 		cmd.Dir = "/"
-		cmd.Stdout, cmd.Stderr, cmd.ExtraFiles = declW, crashW, extra
+		cmd.Stdout, cmd.Stderr, cmd.ExtraFiles = files.declW, files.crashW, files.extra
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred, Pdeathsig: syscall.SIGKILL}
 		// /proc/self/exe: nothing to release, no error.
-		_, _ = envpass.Attach(cmd, envFile)
+		_, _ = envpass.Attach(cmd, files.env)
 		return cmd
 	}
 	cg := newMemoryCgroup(MaxMemory + cgroupSlack)
@@ -130,10 +83,7 @@ func evaluateIn(ctx context.Context, c child, stderr io.Writer) (*result, error)
 	if err != nil {
 		return nil, ownErr(fmt.Errorf("start the evaluation: %w", err))
 	}
-	for _, f := range childEnds {
-		f.Close()
-	}
-	childEnds = nil
+	files.closeChildEnds()
 
 	var decl, inputs, crash capped
 	decl.max, inputs.max, crash.max = MaxOutput+1, MaxOutput, maxCrash
@@ -141,37 +91,20 @@ func evaluateIn(ctx context.Context, c child, stderr io.Writer) (*result, error)
 	for _, r := range []struct {
 		f *os.File
 		c *capped
-	}{{declR, &decl}, {crashR, &crash}, {inR, &inputs}} {
+	}{{files.declR, &decl}, {files.crashR, &crash}, {files.inR, &inputs}} {
 		if r.f != nil {
 			readers.Go(func() { r.c.readFrom(r.f) })
 		}
 	}
-
-	var timedOut, canceled atomic.Bool
-	watchdog := time.AfterFunc(c.limit, func() {
-		timedOut.Store(true)
-		cmd.Process.Kill()
-	})
-	exited := make(chan struct{})
-	go func() {
-		select {
-		case <-ctx.Done():
-			canceled.Store(true)
-			cmd.Process.Kill()
-		case <-exited:
-		}
-	}()
-	waitErr := cmd.Wait()
-	close(exited)
-	watchdog.Stop()
+	w := watch(ctx, cmd, c.limit)
 	readers.Wait()
-	if copied != nil {
-		<-copied
+	if files.copied != nil {
+		<-files.copied
 	}
 
 	st := cmd.ProcessState
 	if st == nil {
-		return nil, ownErr(fmt.Errorf("run the evaluation: %w", waitErr))
+		return nil, ownErr(fmt.Errorf("run the evaluation: %w", w.err))
 	}
 	ws, _ := st.Sys().(syscall.WaitStatus)
 	switch {
@@ -181,11 +114,11 @@ func evaluateIn(ctx context.Context, c child, stderr io.Writer) (*result, error)
 		}
 		stderr.Write(crash.buf)
 		return &result{decl: decl.buf, inputs: inputs.buf}, nil
-	case ws.Signaled() && ws.Signal() == syscall.SIGKILL && timedOut.Load():
+	case ws.Signaled() && ws.Signal() == syscall.SIGKILL && w.timedOut.Load():
 		return nil, timeLimitError(c.limit)
 	case outOfMemory(crash.buf) || (ws.Signaled() && ws.Signal() == syscall.SIGKILL && cg.oomKilled()):
 		return nil, memoryLimitError()
-	case canceled.Load():
+	case w.canceled.Load():
 		return nil, ownErr(fmt.Errorf("the evaluation was canceled: %w", ctx.Err()))
 	}
 	// Anything else the runtime said is a crash (a panic, a fatal error)
@@ -195,6 +128,124 @@ func evaluateIn(ctx context.Context, c child, stderr io.Writer) (*result, error)
 		return nil, &stage.Error{Code: ws.ExitStatus(), Err: errDone}
 	}
 	return nil, ownErr(fmt.Errorf("the evaluating process %s", describe(ws)))
+}
+
+// childFiles are the descriptors an evaluation hands its child and the
+// ends zap-eval keeps, with the arguments that tell the child which is
+// which. zap-eval closes its copy of a child's end once the child has
+// started (closeChildEnds), and every other descriptor here once it has
+// ended (close).
+type childFiles struct {
+	childEnds, ours []*os.File
+	// declR, crashR and inR (nil unless the inputs are asked for) are what
+	// the child writes to its stdout (declW), its fd 2 (crashW) and the
+	// inputs pipe.
+	declR, declW, crashR, crashW, inR *os.File
+	// extra are the child's descriptors from 3 on: zap-eval's stderr, then
+	// the inputs pipe.
+	extra []*os.File
+	// env holds the long variables handed on (nil: none).
+	env *os.File
+	// copied, unless nil, is closed once what the child wrote to stderr
+	// has been copied to zap-eval's (fileFor).
+	copied chan struct{}
+	args   []string
+}
+
+// open makes the descriptors for the evaluation c, whose child reports on
+// stderr. Its errors are zap-eval's own (ownErr).
+func (f *childFiles) open(c child, stderr io.Writer) error {
+	f.args = []string{"--" + childFlag + "=" + c.proj.Root, "--" + ownersFlag + "=" + formatOwners(c.owners)}
+	var err error
+	if f.declR, f.declW, err = f.pipe(); err != nil {
+		return ownErr(err)
+	}
+	if f.crashR, f.crashW, err = f.pipe(); err != nil {
+		return ownErr(err)
+	}
+	// The child reports on a descriptor of zap-eval's stderr itself, so
+	// its lines and the config's console come out as they are written.
+	errFile, copied, err := fileFor(stderr)
+	if err != nil {
+		return ownErr(err)
+	}
+	f.copied = copied
+	if copied != nil {
+		f.childEnds = append(f.childEnds, errFile)
+	}
+	f.extra = []*os.File{errFile}
+	if c.inputs {
+		var inW *os.File
+		if f.inR, inW, err = f.pipe(); err != nil {
+			return ownErr(err)
+		}
+		f.extra = append(f.extra, inW)
+		f.args = append(f.args, fmt.Sprintf("--%s=%d", inputsFDFlag, childInputs))
+	}
+	if c.env != nil {
+		if f.env, err = c.env.File(); err != nil {
+			return ownErr(fmt.Errorf("hand on %s: %w", envpass.FDVar, err))
+		}
+		if f.env != nil {
+			f.ours = append(f.ours, f.env)
+		}
+	}
+	return nil
+}
+
+// pipe makes a pipe whose read end is zap-eval's and write end the child's.
+func (f *childFiles) pipe() (r, w *os.File, err error) {
+	r, w, err = os.Pipe()
+	if err == nil {
+		f.ours, f.childEnds = append(f.ours, r), append(f.childEnds, w)
+	}
+	return r, w, err
+}
+
+// closeChildEnds closes zap-eval's copy of the child's ends.
+func (f *childFiles) closeChildEnds() {
+	for _, e := range f.childEnds {
+		e.Close()
+	}
+	f.childEnds = nil
+}
+
+// close closes every descriptor still open here.
+func (f *childFiles) close() {
+	f.closeChildEnds()
+	for _, o := range f.ours {
+		o.Close()
+	}
+}
+
+// watched is how a watched child ended: Wait's error, and whether the
+// time limit or the context killed it.
+type watched struct {
+	err                error
+	timedOut, canceled atomic.Bool
+}
+
+// watch waits for the started cmd, killing it once it has run limit or
+// when ctx ends.
+func watch(ctx context.Context, cmd *exec.Cmd, limit time.Duration) *watched {
+	w := new(watched)
+	watchdog := time.AfterFunc(limit, func() {
+		w.timedOut.Store(true)
+		cmd.Process.Kill()
+	})
+	exited := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			w.canceled.Store(true)
+			cmd.Process.Kill()
+		case <-exited:
+		}
+	}()
+	w.err = cmd.Wait()
+	close(exited)
+	watchdog.Stop()
+	return w
 }
 
 // outOfMemoryReport is the Go runtime's report of a process that ran out

@@ -135,33 +135,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	if err != nil {
 		return stage.BadInput(err)
 	}
-	if fs.NArg() > 1 {
-		return refuse(fmt.Errorf("want at most one plan file, not %d arguments", fs.NArg()), "run zap-exec --help for its usage")
-	}
-	name := ""
-	if fs.NArg() == 1 && fs.Arg(0) != "-" {
-		name = fs.Arg(0)
-	}
-	data, err := stage.Read(name, stdin)
-	var limit *canon.LimitError
-	if errors.As(err, &limit) {
-		return refuse(fmt.Errorf("plan: %w", err))
-	}
+	p, err := readPlan(fs.Args(), stdin)
 	if err != nil {
-		return stage.InWorld(fmt.Errorf("read the plan: %w", err))
-	}
-
-	p, err := plan.Read(data)
-	if err != nil {
-		var hints []string
-		var other *declaration.OtherFormatError
-		if errors.As(err, &other) {
-			hints = append(hints, "make the plan with the zap-plan of this zap")
-		}
-		return refuse(fmt.Errorf("plan: %w", err), hints...)
-	}
-	if err := plan.Verify(p, ops.Script); err != nil {
-		return refuse(err, "make the plan again with this zap (zap-eval | zap-detect | zap-plan), review it, and run that")
+		return err
 	}
 	res, err := checkReferences(p, env.Lookup)
 	if err != nil {
@@ -230,6 +206,41 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		return errChangeFailed
 	}
 	return nil
+}
+
+// readPlan reads the plan from the file args names, or stdin when there is
+// no argument (or it is -), and refuses one that doesn't decode or doesn't
+// hash to its plan_hash with this zap's scripts.
+func readPlan(args []string, stdin io.Reader) (*plan.Plan, error) {
+	if len(args) > 1 {
+		return nil, refuse(fmt.Errorf("want at most one plan file, not %d arguments", len(args)), "run zap-exec --help for its usage")
+	}
+	name := ""
+	if len(args) == 1 && args[0] != "-" {
+		name = args[0]
+	}
+	data, err := stage.Read(name, stdin)
+	var limit *canon.LimitError
+	if errors.As(err, &limit) {
+		return nil, refuse(fmt.Errorf("plan: %w", err))
+	}
+	if err != nil {
+		return nil, stage.InWorld(fmt.Errorf("read the plan: %w", err))
+	}
+
+	p, err := plan.Read(data)
+	if err != nil {
+		var hints []string
+		var other *declaration.OtherFormatError
+		if errors.As(err, &other) {
+			hints = append(hints, "make the plan with the zap-plan of this zap")
+		}
+		return nil, refuse(fmt.Errorf("plan: %w", err), hints...)
+	}
+	if err := plan.Verify(p, ops.Script); err != nil {
+		return nil, refuse(err, "make the plan again with this zap (zap-eval | zap-detect | zap-plan), review it, and run that")
+	}
+	return p, nil
 }
 
 // checkContext refuses a plan for another account or HOME than this local

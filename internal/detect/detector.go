@@ -4,12 +4,9 @@ import (
 	"crypto/sha512"
 	"encoding/hex"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/zap-go/zap/internal/template"
-	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -70,128 +67,9 @@ func (h held) Verdict([]Answer) Result { return hold(h.reason) }
 // Held returns a detector that reads nothing and holds with reason.
 func Held(reason string) Detector { return held{reason} }
 
-// Build makes the detector of r, resolving its references and ~ from env.
-func Build(r *declaration.Resource, env Env) Detector {
-	switch {
-	case r.File != nil && r.File.Content.Type == declaration.ContentRemote:
-		return Held(fmt.Sprintf("this zap can't read file resources with %s content yet", r.File.Content.Type))
-	case r.File != nil:
-		return buildFile(r.File, env)
-	case r.Directory != nil:
-		return buildDirectory(r.Directory, env)
-	case r.Link != nil:
-		return buildLink(r.Link, env)
-	case r.Script != nil:
-		return buildScript(r.Script, env)
-	case r.Package != nil:
-		return buildPackage(r.Package, env)
-	case r.Installer != nil:
-		return buildInstaller(r.Installer, env)
-	case r.Verify != nil:
-		return buildVerify(r.Verify, env)
-	case r.Pipeline != nil:
-		return Pipeline{}
-	case r.User != nil:
-		return buildUser(r.User)
-	case r.Service != nil:
-		return buildService(r.Service, env)
-	case r.Swap != nil:
-		return buildSwap(r.Swap)
-	case r.Firewall != nil:
-		return buildFirewall(r.Firewall)
-	}
-	return Held(fmt.Sprintf("this zap can't read %s resources yet", r.Type))
-}
-
-func buildFile(f *declaration.File, env Env) Detector {
-	path, shown, reason := resolvePath("path", f.Path, env)
-	if reason != "" {
-		return Held(reason)
-	}
-	out := &File{Path: path, Shown: shown, Attrs: Attrs{Mode: f.Mode, Owner: f.Owner, Group: f.Group}}
-	c := f.Content
-	switch c.Type {
-	case declaration.ContentSource:
-		if c.Path == nil {
-			return Held("content.path: the source content names no path")
-		}
-		out.Source, out.SourceShown, reason = resolvePath("content.path", *c.Path, env)
-		if reason != "" {
-			return Held(reason)
-		}
-		return out
-	case declaration.ContentTemplate:
-		if c.Template == nil {
-			return Held("content.template: the template content has no body")
-		}
-		// A reference's value that a template can't take holds the file,
-		// naming the variable and the reference, never the value.
-		content, err := template.Content(*c.Template, c.Vars, c.Kinds, func(name string) (string, bool) { return env.Value(name), true })
-		if err != nil {
-			return Held(err.Error())
-		}
-		out.SHA512, out.Content = sha512Hex(content), fmt.Sprintf("template (%d bytes rendered)", len(content))
-		return out
-	}
-	content := ""
-	if c.Inline != nil {
-		content = *c.Inline
-	}
-	out.SHA512, out.Content = sha512Hex(content), fmt.Sprintf("inline (%d bytes)", len(content))
-	return out
-}
-
 func sha512Hex(s string) string {
 	sum := sha512.Sum512([]byte(s))
 	return hex.EncodeToString(sum[:])
-}
-
-func buildDirectory(d *declaration.Directory, env Env) Detector {
-	path, shown, reason := resolvePath("path", d.Path, env)
-	if reason != "" {
-		return Held(reason)
-	}
-	return &Directory{Path: path, Shown: shown, Attrs: Attrs{Mode: d.Mode, Owner: d.Owner, Group: d.Group}}
-}
-
-func buildLink(l *declaration.Link, env Env) Detector {
-	path, shown, reason := resolvePath("path", l.Path, env)
-	if reason != "" {
-		return Held(reason)
-	}
-	target, reason := resolveValue("target", l.Target, env, "\r\n\x00")
-	if reason != "" {
-		return Held(reason)
-	}
-	if target == "" {
-		return Held("target: " + unsetRefs(l.Target) + ", so the link has no target")
-	}
-	if env.Home == "" && usesHome(target) {
-		return Held(noHome("target"))
-	}
-	target = expandHome(target, env.Home)
-	return &Link{Path: path, Shown: shown, Target: target, TargetShown: show(l.Target, target, env)}
-}
-
-func buildScript(s *declaration.Script, env Env) Detector {
-	check, reason := resolveValue("check", s.Check, env, "\x00")
-	if reason != "" {
-		return Held(reason)
-	}
-	cmd := &Command{Text: check, Cwd: s.Cwd, Timeout: vocab.CheckTimeout}
-	names := make([]string, 0, len(s.Env))
-	for name := range s.Env {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		v, reason := resolveValue("env."+name, s.Env[name], env, "\x00")
-		if reason != "" {
-			return Held(reason)
-		}
-		cmd.Env = append(cmd.Env, Var{Name: name, Value: v})
-	}
-	return &Script{Command: cmd}
 }
 
 // resolveValue resolves t, refusing a reference whose value holds one of the
@@ -327,3 +205,20 @@ func (a Attrs) diff(s Answer) []observation.Difference {
 	}
 	return out
 }
+
+// Placed is the detector of a kind that places a path (a file, a directory,
+// a link): the path as resolved, and the owner and group its change gives
+// it ("" where it declares none).
+type Placed interface {
+	Detector
+	Placement() (path, owner, group string)
+}
+
+// Placement is the file's path, owner and group.
+func (f *File) Placement() (string, string, string) { return f.Path, f.Attrs.Owner, f.Attrs.Group }
+
+// Placement is the directory's path, owner and group.
+func (d *Directory) Placement() (string, string, string) { return d.Path, d.Attrs.Owner, d.Attrs.Group }
+
+// Placement is the link's path; a link is given no owner or group.
+func (l *Link) Placement() (string, string, string) { return l.Path, "", "" }

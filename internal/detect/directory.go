@@ -3,6 +3,7 @@ package detect
 import (
 	"fmt"
 
+	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
 
@@ -61,4 +62,13 @@ func (d *Directory) Verdict(a []Answer) Result {
 		return drifted(drift)
 	}
 	return converged()
+}
+
+// NewDirectory makes a directory's detector.
+func NewDirectory(d *declaration.Directory, env Env) Detector {
+	path, shown, reason := resolvePath("path", d.Path, env)
+	if reason != "" {
+		return Held(reason)
+	}
+	return &Directory{Path: path, Shown: shown, Attrs: Attrs{Mode: d.Mode, Owner: d.Owner, Group: d.Group}}
 }

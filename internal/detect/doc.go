@@ -41,7 +41,8 @@
 // framed shell script per lane over SSH. Pass runs one batch per lane and
 // records each batch's lane and query count for the observations.
 //
-// Building a detector (Build) resolves the resource's references and ~: a
+// Building a detector (NewFile, NewService, ...; each kind's package under
+// internal/kind calls its own) resolves the resource's references and ~: a
 // path or value that resolves to something Zap won't use makes a detector
 // with no queries that holds the resource, naming the variable and never its
 // value.

@@ -3,6 +3,8 @@ package detect
 import (
 	"fmt"
 
+	"github.com/zap-go/zap/internal/template"
+	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
 
@@ -148,4 +150,44 @@ func (f *File) symlink(t Answer) Result {
 // something else.
 func symlinkAt(want string) observation.Difference {
 	return observation.Difference{Field: "type", Observed: "symbolic link", Desired: want}
+}
+
+// NewFile makes a file's detector, resolving its path, its content's
+// source and its template's references from env.
+func NewFile(f *declaration.File, env Env) Detector {
+	path, shown, reason := resolvePath("path", f.Path, env)
+	if reason != "" {
+		return Held(reason)
+	}
+	out := &File{Path: path, Shown: shown, Attrs: Attrs{Mode: f.Mode, Owner: f.Owner, Group: f.Group}}
+	c := f.Content
+	switch c.Type {
+	case declaration.ContentSource:
+		if c.Path == nil {
+			return Held("content.path: the source content names no path")
+		}
+		out.Source, out.SourceShown, reason = resolvePath("content.path", *c.Path, env)
+		if reason != "" {
+			return Held(reason)
+		}
+		return out
+	case declaration.ContentTemplate:
+		if c.Template == nil {
+			return Held("content.template: the template content has no body")
+		}
+		// A reference's value that a template can't take holds the file,
+		// naming the variable and the reference, never the value.
+		content, err := template.Content(*c.Template, c.Vars, c.Kinds, func(name string) (string, bool) { return env.Value(name), true })
+		if err != nil {
+			return Held(err.Error())
+		}
+		out.SHA512, out.Content = sha512Hex(content), fmt.Sprintf("template (%d bytes rendered)", len(content))
+		return out
+	}
+	content := ""
+	if c.Inline != nil {
+		content = *c.Inline
+	}
+	out.SHA512, out.Content = sha512Hex(content), fmt.Sprintf("inline (%d bytes)", len(content))
+	return out
 }

@@ -29,8 +29,8 @@ type Ufw struct {
 	Incoming, Outgoing string
 }
 
-// buildFirewall makes a firewall's detector, its backend's (Ufw, Nft).
-func buildFirewall(f *declaration.Firewall) Detector {
+// NewFirewall makes a firewall's detector, its backend's (Ufw, Nft).
+func NewFirewall(f *declaration.Firewall) Detector {
 	in, out := vocab.FirewallPolicies(f)
 	switch f.Backend {
 	case "ufw":

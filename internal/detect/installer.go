@@ -16,7 +16,7 @@ type Installer struct {
 	Shown string
 }
 
-func buildInstaller(i *declaration.Installer, env Env) Detector {
+func NewInstaller(i *declaration.Installer, env Env) Detector {
 	path, shown, reason := resolvePath("check", i.Check, env)
 	if reason != "" {
 		return Held(reason)

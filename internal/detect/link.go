@@ -3,6 +3,7 @@ package detect
 import (
 	"fmt"
 
+	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
 
@@ -37,4 +38,24 @@ func (l *Link) Verdict(a []Answer) Result {
 	default:
 		return hold(problem(r, "the symbolic link "+l.Shown, 0))
 	}
+}
+
+// NewLink makes a link's detector, resolving its path and target.
+func NewLink(l *declaration.Link, env Env) Detector {
+	path, shown, reason := resolvePath("path", l.Path, env)
+	if reason != "" {
+		return Held(reason)
+	}
+	target, reason := resolveValue("target", l.Target, env, "\r\n\x00")
+	if reason != "" {
+		return Held(reason)
+	}
+	if target == "" {
+		return Held("target: " + unsetRefs(l.Target) + ", so the link has no target")
+	}
+	if env.Home == "" && usesHome(target) {
+		return Held(noHome("target"))
+	}
+	target = expandHome(target, env.Home)
+	return &Link{Path: path, Shown: shown, Target: target, TargetShown: show(l.Target, target, env)}
 }

@@ -249,11 +249,11 @@ func DpkgInstalled(records []DpkgRecord, name string) bool {
 	return false
 }
 
-// buildPackage makes a package's detector: its check when it declares one
+// NewPackage makes a package's detector: its check when it declares one
 // (a path with its references and ~ resolved, or a command as written),
 // else the target's package manager's query. A manager with no backend, no
 // manager, or no entry for it holds, unless the check decides.
-func buildPackage(pk *declaration.Package, env Env) Detector {
+func NewPackage(pk *declaration.Package, env Env) Detector {
 	p := &Package{Manager: env.PackageManager}
 	if p.Manager != "" {
 		p.Name = pk.From[p.Manager]

@@ -2,7 +2,10 @@ package detect
 
 import (
 	"fmt"
+	"sort"
 
+	"github.com/zap-go/zap/internal/vocab"
+	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
 
@@ -39,4 +42,26 @@ func (s *Script) Verdict(a []Answer) Result {
 	default:
 		return hold(problem(r, "the check", s.Command.Timeout))
 	}
+}
+
+// NewScript makes a script's detector: its check, with its env resolved.
+func NewScript(s *declaration.Script, env Env) Detector {
+	check, reason := resolveValue("check", s.Check, env, "\x00")
+	if reason != "" {
+		return Held(reason)
+	}
+	cmd := &Command{Text: check, Cwd: s.Cwd, Timeout: vocab.CheckTimeout}
+	names := make([]string, 0, len(s.Env))
+	for name := range s.Env {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		v, reason := resolveValue("env."+name, s.Env[name], env, "\x00")
+		if reason != "" {
+			return Held(reason)
+		}
+		cmd.Env = append(cmd.Env, Var{Name: name, Value: v})
+	}
+	return &Script{Command: cmd}
 }

@@ -36,7 +36,7 @@ type Service struct {
 	Running *bool
 }
 
-func buildService(s *declaration.Service, env Env) Detector {
+func NewService(s *declaration.Service, env Env) Detector {
 	switch env.ServiceManager {
 	case vocab.ManagerSystemd, vocab.ManagerOpenRC:
 	case "":

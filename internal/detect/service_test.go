@@ -147,17 +147,17 @@ func TestBuildService(t *testing.T) {
 		"launchd": "this zap has no launchd backend: its services can't be read",
 		"":        "the target declares no service_manager (systemd or openrc), and Zap doesn't guess one",
 	} {
-		d := buildService(s, Env{ServiceManager: mgr})
+		d := NewService(s, Env{ServiceManager: mgr})
 		if got := d.Verdict(nil); len(d.Queries()) != 0 || got.Verdict != observation.Undetermined || got.Reason != want {
 			t.Errorf("%q: %+v", mgr, d.Verdict(nil))
 		}
 	}
-	d := buildService(s, Env{ServiceManager: "systemd"}).(*Service)
+	d := NewService(s, Env{ServiceManager: "systemd"}).(*Service)
 	if !d.Enabled || d.Running != nil {
 		t.Errorf("built %+v", d)
 	}
 	off := false
-	d = buildService(&declaration.Service{Service: "x", Enabled: &off, Running: &off}, Env{ServiceManager: "openrc"}).(*Service)
+	d = NewService(&declaration.Service{Service: "x", Enabled: &off, Running: &off}, Env{ServiceManager: "openrc"}).(*Service)
 	if d.Enabled || d.Running == nil || *d.Running {
 		t.Errorf("built %+v", d)
 	}

@@ -18,7 +18,7 @@ type Verify struct {
 	queries    []Query
 }
 
-func buildVerify(v *declaration.Verify, env Env) Detector {
+func NewVerify(v *declaration.Verify, env Env) Detector {
 	out := &Verify{Assertions: v.Assertions}
 	script, ok := ops.Script(vocab.OpVerifyPath)
 	for i, a := range v.Assertions {

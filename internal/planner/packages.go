@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/zap-go/zap/internal/vocab"
-	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
 )
 
@@ -241,17 +240,4 @@ func (h *rankHeap) Pop() any {
 	x := h.nodes[len(h.nodes)-1]
 	h.nodes = h.nodes[:len(h.nodes)-1]
 	return x
-}
-
-// clonePackage copies a package deeply enough to share no map or pointer.
-func clonePackage(x *declaration.Package) *declaration.Package {
-	c := *x
-	if x.From != nil {
-		c.From = make(map[string]string, len(x.From))
-		for k, v := range x.From {
-			c.From[k] = v
-		}
-	}
-	c.Check = cloneText(x.Check)
-	return &c
 }

@@ -31,6 +31,8 @@ package planner
 import (
 	"fmt"
 
+	"github.com/zap-go/zap/internal/kind"
+	"github.com/zap-go/zap/internal/kinds"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -68,7 +70,7 @@ func Plan(o *observation.Observations) (*plan.Plan, error) {
 	held := spreadHolds(g, order, verdicts, trig)
 
 	target := d.Target
-	target.Host, target.User, target.BootstrapUser = cloneText(target.Host), cloneText(target.User), cloneText(target.BootstrapUser)
+	target.Host, target.User, target.BootstrapUser = copyOf(target.Host), copyOf(target.User), copyOf(target.BootstrapUser)
 	p := &plan.Plan{
 		Format:     plan.Format,
 		Target:     target,
@@ -100,25 +102,21 @@ func Plan(o *observation.Observations) (*plan.Plan, error) {
 			}
 			action = plan.Update
 		}
-		r := clone(g.byID[id])
-		steps, err := stepsFor(&r)
+		r := g.byID[id].Clone()
+		c := plan.Change{ID: r.ID, Type: r.Type, Action: action, Resource: r, Trigger: trig.trigger(id)}
+		// The kind's steps get a copy of their own, so the plan's steps
+		// share nothing with its resources either.
+		own := g.byID[id].Clone()
+		steps, err := kinds.Of(&own).Steps(&own, kind.Planned{Verdict: v.Verdict, Drift: v.Drift, Target: d.Target, Trigger: c.Trigger})
 		if err != nil {
 			return nil, err
 		}
-		if r.Swap != nil {
-			steps = swapSteps(r.Swap, v.Verdict, v.Drift)
-		}
-		if r.Firewall != nil {
-			steps = firewallSteps(r.Firewall, v.Verdict, v.Drift)
-		}
-		c := plan.Change{ID: r.ID, Type: r.Type, Action: action, Resource: r, Steps: steps}
+		c.Steps = steps
 		if action == plan.Update {
 			c.Drift = append([]observation.Difference(nil), v.Drift...)
 			c.Fingerprint = v.Fingerprint
 		}
-		if err := trig.decorate(&c, d.Target.ServiceManager, v.Drift); err != nil {
-			return nil, err
-		}
+		trig.mark(&c, d.Target.ServiceManager)
 		p.Changes = append(p.Changes, c)
 	}
 	if err := batchPackages(p, g, order, d.Target.PackageManager); err != nil {
@@ -148,4 +146,13 @@ func usedReferences(p *plan.Plan, all []observation.Reference) []observation.Ref
 		}
 	}
 	return out
+}
+
+// copyOf is a copy of *p, or nil.
+func copyOf[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	return &c
 }

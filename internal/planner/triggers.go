@@ -5,7 +5,6 @@ import (
 	"sort"
 
 	"github.com/zap-go/zap/internal/vocab"
-	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -199,25 +198,9 @@ func (t *triggers) trigger(svc string) *plan.Trigger {
 	return tr
 }
 
-// Timeouts, in seconds, of the service and ledger operations.
-const (
-	serviceOpTimeout = 300
-	ledgerOpTimeout  = 30
-)
-
-// decorate completes c, a change in the plan: a service gets its steps and
-// its Trigger; a source gets, in front of its own steps, the marker of
-// each service it is the first changing source of.
-func (t *triggers) decorate(c *plan.Change, manager string, drift []observation.Difference) error {
-	r := &c.Resource
-	if r.Service != nil {
-		c.Trigger = t.trigger(c.ID)
-		steps, err := serviceSteps(r.ID, r.Service, manager, drift, c.Trigger)
-		if err != nil {
-			return err
-		}
-		c.Steps = steps
-	}
+// mark puts in front of c's own steps the marker of each service c is the
+// first changing source of.
+func (t *triggers) mark(c *plan.Change, manager string) {
 	var marks []plan.Step
 	for _, svc := range t.g.ids {
 		fired := t.firedBy(svc)
@@ -231,11 +214,6 @@ func (t *triggers) decorate(c *plan.Change, manager string, drift []observation.
 	if len(marks) > 0 {
 		c.Steps = append(marks, c.Steps...)
 	}
-	return nil
-}
-
-func svcOp(name plan.OpName, manager, service string) plan.Step {
-	return plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: name, Args: []string{manager, service}, Privilege: plan.Root, Timeout: serviceOpTimeout}}
 }
 
 // ledgerMark is the step that writes svc's marker, or nil on a manager
@@ -244,79 +222,5 @@ func ledgerMark(manager, svc string, action observation.TriggerAction) *plan.Ste
 	if manager != vocab.ManagerSystemd && manager != vocab.ManagerOpenRC {
 		return nil
 	}
-	return &plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: vocab.OpLedgerMark, Args: []string{svc, string(action)}, Privilege: plan.Root, Timeout: ledgerOpTimeout}}
-}
-
-// serviceSteps are the steps of a service's change: its trigger, then
-// what its drift asks (enable or disable; start, after OpenRC's zap of a
-// crashed service, or stop), then the clear of its marker. On a manager
-// with no backend (launchd) each verb is a note.
-func serviceSteps(id string, s *declaration.Service, manager string, drift []observation.Difference, tr *plan.Trigger) ([]plan.Step, error) {
-	type verb struct {
-		name plan.OpName
-		note string
-	}
-	var verbs []verb
-	// A service declared stopped owes nothing (it starts on the new state):
-	// a marker an older config left for it is only cleared.
-	if tr != nil && (s.Running == nil || *s.Running) {
-		trigger := vocab.OpSvcRestart
-		if tr.Action == observation.Reload {
-			trigger = vocab.OpSvcReload
-		}
-		verbs = append(verbs, verb{trigger, string(tr.Action) + " " + s.Service + " if it is running"})
-	}
-	for _, d := range drift {
-		switch d.Field {
-		case vocab.FieldEnabled:
-			if d.Desired == vocab.StateEnabled {
-				verbs = append(verbs, verb{vocab.OpSvcEnable, "enable " + s.Service + " at boot"})
-			} else {
-				verbs = append(verbs, verb{vocab.OpSvcDisable, "disable " + s.Service + " at boot"})
-			}
-		case vocab.FieldRunning:
-			if d.Desired == vocab.StateRunning {
-				if manager == vocab.ManagerOpenRC && d.Observed == vocab.StateCrashed {
-					verbs = append(verbs, verb{vocab.OpSvcZap, "reset " + s.Service + ", which crashed"})
-				}
-				verbs = append(verbs, verb{vocab.OpSvcStart, "start " + s.Service})
-			} else {
-				verbs = append(verbs, verb{vocab.OpSvcStop, "stop " + s.Service})
-			}
-		default:
-			return nil, fmt.Errorf("resource %q: drift: a service has no field %q", id, d.Field)
-		}
-	}
-	steps := []plan.Step{}
-	switch manager {
-	case vocab.ManagerSystemd, vocab.ManagerOpenRC:
-		for _, v := range verbs {
-			steps = append(steps, svcOp(v.name, manager, s.Service))
-		}
-		if tr != nil {
-			steps = append(steps, plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: vocab.OpLedgerClear, Args: []string{s.Service}, Privilege: plan.Root, Timeout: ledgerOpTimeout}})
-		}
-	case "":
-		return nil, fmt.Errorf("resource %q: the target declares no service_manager", id)
-	default:
-		for _, v := range verbs {
-			steps = append(steps, plan.Step{Type: plan.StepNote, Note: "this zap has no " + manager + " backend: " + v.note + " by hand"})
-		}
-	}
-	return steps, nil
-}
-
-func cloneFlag(b *bool) *bool {
-	if b == nil {
-		return nil
-	}
-	c := *b
-	return &c
-}
-
-func cloneIDs(ids []string) []string {
-	if ids == nil {
-		return nil
-	}
-	return append([]string(nil), ids...)
+	return &plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: vocab.OpLedgerMark, Args: []string{svc, string(action)}, Privilege: plan.Root, Timeout: vocab.LedgerOpTimeout}}
 }

@@ -56,10 +56,11 @@ package render
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/kind/file"
+	"github.com/zap-go/zap/internal/kinds"
 	"github.com/zap-go/zap/internal/ops/opcmd"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
@@ -219,89 +220,8 @@ func Declared(w io.Writer, r *declaration.Resource, indent string) {
 	if r.Name != "" {
 		line("name", r.Name)
 	}
-	perms := func(mode, owner, group string) {
-		if mode != "" {
-			line("mode", mode)
-		}
-		if owner != "" {
-			line("owner", owner)
-		}
-		if group != "" {
-			line("group", group)
-		}
-	}
-	switch {
-	case r.File != nil:
-		f := r.File
-		line("path", f.Path.String())
-		perms(f.Mode, f.Owner, f.Group)
-		switch c := f.Content; {
-		case c.Inline != nil:
-			fmt.Fprintf(w, "%scontent: inline, %s\n", indent, Digest(*c.Inline))
-		case c.Type == declaration.ContentTemplate && c.Template != nil:
-			// The template as written, and each variable in its exact
-			// form ({"$env":"NAME"} for a reference), never a value.
-			fmt.Fprintf(w, "%scontent: template, %s\n", indent, Digest(*c.Template))
-			names := make([]string, 0, len(c.Vars))
-			for n := range c.Vars {
-				names = append(names, n)
-			}
-			sort.Strings(names)
-			for _, n := range names {
-				v, _ := c.Vars[n].MarshalJSON()
-				kind := ""
-				if k, ok := c.Kinds[n]; ok {
-					kind = " (" + escape.Line(k) + ")"
-				}
-				fmt.Fprintf(w, "%svar: %s = %s%s\n", indent, escape.Line(n), escape.Line(string(v)), kind)
-			}
-		case c.Type == declaration.ContentSource && c.Path != nil:
-			line("content", "source "+c.Path.String())
-		}
-		if f.Validate != nil {
-			line("validate", f.Validate.String())
-		}
-		if len(f.Triggers) > 0 {
-			line("triggers", strings.Join(f.Triggers, ", "))
-		}
-	case r.Directory != nil:
-		d := r.Directory
-		line("path", d.Path.String())
-		perms(d.Mode, d.Owner, d.Group)
-	case r.Link != nil:
-		line("path", r.Link.Path.String())
-		line("to", r.Link.Target.String())
-	case r.Service != nil:
-		service(line, r.Service)
-	case r.Package != nil:
-		// Each manager's name, in the managers' order; the target's
-		// package_manager picks one.
-		for _, m := range declaration.PackageManagers {
-			if name, ok := r.Package.From[m]; ok {
-				line("from", m+" "+name)
-			}
-		}
-		if r.Package.Check != nil {
-			line("check", r.Package.Check.String())
-		}
-	case r.Script != nil:
-		s := r.Script
-		line("check", s.Check.String())
-		if s.Cwd != "" {
-			line("cwd", s.Cwd)
-		}
-		env(w, s.Env, indent)
-	case r.Pipeline != nil:
-		p := r.Pipeline
-		if p.MaxConcurrency != nil {
-			line("max_concurrency", fmt.Sprint(*p.MaxConcurrency))
-		}
-		for _, s := range p.Steps {
-			line("step", s.ID)
-			if s.Name != "" {
-				line("step name", s.Name)
-			}
-		}
+	for _, l := range kinds.Of(r).Declared(r) {
+		line(l.Field, l.Value)
 	}
 }
 
@@ -319,22 +239,9 @@ func Assertion(w io.Writer, a declaration.Assertion, indent string) {
 	}
 }
 
-func env(w io.Writer, m map[string]declaration.Text, indent string) {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "%senv: %s = %s\n", indent, escape.Line(n), escape.Indent(m[n].String(), indent+"  "))
-	}
-}
-
 // Digest describes text by its length and the start of its SHA-512:
 // "15 bytes, sha512 0c7463f032f1dc98…".
-func Digest(text string) string {
-	return fmt.Sprintf("%d bytes, sha512 %s…", len(text), sha512Hex(text)[:16])
-}
+func Digest(text string) string { return file.Digest(text) }
 
 // Step writes one step at indent: its mark, what it does, and under it any
 // text it carries.

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/zap-go/zap/internal/escape"
-	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -57,23 +56,4 @@ func heldBehind(h plan.Hold) string {
 		parts = append(parts, fmt.Sprintf("would %s the service %s, which is held", escape.Line(string(f.Action)), escape.Line(f.ID)))
 	}
 	return strings.Join(parts, "; ")
-}
-
-// service writes what a service declares.
-func service(line func(field, value string), s *declaration.Service) {
-	line("service", s.Service)
-	if s.Enabled != nil && !*s.Enabled {
-		line("enabled", "false")
-	} else {
-		line("enabled", "true")
-	}
-	if s.Running != nil {
-		line("running", fmt.Sprint(*s.Running))
-	}
-	if len(s.RestartOn) > 0 {
-		line("restart_on", strings.Join(s.RestartOn, ", "))
-	}
-	if len(s.ReloadOn) > 0 {
-		line("reload_on", strings.Join(s.ReloadOn, ", "))
-	}
 }

@@ -10,3 +10,10 @@ const ProbeTimeout = 30
 // with SIGTERM and then SIGKILL a second later, and the script holds. A
 // verify's command runs under it at detection and again as a step.
 const CheckTimeout = 30
+
+// Timeouts, in seconds, of the service operations (svc-*) and of the
+// pending-trigger ledger's (ledger-mark, ledger-clear).
+const (
+	ServiceOpTimeout = 300
+	LedgerOpTimeout  = 30
+)

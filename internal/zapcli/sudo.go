@@ -12,8 +12,10 @@ import (
 	"strings"
 
 	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/kinds"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
+	"github.com/zap-go/zap/pkg/plan"
 )
 
 // operator is the account a local pass runs as, as far as root is
@@ -67,7 +69,7 @@ func (o operator) gives(owner, group string) bool {
 }
 
 // needsRoot reports whether a local pass over d may need root, and so sudo.
-// The reads are the ones zap-detect makes, built the same way (detect.Build
+// The reads are the ones zap-detect makes, built the same way (each kind's Detect
 // against the same home and environment): a read in the root lane, the
 // pending-trigger markers a trigger has read as root, and an elevated read
 // of a path outside the operator's home (locally an elevated read is tried
@@ -84,7 +86,8 @@ func needsRoot(d *declaration.Declaration, env detect.Env, o operator, changes b
 	}
 	for i := range d.Resources {
 		r := &d.Resources[i]
-		det := detect.Build(r, env)
+		k := kinds.Of(r)
+		det := k.Detect(r, env)
 		for _, q := range det.Queries() {
 			switch q.Lane {
 			case observation.LaneRoot:
@@ -98,28 +101,22 @@ func needsRoot(d *declaration.Declaration, env detect.Env, o operator, changes b
 		if !changes {
 			continue
 		}
-		switch x := det.(type) {
-		case *detect.File:
-			if !o.owns(x.Path) || !o.gives(r.File.Owner, r.File.Group) {
-				return true
-			}
-		case *detect.Directory:
-			if !o.owns(x.Path) || !o.gives(r.Directory.Owner, r.Directory.Group) {
-				return true
-			}
-		case *detect.Link:
-			if !o.owns(x.Path) {
-				return true
+		switch k.RunsAs() {
+		case plan.Login:
+			// Its steps run as the operator.
+		case plan.Elevated:
+			// A held file, directory or link (no Placed detector) reads
+			// nothing and is never planned.
+			if p, ok := det.(detect.Placed); ok {
+				path, owner, group := p.Placement()
+				if !o.owns(path) || !o.gives(owner, group) {
+					return true
+				}
 			}
 		default:
-			switch {
-			case r.Script != nil, r.Verify != nil, r.Pipeline != nil, r.Installer != nil:
-				// Their steps run as the operator.
-			case r.Package != nil, r.Service != nil, r.User != nil, r.Swap != nil, r.Firewall != nil:
-				// Their steps run as root.
-				return true
-			case len(det.Queries()) > 0:
-				// A kind this list doesn't know, that detection reads.
+			// Its steps run as root; a kind this zap can't act on needs it
+			// only for the reads detection makes.
+			if kinds.Known(r.Type) || len(det.Queries()) > 0 {
 				return true
 			}
 		}

@@ -2,10 +2,11 @@ package zapcli
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/kind"
+	"github.com/zap-go/zap/internal/kinds"
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/template"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -47,21 +48,10 @@ func badValues(p *plan.Plan, res *resolve.Resolution) []badValue {
 				}
 			}
 		}
-		switch {
-		case r.Script != nil:
-			check("run", &r.Script.Run, true)
-			check("check", &r.Script.Check, true)
-			keys := make([]string, 0, len(r.Script.Env))
-			for k := range r.Script.Env {
-				keys = append(keys, k)
+		if k, ok := kinds.Of(r).(kind.Shells); ok {
+			for _, sh := range k.Shells(r) {
+				check(sh.Field, sh.Text, sh.InCommand)
 			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				t := r.Script.Env[k]
-				check("env."+k, &t, false)
-			}
-		case r.File != nil:
-			check("validate", r.File.Validate, true)
 		}
 	}
 	return out

@@ -62,6 +62,7 @@ import (
 	"os/user"
 	"strings"
 
+	"github.com/zap-go/zap/internal/kinds"
 	"github.com/zap-go/zap/internal/stage"
 
 	"github.com/zap-go/zap/internal/detect"
@@ -213,7 +214,7 @@ func localTarget() (detect.Host, observation.Context, error) {
 func build(d *declaration.Declaration, env detect.Env) []detect.Detector {
 	detectors := make([]detect.Detector, len(d.Resources))
 	for i := range d.Resources {
-		detectors[i] = detect.Build(&d.Resources[i], env)
+		detectors[i] = kinds.Of(&d.Resources[i]).Detect(&d.Resources[i], env)
 	}
 	return detectors
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/kinds"
 	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/stage"
@@ -15,7 +16,7 @@ import (
 )
 
 // checkFrom reads every changed resource of p again, in one detection pass
-// (detect.Build and Verdict, through host, the connection the run acts
+// (each kind's Detect and Verdict, through host, the connection the run acts
 // through) before the first step, and refuses the run (exit 2, nothing
 // changed) when any no longer reads as the plan was made from: a create
 // whose resource isn't absent, an update whose resource isn't drifted as
@@ -32,7 +33,7 @@ func checkFrom(ctx context.Context, host detect.Host, p *plan.Plan, env detect.E
 			continue
 		}
 		changes = append(changes, c)
-		ds = append(ds, detect.Build(&c.Resource, env))
+		ds = append(ds, kinds.Of(&c.Resource).Detect(&c.Resource, env))
 	}
 	if len(ds) == 0 {
 		return nil

@@ -1,19 +1,36 @@
-package planner
+// Package verify is the verify kind: assertions checked at their place in
+// the run. Its wire form is pkg/declaration/kind_verify.go; its reads are
+// detect.Verify.
+package verify
 
 import (
+	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/kind"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
 )
 
-// verifySteps: one step per assertion, in order, each checked again at the
+// Kind is the verify kind.
+type Kind struct{}
+
+// Type is "verify".
+func (Kind) Type() declaration.Kind { return declaration.KindVerify }
+
+// Detect checks each assertion.
+func (Kind) Detect(r *declaration.Resource, env detect.Env) detect.Detector {
+	return detect.NewVerify(r.Verify, env)
+}
+
+// Steps: one step per assertion, in order, each checked again at the
 // verify's place in the run, as the login user, exactly as detection
 // checked it: a path_exists is the verify-path operation (the script
 // detection ran as its probe), a command is the operator's command detection
 // ran (wrapped to look for its expected text, when it has one), under the
 // check's limit. A failing assertion fails the step, so the change fails
 // there and every later change is skipped.
-func verifySteps(v *declaration.Verify) []plan.Step {
+func (Kind) Steps(r *declaration.Resource, _ kind.Planned) ([]plan.Step, error) {
+	v := r.Verify
 	steps := make([]plan.Step, 0, len(v.Assertions))
 	for _, a := range v.Assertions {
 		switch a.Type {
@@ -32,23 +49,11 @@ func verifySteps(v *declaration.Verify) []plan.Step {
 			}})
 		}
 	}
-	return steps
+	return steps, nil
 }
 
-// cloneVerify copies v deeply enough to share no slice or pointer with it.
-func cloneVerify(v *declaration.Verify) *declaration.Verify {
-	x := &declaration.Verify{Assertions: make([]declaration.Assertion, len(v.Assertions))}
-	for i, a := range v.Assertions {
-		if a.NotEmpty != nil {
-			b := *a.NotEmpty
-			a.NotEmpty = &b
-		}
-		a.Run = cloneText(a.Run)
-		if a.Expect != nil {
-			s := *a.Expect
-			a.Expect = &s
-		}
-		x.Assertions[i] = a
-	}
-	return x
-}
+// Declared: nothing; each step is shown as the assertion it checks.
+func (Kind) Declared(*declaration.Resource) []kind.Line { return nil }
+
+// RunsAs: the login user.
+func (Kind) RunsAs() plan.Privilege { return plan.Login }

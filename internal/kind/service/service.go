@@ -1,0 +1,123 @@
+// Package service is the service kind: a unit enabled or disabled at boot,
+// running or stopped, restarted or reloaded when what it depends on
+// changes. Its wire form is pkg/declaration/kind_service.go; its reads are
+// detect.Service. Which changes fire it, and what it owes from an earlier
+// run, is the planner's trigger model (internal/planner/triggers.go), which
+// hands Steps the trigger.
+package service
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/kind"
+	"github.com/zap-go/zap/internal/vocab"
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/observation"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// Kind is the service kind.
+type Kind struct{}
+
+// Type is "service".
+func (Kind) Type() declaration.Kind { return declaration.KindService }
+
+// Detect asks the target's service manager.
+func (Kind) Detect(r *declaration.Resource, env detect.Env) detect.Detector {
+	return detect.NewService(r.Service, env)
+}
+
+// verb is one thing the change does to the service, and how a note says it
+// where the manager has no backend.
+type verb struct {
+	name plan.OpName
+	note string
+}
+
+// Steps: its trigger, then what its drift asks (enable or disable; start,
+// after OpenRC's zap of a crashed service, or stop), then the clear of its
+// marker. On a manager with no backend (launchd) each verb is a note.
+func (Kind) Steps(r *declaration.Resource, at kind.Planned) ([]plan.Step, error) {
+	s, manager := r.Service, at.Target.ServiceManager
+	verbs, err := verbs(r.ID, s, manager, at)
+	if err != nil {
+		return nil, err
+	}
+	steps := []plan.Step{}
+	switch manager {
+	case vocab.ManagerSystemd, vocab.ManagerOpenRC:
+		for _, v := range verbs {
+			steps = append(steps, plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: v.name, Args: []string{manager, s.Service}, Privilege: plan.Root, Timeout: vocab.ServiceOpTimeout}})
+		}
+		if at.Trigger != nil {
+			steps = append(steps, plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: vocab.OpLedgerClear, Args: []string{s.Service}, Privilege: plan.Root, Timeout: vocab.LedgerOpTimeout}})
+		}
+	case "":
+		return nil, fmt.Errorf("resource %q: the target declares no service_manager", r.ID)
+	default:
+		for _, v := range verbs {
+			steps = append(steps, plan.Step{Type: plan.StepNote, Note: "this zap has no " + manager + " backend: " + v.note + " by hand"})
+		}
+	}
+	return steps, nil
+}
+
+// verbs lists what the change does, in order.
+func verbs(id string, s *declaration.Service, manager string, at kind.Planned) ([]verb, error) {
+	var verbs []verb
+	// A service declared stopped owes nothing (it starts on the new state):
+	// a marker an older config left for it is only cleared.
+	if tr := at.Trigger; tr != nil && (s.Running == nil || *s.Running) {
+		trigger := vocab.OpSvcRestart
+		if tr.Action == observation.Reload {
+			trigger = vocab.OpSvcReload
+		}
+		verbs = append(verbs, verb{trigger, string(tr.Action) + " " + s.Service + " if it is running"})
+	}
+	for _, d := range at.Drift {
+		switch d.Field {
+		case vocab.FieldEnabled:
+			if d.Desired == vocab.StateEnabled {
+				verbs = append(verbs, verb{vocab.OpSvcEnable, "enable " + s.Service + " at boot"})
+			} else {
+				verbs = append(verbs, verb{vocab.OpSvcDisable, "disable " + s.Service + " at boot"})
+			}
+		case vocab.FieldRunning:
+			if d.Desired == vocab.StateRunning {
+				if manager == vocab.ManagerOpenRC && d.Observed == vocab.StateCrashed {
+					verbs = append(verbs, verb{vocab.OpSvcZap, "reset " + s.Service + ", which crashed"})
+				}
+				verbs = append(verbs, verb{vocab.OpSvcStart, "start " + s.Service})
+			} else {
+				verbs = append(verbs, verb{vocab.OpSvcStop, "stop " + s.Service})
+			}
+		default:
+			return nil, fmt.Errorf("resource %q: drift: a service has no field %q", id, d.Field)
+		}
+	}
+	return verbs, nil
+}
+
+// Declared: the unit, enabled, running, and what restarts or reloads it.
+func (Kind) Declared(r *declaration.Resource) []kind.Line {
+	s := r.Service
+	out := []kind.Line{{Field: "service", Value: s.Service}, {Field: "enabled", Value: "true"}}
+	if s.Enabled != nil && !*s.Enabled {
+		out[1].Value = "false"
+	}
+	if s.Running != nil {
+		out = append(out, kind.Line{Field: "running", Value: fmt.Sprint(*s.Running)})
+	}
+	if len(s.RestartOn) > 0 {
+		out = append(out, kind.Line{Field: "restart_on", Value: strings.Join(s.RestartOn, ", ")})
+	}
+	if len(s.ReloadOn) > 0 {
+		out = append(out, kind.Line{Field: "reload_on", Value: strings.Join(s.ReloadOn, ", ")})
+	}
+	return out
+}
+
+// RunsAs: root.
+func (Kind) RunsAs() plan.Privilege { return plan.Root }

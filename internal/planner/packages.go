@@ -85,23 +85,66 @@ func batchPackages(p *plan.Plan, g *graph, order []string, manager string) error
 	if packages == 0 {
 		return nil
 	}
+	if err := checkPackageManager(p, manager); err != nil {
+		return err
+	}
 	planned := func(id string) bool {
 		i, ok := changeAt[id]
 		return ok && p.Changes[i].Resource.Package != nil
 	}
-	switch manager {
-	case vocab.ManagerApt, vocab.ManagerApk:
-	default:
-		for _, c := range p.Changes {
-			if c.Resource.Package != nil {
-				if manager == "" {
-					return fmt.Errorf("resource %q: a package to install, and the target declares no package_manager", c.ID)
-				}
-				return fmt.Errorf("resource %q: a package to install, and the target's package_manager %s has no backend", c.ID, manager)
+	batch := assignBatches(g, order, planned)
+	// The order with each batch as one node.
+	node := func(id string) string {
+		if planned(id) {
+			return "\x00batch " + strconv.Itoa(batch[id])
+		}
+		return id
+	}
+	nodes, members := batchNodes(g, order, node)
+	var changes []plan.Change
+	for _, n := range nodes {
+		ids := members[n]
+		if strings.HasPrefix(n, "\x00batch ") {
+			b := batch[ids[0]]
+			if id := RefreshID(manager, b); g.byID[id] != nil {
+				return fmt.Errorf("resource %q: the id of Zap's own index refresh in front of %s; give the resource another id", id, BatchName(manager, b))
 			}
+			changes = append(changes, batchChanges(p, changeAt, ids, manager, b)...)
+		} else if i, ok := changeAt[n]; ok {
+			changes = append(changes, p.Changes[i])
 		}
 	}
+	if len(nodes) != len(members) {
+		// Batches are built so that none can wait on itself; a plan
+		// that would is refused rather than run out of order.
+		return fmt.Errorf("packages: the install batches wait on each other in a cycle")
+	}
+	p.Changes = changes
+	return nil
+}
 
+// checkPackageManager refuses a plan that installs a package on a target
+// whose package manager has no backend, or that declares none.
+func checkPackageManager(p *plan.Plan, manager string) error {
+	switch manager {
+	case vocab.ManagerApt, vocab.ManagerApk:
+		return nil
+	}
+	for _, c := range p.Changes {
+		if c.Resource.Package != nil {
+			if manager == "" {
+				return fmt.Errorf("resource %q: a package to install, and the target declares no package_manager", c.ID)
+			}
+			return fmt.Errorf("resource %q: a package to install, and the target's package_manager %s has no backend", c.ID, manager)
+		}
+	}
+	return nil
+}
+
+// assignBatches numbers the batch of each package this plan installs
+// (planned): batch 1, or the batch after the highest one it waits on
+// through a resource that isn't such a package.
+func assignBatches(g *graph, order []string, planned func(id string) bool) map[string]int {
 	// batch[id] for a package this plan installs; reach[id] for anything
 	// else: the highest batch it waits on (0: none).
 	batch, reach := map[string]int{}, map[string]int{}
@@ -124,14 +167,15 @@ func batchPackages(p *plan.Plan, g *graph, order []string, manager string) error
 			reach[id] = r
 		}
 	}
+	return batch
+}
 
-	// The order with each batch as one node.
-	node := func(id string) string {
-		if planned(id) {
-			return "\x00batch " + strconv.Itoa(batch[id])
-		}
-		return id
-	}
+// batchNodes orders the graph with each id replaced by its node (a batch
+// stands for all its packages): the one topological order that takes the
+// ready node first in order's own order. It returns the nodes in that order
+// (fewer than members when the nodes wait on each other in a cycle) and
+// each node's ids in order.
+func batchNodes(g *graph, order []string, node func(id string) string) ([]string, map[string][]string) {
 	rank := map[string]int{} // a node's place: its first id's in order
 	members := map[string][]string{}
 	for i, id := range order {
@@ -161,21 +205,10 @@ func batchPackages(p *plan.Plan, g *graph, order []string, manager string) error
 			heap.Push(ready, n)
 		}
 	}
-	var changes []plan.Change
-	taken := 0
+	var nodes []string
 	for ready.Len() > 0 {
 		n := heap.Pop(ready).(string)
-		taken++
-		ids := members[n]
-		if strings.HasPrefix(n, "\x00batch ") {
-			b := batch[ids[0]]
-			if id := RefreshID(manager, b); g.byID[id] != nil {
-				return fmt.Errorf("resource %q: the id of Zap's own index refresh in front of %s; give the resource another id", id, BatchName(manager, b))
-			}
-			changes = append(changes, batchChanges(p, changeAt, ids, manager, b)...)
-		} else if i, ok := changeAt[n]; ok {
-			changes = append(changes, p.Changes[i])
-		}
+		nodes = append(nodes, n)
 		for _, next := range before[n] {
 			waiting[next]--
 			if waiting[next] == 0 {
@@ -183,13 +216,7 @@ func batchPackages(p *plan.Plan, g *graph, order []string, manager string) error
 			}
 		}
 	}
-	if taken != len(members) {
-		// Batches are built so that none can wait on itself; a plan
-		// that would is refused rather than run out of order.
-		return fmt.Errorf("packages: the install batches wait on each other in a cycle")
-	}
-	p.Changes = changes
-	return nil
+	return nodes, members
 }
 
 // batchChanges returns the changes of batch n, whose packages are ids in

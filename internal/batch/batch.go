@@ -475,34 +475,36 @@ func (b *Batch) probe(un unit) (string, error) {
 	case detect.OpContent:
 		return contentProbe(b.Queries[un.reads[0]])
 	case detect.OpCommand:
-		c := b.Queries[un.reads[0]].Command
-		if c == nil {
-			return "", errors.New("no command to run")
+		script, t, err := commandScript(b.Queries[un.reads[0]].Command, "command", vocab.CheckTimeout)
+		if err != nil {
+			return "", err
 		}
-		if strings.Contains(c.Text, "\x00") {
-			return "", errors.New("a command with a NUL")
+		return script + " | setsid timeout -k 1 " + strconv.Itoa(t) + " sh -c " + vocab.Quote(commandWrapper), nil
+	case detect.OpProbe:
+		script, t, err := commandScript(b.Queries[un.reads[0]].Command, "probe", vocab.ProbeTimeout)
+		if err != nil {
+			return "", err
 		}
-		t := c.Timeout
-		if t <= 0 {
-			t = vocab.CheckTimeout
-		}
-		return "printf '%s' " + vocab.Quote(c.Script()) + " | setsid timeout -k 1 " + strconv.Itoa(t) + " sh -c " + vocab.Quote(commandWrapper), nil
-	}
-	if un.op == detect.OpProbe {
-		c := b.Queries[un.reads[0]].Command
-		if c == nil {
-			return "", errors.New("no probe to run")
-		}
-		if strings.Contains(c.Text, "\x00") {
-			return "", errors.New("a probe with a NUL")
-		}
-		t := c.Timeout
-		if t <= 0 {
-			t = vocab.ProbeTimeout
-		}
-		return "printf '%s' " + vocab.Quote(c.Script()) + " | LC_ALL=C setsid timeout -k 1 " + strconv.Itoa(t) + " sh", nil
+		return script + " | LC_ALL=C setsid timeout -k 1 " + strconv.Itoa(t) + " sh", nil
 	}
 	return "", fmt.Errorf("unknown read %q", un.op)
+}
+
+// commandScript is the printf that writes the script of a command or a
+// probe (as what names it) c for a shell's stdin, and its time limit in
+// seconds: its own, else def. There must be a c, and no NUL in its text.
+func commandScript(c *detect.Command, what string, def int) (printf string, limit int, err error) {
+	if c == nil {
+		return "", 0, errors.New("no " + what + " to run")
+	}
+	if strings.Contains(c.Text, "\x00") {
+		return "", 0, errors.New("a " + what + " with a NUL")
+	}
+	limit = c.Timeout
+	if limit <= 0 {
+		limit = def
+	}
+	return "printf '%s' " + vocab.Quote(c.Script()), limit, nil
 }
 
 // Deadline is how long the whole batch may take: the sum of its probes'

@@ -74,7 +74,7 @@ func contentAnswer(q detect.Query, code int, data []byte) detect.Answer {
 		if !ok {
 			break
 		}
-		return detect.Answer{Status: detect.StatusNotRegular, Type: fileType(mode)}
+		return detect.Answer{Status: detect.StatusNotRegular, Type: FileType(mode)}
 	case f[0] == "o" && len(f) == 5:
 		mode, ok := parseMode(f[1])
 		links, err := strconv.ParseUint(f[2], 10, 64)
@@ -82,8 +82,8 @@ func contentAnswer(q detect.Query, code int, data []byte) detect.Answer {
 			break
 		}
 		switch {
-		case fileType(mode) != detect.TypeRegular:
-			return detect.Answer{Status: detect.StatusNotRegular, Type: fileType(mode)}
+		case FileType(mode) != detect.TypeRegular:
+			return detect.Answer{Status: detect.StatusNotRegular, Type: FileType(mode)}
 		case links > 1:
 			return detect.Answer{Status: detect.StatusHardLinked, Links: links}
 		case f[3] != f[4]:

@@ -200,7 +200,7 @@ func answer(q detect.Query, code int, data []byte) detect.Answer {
 		if !ok {
 			return failed("the type read's output doesn't parse")
 		}
-		return detect.Answer{Status: detect.StatusOK, Type: fileType(mode)}
+		return detect.Answer{Status: detect.StatusOK, Type: FileType(mode)}
 	case detect.OpStat:
 		t := strings.TrimSuffix(text, "\n")
 		f := strings.Split(t, " ")
@@ -211,7 +211,7 @@ func answer(q detect.Query, code int, data []byte) detect.Answer {
 		if !ok {
 			return failed("the stat read's output doesn't parse")
 		}
-		return detect.Answer{Status: detect.StatusOK, Type: fileType(mode), Mode: mode & 0o7777, Owner: f[1], Group: f[2]}
+		return detect.Answer{Status: detect.StatusOK, Type: FileType(mode), Mode: mode & 0o7777, Owner: f[1], Group: f[2]}
 	case detect.OpReadlink:
 		t, ok := strings.CutSuffix(text, "\n")
 		if !ok || t == "" {
@@ -316,7 +316,7 @@ func parsePathGroup(un unit, data []byte) (*pathGroup, bool) {
 		}
 	}
 	for k, p := range un.paths {
-		if g.there[k] != 'm' && fileType(g.modes[k]) == detect.TypeRegular && len(p.sha) > 0 && !g.recorded[k] {
+		if g.there[k] != 'm' && FileType(g.modes[k]) == detect.TypeRegular && len(p.sha) > 0 && !g.recorded[k] {
 			// A regular file whose content was to be read, and wasn't:
 			// it changed between the reads.
 			return nil, false
@@ -349,7 +349,7 @@ func (g *pathGroup) stats() bool {
 		g.lstat[k] = line
 		m, _, _ := strings.Cut(line, " ")
 		mode, ok := parseMode(m)
-		isLink := fileType(mode) == detect.TypeSymlink
+		isLink := FileType(mode) == detect.TypeSymlink
 		if !ok || isLink != (g.there[k] == 'l' || g.there[k] == 'L') {
 			return false
 		}
@@ -375,7 +375,7 @@ func (g *pathGroup) stats() bool {
 func (g *pathGroup) record(num string) (int, bool) {
 	p, err := strconv.Atoi(num)
 	if err != nil || strconv.Itoa(p) != num || p < 1 || p > g.un.digests || g.recorded[p-1] ||
-		g.there[p-1] != 'e' || fileType(g.modes[p-1]) != detect.TypeRegular {
+		g.there[p-1] != 'e' || FileType(g.modes[p-1]) != detect.TypeRegular {
 		return 0, false
 	}
 	g.recorded[p-1] = true
@@ -404,7 +404,7 @@ func (g *pathGroup) window() bool {
 		o.mode, o.links = mode, links
 	}
 	for _, o := range window {
-		if fileType(o.mode) != detect.TypeRegular || o.links != 1 {
+		if FileType(o.mode) != detect.TypeRegular || o.links != 1 {
 			continue
 		}
 		line, ok := g.next()
@@ -485,9 +485,9 @@ func (g *pathGroup) typeAnswer(k int) detect.Answer {
 	case 'm', 'l':
 		return detect.Answer{Status: detect.StatusMissing}
 	case 'L':
-		return detect.Answer{Status: detect.StatusOK, Type: fileType(g.follow[k])}
+		return detect.Answer{Status: detect.StatusOK, Type: FileType(g.follow[k])}
 	}
-	return detect.Answer{Status: detect.StatusOK, Type: fileType(g.modes[k])}
+	return detect.Answer{Status: detect.StatusOK, Type: FileType(g.modes[k])}
 }
 
 // contentAnswer is the answer to path k's content read.
@@ -495,7 +495,7 @@ func (g *pathGroup) contentAnswer(k int) detect.Answer {
 	if g.there[k] == 'm' {
 		return detect.Answer{Status: detect.StatusMissing}
 	}
-	t, o := fileType(g.modes[k]), g.byPath[k]
+	t, o := FileType(g.modes[k]), g.byPath[k]
 	switch {
 	case t != detect.TypeRegular:
 		return detect.Answer{Status: detect.StatusNotRegular, Type: t}
@@ -503,8 +503,8 @@ func (g *pathGroup) contentAnswer(k int) detect.Answer {
 		return detect.Answer{Status: detect.StatusDenied}
 	case o == nil:
 		return failed("the content read's output doesn't parse")
-	case fileType(o.mode) != detect.TypeRegular:
-		return detect.Answer{Status: detect.StatusNotRegular, Type: fileType(o.mode)}
+	case FileType(o.mode) != detect.TypeRegular:
+		return detect.Answer{Status: detect.StatusNotRegular, Type: FileType(o.mode)}
 	case o.links != 1:
 		return detect.Answer{Status: detect.StatusHardLinked, Links: o.links}
 	}
@@ -520,25 +520,19 @@ func parseMode(s string) (uint32, bool) {
 	return uint32(m), err == nil
 }
 
-// fileType is the type bits of a raw mode.
-func fileType(mode uint32) detect.FileType {
-	switch mode & 0o170000 {
-	case 0o100000:
-		return detect.TypeRegular
-	case 0o040000:
-		return detect.TypeDirectory
-	case 0o120000:
-		return detect.TypeSymlink
-	case 0o010000:
-		return detect.TypeFIFO
-	case 0o140000:
-		return detect.TypeSocket
-	case 0o020000:
-		return detect.TypeCharDev
-	case 0o060000:
-		return detect.TypeBlockDev
+// FileType is what the type bits (S_IFMT) of a raw mode say: stat's %f,
+// or the st_mode of Linux's stat(2).
+func FileType(mode uint32) detect.FileType {
+	if t := fileTypes[mode>>12&0o17]; t != "" {
+		return t
 	}
 	return detect.TypeOther
+}
+
+// fileTypes are the types S_IFMT names, by its bits shifted down 12.
+var fileTypes = [16]detect.FileType{
+	0o10: detect.TypeRegular, 0o04: detect.TypeDirectory, 0o12: detect.TypeSymlink,
+	0o01: detect.TypeFIFO, 0o14: detect.TypeSocket, 0o02: detect.TypeCharDev, 0o06: detect.TypeBlockDev,
 }
 
 func failed(detail string) detect.Answer {

@@ -109,25 +109,35 @@ type names struct {
 }
 
 func (n *names) user(uid uint32) string {
-	if s, ok := n.users[uid]; ok {
-		return s
-	}
-	s := strconv.FormatUint(uint64(uid), 10)
-	if u, err := user.LookupId(s); err == nil {
-		s = u.Username
-	}
-	n.users[uid] = s
-	return s
+	return named(n.users, uid, func(id string) (string, error) {
+		u, err := user.LookupId(id)
+		if err != nil {
+			return "", err
+		}
+		return u.Username, nil
+	})
 }
 
 func (n *names) group(gid uint32) string {
-	if s, ok := n.groups[gid]; ok {
+	return named(n.groups, gid, func(id string) (string, error) {
+		g, err := user.LookupGroupId(id)
+		if err != nil {
+			return "", err
+		}
+		return g.Name, nil
+	})
+}
+
+// named is the name lookup finds for id, remembered in cache; the number
+// when it finds none.
+func named(cache map[uint32]string, id uint32, lookup func(id string) (string, error)) string {
+	if s, ok := cache[id]; ok {
 		return s
 	}
-	s := strconv.FormatUint(uint64(gid), 10)
-	if g, err := user.LookupGroupId(s); err == nil {
-		s = g.Name
+	s := strconv.FormatUint(uint64(id), 10)
+	if name, err := lookup(s); err == nil {
+		s = name
 	}
-	n.groups[gid] = s
+	cache[id] = s
 	return s
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zap-go/zap/internal/batch"
 	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -316,6 +317,25 @@ func TestContentRead(t *testing.T) {
 		got := answer(t, h, detect.Query{Op: detect.OpContent, Lane: observation.LaneLogin, Path: c.path, Limit: c.limit})
 		if got != c.want {
 			t.Errorf("%s (limit %d): got %+v, want %+v", c.path, c.limit, got, c.want)
+		}
+	}
+}
+
+// TestFileTypeOfStat checks that batch.FileType, which reads stat's %f,
+// reads the st_mode of this system's stat(2) alike.
+func TestFileTypeOfStat(t *testing.T) {
+	for mode, want := range map[uint32]detect.FileType{
+		syscall.S_IFREG | 0o644:  detect.TypeRegular,
+		syscall.S_IFDIR | 0o755:  detect.TypeDirectory,
+		syscall.S_IFLNK | 0o777:  detect.TypeSymlink,
+		syscall.S_IFIFO | 0o600:  detect.TypeFIFO,
+		syscall.S_IFSOCK | 0o755: detect.TypeSocket,
+		syscall.S_IFCHR | 0o666:  detect.TypeCharDev,
+		syscall.S_IFBLK | 0o660:  detect.TypeBlockDev,
+		0o644:                    detect.TypeOther,
+	} {
+		if got := batch.FileType(mode); got != want {
+			t.Errorf("FileType(%#o) = %s, want %s", mode, got, want)
 		}
 	}
 }

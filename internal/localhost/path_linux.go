@@ -9,29 +9,9 @@ import (
 	"os"
 	"syscall"
 
+	"github.com/zap-go/zap/internal/batch"
 	"github.com/zap-go/zap/internal/detect"
 )
-
-// fileType is what the S_IFMT bits of mode say.
-func fileType(mode uint32) detect.FileType {
-	switch mode & syscall.S_IFMT {
-	case syscall.S_IFREG:
-		return detect.TypeRegular
-	case syscall.S_IFDIR:
-		return detect.TypeDirectory
-	case syscall.S_IFLNK:
-		return detect.TypeSymlink
-	case syscall.S_IFIFO:
-		return detect.TypeFIFO
-	case syscall.S_IFSOCK:
-		return detect.TypeSocket
-	case syscall.S_IFCHR:
-		return detect.TypeCharDev
-	case syscall.S_IFBLK:
-		return detect.TypeBlockDev
-	}
-	return detect.TypeOther
-}
 
 // fromError is the answer for a path read that failed with err: missing for
 // what stat and readlink report with exit status 1 as nothing there (no
@@ -67,7 +47,7 @@ func readType(path string) detect.Answer {
 	if err := syscall.Stat(path, &st); err != nil {
 		return fromError(err)
 	}
-	return detect.Answer{Status: detect.StatusOK, Type: fileType(st.Mode)}
+	return detect.Answer{Status: detect.StatusOK, Type: batch.FileType(st.Mode)}
 }
 
 // readStat is path's own type, mode, owner and group.
@@ -78,7 +58,7 @@ func readStat(path string, n *names) detect.Answer {
 	}
 	return detect.Answer{
 		Status: detect.StatusOK,
-		Type:   fileType(st.Mode),
+		Type:   batch.FileType(st.Mode),
 		Mode:   st.Mode & 0o7777,
 		Owner:  n.user(st.Uid),
 		Group:  n.group(st.Gid),
@@ -145,7 +125,7 @@ func openOwn(path string) (*os.File, detect.Answer) {
 	if err != nil {
 		return nil, fromError(err)
 	}
-	if t := fileType(before.Mode); t != detect.TypeRegular {
+	if t := batch.FileType(before.Mode); t != detect.TypeRegular {
 		return nil, detect.Answer{Status: detect.StatusNotRegular, Type: t}
 	}
 	fd, err := open(path)
@@ -162,7 +142,7 @@ func openOwn(path string) (*os.File, detect.Answer) {
 		f.Close()
 		return nil, fromError(err)
 	}
-	if t := fileType(st.Mode); t != detect.TypeRegular {
+	if t := batch.FileType(st.Mode); t != detect.TypeRegular {
 		f.Close()
 		return nil, detect.Answer{Status: detect.StatusNotRegular, Type: t}
 	}

@@ -323,28 +323,21 @@ func pruneImages() {
 // buildBase debootstraps the base image unless it is there.
 func buildBase(w io.Writer) error {
 	dir := baseDir()
-	if _, err := os.Stat(filepath.Join(dir, "root")); err == nil {
+	var start time.Time
+	built, err := buildOnce(dir, func(tmp string) error {
+		mirror := MachineSources().Mirror
+		start = time.Now()
+		fmt.Fprintf(w, "lab: building the base image (debootstrap --variant=minbase %s from %s)\n", Suite, mirror)
+		log := filepath.Join(CacheDir(), "build-base.log")
+		if err := runLogged(log, "debootstrap", "--variant=minbase", Suite, filepath.Join(tmp, "root"), mirror); err != nil {
+			return fmt.Errorf("build the lab's base image: %w", err)
+		}
 		return nil
+	})
+	if built {
+		fmt.Fprintf(w, "lab: base image built in %s: %s\n", time.Since(start).Round(time.Second), dir)
 	}
-	tmp := fmt.Sprintf("%s.tmp-%d", dir, os.Getpid())
-	if err := removeTree(tmp); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(tmp, 0o755); err != nil {
-		return err
-	}
-	mirror := MachineSources().Mirror
-	start := time.Now()
-	fmt.Fprintf(w, "lab: building the base image (debootstrap --variant=minbase %s from %s)\n", Suite, mirror)
-	log := filepath.Join(CacheDir(), "build-base.log")
-	if err := runLogged(log, "debootstrap", "--variant=minbase", Suite, filepath.Join(tmp, "root"), mirror); err != nil {
-		return fmt.Errorf("build the lab's base image: %w", err)
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "lab: base image built in %s: %s\n", time.Since(start).Round(time.Second), dir)
-	return nil
+	return err
 }
 
 // buildImage copies the base and runs image.sh in it, in a chroot with
@@ -352,38 +345,52 @@ func buildBase(w io.Writer) error {
 // them outlives the build).
 func buildImage(w io.Writer, kind Kind) error {
 	dir := imageDir(kind)
+	var start time.Time
+	built, err := buildOnce(dir, func(tmp string) error {
+		start = time.Now()
+		fmt.Fprintf(w, "lab: building the %s image\n", kind)
+		root := filepath.Join(tmp, "root")
+		if out, err := exec.Command("cp", "-a", "--reflink=auto", filepath.Join(baseDir(), "root"), root).CombinedOutput(); err != nil {
+			return fmt.Errorf("copy the base image: %v: %s", err, out)
+		}
+		if err := os.WriteFile(filepath.Join(root, "zaplab-image.sh"), imageScript, 0o755); err != nil {
+			return err
+		}
+		log := filepath.Join(CacheDir(), "build-"+string(kind)+".log")
+		script := `set -e; r=$1; mount -t proc proc "$r/proc"; mount --bind /dev "$r/dev"; mount -t sysfs sysfs "$r/sys"; exec chroot "$r" /bin/sh /zaplab-image.sh "$2"`
+		if err := runLogged(log, "unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh", root, string(kind)); err != nil {
+			return fmt.Errorf("build the lab's %s image: %w", kind, err)
+		}
+		return os.Remove(filepath.Join(root, "zaplab-image.sh"))
+	})
+	if built {
+		fmt.Fprintf(w, "lab: %s image built in %s: %s\n", kind, time.Since(start).Round(time.Second), dir)
+	}
+	return err
+}
+
+// buildOnce builds the image dir unless its root is there: build fills a
+// fresh dir.tmp-PID (one a killed build left is removed first), which is
+// then renamed to dir, so dir is never half built. built says whether it
+// was.
+func buildOnce(dir string, build func(tmp string) error) (built bool, err error) {
 	if _, err := os.Stat(filepath.Join(dir, "root")); err == nil {
-		return nil
+		return false, nil
 	}
 	tmp := fmt.Sprintf("%s.tmp-%d", dir, os.Getpid())
 	if err := removeTree(tmp); err != nil {
-		return err
+		return false, err
 	}
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
-		return err
+		return false, err
 	}
-	start := time.Now()
-	fmt.Fprintf(w, "lab: building the %s image\n", kind)
-	root := filepath.Join(tmp, "root")
-	if out, err := exec.Command("cp", "-a", "--reflink=auto", filepath.Join(baseDir(), "root"), root).CombinedOutput(); err != nil {
-		return fmt.Errorf("copy the base image: %v: %s", err, out)
-	}
-	if err := os.WriteFile(filepath.Join(root, "zaplab-image.sh"), imageScript, 0o755); err != nil {
-		return err
-	}
-	log := filepath.Join(CacheDir(), "build-"+string(kind)+".log")
-	script := `set -e; r=$1; mount -t proc proc "$r/proc"; mount --bind /dev "$r/dev"; mount -t sysfs sysfs "$r/sys"; exec chroot "$r" /bin/sh /zaplab-image.sh "$2"`
-	if err := runLogged(log, "unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh", root, string(kind)); err != nil {
-		return fmt.Errorf("build the lab's %s image: %w", kind, err)
-	}
-	if err := os.Remove(filepath.Join(root, "zaplab-image.sh")); err != nil {
-		return err
+	if err := build(tmp); err != nil {
+		return false, err
 	}
 	if err := os.Rename(tmp, dir); err != nil {
-		return err
+		return false, err
 	}
-	fmt.Fprintf(w, "lab: %s image built in %s: %s\n", kind, time.Since(start).Round(time.Second), dir)
-	return nil
+	return true, nil
 }
 
 // runLogged runs a command with its output in log, and on failure returns

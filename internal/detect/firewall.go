@@ -30,7 +30,7 @@ type Ufw struct {
 }
 
 // NewFirewall makes a firewall's detector, its backend's (Ufw, Nft).
-func NewFirewall(f *declaration.Firewall) Detector {
+func NewFirewall(f *declaration.Firewall, _ Env) Detector {
 	in, out := vocab.FirewallPolicies(f)
 	switch f.Backend {
 	case "ufw":

@@ -13,7 +13,7 @@ import (
 func nftRecorded(t testing.TB, name string) string { return recorded(t, "nft", name) }
 
 func TestBuildNft(t *testing.T) {
-	d := NewFirewall(&declaration.Firewall{Backend: "nftables", Allow: []declaration.AllowRule{port(22, "")}, DefaultIncoming: "reject"})
+	d := NewFirewall(&declaration.Firewall{Backend: "nftables", Allow: []declaration.AllowRule{port(22, "")}, DefaultIncoming: "reject"}, Env{})
 	n, ok := d.(*Nft)
 	if !ok {
 		t.Fatalf("an nftables firewall's detector is %T", d)
@@ -25,7 +25,7 @@ func TestBuildNft(t *testing.T) {
 	if len(q) != 1 || q[0].Op != OpProbe || q[0].Lane != observation.LaneRoot || q[0].Command.Text != NftProbe || !strings.Contains(NftProbe, "nft list table inet filter") {
 		t.Errorf("queries: %+v, want nft list table inet filter as root", q)
 	}
-	p := NewFirewall(&declaration.Firewall{Backend: "nftables", Allow: []declaration.AllowRule{profile("OpenSSH")}})
+	p := NewFirewall(&declaration.Firewall{Backend: "nftables", Allow: []declaration.AllowRule{profile("OpenSSH")}}, Env{})
 	if got := p.Verdict(nil); got.Verdict != observation.Undetermined || !strings.Contains(got.Reason, "allow[0]: nftables has no application profiles") {
 		t.Errorf("a profile on nftables: %+v", got)
 	}

@@ -51,7 +51,7 @@ func TestFirewallRule(t *testing.T) {
 }
 
 func TestBuildFirewall(t *testing.T) {
-	d := NewFirewall(&declaration.Firewall{Backend: "ufw", Allow: []declaration.AllowRule{profile("OpenSSH")}})
+	d := NewFirewall(&declaration.Firewall{Backend: "ufw", Allow: []declaration.AllowRule{profile("OpenSSH")}}, Env{})
 	u, ok := d.(*Ufw)
 	if !ok {
 		t.Fatalf("a ufw firewall's detector is %T", d)

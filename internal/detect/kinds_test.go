@@ -31,13 +31,13 @@ func Build(r *declaration.Resource, env Env) Detector {
 	case declaration.KindPipeline:
 		return Pipeline{}
 	case declaration.KindUser:
-		return NewUser(r.User)
+		return NewUser(r.User, env)
 	case declaration.KindService:
 		return NewService(r.Service, env)
 	case declaration.KindSwap:
-		return NewSwap(r.Swap)
+		return NewSwap(r.Swap, env)
 	case declaration.KindFirewall:
-		return NewFirewall(r.Firewall)
+		return NewFirewall(r.Firewall, env)
 	}
 	return Held(fmt.Sprintf("this zap can't read %s resources yet", r.Type))
 }

@@ -27,7 +27,7 @@ type Swap struct {
 	Path string
 }
 
-func NewSwap(s *declaration.Swap) Detector {
+func NewSwap(s *declaration.Swap, _ Env) Detector {
 	p := s.FilePath()
 	if reason := swapPathReason(p); reason != "" {
 		return Held("path: " + reason)

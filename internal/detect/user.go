@@ -692,7 +692,7 @@ func grantShown(s *declaration.Sudo) string {
 	return s.Mode + ", " + countKeys(len(s.Commands), "command")
 }
 
-func NewUser(u *declaration.User) Detector {
+func NewUser(u *declaration.User, _ Env) Detector {
 	if u.Username == "root" {
 		// The structural gate refuses it; never read it all the same.
 		return Held("username: zap doesn't manage root")

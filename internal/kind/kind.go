@@ -2,20 +2,19 @@
 // it is read (detection), what its change does (planning), and how the
 // preview shows what it declares. A kind's wire form (its fields, decoding,
 // form checks and canonical encoding) is pkg/declaration/kind_<name>.go; the
-// rest is one package per kind under internal/kind/<name>, holding a value
-// of type Kind, and listed once in internal/kinds.
+// rest is one file per kind in internal/kinds (<name>.go), a Def listed
+// once there.
 //
-// A kind's package may import the shared vocabulary (internal/vocab), the
+// A kind's code may import the shared vocabulary (internal/vocab), the
 // document packages (pkg/...), detect's queries and detectors, and pure
 // helpers; nothing that does I/O, since the planner reaches every kind
 // through internal/kinds and must stay a function of its input.
 package kind
 
 import (
-	"sort"
+	"fmt"
 
 	"github.com/zap-go/zap/internal/detect"
-	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
@@ -73,28 +72,70 @@ type Shells interface {
 	Shells(r *declaration.Resource) []Shell
 }
 
-// Perms lists a path's declared mode, owner and group, each when set.
-func Perms(mode, owner, group string) []Line {
-	var out []Line
-	for _, l := range []Line{{"mode", mode}, {"owner", owner}, {"group", group}} {
-		if l.Value != "" {
-			out = append(out, l)
-		}
-	}
-	return out
+// Def is a kind made of its parts, each given the resource's body (B is its
+// pointer type: *declaration.File, ...).
+type Def[B declaration.Body] struct {
+	// Name is the kind's type.
+	Name declaration.Kind
+	// Read builds the detector (Kind.Detect).
+	Read func(b B, env detect.Env) detect.Detector
+	// Plan returns the steps (Kind.Steps); an error names the field, and
+	// Steps puts the resource's id in front.
+	Plan func(b B, at Planned) ([]plan.Step, error)
+	// Show lists what the body declares (Kind.Declared); nil for nothing.
+	Show func(b B) []Line
+	// As is Kind.RunsAs.
+	As plan.Privilege
+	// Shell lists the texts that reach a shell (Shells); nil for none.
+	Shell func(b B) []Shell
 }
 
-// Env lists a command's environment, by name, one "env: NAME = value" line
-// each.
-func Env(m map[string]declaration.Text) []Line {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
+// body is r's body as a B, and whether it is one.
+func (d Def[B]) body(r *declaration.Resource) (B, bool) {
+	b, ok := r.Body().(B)
+	return b, ok
+}
+
+// Type is d.Name.
+func (d Def[B]) Type() declaration.Kind { return d.Name }
+
+// Detect is d.Read of r's body; a resource with no such body holds.
+func (d Def[B]) Detect(r *declaration.Resource, env detect.Env) detect.Detector {
+	b, ok := d.body(r)
+	if !ok {
+		return detect.Held(fmt.Sprintf("type: a %s resource with no %s fields", d.Name, d.Name))
 	}
-	sort.Strings(names)
-	out := make([]Line, 0, len(names))
-	for _, n := range names {
-		out = append(out, Line{"env", escape.Line(n) + " = " + m[n].String()})
+	return d.Read(b, env)
+}
+
+// Steps is d.Plan of r's body, its error naming r.
+func (d Def[B]) Steps(r *declaration.Resource, at Planned) ([]plan.Step, error) {
+	b, ok := d.body(r)
+	if !ok {
+		return nil, fmt.Errorf("resource %q: type: a %s resource with no %s fields", r.ID, d.Name, d.Name)
 	}
-	return out
+	steps, err := d.Plan(b, at)
+	if err != nil {
+		return nil, fmt.Errorf("resource %q: %w", r.ID, err)
+	}
+	return steps, nil
+}
+
+// Declared is d.Show of r's body.
+func (d Def[B]) Declared(r *declaration.Resource) []Line {
+	if b, ok := d.body(r); ok && d.Show != nil {
+		return d.Show(b)
+	}
+	return nil
+}
+
+// RunsAs is d.As.
+func (d Def[B]) RunsAs() plan.Privilege { return d.As }
+
+// Shells is d.Shell of r's body.
+func (d Def[B]) Shells(r *declaration.Resource) []Shell {
+	if b, ok := d.body(r); ok && d.Shell != nil {
+		return d.Shell(b)
+	}
+	return nil
 }

@@ -1,49 +1,46 @@
 // Package kinds is the list of the resource kinds this zap acts on, and the
 // lookup every stage goes through: detection (Of(r).Detect), planning
 // (Steps), the preview (Declared) and the front end's sudo warm-up and
-// value checks. A kind the declaration knows but no package here provides
+// value checks. A kind the declaration knows but no file here provides
 // (apt_repo, database, build today) is read as held: Of returns a kind whose
 // detector holds, naming the kind, so it is never planned.
 //
-// Adding a kind is its wire form in pkg/declaration (kind_<name>.go and its
-// line in bodies), its package under internal/kind, and one line in all.
+// Each kind is a file here (<name>.go; directory and link share paths.go)
+// holding its steps, its preview lines and, where a text of it reaches a
+// shell, which; its line in all puts them together with its detector
+// (detect.New<Name>) and as whom it runs, as a kind.Def. Adding a kind is
+// its wire form in pkg/declaration (kind_<name>.go and its line in bodies),
+// its detector in internal/detect, its file here, and one line in all
+// (docs/architecture.md, Resource kinds).
 package kinds
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/internal/kind"
-	"github.com/zap-go/zap/internal/kind/directory"
-	"github.com/zap-go/zap/internal/kind/file"
-	"github.com/zap-go/zap/internal/kind/firewall"
-	"github.com/zap-go/zap/internal/kind/installer"
-	"github.com/zap-go/zap/internal/kind/link"
-	"github.com/zap-go/zap/internal/kind/pipeline"
-	"github.com/zap-go/zap/internal/kind/pkg"
-	"github.com/zap-go/zap/internal/kind/script"
-	"github.com/zap-go/zap/internal/kind/service"
-	"github.com/zap-go/zap/internal/kind/swap"
-	"github.com/zap-go/zap/internal/kind/user"
-	"github.com/zap-go/zap/internal/kind/verify"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
 )
 
-// all are the kinds this zap acts on, one line each.
+// all are the kinds this zap acts on, one line each: its body's type, its
+// detector, its steps, its preview lines, as whom it runs and the texts of
+// it that reach a shell (kind.Def).
 var all = []kind.Kind{
-	file.Kind{},
-	directory.Kind{},
-	link.Kind{},
-	script.Kind{},
-	pkg.Kind{},
-	installer.Kind{},
-	user.Kind{},
-	service.Kind{},
-	swap.Kind{},
-	firewall.Kind{},
-	verify.Kind{},
-	pipeline.Kind{},
+	kind.Def[*declaration.File]{Name: declaration.KindFile, Read: readFile, Plan: fileSteps, Show: showFile, As: plan.Elevated, Shell: fileShells},
+	kind.Def[*declaration.Directory]{Name: declaration.KindDirectory, Read: detect.NewDirectory, Plan: directorySteps, Show: showDirectory, As: plan.Elevated},
+	kind.Def[*declaration.Link]{Name: declaration.KindLink, Read: detect.NewLink, Plan: linkSteps, Show: showLink, As: plan.Elevated},
+	kind.Def[*declaration.Script]{Name: declaration.KindScript, Read: detect.NewScript, Plan: scriptSteps, Show: showScript, As: plan.Login, Shell: scriptShells},
+	kind.Def[*declaration.Package]{Name: declaration.KindPackage, Read: detect.NewPackage, Plan: packageSteps, Show: showPackage, As: plan.Root},
+	kind.Def[*declaration.Installer]{Name: declaration.KindInstaller, Read: detect.NewInstaller, Plan: installerSteps, As: plan.Login},
+	kind.Def[*declaration.User]{Name: declaration.KindUser, Read: detect.NewUser, Plan: userSteps, As: plan.Root},
+	kind.Def[*declaration.Service]{Name: declaration.KindService, Read: detect.NewService, Plan: serviceSteps, Show: showService, As: plan.Root},
+	kind.Def[*declaration.Swap]{Name: declaration.KindSwap, Read: detect.NewSwap, Plan: swapSteps, As: plan.Root},
+	kind.Def[*declaration.Firewall]{Name: declaration.KindFirewall, Read: detect.NewFirewall, Plan: firewallSteps, As: plan.Root},
+	kind.Def[*declaration.Verify]{Name: declaration.KindVerify, Read: detect.NewVerify, Plan: verifySteps, As: plan.Login},
+	kind.Def[*declaration.Pipeline]{Name: declaration.KindPipeline, Read: detect.NewPipeline, Plan: pipelineSteps, Show: showPipeline, As: plan.Login},
 }
 
 var byType = func() map[declaration.Kind]kind.Kind {
@@ -87,3 +84,51 @@ func (unread) Declared(*declaration.Resource) []kind.Line { return nil }
 
 // RunsAs: root, as far as anyone knows.
 func (unread) RunsAs() plan.Privilege { return plan.Root }
+
+// sortedKeys are m's keys, sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// perms lists a path's declared mode, owner and group, each when set.
+func perms(mode, owner, group string) []kind.Line {
+	var out []kind.Line
+	for _, l := range []kind.Line{{Field: "mode", Value: mode}, {Field: "owner", Value: owner}, {Field: "group", Value: group}} {
+		if l.Value != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// envLines lists a command's environment, by name, one line each:
+// "env: NAME = value".
+func envLines(m map[string]declaration.Text) []kind.Line {
+	out := make([]kind.Line, 0, len(m))
+	for _, n := range sortedKeys(m) {
+		out = append(out, kind.Line{Field: "env", Value: escape.Line(n) + " = " + m[n].String()})
+	}
+	return out
+}
+
+// rootOps returns a maker of steps that run one of Zap's operations as
+// root, with its arguments, under timeout seconds.
+func rootOps(timeout int) func(name plan.OpName, args ...string) plan.Step {
+	return func(name plan.OpName, args ...string) plan.Step {
+		return plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: name, Args: args, Privilege: plan.Root, Timeout: timeout}}
+	}
+}
+
+// stepsOf is one step for each of xs, in order.
+func stepsOf[T any](xs []T, step func(T) plan.Step) []plan.Step {
+	steps := make([]plan.Step, 0, len(xs))
+	for _, x := range xs {
+		steps = append(steps, step(x))
+	}
+	return steps
+}

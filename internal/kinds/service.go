@@ -1,33 +1,23 @@
-// Package service is the service kind: a unit enabled or disabled at boot,
-// running or stopped, restarted or reloaded when what it depends on
-// changes. Its wire form is pkg/declaration/kind_service.go; its reads are
-// detect.Service. Which changes fire it, and what it owes from an earlier
-// run, is the planner's trigger model (internal/planner/triggers.go), which
-// hands Steps the trigger.
-package service
+package kinds
+
+// A service is a unit enabled or disabled at boot, running or stopped,
+// restarted or reloaded when what it depends on changes. Its wire form is
+// pkg/declaration/kind_service.go; its reads are detect.Service. Which
+// changes fire it, and what it owes from an earlier run, is the planner's
+// trigger model (internal/planner/triggers.go), which hands its steps the
+// trigger.
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/kind"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
 )
-
-// Kind is the service kind.
-type Kind struct{}
-
-// Type is "service".
-func (Kind) Type() declaration.Kind { return declaration.KindService }
-
-// Detect asks the target's service manager.
-func (Kind) Detect(r *declaration.Resource, env detect.Env) detect.Detector {
-	return detect.NewService(r.Service, env)
-}
 
 // verb is one thing the change does to the service, and how a note says it
 // where the manager has no backend.
@@ -36,12 +26,12 @@ type verb struct {
 	note string
 }
 
-// Steps: its trigger, then what its drift asks (enable or disable; start,
+// serviceSteps: its trigger, then what its drift asks (enable or disable; start,
 // after OpenRC's zap of a crashed service, or stop), then the clear of its
 // marker. On a manager with no backend (launchd) each verb is a note.
-func (Kind) Steps(r *declaration.Resource, at kind.Planned) ([]plan.Step, error) {
-	s, manager := r.Service, at.Target.ServiceManager
-	verbs, err := verbs(r.ID, s, manager, at)
+func serviceSteps(s *declaration.Service, at kind.Planned) ([]plan.Step, error) {
+	manager := at.Target.ServiceManager
+	verbs, err := serviceVerbs(s, manager, at)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +45,7 @@ func (Kind) Steps(r *declaration.Resource, at kind.Planned) ([]plan.Step, error)
 			steps = append(steps, plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: vocab.OpLedgerClear, Args: []string{s.Service}, Privilege: plan.Root, Timeout: vocab.LedgerOpTimeout}})
 		}
 	case "":
-		return nil, fmt.Errorf("resource %q: the target declares no service_manager", r.ID)
+		return nil, errors.New("the target declares no service_manager")
 	default:
 		for _, v := range verbs {
 			steps = append(steps, plan.Step{Type: plan.StepNote, Note: "this zap has no " + manager + " backend: " + v.note + " by hand"})
@@ -64,8 +54,8 @@ func (Kind) Steps(r *declaration.Resource, at kind.Planned) ([]plan.Step, error)
 	return steps, nil
 }
 
-// verbs lists what the change does, in order.
-func verbs(id string, s *declaration.Service, manager string, at kind.Planned) ([]verb, error) {
+// serviceVerbs lists what the change does, in order.
+func serviceVerbs(s *declaration.Service, manager string, at kind.Planned) ([]verb, error) {
 	var verbs []verb
 	// A service declared stopped owes nothing (it starts on the new state):
 	// a marker an older config left for it is only cleared.
@@ -94,15 +84,14 @@ func verbs(id string, s *declaration.Service, manager string, at kind.Planned) (
 				verbs = append(verbs, verb{vocab.OpSvcStop, "stop " + s.Service})
 			}
 		default:
-			return nil, fmt.Errorf("resource %q: drift: a service has no field %q", id, d.Field)
+			return nil, fmt.Errorf("drift: a service has no field %q", d.Field)
 		}
 	}
 	return verbs, nil
 }
 
-// Declared: the unit, enabled, running, and what restarts or reloads it.
-func (Kind) Declared(r *declaration.Resource) []kind.Line {
-	s := r.Service
+// showService: the unit, enabled, running, and what restarts or reloads it.
+func showService(s *declaration.Service) []kind.Line {
 	out := []kind.Line{{Field: "service", Value: s.Service}, {Field: "enabled", Value: "true"}}
 	if s.Enabled != nil && !*s.Enabled {
 		out[1].Value = "false"
@@ -118,6 +107,3 @@ func (Kind) Declared(r *declaration.Resource) []kind.Line {
 	}
 	return out
 }
-
-// RunsAs: root.
-func (Kind) RunsAs() plan.Privilege { return plan.Root }

@@ -1,10 +1,10 @@
-// Package firewall is the firewall kind: allow rules and default policies,
-// on ufw or nftables. Its wire form is pkg/declaration/kind_firewall.go; its
-// reads are detect.Ufw and detect.Nft.
-package firewall
+package kinds
+
+// A firewall is allow rules and default policies, on ufw or nftables. Its
+// wire form is pkg/declaration/kind_firewall.go; its reads are detect.Ufw
+// and detect.Nft.
 
 import (
-	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/kind"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -12,34 +12,17 @@ import (
 	"github.com/zap-go/zap/pkg/plan"
 )
 
-// Kind is the firewall kind.
-type Kind struct{}
-
-// Type is "firewall".
-func (Kind) Type() declaration.Kind { return declaration.KindFirewall }
-
-// Detect reads the backend's rules and policies.
-func (Kind) Detect(r *declaration.Resource, _ detect.Env) detect.Detector {
-	return detect.NewFirewall(r.Firewall)
-}
-
-// timeout is each firewall operation's limit, in seconds.
-const timeout = 120
-
-// Steps, from the drift: for ufw, a ufw allow for each missing rule, then
-// ufw default for each policy that differs, then ufw --force enable (which
-// also makes it start at boot). A firewall read absent (no ufw yet, or
+// firewallSteps, from the drift: for ufw, a ufw allow for each missing
+// rule, then ufw default for each policy that differs, then ufw --force
+// enable (which also makes it start at boot). A firewall read absent (no ufw yet, or
 // inactive) gets every rule and both policies. The rules come first, so a
 // default deny never stands, even for a moment, on an active firewall
 // without the declared allow for the SSH session's port. An nftables
 // firewall's ruleset is declarative: whatever drifted, its one step writes
 // and loads the whole table again (firewall-nft-apply INCOMING OUTGOING
 // RULE...).
-func (Kind) Steps(r *declaration.Resource, at kind.Planned) ([]plan.Step, error) {
-	f := r.Firewall
-	op := func(name plan.OpName, args ...string) plan.Step {
-		return plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: name, Args: args, Privilege: plan.Root, Timeout: timeout}}
-	}
+func firewallSteps(f *declaration.Firewall, at kind.Planned) ([]plan.Step, error) {
+	op := rootOps(120) // seconds, for each firewall operation
 	if f.Backend == "nftables" {
 		in, out := vocab.FirewallPolicies(f)
 		args := []string{in, out}
@@ -73,9 +56,3 @@ func (Kind) Steps(r *declaration.Resource, at kind.Planned) ([]plan.Step, error)
 	}
 	return append(steps, op(vocab.OpUfwEnable)), nil
 }
-
-// Declared: nothing beyond its steps.
-func (Kind) Declared(*declaration.Resource) []kind.Line { return nil }
-
-// RunsAs: root.
-func (Kind) RunsAs() plan.Privilege { return plan.Root }

@@ -1,11 +1,13 @@
-// Package file is the file kind: a path with content (inline, a template, a
-// source on the operator's machine, or fetched), mode, owner and group.
-// Its wire form is pkg/declaration/kind_file.go; its reads are detect.File.
-package file
+package kinds
+
+// A file is a path with content (inline, a template, a source on the
+// operator's machine, or fetched), mode, owner and group. Its wire form is
+// pkg/declaration/kind_file.go; its reads are detect.File.
 
 import (
 	"crypto/sha512"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -17,56 +19,39 @@ import (
 	"github.com/zap-go/zap/pkg/plan"
 )
 
-// Kind is the file kind.
-type Kind struct{}
-
-// Type is "file".
-func (Kind) Type() declaration.Kind { return declaration.KindFile }
-
-// Detect reads the file at its path; remote content holds until this zap
+// readFile reads the file at its path; remote content holds until this zap
 // can fetch it.
-func (Kind) Detect(r *declaration.Resource, env detect.Env) detect.Detector {
-	if r.File.Content.Type == declaration.ContentRemote {
-		return detect.Held(fmt.Sprintf("this zap can't read file resources with %s content yet", r.File.Content.Type))
+func readFile(f *declaration.File, env detect.Env) detect.Detector {
+	if f.Content.Type == declaration.ContentRemote {
+		return detect.Held(fmt.Sprintf("this zap can't read file resources with %s content yet", f.Content.Type))
 	}
-	return detect.NewFile(r.File, env)
+	return detect.NewFile(f, env)
 }
 
-// Steps: one put, elevated, of the path with its content (inline, with its
-// SHA-512) or where the content comes from (the template and its vars, or
-// the source path, rendered or read when the step runs), mode, owner,
+// fileSteps: one put, elevated, of the path with its content (inline, with
+// its SHA-512) or where the content comes from (the template and its vars,
+// or the source path, rendered or read when the step runs), mode, owner,
 // group and validate.
-func (Kind) Steps(r *declaration.Resource, _ kind.Planned) ([]plan.Step, error) {
-	f := r.File
-	put := &plan.Op{
-		Name:      plan.OpPut,
-		Path:      f.Path,
-		Mode:      f.Mode,
-		Owner:     f.Owner,
-		Group:     f.Group,
-		Validate:  f.Validate,
-		Privilege: plan.Elevated,
-	}
+func fileSteps(f *declaration.File, _ kind.Planned) ([]plan.Step, error) {
+	put := &plan.Op{Name: plan.OpPut, Path: f.Path, Mode: f.Mode, Owner: f.Owner, Group: f.Group, Validate: f.Validate, Privilege: plan.Elevated}
 	switch c := f.Content; {
 	case c.Type == declaration.ContentInline && c.Inline != nil:
 		content := *c.Inline
 		sum := sha512.Sum512([]byte(content))
 		put.Content, put.SHA512 = &content, hex.EncodeToString(sum[:])
 	case c.Type == declaration.ContentTemplate && c.Template != nil, c.Type == declaration.ContentSource && c.Path != nil:
-		from := c
-		put.From = &from
+		put.From = &c
 	default:
-		return nil, fmt.Errorf("resource %q: content: want an inline, template or source content source", r.ID)
+		return nil, errors.New("content: want an inline, template or source content source")
 	}
 	return []plan.Step{{Type: plan.StepOp, Op: put}}, nil
 }
 
-// Declared: the path, its mode, owner and group, the content by its kind
+// showFile: the path, its mode, owner and group, the content by its kind
 // and digest (a template's vars in their exact form, never a value), the
 // validate command and the triggers.
-func (Kind) Declared(r *declaration.Resource) []kind.Line {
-	f := r.File
-	out := append([]kind.Line{{Field: "path", Value: f.Path.String()}}, kind.Perms(f.Mode, f.Owner, f.Group)...)
+func showFile(f *declaration.File) []kind.Line {
+	out := append([]kind.Line{{Field: "path", Value: f.Path.String()}}, perms(f.Mode, f.Owner, f.Group)...)
 	switch c := f.Content; {
 	case c.Inline != nil:
 		out = append(out, kind.Line{Field: "content", Value: "inline, " + Digest(*c.Inline)})
@@ -97,12 +82,9 @@ func (Kind) Declared(r *declaration.Resource) []kind.Line {
 	return out
 }
 
-// RunsAs: elevated, root only where the operator can't write the path.
-func (Kind) RunsAs() plan.Privilege { return plan.Elevated }
-
-// Shells: validate, a command.
-func (Kind) Shells(r *declaration.Resource) []kind.Shell {
-	return []kind.Shell{{Field: "validate", Text: r.File.Validate, InCommand: true}}
+// fileShells: validate, a command.
+func fileShells(f *declaration.File) []kind.Shell {
+	return []kind.Shell{{Field: "validate", Text: f.Validate, InCommand: true}}
 }
 
 // Digest describes text by its length and the start of its SHA-512:

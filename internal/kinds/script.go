@@ -1,0 +1,38 @@
+package kinds
+
+// A script is a check command and a run command, in a cwd with an
+// environment, as the login user. Its wire form is
+// pkg/declaration/kind_script.go; its reads are detect.Script (the check).
+
+import (
+	"maps"
+
+	"github.com/zap-go/zap/internal/kind"
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// scriptSteps: the run, in its cwd with its env.
+func scriptSteps(s *declaration.Script, _ kind.Planned) ([]plan.Step, error) {
+	run := &plan.Command{Run: s.Run, Cwd: s.Cwd, Env: maps.Clone(s.Env), Privilege: plan.Login}
+	return []plan.Step{{Type: plan.StepCommand, Command: run}}, nil
+}
+
+// showScript: the check, the cwd and the env (the run is the step).
+func showScript(s *declaration.Script) []kind.Line {
+	out := []kind.Line{{Field: "check", Value: s.Check.String()}}
+	if s.Cwd != "" {
+		out = append(out, kind.Line{Field: "cwd", Value: s.Cwd})
+	}
+	return append(out, envLines(s.Env)...)
+}
+
+// scriptShells: run and check are commands; each env value is a value.
+func scriptShells(s *declaration.Script) []kind.Shell {
+	out := []kind.Shell{{Field: "run", Text: &s.Run, InCommand: true}, {Field: "check", Text: &s.Check, InCommand: true}}
+	for _, name := range sortedKeys(s.Env) {
+		t := s.Env[name]
+		out = append(out, kind.Shell{Field: "env." + name, Text: &t})
+	}
+	return out
+}

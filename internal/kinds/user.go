@@ -1,0 +1,46 @@
+package kinds
+
+// A user is an account, its shell, home mode, groups, SSH keys and sudo
+// rule. Its wire form is pkg/declaration/kind_user.go; its reads are
+// detect.User.
+
+import (
+	"github.com/zap-go/zap/internal/kind"
+	"github.com/zap-go/zap/internal/vocab"
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// userSteps: the account (and its shell), then each declared attribute in
+// turn: home_mode, groups, ssh_keys (with the password field), sudo. An
+// attribute left unset has no step.
+func userSteps(u *declaration.User, _ kind.Planned) ([]plan.Step, error) {
+	op := rootOps(120) // seconds, for each user operation
+	n := u.Username
+	account := []string{n}
+	if u.Shell != "" {
+		account = append(account, u.Shell)
+	}
+	steps := []plan.Step{op(vocab.OpUserAccount, account...)}
+	if u.HomeMode != "" {
+		steps = append(steps, op(vocab.OpUserHome, n, u.HomeMode))
+	}
+	if len(u.Groups) > 0 {
+		steps = append(steps, op(vocab.OpUserGroups, append([]string{n}, u.Groups...)...))
+	}
+	if k := u.SSHKeys; k != nil {
+		if k.CopyFrom != "" {
+			steps = append(steps, op(vocab.OpUserKeys, n, "copy_from", k.CopyFrom))
+		} else {
+			steps = append(steps, op(vocab.OpUserKeys, append([]string{n, "keys"}, k.Keys...)...))
+		}
+	}
+	if s := u.Sudo; s != nil {
+		if s.Remove {
+			steps = append(steps, op(vocab.OpUserSudo, n, "remove"))
+		} else {
+			steps = append(steps, op(vocab.OpUserSudo, append([]string{n, s.Mode}, s.Commands...)...))
+		}
+	}
+	return steps, nil
+}

@@ -59,7 +59,6 @@ import (
 	"strings"
 
 	"github.com/zap-go/zap/internal/escape"
-	"github.com/zap-go/zap/internal/kind/file"
 	"github.com/zap-go/zap/internal/kinds"
 	"github.com/zap-go/zap/internal/ops/opcmd"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -241,7 +240,7 @@ func Assertion(w io.Writer, a declaration.Assertion, indent string) {
 
 // Digest describes text by its length and the start of its SHA-512:
 // "15 bytes, sha512 0c7463f032f1dc98…".
-func Digest(text string) string { return file.Digest(text) }
+func Digest(text string) string { return kinds.Digest(text) }
 
 // Step writes one step at indent: its mark, what it does, and under it any
 // text it carries.

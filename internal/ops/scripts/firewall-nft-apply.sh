@@ -21,10 +21,7 @@ unset CDPATH
 zap=firewall-nft-apply
 PATH=${PATH:-/usr/bin:/bin}:/usr/sbin:/sbin
 umask 077
-zap_fail() {
-	echo "zap $zap: $2" >&2
-	exit "$1"
-}
+#@include fail
 #@include stage
 f=/etc/nftables.nft
 [ $# -ge 2 ] || zap_fail 93 "want INCOMING OUTGOING [RULE...], not $# arguments"

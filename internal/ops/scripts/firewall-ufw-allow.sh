@@ -9,10 +9,7 @@
 set -eu
 zap=firewall-ufw-allow
 PATH=${PATH:-/usr/bin:/bin}:/usr/sbin:/sbin
-zap_fail() {
-	echo "zap $zap: $2" >&2
-	exit "$1"
-}
+#@include fail
 nl='
 '
 [ $# -eq 1 ] || zap_fail 93 "want 1 argument (RULE), not $#"

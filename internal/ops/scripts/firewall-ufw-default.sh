@@ -5,10 +5,7 @@
 set -eu
 zap=firewall-ufw-default
 PATH=${PATH:-/usr/bin:/bin}:/usr/sbin:/sbin
-zap_fail() {
-	echo "zap $zap: $2" >&2
-	exit "$1"
-}
+#@include fail
 [ $# -eq 2 ] || zap_fail 93 "want 2 arguments (DIRECTION POLICY), not $#"
 case $1 in
 incoming | outgoing) ;;

@@ -5,10 +5,7 @@
 set -eu
 zap=firewall-ufw-enable
 PATH=${PATH:-/usr/bin:/bin}:/usr/sbin:/sbin
-zap_fail() {
-	echo "zap $zap: $2" >&2
-	exit "$1"
-}
+#@include fail
 [ $# -eq 0 ] || zap_fail 93 "want no argument, not $#"
 command -v ufw >/dev/null 2>&1 || zap_fail 94 "ufw is not installed: declare zap.package({id: 'ufw', name: 'ufw'}) and order the firewall after it"
 ufw --force enable || zap_fail 1 "ufw --force enable failed"

@@ -6,10 +6,7 @@
 # link fails (exit 94) and removes nothing; a wrong argument exits 93.
 set -eu
 zap=ledger-clear
-zap_fail() {
-	echo "zap $zap: $2" >&2
-	exit "$1"
-}
+#@include fail
 [ $# -eq 1 ] || zap_fail 93 "want 1 argument (SERVICE), not $#"
 svc=$1
 case $svc in

@@ -16,10 +16,7 @@
 # argument exits 93.
 set -eu
 zap=ledger-mark
-zap_fail() {
-	echo "zap $zap: $2" >&2
-	exit "$1"
-}
+#@include fail
 #@include stage
 [ $# -eq 2 ] || zap_fail 93 "want 2 arguments (SERVICE ACTION), not $#"
 svc=$1 action=$2

@@ -10,16 +10,6 @@
 # A wrong argument exits 93; apk's own failure is its exit status.
 set -eu
 zap=pkg-install-apk
-zap_fail() {
-	echo "zap $zap: $2" >&2
-	exit "$1"
-}
-[ $# -gt 0 ] || zap_fail 93 "want one or more package names, not 0"
-# The letters spelled out: a range's meaning depends on the locale.
-alnum=abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789
-for name in "$@"; do
-	case $name in
-	'' | [!$alnum]* | *[!$alnum+._=~:/@-]* | *-) zap_fail 93 "not a package name: $name" ;;
-	esac
-done
+#@include fail
+#@include pkg-names
 exec apk add -- "$@" </dev/null

@@ -16,10 +16,7 @@
 set -eu
 unset CDPATH
 zap=swap-fstab
-zap_fail() {
-	echo "zap $zap: $2" >&2
-	exit "$1"
-}
+#@include fail
 #@include stage
 [ $# -eq 1 ] || zap_fail 93 "want 1 argument (PATH), not $#"
 p=$1

@@ -11,10 +11,7 @@
 # set with usermod -s when it differs.
 set -eu
 zap=user-account
-zap_fail() {
-	echo "zap $zap: $2" >&2
-	exit "$1"
-}
+#@include fail
 [ $# -eq 1 ] || [ $# -eq 2 ] || zap_fail 2 "takes NAME [SHELL]"
 n=$1 shell=${2-}
 case $n in

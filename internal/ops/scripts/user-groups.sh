@@ -4,10 +4,7 @@
 # are: the list is additive.
 set -eu
 zap=user-groups
-zap_fail() {
-	echo "zap $zap: $2" >&2
-	exit "$1"
-}
+#@include fail
 [ $# -ge 2 ] || zap_fail 2 "takes NAME GROUP..."
 n=$1
 shift

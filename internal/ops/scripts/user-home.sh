@@ -9,10 +9,7 @@
 set -eu
 unset CDPATH
 zap=user-home
-zap_fail() {
-	echo "zap $zap: $2" >&2
-	exit "$1"
-}
+#@include fail
 [ $# -eq 2 ] || zap_fail 2 "takes NAME MODE"
 n=$1 mode=$2
 case $n in
@@ -31,13 +28,6 @@ elif [ ! -e "./$n" ]; then
 elif [ ! -d "./$n" ]; then
 	zap_fail 94 "$home is in the way: it is not a directory"
 fi
-up=$(stat -c '%d:%i' .)
-cd -P -- "./$n"
-st=$(stat -c '%d:%i %u' . .. "../$n" 2>/dev/null) || st=
-set -- $st
-if [ $# != 6 ] || [ "$3" != "$up" ] || [ "$5" != "$1" ]; then
-	zap_fail 94 "$home changed while it was entered: it is not the directory at its name"
-fi
-[ "$2" = 0 ] || [ "$2" = "$uid" ] || zap_fail 94 "$home is owned by uid $2 ($n's uid is $uid): chown it to $n, or to root"
+#@include enter-home
 # Five digits: GNU chmod keeps a directory's set-id bits otherwise.
 chmod -- "$(printf '%05o' $((0$mode)))" .

@@ -23,10 +23,7 @@
 set -eu
 unset CDPATH
 zap=user-keys
-zap_fail() {
-	echo "zap $zap: $2" >&2
-	exit "$1"
-}
+#@include fail
 # zap_as USER CMD...: runs CMD as USER.
 zap_as() {
 	u=$1
@@ -76,14 +73,7 @@ if [ -L "./$n" ]; then
 elif [ ! -d "./$n" ]; then
 	zap_fail 94 "$home is not a directory"
 fi
-up=$(stat -c '%d:%i' .)
-cd -P -- "./$n"
-st=$(stat -c '%d:%i %u' . .. "../$n" 2>/dev/null) || st=
-set -- $st
-if [ $# != 6 ] || [ "$3" != "$up" ] || [ "$5" != "$1" ]; then
-	zap_fail 94 "$home changed while it was entered: it is not the directory at its name"
-fi
-[ "$2" = 0 ] || [ "$2" = "$uid" ] || zap_fail 94 "$home is owned by uid $2 ($n's uid is $uid): chown it to $n, or to root"
+#@include enter-home
 
 if [ -L .ssh ]; then
 	zap_fail 94 "$home/.ssh is a symbolic link: zap writes no key through a link it didn't make; remove it"
@@ -113,10 +103,7 @@ set -eu
 unset CDPATH
 umask 077
 zap=user-keys
-zap_fail() {
-	echo "zap $zap: $2" >&2
-	exit "$1"
-}
+#@include fail
 #@include stage
 zap_keys() {
 	dir=$1

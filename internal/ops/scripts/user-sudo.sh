@@ -17,10 +17,7 @@
 set -eu
 unset CDPATH
 zap=user-sudo
-zap_fail() {
-	echo "zap $zap: $2" >&2
-	exit "$1"
-}
+#@include fail
 #@include stage
 [ $# -ge 2 ] || zap_fail 2 "takes NAME MODE [COMMAND...] or NAME remove"
 n=$1 mode=$2

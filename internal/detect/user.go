@@ -66,15 +66,8 @@ func AuthorizedKeys(keys []string) string {
 //
 // getent exits 2 for no such account; any other failure exits nonzero.
 const userAccountProbe = `n=NAME check_home=HOME
-if command -v getent >/dev/null 2>&1; then
-	pw=$(getent passwd "$n")
-	rc=$?
-	[ "$rc" -eq 0 ] || [ "$rc" -eq 2 ] || exit 3
-else
-	pw=$(awk -F: -v n="$n" '$1 == n { print; exit }' /etc/passwd) || exit 3
-fi
-pw=$(printf '%s\n' "$pw" | head -n 1)
-if [ -n "$pw" ]; then
+who=$n
+` + passwdRead + `if [ -n "$pw" ]; then
 	printf 'passwd %s\n' "$pw"
 	g=$(id -nG "$n") || exit 4
 	printf 'groups %s\n' "$g"
@@ -93,6 +86,19 @@ elif [ -e "$h" ] || [ -L "$h" ]; then
 else
 	echo 'home none'
 fi
+`
+
+// passwdRead sets pw to the passwd line of the account named $who ("" for
+// none): getent's where there is one (which exits 2 for no such account),
+// else /etc/passwd's; any other failure exits 3.
+const passwdRead = `if command -v getent >/dev/null 2>&1; then
+	pw=$(getent passwd "$who")
+	rc=$?
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 2 ] || exit 3
+else
+	pw=$(awk -F: -v n="$who" '$1 == n { print; exit }' /etc/passwd) || exit 3
+fi
+pw=$(printf '%s\n' "$pw" | head -n 1)
 `
 
 // userKeysReader reads, as the account it runs as, the authorized_keys in
@@ -173,15 +179,8 @@ zap_as "$n" sh -c READER sh "$d"
 // the reader's answer.
 const userSourceProbe = `s=NAME
 USERAS
-if command -v getent >/dev/null 2>&1; then
-	pw=$(getent passwd "$s")
-	rc=$?
-	[ "$rc" -eq 0 ] || [ "$rc" -eq 2 ] || exit 3
-else
-	pw=$(awk -F: -v n="$s" '$1 == n { print; exit }' /etc/passwd) || exit 3
-fi
-pw=$(printf '%s\n' "$pw" | head -n 1)
-if [ -z "$pw" ]; then
+who=$s
+` + passwdRead + `if [ -z "$pw" ]; then
 	echo 'source none'
 	exit 0
 fi

@@ -47,16 +47,8 @@ func (d *Directory) Verdict(a []Answer) Result {
 		return converged()
 	}
 	st := a[1]
-	switch {
-	case st.Status == StatusOK && st.Type == TypeDirectory:
-	case st.Status == StatusOK && st.Type == TypeSymlink:
-		return drifted([]observation.Difference{symlinkAt("directory")})
-	case st.Status == StatusOK:
-		return hold(fmt.Sprintf("%s changed while it was read: it is now %s", d.Shown, st.Type.Describe()))
-	case st.Status == StatusMissing:
-		return hold(fmt.Sprintf("%s changed while it was read: nothing is there now", d.Shown))
-	default:
-		return hold(problem(st, "the mode and owner of "+d.Shown, 0))
+	if st.Status != StatusOK || st.Type != TypeDirectory {
+		return restat(st, d.Shown, "directory")
 	}
 	if drift := d.Attrs.diff(st); len(drift) > 0 {
 		return drifted(drift)

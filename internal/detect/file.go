@@ -112,18 +112,10 @@ func (f *File) compare(a []Answer, digest Answer, want, content string) Result {
 	}
 	if f.Attrs.Declared() {
 		st := a[2]
-		switch {
-		case st.Status == StatusOK && st.Type == TypeRegular:
-			drift = append(drift, f.Attrs.diff(st)...)
-		case st.Status == StatusOK && st.Type == TypeSymlink:
-			return drifted([]observation.Difference{symlinkAt("regular file")})
-		case st.Status == StatusOK:
-			return hold(fmt.Sprintf("%s changed while it was read: it is now %s", f.Shown, st.Type.Describe()))
-		case st.Status == StatusMissing:
-			return hold(fmt.Sprintf("%s changed while it was read: nothing is there now", f.Shown))
-		default:
-			return hold(problem(st, "the mode and owner of "+f.Shown, 0))
+		if st.Status != StatusOK || st.Type != TypeRegular {
+			return restat(st, f.Shown, "regular file")
 		}
+		drift = append(drift, f.Attrs.diff(st)...)
 	}
 	if len(drift) > 0 {
 		return drifted(drift)
@@ -144,6 +136,22 @@ func (f *File) symlink(t Answer) Result {
 		return hold(fmt.Sprintf("%s is a dangling symbolic link, not a regular file", f.Shown))
 	}
 	return hold(problem(t, "what the symbolic link at "+f.Shown+" leads to", 0))
+}
+
+// restat is the verdict when the stat that reads a path's mode and owner,
+// made after its type was read, finds other than want there: a link is
+// drift (the path is to be replaced), anything else changed while it was
+// read and holds, as does a stat that failed.
+func restat(st Answer, shown, want string) Result {
+	switch {
+	case st.Status == StatusOK && st.Type == TypeSymlink:
+		return drifted([]observation.Difference{symlinkAt(want)})
+	case st.Status == StatusOK:
+		return hold(fmt.Sprintf("%s changed while it was read: it is now %s", shown, st.Type.Describe()))
+	case st.Status == StatusMissing:
+		return hold(fmt.Sprintf("%s changed while it was read: nothing is there now", shown))
+	}
+	return hold(problem(st, "the mode and owner of "+shown, 0))
 }
 
 // symlinkAt is the difference of a symbolic link where the declaration wants

@@ -72,6 +72,26 @@ func newGraph(rs []declaration.Resource) (*graph, error) {
 	return g, nil
 }
 
+// drain takes the ready nodes one at a time, the least first as ready
+// orders them, each taken node freeing those that waited on it (before) and
+// on nothing else still waiting (waiting counts what each node waits on; it
+// is left at what each untaken node still waits on). It returns the nodes
+// in the order taken.
+func drain(ready heap.Interface, before map[string][]string, waiting map[string]int) []string {
+	var out []string
+	for ready.Len() > 0 {
+		n := heap.Pop(ready).(string)
+		out = append(out, n)
+		for _, next := range before[n] {
+			waiting[next]--
+			if waiting[next] == 0 {
+				heap.Push(ready, next)
+			}
+		}
+	}
+	return out
+}
+
 // order returns every id in execution order: a resource after everything it
 // runs after, and, of the resources ready to run, the least id first. That
 // is the one topological order in which resources with no edge between
@@ -90,17 +110,7 @@ func (g *graph) order() ([]string, error) {
 			heap.Push(ready, id)
 		}
 	}
-	out := make([]string, 0, len(g.ids))
-	for ready.Len() > 0 {
-		id := heap.Pop(ready).(string)
-		out = append(out, id)
-		for _, next := range before[id] {
-			waiting[next]--
-			if waiting[next] == 0 {
-				heap.Push(ready, next)
-			}
-		}
-	}
+	out := drain(ready, before, waiting)
 	if len(out) < len(g.ids) {
 		return nil, fmt.Errorf("depends_on: dependency cycle: %s", strings.Join(g.cycle(waiting), " -> "))
 	}

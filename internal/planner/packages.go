@@ -205,18 +205,7 @@ func batchNodes(g *graph, order []string, node func(id string) string) ([]string
 			heap.Push(ready, n)
 		}
 	}
-	var nodes []string
-	for ready.Len() > 0 {
-		n := heap.Pop(ready).(string)
-		nodes = append(nodes, n)
-		for _, next := range before[n] {
-			waiting[next]--
-			if waiting[next] == 0 {
-				heap.Push(ready, next)
-			}
-		}
-	}
-	return nodes, members
+	return drain(ready, before, waiting), members
 }
 
 // batchChanges returns the changes of batch n, whose packages are ids in

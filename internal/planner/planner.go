@@ -33,6 +33,7 @@ import (
 
 	"github.com/zap-go/zap/internal/kind"
 	"github.com/zap-go/zap/internal/kinds"
+	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -70,7 +71,12 @@ func Plan(o *observation.Observations) (*plan.Plan, error) {
 	held := spreadHolds(g, order, verdicts, trig)
 
 	target := d.Target
-	target.Host, target.User, target.BootstrapUser = copyOf(target.Host), copyOf(target.User), copyOf(target.BootstrapUser)
+	for _, t := range []**declaration.Text{&target.Host, &target.User, &target.BootstrapUser} {
+		if *t != nil {
+			c := **t
+			*t = &c
+		}
+	}
 	p := &plan.Plan{
 		Format:     plan.Format,
 		Target:     target,
@@ -146,13 +152,4 @@ func usedReferences(p *plan.Plan, all []observation.Reference) []observation.Ref
 		}
 	}
 	return out
-}
-
-// copyOf is a copy of *p, or nil.
-func copyOf[T any](p *T) *T {
-	if p == nil {
-		return nil
-	}
-	c := *p
-	return &c
 }

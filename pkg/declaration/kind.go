@@ -117,6 +117,18 @@ func (r *Resource) spec() (spec, int) {
 	return first, n
 }
 
+// typed returns r's body of the kind its Type names, and whether it is set.
+// It scans bodies, where the common kinds come first: for them, quicker
+// than a look-up in bodyByKind (Encode asks for every resource).
+func (r *Resource) typed() (spec, bool) {
+	for i := range bodies {
+		if bodies[i].kind == r.Type {
+			return bodies[i].get(r)
+		}
+	}
+	return nil, false
+}
+
 // Body returns r's kind fields: the first of its kind pointers that is set,
 // nil when none is.
 func (r *Resource) Body() Body {

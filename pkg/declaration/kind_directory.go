@@ -36,3 +36,12 @@ func (x *Directory) clone() spec { return clonePtr(x) }
 func (x *Directory) texts(out map[string]Text) { out["path"] = x.Path }
 
 func (x *Directory) managedPath() Text { return x.Path }
+
+func (x *Directory) appendCanonical(b []byte, r *Resource) ([]byte, bool) {
+	b, comma := r.openDependsOn(b)
+	b = r.attrs(b, comma, x.Group, x.Mode, x.Owner)
+	b = append(b, `,"path":`...)
+	b = x.Path.appendCanonical(b)
+	b = member(b, true, "type", string(r.Type))
+	return append(b, '}'), true
+}

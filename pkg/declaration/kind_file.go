@@ -112,3 +112,33 @@ func (x *File) checkTriggers(_ string, byID map[string]*Resource) *fieldMsg {
 	}
 	return nil
 }
+
+func (x *File) appendCanonical(b []byte, r *Resource) ([]byte, bool) {
+	b = append(b, `{"content":`...)
+	b, ok := x.Content.appendCanonical(b)
+	if !ok {
+		return nil, false
+	}
+	b = r.dependsOn(b)
+	b = r.attrs(b, true, x.Group, x.Mode, x.Owner)
+	b = append(b, `,"path":`...)
+	b = x.Path.appendCanonical(b)
+	if len(x.Triggers) > 0 {
+		b = append(b, `,"triggers":`...)
+		b = appendStrings(b, x.Triggers)
+	}
+	b = member(b, true, "type", string(r.Type))
+	if x.Validate != nil {
+		b = append(b, `,"validate":`...)
+		b = x.Validate.appendCanonical(b)
+	}
+	return append(b, '}'), true
+}
+
+// sizeHint is the length of the inline content, escaped.
+func (x *File) sizeHint() int {
+	if x.Content.Inline == nil {
+		return 0
+	}
+	return len(*x.Content.Inline) * 9 / 8
+}

@@ -82,3 +82,17 @@ func (x *Link) leadsTo() (string, bool) {
 	}
 	return path.Join(path.Dir(p), t), true
 }
+
+func (x *Link) appendCanonical(b []byte, r *Resource) ([]byte, bool) {
+	b, comma := r.openDependsOn(b)
+	b = member(b, comma, "id", r.ID)
+	if r.Name != "" {
+		b = member(b, true, "name", r.Name)
+	}
+	b = append(b, `,"path":`...)
+	b = x.Path.appendCanonical(b)
+	b = append(b, `,"target":`...)
+	b = x.Target.appendCanonical(b)
+	b = member(b, true, "type", string(r.Type))
+	return append(b, '}'), true
+}

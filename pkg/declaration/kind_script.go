@@ -2,9 +2,12 @@ package declaration
 
 import (
 	"maps"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/zap-go/zap/internal/strict"
+	"github.com/zap-go/zap/pkg/canon"
 )
 
 // Script is a command guarded by an idempotency check.
@@ -59,4 +62,44 @@ func (x *Script) texts(out map[string]Text) {
 	for k, v := range x.Env {
 		out["env."+k] = v
 	}
+}
+
+func (x *Script) appendCanonical(b []byte, r *Resource) ([]byte, bool) {
+	b = append(b, `{"check":`...)
+	b = x.Check.appendCanonical(b)
+	if x.Cwd != "" {
+		b = member(b, true, "cwd", x.Cwd)
+	}
+	b = r.dependsOn(b)
+	if len(x.Env) > 0 {
+		keys := make([]string, 0, len(x.Env))
+		for k := range x.Env {
+			if !utf8.ValidString(k) {
+				// encoding/json writes each invalid byte as \ufffd,
+				// which can make two keys one: canon.Marshal decides,
+				// spelling the whole resource.
+				return nil, false
+			}
+			keys = append(keys, k)
+		}
+		slices.SortFunc(keys, cmpKey)
+		b = append(b, `,"env":{`...)
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = canon.AppendString(b, k)
+			b = append(b, ':')
+			b = x.Env[k].appendCanonical(b)
+		}
+		b = append(b, '}')
+	}
+	b = member(b, true, "id", r.ID)
+	if r.Name != "" {
+		b = member(b, true, "name", r.Name)
+	}
+	b = append(b, `,"run":`...)
+	b = x.Run.appendCanonical(b)
+	b = member(b, true, "type", string(r.Type))
+	return append(b, '}'), true
 }

@@ -22,14 +22,7 @@ zap=dir
 #@include walk
 zap_dir() {
 	path=$1 mode=$2 owner=$3 group=$4
-	case $path in
-	/*) ;;
-	*) zap_fail 2 "$path is not an absolute path" ;;
-	esac
-	name=${path##*/} dir=${path%/*}
-	case $name in
-	'' | . | ..) zap_fail 2 "$path doesn't name a directory Zap can make" ;;
-	esac
+	zap_name "$path" "a directory Zap can make"
 	zap_into "${dir:-/}" make
 	at=$path
 	if [ -L "./$name" ]; then

@@ -37,14 +37,7 @@ zap_unlink() {
 }
 zap_link() {
 	path=$1 target=$2
-	case $path in
-	/*) ;;
-	*) zap_fail 2 "$path is not an absolute path" ;;
-	esac
-	name=${path##*/} dir=${path%/*}
-	case $name in
-	'' | . | ..) zap_fail 2 "$path doesn't name a link" ;;
-	esac
+	zap_name "$path" "a link"
 	zap_into "${dir:-/}" make
 	if [ -d "./$name" ] && [ ! -L "./$name" ]; then
 		zap_fail 94 "$path is a directory"

@@ -85,14 +85,7 @@ zap_snapshot() {
 }
 zap_put() {
 	path=$1 mode=$2 owner=$3 group=$4 want=$5 length=$6 what=${7-}
-	case $path in
-	/*) ;;
-	*) zap_fail 2 "$path is not an absolute path" ;;
-	esac
-	name=${path##*/} dir=${path%/*}
-	case $name in
-	'' | . | ..) zap_fail 2 "$path doesn't name a file" ;;
-	esac
+	zap_name "$path" "a file"
 	case $what in
 	'' | snapshot) ;;
 	remove)

@@ -1,6 +1,6 @@
-# The walk put, dir and link share: the functions that enter a path's
-# directories one name at a time, make what is missing and check what they
-# made. ops.Script puts this text where an operation script says
+# The walk put, dir and link share: the functions that split a path, enter
+# its directories one name at a time, make what is missing and check what
+# they made. ops.Script puts this text where an operation script says
 # `#@include walk`, so each script still travels whole; its text is what
 # plan_hash covers. The including script sets zap (its name) first.
 unset CDPATH
@@ -8,6 +8,19 @@ me= gnu= here= below=0 at=
 zap_fail() {
 	echo "zap $zap: $2" >&2
 	exit "$1"
+}
+# zap_name PATH WHAT: sets name to PATH's last name and dir to the
+# directory it names that in (empty for /). A PATH that isn't absolute, or
+# whose last name is empty, . or .., exits 2: it doesn't name WHAT.
+zap_name() {
+	case $1 in
+	/*) ;;
+	*) zap_fail 2 "$1 is not an absolute path" ;;
+	esac
+	name=${1##*/} dir=${1%/*}
+	case $name in
+	'' | . | ..) zap_fail 2 "$1 doesn't name $2" ;;
+	esac
 }
 # zap_shared MODE: true when an octal MODE has the sticky bit or the write
 # bit for others.

@@ -108,35 +108,23 @@ type names struct {
 	users, groups map[uint32]string
 }
 
-func (n *names) user(uid uint32) string {
-	return named(n.users, uid, func(id string) (string, error) {
-		u, err := user.LookupId(id)
-		if err != nil {
-			return "", err
-		}
-		return u.Username, nil
-	})
-}
+func (n *names) user(uid uint32) string { return accountName(n.users, uid, false) }
 
-func (n *names) group(gid uint32) string {
-	return named(n.groups, gid, func(id string) (string, error) {
-		g, err := user.LookupGroupId(id)
-		if err != nil {
-			return "", err
-		}
-		return g.Name, nil
-	})
-}
+func (n *names) group(gid uint32) string { return accountName(n.groups, gid, true) }
 
-// named is the name lookup finds for id, remembered in cache; the number
-// when it finds none.
-func named(cache map[uint32]string, id uint32, lookup func(id string) (string, error)) string {
+// accountName is the name of the user id (or group id, when group is set),
+// remembered in cache; the number when the id has none.
+func accountName(cache map[uint32]string, id uint32, group bool) string {
 	if s, ok := cache[id]; ok {
 		return s
 	}
 	s := strconv.FormatUint(uint64(id), 10)
-	if name, err := lookup(s); err == nil {
-		s = name
+	if group {
+		if g, err := user.LookupGroupId(s); err == nil {
+			s = g.Name
+		}
+	} else if u, err := user.LookupId(s); err == nil {
+		s = u.Username
 	}
 	cache[id] = s
 	return s

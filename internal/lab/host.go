@@ -443,49 +443,67 @@ func (h *Host) launch(opts Options) error {
 	if err := l.save(); err != nil {
 		return err
 	}
-	failed := func(what string) error {
-		data, _ := os.ReadFile(filepath.Join(l.Dir, "console.log"))
-		return fmt.Errorf("the %s host %s: %s; its console:\n%s", h.Kind, what, h.Name, tail(string(data), 20))
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for l.Init.PID == 0 {
-		if pid := namespaceInit(cmd.Process.Pid); pid > 0 {
-			l.Init = proctree.Of(pid)
-			h.PID = pid
-			if err := l.save(); err != nil {
-				return err
-			}
-			break
-		}
-		select {
-		case <-exited:
-			return failed("exited while booting")
-		case <-time.After(20 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			return failed("started no PID 1 within 60s")
-		}
-	}
-	for {
-		c, err := net.DialTimeout("tcp", net.JoinHostPort(h.Addr, strconv.Itoa(h.Port)), time.Second)
-		if err == nil {
-			c.Close()
-			break
-		}
-		select {
-		case <-exited:
-			return failed("exited while booting")
-		case <-time.After(50 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			return failed("had no sshd listening within 60s")
-		}
+	if err := h.awaitBoot(cmd.Process.Pid, exited); err != nil {
+		return err
 	}
 	if h.Kind == Systemd {
 		out, _ := h.Exec("timeout", "60", "systemctl", "is-system-running", "--wait")
 		h.State = strings.TrimSpace(out)
 	}
 	return nil
+}
+
+// awaitBoot waits, up to 60 s, until the host whose launcher is the process
+// launcher has a PID 1 (recorded in its lease) and then an sshd listening.
+// A host that exits first (exited is closed) fails, as one that is late
+// does, with its console's last lines.
+func (h *Host) awaitBoot(launcher int, exited <-chan struct{}) error {
+	l := h.lease
+	failed := func(what string) error {
+		data, _ := os.ReadFile(filepath.Join(l.Dir, "console.log"))
+		return fmt.Errorf("the %s host %s: %s; its console:\n%s", h.Kind, what, h.Name, tail(string(data), 20))
+	}
+	// await asks ready every interval until it says the host is that far
+	// on, until the deadline, unless the host exits first.
+	deadline := time.Now().Add(60 * time.Second)
+	await := func(interval time.Duration, late string, ready func() (bool, error)) error {
+		for {
+			if ok, err := ready(); ok || err != nil {
+				return err
+			}
+			select {
+			case <-exited:
+				return failed("exited while booting")
+			case <-time.After(interval):
+			}
+			if time.Now().After(deadline) {
+				return failed(late)
+			}
+		}
+	}
+	err := await(20*time.Millisecond, "started no PID 1 within 60s", func() (bool, error) {
+		if l.Init.PID != 0 {
+			return true, nil
+		}
+		pid := namespaceInit(launcher)
+		if pid <= 0 {
+			return false, nil
+		}
+		l.Init = proctree.Of(pid)
+		h.PID = pid
+		return true, l.save()
+	})
+	if err != nil {
+		return err
+	}
+	return await(50*time.Millisecond, "had no sshd listening within 60s", func() (bool, error) {
+		c, err := net.DialTimeout("tcp", net.JoinHostPort(h.Addr, strconv.Itoa(h.Port)), time.Second)
+		if err != nil {
+			return false, nil
+		}
+		c.Close()
+		return true, nil
+	})
 }
 
 // namespaceInit finds, among pid and its descendants, the process that is

@@ -255,11 +255,12 @@ func runFlags(ts *testscript.TestScript, name string, args []string) (opts runOp
 	return opts, args
 }
 
-// runChecked runs cmd, the command prog, as the flags asked: its stdin the -stdin
-// file, its stdout and stderr handed to the script (what the next stdout
-// and stderr commands match), and the script failed unless it exits with
-// the -code status. name is the script command that ran it (run, lab
-// exec); where, where it ran, as the failure says it (" in the lab host").
+// runChecked runs cmd, the command prog, as the flags asked: its stdin
+// the -stdin file, its stdout and stderr handed to the script (what the
+// next stdout and stderr commands match), and the script failed unless it
+// exits with the -code status. name is the script command that ran it
+// (run, lab exec); where, where it ran, as the failure says it (" in the
+// lab host").
 func (o runOpts) runChecked(ts *testscript.TestScript, cmd *exec.Cmd, name, prog, where string) {
 	if o.stdin != "" {
 		f, err := os.Open(o.stdin)

@@ -275,11 +275,7 @@ func Build(w io.Writer, kinds ...Kind) error {
 	var wg sync.WaitGroup
 	errs := make([]error, len(missing))
 	for i, k := range missing {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = buildImage(w, k)
-		}()
+		wg.Go(func() { errs[i] = buildImage(w, k) })
 	}
 	wg.Wait()
 	for _, err := range errs {

@@ -77,6 +77,29 @@ func (f *fast) ws() {
 	}
 }
 
+// at reads any whitespace and reports whether the byte at pos is c.
+func (f *fast) at(c byte) bool {
+	f.ws()
+	return f.pos < len(f.data) && f.data[f.pos] == c
+}
+
+// key reads a member's key at pos (after any whitespace) and the colon
+// after it: the key's raw bytes, whether its canonical encoding is those
+// bytes (as str says), and the key decoded.
+func (f *fast) key() (raw []byte, plain bool, key []byte, ok bool) {
+	if !f.at('"') {
+		return nil, false, nil, false
+	}
+	if raw, plain, ok = f.str(); !ok {
+		return nil, false, nil, false
+	}
+	if key, ok = decodedBytes(raw, plain); !ok || !f.at(':') {
+		return nil, false, nil, false
+	}
+	f.pos++
+	return raw, plain, key, true
+}
+
 // str reads a string at pos (its opening quote) and returns its raw bytes,
 // quotes included, and whether its canonical encoding is those bytes (no
 // escape, valid UTF-8, no U+2028 or U+2029).
@@ -376,8 +399,7 @@ func (f *fast) open(end byte) (empty, ok bool) {
 		return false, false
 	}
 	f.pos++
-	f.ws()
-	if f.pos < len(f.data) && f.data[f.pos] == end {
+	if f.at(end) {
 		f.pos++
 		f.depth--
 		return true, true
@@ -395,15 +417,7 @@ func (f *fast) object(out []byte) ([]byte, bool) {
 		return append(out, '}'), true
 	}
 	for {
-		f.ws()
-		if f.pos >= len(f.data) || f.data[f.pos] != '"' {
-			return nil, false
-		}
-		raw, plain, ok := f.str()
-		if !ok {
-			return nil, false
-		}
-		key, ok := decodedBytes(raw, plain)
+		raw, plain, key, ok := f.key()
 		if !ok {
 			return nil, false
 		}
@@ -414,11 +428,6 @@ func (f *fast) object(out []byte) ([]byte, bool) {
 		if out, ok = appendString(out, raw, plain); !ok {
 			return nil, false
 		}
-		f.ws()
-		if f.pos >= len(f.data) || f.data[f.pos] != ':' {
-			return nil, false
-		}
-		f.pos++
 		out = append(out, ':')
 		if out, ok = f.transform(out); !ok {
 			return nil, false
@@ -562,16 +571,8 @@ func (f *fast) check() bool {
 		}
 		base := len(f.keys)
 		var seen map[string]bool
-		for {
-			f.ws()
-			if f.pos >= len(f.data) || f.data[f.pos] != '"' {
-				return false
-			}
-			raw, plain, ok := f.str()
-			if !ok {
-				return false
-			}
-			key, ok := decodedBytes(raw, plain)
+		for more := true; more; {
+			_, _, key, ok := f.key()
 			if !ok {
 				return false
 			}
@@ -596,37 +597,25 @@ func (f *fast) check() bool {
 					}
 				}
 			}
-			f.ws()
-			if f.pos >= len(f.data) || f.data[f.pos] != ':' {
+			if more, ok = f.checkAt(segment{key: key, index: -1}, '}'); !ok {
 				return false
 			}
-			f.pos++
-			more, ok := f.checkAt(segment{key: key, index: -1}, '}')
-			if !ok {
-				return false
-			}
-			if more {
-				continue
-			}
-			f.keys = f.keys[:base]
-			f.depth--
-			return true
 		}
+		f.keys = f.keys[:base]
+		f.depth--
+		return true
 	case c == '[':
 		if empty, ok := f.open(']'); !ok || empty {
 			return ok
 		}
-		for i := 0; ; i++ {
-			more, ok := f.checkAt(segment{index: i}, ']')
-			if !ok {
+		for i, more := 0, true; more; i++ {
+			var ok bool
+			if more, ok = f.checkAt(segment{index: i}, ']'); !ok {
 				return false
 			}
-			if more {
-				continue
-			}
-			f.depth--
-			return true
 		}
+		f.depth--
+		return true
 	case c == 'n':
 		if !f.literal("null") {
 			return false
@@ -653,34 +642,23 @@ func (f *fast) skip() bool {
 		if empty, ok := f.open(end); !ok || empty {
 			return ok
 		}
-		for {
+		for more := true; more; {
 			if c == '{' {
-				f.ws()
-				if f.pos >= len(f.data) || f.data[f.pos] != '"' {
-					return false
-				}
-				if !f.skipString() {
-					return false
-				}
-				f.ws()
-				if f.pos >= len(f.data) || f.data[f.pos] != ':' {
+				if !f.at('"') || !f.skipString() || !f.at(':') {
 					return false
 				}
 				f.pos++
 			}
+			var ok bool
 			if !f.skip() {
 				return false
 			}
-			more, ok := f.sep(end)
-			if !ok {
+			if more, ok = f.sep(end); !ok {
 				return false
 			}
-			if more {
-				continue
-			}
-			f.depth--
-			return true
 		}
+		f.depth--
+		return true
 	case c == 'n':
 		return f.literal("null")
 	case c == '"':
@@ -807,75 +785,70 @@ func MemberListValid(data []byte, list []Member) ([]Member, bool) {
 }
 
 func memberList(f *fast, list []Member) ([]Member, bool) {
-	data := f.data
-	f.ws()
-	if f.pos >= len(data) || data[f.pos] != '{' {
-		return nil, false
-	}
-	f.pos++
 	if list == nil {
 		list = make([]Member, 0, 8) // most objects have a few members
 	}
 	first := len(list)
 	var seen map[string]bool
-	f.ws()
-	if f.pos < len(data) && data[f.pos] == '}' {
+	ok := f.split('{', '}', func() bool {
+		_, _, key, ok := f.key()
+		if !ok {
+			return false
+		}
+		// A duplicate: few keys are compared one by one, many through a
+		// set.
+		if seen != nil {
+			if seen[string(key)] {
+				return false
+			}
+			seen[string(key)] = true
+		} else {
+			for _, e := range list[first:] {
+				if bytes.Equal(e.Key, key) {
+					return false
+				}
+			}
+			if len(list)-first >= 16 {
+				seen = map[string]bool{string(key): true}
+				for _, e := range list[first:] {
+					seen[string(e.Key)] = true
+				}
+			}
+		}
+		v, ok := f.value()
+		list = append(list, Member{Key: key, Value: v})
+		return ok
+	})
+	if !ok {
+		return nil, false
+	}
+	return list, true
+}
+
+// split reads data, one object or array whose opening byte is open and
+// closing byte end, handing each of its members or elements to one, which
+// reads it (a member's key included) and says whether it is well formed.
+// Nothing but whitespace may follow the closing byte.
+func (f *fast) split(open, end byte, one func() bool) bool {
+	if !f.at(open) {
+		return false
+	}
+	f.pos++
+	if f.at(end) {
 		f.pos++
 	} else {
-		for {
-			f.ws()
-			if f.pos >= len(data) || data[f.pos] != '"' {
-				return nil, false
+		for more := true; more; {
+			var ok bool
+			if !one() {
+				return false
 			}
-			raw, plain, ok := f.str()
-			if !ok {
-				return nil, false
-			}
-			key, ok := decodedBytes(raw, plain)
-			if !ok {
-				return nil, false
-			}
-			// A duplicate: few keys are compared one by one, many
-			// through a set.
-			if seen != nil {
-				if seen[string(key)] {
-					return nil, false
-				}
-				seen[string(key)] = true
-			} else {
-				for _, e := range list[first:] {
-					if bytes.Equal(e.Key, key) {
-						return nil, false
-					}
-				}
-				if len(list)-first >= 16 {
-					seen = map[string]bool{string(key): true}
-					for _, e := range list[first:] {
-						seen[string(e.Key)] = true
-					}
-				}
-			}
-			f.ws()
-			if f.pos >= len(data) || data[f.pos] != ':' {
-				return nil, false
-			}
-			f.pos++
-			v, ok := f.value()
-			if !ok {
-				return nil, false
-			}
-			list = append(list, Member{Key: key, Value: v})
-			more, ok := f.sep('}')
-			if !ok {
-				return nil, false
-			}
-			if !more {
-				break
+			if more, ok = f.sep(end); !ok {
+				return false
 			}
 		}
 	}
 	f.ws()
-	return list, f.pos == len(data)
+	return f.pos == len(f.data)
 }
 
 // Elements splits data, one JSON array, into its elements, as
@@ -893,38 +866,14 @@ func ElementsValid(data []byte) ([]json.RawMessage, bool) {
 }
 
 func elements(f *fast) ([]json.RawMessage, bool) {
-	data := f.data
-	f.ws()
-	if f.pos >= len(data) || data[f.pos] != '[' {
+	list := []json.RawMessage{}
+	ok := f.split('[', ']', func() bool {
+		v, ok := f.value()
+		list = append(list, v)
+		return ok
+	})
+	if !ok {
 		return nil, false
 	}
-	f.pos++
-	list := []json.RawMessage{}
-	f.ws()
-	if f.pos < len(data) && data[f.pos] == ']' {
-		f.pos++
-	} else {
-		for {
-			v, ok := f.value()
-			if !ok {
-				return nil, false
-			}
-			list = append(list, v)
-			f.ws()
-			if f.pos >= len(data) {
-				return nil, false
-			}
-			if data[f.pos] == ',' {
-				f.pos++
-				continue
-			}
-			if data[f.pos] != ']' {
-				return nil, false
-			}
-			f.pos++
-			break
-		}
-	}
-	f.ws()
-	return list, f.pos == len(data)
+	return list, true
 }

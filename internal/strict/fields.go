@@ -223,6 +223,35 @@ func (f *Fields) List(key string, required bool, each func(path string, raw json
 	}
 }
 
+// ListOf decodes the list at key into *list as List does, each element
+// decoding itself (its pointer is a FieldDecoder). A required list starts
+// empty, never nil; an optional one absent or empty leaves *list as it is.
+func ListOf[T any, P interface {
+	*T
+	FieldDecoder
+}](f *Fields, key string, required bool, list *[]T) {
+	if required {
+		*list = []T{}
+	}
+	f.List(key, required, func(path string, raw json.RawMessage) error {
+		var x T
+		if err := P(&x).DecodeField(path, raw); err != nil {
+			return err
+		}
+		*list = append(*list, x)
+		return nil
+	})
+}
+
+// OptNew decodes key, when it is present, into a new T that *p is set to,
+// so that a field given and one left out stay apart.
+func OptNew[T any](f *Fields, key string, p **T) {
+	if f.Has(key) {
+		*p = new(T)
+		f.Opt(key, *p)
+	}
+}
+
 // FieldDecoder is a value that decodes itself knowing its path, so its
 // errors name where it sits in the document.
 type FieldDecoder interface {

@@ -76,11 +76,8 @@ func (c *Content) decode(path string, raw json.RawMessage, wellFormed bool) erro
 	case c.Type == ContentRemote:
 		c.URL = new(Text)
 		f.Req("url", c.URL)
-		if f.Has("extract") {
-			c.Extract = &Extract{}
-			f.Opt("extract", c.Extract)
-		}
-		optText(f, "auth", &c.Auth)
+		strict.OptNew(f, "extract", &c.Extract)
+		strict.OptNew(f, "auth", &c.Auth)
 		f.Opt("blake3", &c.Blake3)
 	default:
 		f.Fail("type", fmt.Errorf("unknown content type %q", c.Type))

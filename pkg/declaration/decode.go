@@ -40,30 +40,6 @@ func (x textMapAt) DecodeField(path string, raw json.RawMessage) error {
 
 func textMapField(m *map[string]Text) any { return textMapAt{m} }
 
-// optText decodes key into a new Text when it is present.
-func optText(f *strict.Fields, key string, p **Text) {
-	if f.Has(key) {
-		*p = new(Text)
-		f.Opt(key, *p)
-	}
-}
-
-// textList decodes a list of Texts.
-func textList(f *strict.Fields, key string, required bool, out *[]Text) {
-	list := []Text{}
-	f.List(key, required, func(path string, raw json.RawMessage) error {
-		var t Text
-		if err := t.UnmarshalJSON(raw); err != nil {
-			return &canon.PathError{Path: path, Msg: err.Error()}
-		}
-		list = append(list, t)
-		return nil
-	})
-	if f.Has(key) {
-		*out = list
-	}
-}
-
 func (r *Resource) DecodeField(path string, raw json.RawMessage) error {
 	return r.decode(path, raw, false)
 }
@@ -96,21 +72,15 @@ func (r *Resource) decode(path string, raw json.RawMessage, wellFormed bool) err
 func (t *Target) DecodeField(path string, raw json.RawMessage) error {
 	f := strict.NewFields(path, raw)
 	f.Opt("local", &t.Local)
-	optText := func(key string, p **Text) {
-		if f.Has(key) {
-			*p = new(Text)
-			f.Opt(key, *p)
-		}
-	}
-	optText("host", &t.Host)
-	optText("user", &t.User)
+	strict.OptNew(f, "host", &t.Host)
+	strict.OptNew(f, "user", &t.User)
 	f.Opt("port", &t.Port)
 	if f.Err() == nil && f.Has("port") && t.Port == 0 {
 		f.Fail("port", errors.New("a port is 1 to 65535"))
 	}
 	f.Opt("identity", &t.Identity)
 	f.Opt("home", &t.Home)
-	optText("bootstrap_user", &t.BootstrapUser)
+	strict.OptNew(f, "bootstrap_user", &t.BootstrapUser)
 	f.Opt("package_manager", &t.PackageManager)
 	f.Opt("service_manager", &t.ServiceManager)
 	return f.Done()
@@ -142,10 +112,7 @@ func (d *Declaration) decode(path string, raw json.RawMessage, wellFormed bool) 
 	}
 	f.Opt("mask", &d.Mask)
 	f.Opt("unmask", &d.Unmask)
-	if f.Has("deploy") {
-		d.Deploy = &Deploy{}
-		f.Opt("deploy", d.Deploy)
-	}
+	strict.OptNew(f, "deploy", &d.Deploy)
 	return f.Done()
 }
 

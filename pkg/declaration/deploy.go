@@ -39,10 +39,7 @@ func (d *Deploy) DecodeField(path string, raw json.RawMessage) error {
 	f.Opt("prepare", &d.Prepare)
 	f.Opt("service", &d.Service)
 	f.Opt("releases", &d.Releases)
-	if f.Has("health") {
-		d.Health = &Health{}
-		f.Opt("health", d.Health)
-	}
+	strict.OptNew(f, "health", &d.Health)
 	return f.Done()
 }
 

@@ -138,15 +138,9 @@ func (s *Source) DecodeField(path string, raw json.RawMessage) error {
 		f.Fail("type", fmt.Errorf("unknown source type %q (want remote)", s.Type))
 	}
 	f.Req("url", &s.URL)
-	if f.Has("extract") {
-		s.Extract = &Extract{}
-		f.Opt("extract", s.Extract)
-	}
-	optText(f, "auth", &s.Auth)
-	if f.Has("verify") {
-		s.Verify = &Verification{}
-		f.Opt("verify", s.Verify)
-	}
+	strict.OptNew(f, "extract", &s.Extract)
+	strict.OptNew(f, "auth", &s.Auth)
+	strict.OptNew(f, "verify", &s.Verify)
 	f.Opt("blake3", &s.Blake3)
 	return f.Done()
 }
@@ -155,7 +149,7 @@ func (v *Verification) DecodeField(path string, raw json.RawMessage) error {
 	f := strict.NewFields(path, raw)
 	f.Req("scheme", &v.Scheme)
 	f.Req("public_key", &v.PublicKey)
-	optText(f, "signature_url", &v.SignatureURL)
+	strict.OptNew(f, "signature_url", &v.SignatureURL)
 	return f.Done()
 }
 

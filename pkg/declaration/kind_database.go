@@ -28,10 +28,7 @@ func (x *Database) decode(f *strict.Fields) {
 	f.Req("engine", &x.Engine)
 	f.Req("database_name", &x.DatabaseName)
 	f.Req("username", &x.Username)
-	if f.Has("auth") {
-		x.Auth = &DatabaseAuth{}
-		f.Opt("auth", x.Auth)
-	}
+	strict.OptNew(f, "auth", &x.Auth)
 }
 
 func (x *Database) check() *fieldMsg {
@@ -98,7 +95,7 @@ func (x *Database) texts(out map[string]Text) {
 
 func (a *DatabaseAuth) DecodeField(path string, raw json.RawMessage) error {
 	f := strict.NewFields(path, raw)
-	textList(f, "hosts", true, &a.Hosts)
+	strict.ListOf(f, "hosts", true, &a.Hosts)
 	f.Opt("method", &a.Method)
 	return f.Done()
 }

@@ -24,10 +24,7 @@ func (x *File) decode(f *strict.Fields) {
 	f.Opt("owner", &x.Owner)
 	f.Opt("group", &x.Group)
 	f.Opt("triggers", &x.Triggers)
-	if f.Has("validate") {
-		x.Validate = new(Text)
-		f.Opt("validate", x.Validate)
-	}
+	strict.OptNew(f, "validate", &x.Validate)
 }
 
 func (x *File) check() *fieldMsg {

@@ -29,15 +29,7 @@ type AllowRule struct {
 
 func (x *Firewall) decode(f *strict.Fields) {
 	f.Req("backend", &x.Backend)
-	x.Allow = []AllowRule{}
-	f.List("allow", true, func(path string, raw json.RawMessage) error {
-		var a AllowRule
-		if err := a.DecodeField(path, raw); err != nil {
-			return err
-		}
-		x.Allow = append(x.Allow, a)
-		return nil
-	})
+	strict.ListOf(f, "allow", true, &x.Allow)
 	f.Opt("default_incoming", &x.DefaultIncoming)
 	f.Opt("default_outgoing", &x.DefaultOutgoing)
 }

@@ -22,7 +22,7 @@ type Package struct {
 
 func (x *Package) decode(f *strict.Fields) {
 	f.Req("from", &x.From)
-	optText(f, "check", &x.Check)
+	strict.OptNew(f, "check", &x.Check)
 }
 
 func (x *Package) check() *fieldMsg {

@@ -29,15 +29,7 @@ type Step struct {
 }
 
 func (x *Pipeline) decode(f *strict.Fields) {
-	x.Steps = []Step{}
-	f.List("steps", true, func(path string, raw json.RawMessage) error {
-		var s Step
-		if err := s.DecodeField(path, raw); err != nil {
-			return err
-		}
-		x.Steps = append(x.Steps, s)
-		return nil
-	})
+	strict.ListOf(f, "steps", true, &x.Steps)
 	f.Opt("env", textMapField(&x.Env))
 	f.Opt("max_concurrency", &x.MaxConcurrency)
 }

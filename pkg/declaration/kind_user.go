@@ -40,14 +40,8 @@ func (x *User) decode(f *strict.Fields) {
 	f.Req("username", &x.Username)
 	f.Opt("shell", &x.Shell)
 	f.Opt("home_mode", &x.HomeMode)
-	if f.Has("ssh_keys") {
-		x.SSHKeys = &SSHKeys{}
-		f.Opt("ssh_keys", x.SSHKeys)
-	}
-	if f.Has("sudo") {
-		x.Sudo = &Sudo{}
-		f.Opt("sudo", x.Sudo)
-	}
+	strict.OptNew(f, "ssh_keys", &x.SSHKeys)
+	strict.OptNew(f, "sudo", &x.Sudo)
 	f.Opt("groups", &x.Groups)
 }
 

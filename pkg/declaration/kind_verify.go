@@ -29,15 +29,7 @@ type Assertion struct {
 }
 
 func (x *Verify) decode(f *strict.Fields) {
-	x.Assertions = []Assertion{}
-	f.List("assertions", true, func(path string, raw json.RawMessage) error {
-		var a Assertion
-		if err := a.DecodeField(path, raw); err != nil {
-			return err
-		}
-		x.Assertions = append(x.Assertions, a)
-		return nil
-	})
+	strict.ListOf(f, "assertions", true, &x.Assertions)
 }
 
 func (x *Verify) check() *fieldMsg {

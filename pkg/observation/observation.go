@@ -302,33 +302,11 @@ func (o *Observations) decodeField(path string, raw json.RawMessage, decl strict
 	f.Req("format", &o.Format)
 	f.Req("declaration", decl)
 	f.Req("context", &o.Context)
-	f.List("references", false, func(at string, raw json.RawMessage) error {
-		var r Reference
-		err := r.DecodeField(at, raw)
-		o.References = append(o.References, r)
-		return err
-	})
+	strict.ListOf(f, "references", false, &o.References)
 	f.Opt("unresolved", &o.Unresolved)
-	o.Batches = []Batch{}
-	f.List("batches", true, func(at string, raw json.RawMessage) error {
-		var b Batch
-		err := b.DecodeField(at, raw)
-		o.Batches = append(o.Batches, b)
-		return err
-	})
-	o.Resources = []Resource{}
-	f.List("resources", true, func(at string, raw json.RawMessage) error {
-		var r Resource
-		err := r.DecodeField(at, raw)
-		o.Resources = append(o.Resources, r)
-		return err
-	})
-	f.List("pending", false, func(at string, raw json.RawMessage) error {
-		var m Marker
-		err := m.DecodeField(at, raw)
-		o.Pending = append(o.Pending, m)
-		return err
-	})
+	strict.ListOf(f, "batches", true, &o.Batches)
+	strict.ListOf(f, "resources", true, &o.Resources)
+	strict.ListOf(f, "pending", false, &o.Pending)
 	f.Opt("warnings", &o.Warnings)
 	return f.Done()
 }
@@ -393,12 +371,7 @@ func (r *Resource) DecodeField(path string, raw json.RawMessage) error {
 	f.Req("verdict", &r.Verdict)
 	f.Opt("reason", &r.Reason)
 	f.Opt("fingerprint", &r.Fingerprint)
-	f.List("drift", false, func(at string, raw json.RawMessage) error {
-		var d Difference
-		err := d.DecodeField(at, raw)
-		r.Drift = append(r.Drift, d)
-		return err
-	})
+	strict.ListOf(f, "drift", false, &r.Drift)
 	return f.Done()
 }
 

@@ -18,10 +18,6 @@ type spec interface {
 	decode(f *strict.Fields)
 	// check runs the kind's form checks, naming the field at fault.
 	check() *fieldMsg
-	// flat is the value encoding/json writes as the resource's flat
-	// object: c and the kind's fields side by side, the required lists
-	// and maps never null. The receiver may be nil.
-	flat(c Common) any
 	// texts adds every field that may hold a reference to out, keyed by
 	// its path.
 	texts(out map[string]Text)
@@ -149,6 +145,14 @@ func (r *Resource) Clone() Resource {
 	return c
 }
 
+// orEmpty returns s, or an empty slice for a nil one.
+func orEmpty[S ~[]E, E any](s S) S {
+	if s == nil {
+		return S{}
+	}
+	return s
+}
+
 // clonePtr returns a pointer to a copy of *p, or nil.
 func clonePtr[T any](p *T) *T {
 	if p == nil {
@@ -158,15 +162,35 @@ func clonePtr[T any](p *T) *T {
 	return &c
 }
 
+// A nullKind is a kind with a required list or map that its value may hold
+// as nil: its flat object writes it empty, never null.
+type nullKind interface {
+	// flat returns the body with each such list or map made empty.
+	flat() any
+}
+
 // MarshalJSON writes the resource's flat object: the common fields and
-// those of the kind Type names.
+// those of the kind Type names, side by side, as encoding/json would write
+// a struct embedding Common and the kind's pointer.
 func (r Resource) MarshalJSON() ([]byte, error) {
 	b, ok := bodyByKind[r.Type]
 	if !ok {
 		return nil, fmt.Errorf("resource %q: unknown type %q", r.ID, r.Type)
 	}
-	s, _ := b.get(&r)
-	return json.Marshal(s.flat(r.Common))
+	common, err := json.Marshal(r.Common)
+	s, set := b.get(&r)
+	if err != nil || !set {
+		return common, err
+	}
+	var body any = s
+	if n, ok := s.(nullKind); ok {
+		body = n.flat()
+	}
+	fields, err := json.Marshal(body)
+	if err != nil || string(fields) == "{}" {
+		return common, err
+	}
+	return append(append(common[:len(common)-1], ','), fields[1:]...), nil
 }
 
 // Texts returns every field of r that may hold a reference, keyed by the

@@ -53,13 +53,6 @@ func (x *AptRepo) check() *fieldMsg {
 	return nil
 }
 
-func (x *AptRepo) flat(c Common) any {
-	return struct {
-		Common
-		*AptRepo
-	}{c, x}
-}
-
 func (x *AptRepo) clone() spec { return clonePtr(x) }
 
 func (x *AptRepo) texts(out map[string]Text) { out["key_url"] = x.KeyURL }

@@ -97,13 +97,6 @@ func (src *Source) check() *fieldMsg {
 	return nil
 }
 
-func (x *Build) flat(c Common) any {
-	return struct {
-		Common
-		*Build
-	}{c, x}
-}
-
 func (x *Build) clone() spec {
 	c := *x
 	src := &c.Source

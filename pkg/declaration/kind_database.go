@@ -62,17 +62,14 @@ func (x *Database) check() *fieldMsg {
 	return nil
 }
 
-func (x *Database) flat(c Common) any {
-	if x != nil && x.Auth != nil && x.Auth.Hosts == nil {
-		y, a := *x, *x.Auth
-		a.Hosts = []Text{}
-		y.Auth = &a
-		x = &y
+func (x *Database) flat() any {
+	if x.Auth == nil || x.Auth.Hosts != nil {
+		return x
 	}
-	return struct {
-		Common
-		*Database
-	}{c, x}
+	y, a := *x, *x.Auth
+	a.Hosts = []Text{}
+	y.Auth = &a
+	return &y
 }
 
 func (x *Database) clone() spec {

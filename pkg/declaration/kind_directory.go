@@ -24,13 +24,6 @@ func (x *Directory) check() *fieldMsg {
 	return checkPerms(x.Mode, x.Owner, x.Group)
 }
 
-func (x *Directory) flat(c Common) any {
-	return struct {
-		Common
-		*Directory
-	}{c, x}
-}
-
 func (x *Directory) clone() spec { return clonePtr(x) }
 
 func (x *Directory) texts(out map[string]Text) { out["path"] = x.Path }

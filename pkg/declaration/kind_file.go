@@ -45,13 +45,6 @@ func (x *File) check() *fieldMsg {
 	return nil
 }
 
-func (x *File) flat(c Common) any {
-	return struct {
-		Common
-		*File
-	}{c, x}
-}
-
 func (x *File) clone() spec {
 	c := *x
 	c.Content = x.Content.clone()

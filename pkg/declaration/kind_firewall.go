@@ -64,16 +64,10 @@ func (x *Firewall) check() *fieldMsg {
 	return nil
 }
 
-func (x *Firewall) flat(c Common) any {
-	if x != nil && x.Allow == nil {
-		y := *x
-		y.Allow = []AllowRule{}
-		x = &y
-	}
-	return struct {
-		Common
-		*Firewall
-	}{c, x}
+func (x *Firewall) flat() any {
+	y := *x
+	y.Allow = orEmpty(y.Allow)
+	return &y
 }
 
 func (x *Firewall) clone() spec {

@@ -36,13 +36,6 @@ func (x *Installer) check() *fieldMsg {
 	return nil
 }
 
-func (x *Installer) flat(c Common) any {
-	return struct {
-		Common
-		*Installer
-	}{c, x}
-}
-
 func (x *Installer) clone() spec { return clonePtr(x) }
 
 func (x *Installer) texts(out map[string]Text) { out["check"] = x.Check }

@@ -35,13 +35,6 @@ func (x *Link) check() *fieldMsg {
 	return nil
 }
 
-func (x *Link) flat(c Common) any {
-	return struct {
-		Common
-		*Link
-	}{c, x}
-}
-
 func (x *Link) clone() spec { return clonePtr(x) }
 
 func (x *Link) texts(out map[string]Text) {

@@ -51,16 +51,12 @@ func (x *Package) check() *fieldMsg {
 	return nil
 }
 
-func (x *Package) flat(c Common) any {
-	if x != nil && x.From == nil {
-		y := *x
+func (x *Package) flat() any {
+	y := *x
+	if y.From == nil {
 		y.From = map[string]string{}
-		x = &y
 	}
-	return struct {
-		Common
-		*Package
-	}{c, x}
+	return &y
 }
 
 func (x *Package) clone() spec {

@@ -87,16 +87,10 @@ func (s Step) check(at string) *fieldMsg {
 	return nil
 }
 
-func (x *Pipeline) flat(c Common) any {
-	if x != nil && x.Steps == nil {
-		y := *x
-		y.Steps = []Step{}
-		x = &y
-	}
-	return struct {
-		Common
-		*Pipeline
-	}{c, x}
+func (x *Pipeline) flat() any {
+	y := *x
+	y.Steps = orEmpty(y.Steps)
+	return &y
 }
 
 func (x *Pipeline) clone() spec {

@@ -43,13 +43,6 @@ func (x *Script) check() *fieldMsg {
 	return checkEnv(x.Env, "env")
 }
 
-func (x *Script) flat(c Common) any {
-	return struct {
-		Common
-		*Script
-	}{c, x}
-}
-
 func (x *Script) clone() spec {
 	c := *x
 	c.Env = maps.Clone(x.Env)

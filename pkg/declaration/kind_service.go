@@ -33,13 +33,6 @@ func (x *Service) check() *fieldMsg {
 	return nil
 }
 
-func (x *Service) flat(c Common) any {
-	return struct {
-		Common
-		*Service
-	}{c, x}
-}
-
 func (x *Service) clone() spec {
 	c := *x
 	c.Enabled, c.Running = clonePtr(x.Enabled), clonePtr(x.Running)

@@ -46,13 +46,6 @@ func (x *Swap) check() *fieldMsg {
 	return nil
 }
 
-func (x *Swap) flat(c Common) any {
-	return struct {
-		Common
-		*Swap
-	}{c, x}
-}
-
 func (x *Swap) clone() spec { return clonePtr(x) }
 
 func (x *Swap) texts(map[string]Text) {}

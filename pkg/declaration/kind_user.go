@@ -125,13 +125,6 @@ func (s *Sudo) check() *fieldMsg {
 	return nil
 }
 
-func (x *User) flat(c Common) any {
-	return struct {
-		Common
-		*User
-	}{c, x}
-}
-
 func (x *User) clone() spec {
 	c := *x
 	if c.SSHKeys = clonePtr(x.SSHKeys); c.SSHKeys != nil {

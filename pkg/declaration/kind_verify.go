@@ -71,16 +71,10 @@ func (a Assertion) check(at string) *fieldMsg {
 	return nil
 }
 
-func (x *Verify) flat(c Common) any {
-	if x != nil && x.Assertions == nil {
-		y := *x
-		y.Assertions = []Assertion{}
-		x = &y
-	}
-	return struct {
-		Common
-		*Verify
-	}{c, x}
+func (x *Verify) flat() any {
+	y := *x
+	y.Assertions = orEmpty(y.Assertions)
+	return &y
 }
 
 func (x *Verify) clone() spec {

@@ -135,48 +135,55 @@ func one(call goja.FunctionCall, label string) (goja.Value, error) {
 }
 
 func (b *builder) target(call goja.FunctionCall) (goja.Value, error) {
-	arg, err := one(call, "zap.target")
-	if err != nil {
-		return nil, err
-	}
-	if b.targetSet {
-		return nil, &Error{
-			Msg:  "zap.target was called twice: a config declares one target",
-			Hint: "for several hosts, write one config per host (or one module per role imported by each) and run zap once per host",
-		}
-	}
-	tree, err := b.conv.convert(arg, "")
-	if err != nil {
-		return nil, &Error{Msg: "zap.target: " + err.Error()}
-	}
-	d := &decoder{issued: b.issued}
-	f := d.fields(tree, "")
+	return nil, single(b, call, "zap.target", &b.targetSet, readTarget, &b.decl.Target, &Error{
+		Msg:  "a config declares one target",
+		Hint: "for several hosts, write one config per host (or one module per role imported by each) and run zap once per host",
+	})
+}
+
+// readTarget reads zap.target's object.
+func readTarget(f *fields) declaration.Target {
 	t := declaration.Target{}
 	t.Local = f.boolean("local", "write local: true")
-	optText := func(key string) *declaration.Text {
-		if v, ok := f.text(key, false); ok {
-			return &v
-		}
-		return nil
-	}
-	t.Host = optText("host")
-	t.User = optText("user")
+	t.Host = f.textPtr("host")
+	t.User = f.textPtr("user")
 	t.Port = f.integer("port", "write the port out")
 	if _, ok := f.o.vals["port"]; ok && t.Port == 0 {
-		d.fail("port", "a port is 1 to 65535, not 0")
+		f.d.fail("port", "a port is 1 to 65535, not 0")
 	}
 	t.Identity = f.str("identity", false, "write the identity file's path out")
 	t.Home = f.str("home", false, "write the home directory out")
-	t.BootstrapUser = optText("bootstrap_user")
+	t.BootstrapUser = f.textPtr("bootstrap_user")
 	t.PackageManager = f.str("package_manager", false, "write the package manager out, such as 'apt'")
 	t.ServiceManager = f.str("service_manager", false, "write the service manager out, such as 'systemd'")
+	return t
+}
+
+// single reads the object argument of label, a block a config declares
+// once (zap.target, zap.deploy), with read into *into. *set records the
+// first call; a second is refused with twice, its message after "label
+// was called twice: ".
+func single[T any](b *builder, call goja.FunctionCall, label string, set *bool, read func(f *fields) T, into *T, twice *Error) error {
+	arg, err := one(call, label)
+	if err != nil {
+		return err
+	}
+	if *set {
+		return &Error{Msg: label + " was called twice: " + twice.Msg, Hint: twice.Hint}
+	}
+	tree, err := b.conv.convert(arg, "")
+	if err != nil {
+		return &Error{Msg: label + ": " + err.Error()}
+	}
+	d := &decoder{issued: b.issued}
+	f := d.fields(tree, "")
+	v := read(f)
 	f.done()
 	if d.err != nil {
-		return nil, &Error{Msg: "zap.target: " + d.err.Error()}
+		return &Error{Msg: label + ": " + d.err.Error()}
 	}
-	b.targetSet = true
-	b.decl.Target = t
-	return nil, nil
+	*set, *into = true, v
+	return nil
 }
 
 func (b *builder) env(call goja.FunctionCall) (goja.Value, error) {
@@ -362,30 +369,10 @@ func readScript(f *fields, r *declaration.Resource) {
 
 // deploy reads the deploy block; a config declares one.
 func (b *builder) deploy(call goja.FunctionCall) (goja.Value, error) {
-	arg, err := one(call, "zap.deploy")
-	if err != nil {
-		return nil, err
-	}
-	if b.deploySet {
-		return nil, &Error{
-			Msg:  "zap.deploy was called twice: a config declares one deploy block",
-			Hint: "for several applications, write one config per application",
-		}
-	}
-	tree, err := b.conv.convert(arg, "")
-	if err != nil {
-		return nil, &Error{Msg: "zap.deploy: " + err.Error()}
-	}
-	d := &decoder{issued: b.issued}
-	f := d.fields(tree, "")
-	x := readDeploy(f)
-	f.done()
-	if d.err != nil {
-		return nil, &Error{Msg: "zap.deploy: " + d.err.Error()}
-	}
-	b.deploySet = true
-	b.decl.Deploy = x
-	return nil, nil
+	return nil, single(b, call, "zap.deploy", &b.deploySet, readDeploy, &b.decl.Deploy, &Error{
+		Msg:  "a config declares one deploy block",
+		Hint: "for several applications, write one config per application",
+	})
 }
 
 // declaration returns what the config declared.

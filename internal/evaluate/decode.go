@@ -17,7 +17,7 @@ type decoder struct {
 
 func (d *decoder) fail(path, format string, a ...any) {
 	if d.err == nil {
-		d.err = &fieldError{path, fmt.Sprintf(format, a...)}
+		d.err = &fieldError{Path: path, Msg: fmt.Sprintf(format, a...)}
 	}
 }
 
@@ -138,16 +138,26 @@ func (d *decoder) text(v any, path string) declaration.Text {
 	return t
 }
 
-// strs reads a list of strings that take no reference.
-func (f *fields) strs(key, instead string) []string {
-	v, ok := f.get(key, false)
+// list reads the array of strings at key: its items and its path, false
+// when it is left out or isn't an array (a failure).
+func (f *fields) list(key string, required bool) ([]any, string, bool) {
+	v, ok := f.get(key, required)
 	if !ok {
-		return nil
+		return nil, "", false
 	}
 	path := child(f.path, key)
 	list, ok := v.([]any)
 	if !ok {
 		f.d.fail(path, "want an array of strings, not %s", typeName(v))
+		return nil, "", false
+	}
+	return list, path, true
+}
+
+// strs reads a list of strings that take no reference.
+func (f *fields) strs(key, instead string) []string {
+	list, path, ok := f.list(key, false)
+	if !ok {
 		return nil
 	}
 	out := make([]string, 0, len(list))

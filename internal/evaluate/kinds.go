@@ -60,14 +60,8 @@ func (f *fields) textPtr(key string) *declaration.Text {
 
 // texts reads a list of Texts.
 func (f *fields) texts(key string, required bool) []declaration.Text {
-	v, ok := f.get(key, required)
+	list, path, ok := f.list(key, required)
 	if !ok {
-		return nil
-	}
-	path := child(f.path, key)
-	list, ok := v.([]any)
-	if !ok {
-		f.d.fail(path, "want an array of strings, not %s", typeName(v))
 		return nil
 	}
 	out := make([]declaration.Text, 0, len(list))

@@ -10,6 +10,8 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/unistring"
+
+	"github.com/zap-go/zap/pkg/canon"
 )
 
 // The plain data a config hands the builder, converted: string, float64,
@@ -21,18 +23,9 @@ type object struct {
 }
 
 // fieldError is a problem with the value at path (dotted keys and [i]
-// indexes, "" for the argument itself).
-type fieldError struct {
-	path string
-	msg  string
-}
-
-func (e *fieldError) Error() string {
-	if e.path == "" {
-		return e.msg
-	}
-	return e.path + ": " + e.msg
-}
+// indexes, "" for the argument itself), worded as every document's reader
+// words one.
+type fieldError = canon.PathError
 
 func child(path, key string) string {
 	if path == "" {
@@ -106,11 +99,11 @@ func (c *converter) convert(v goja.Value, path string) (any, error) {
 		if c.nullOK != nil && c.nullOK(path) {
 			return jsonNull{}, nil
 		}
-		return nil, &fieldError{path, "null is not a value a declaration holds: leave the field out (or give undefined)"}
+		return nil, &fieldError{Path: path, Msg: "null is not a value a declaration holds: leave the field out (or give undefined)"}
 	}
 	switch x := v.(type) {
 	case *goja.Symbol:
-		return nil, &fieldError{path, "a Symbol is not plain data: write a string"}
+		return nil, &fieldError{Path: path, Msg: "a Symbol is not plain data: write a string"}
 	case *goja.Object:
 		return c.object(x, path)
 	case goja.String:
@@ -124,18 +117,18 @@ func (c *converter) convert(v goja.Value, path string) (any, error) {
 	case float64:
 		switch {
 		case math.IsNaN(x):
-			return nil, &fieldError{path, "NaN is not a number a declaration holds"}
+			return nil, &fieldError{Path: path, Msg: "NaN is not a number a declaration holds"}
 		case math.IsInf(x, 0):
-			return nil, &fieldError{path, "Infinity is not a number a declaration holds"}
+			return nil, &fieldError{Path: path, Msg: "Infinity is not a number a declaration holds"}
 		}
 		if x == 0 {
 			x = 0 // -0 reads as 0
 		}
 		return x, nil
 	case *big.Int:
-		return nil, &fieldError{path, "a BigInt is not plain data: write a number"}
+		return nil, &fieldError{Path: path, Msg: "a BigInt is not plain data: write a number"}
 	}
-	return nil, &fieldError{path, fmt.Sprintf("a %s is not plain data", v.ExportType())}
+	return nil, &fieldError{Path: path, Msg: fmt.Sprintf("a %s is not plain data", v.ExportType())}
 }
 
 // plainString returns s as UTF-8, refusing a lone surrogate, which has no
@@ -154,7 +147,7 @@ func plainString(s goja.String, path string) (string, error) {
 		case c <= 0xDBFF && i+1 < n && s.CharAt(i+1) >= 0xDC00 && s.CharAt(i+1) <= 0xDFFF:
 			i++
 		default:
-			return "", &fieldError{path, fmt.Sprintf("holds a lone surrogate (\\u%04X at %d), which is not text", c, i)}
+			return "", &fieldError{Path: path, Msg: fmt.Sprintf("holds a lone surrogate (\\u%04X at %d), which is not text", c, i)}
 		}
 	}
 	return s.String(), nil
@@ -181,10 +174,10 @@ var refusals = map[string]string{
 
 func (c *converter) object(o *goja.Object, path string) (any, error) {
 	if o.ExportType() == proxyType {
-		return nil, &fieldError{path, "a Proxy is not plain data: pass the object it wraps, or a copy"}
+		return nil, &fieldError{Path: path, Msg: "a Proxy is not plain data: pass the object it wraps, or a copy"}
 	}
 	if _, ok := goja.AssertFunction(o); ok {
-		return nil, &fieldError{path, "a function is not plain data: call it and pass what it returns"}
+		return nil, &fieldError{Path: path, Msg: "a function is not plain data: call it and pass what it returns"}
 	}
 	for i, s := range c.stack {
 		if s == o {
@@ -192,11 +185,11 @@ func (c *converter) object(o *goja.Object, path string) (any, error) {
 			if c.paths[i] != "" {
 				where = c.paths[i]
 			}
-			return nil, &fieldError{path, fmt.Sprintf("a value that holds itself (a cycle back to %s) is not plain data", where)}
+			return nil, &fieldError{Path: path, Msg: fmt.Sprintf("a value that holds itself (a cycle back to %s) is not plain data", where)}
 		}
 	}
 	if len(c.stack) >= maxDepth {
-		return nil, &fieldError{path, fmt.Sprintf("nests more than %d deep", maxDepth)}
+		return nil, &fieldError{Path: path, Msg: fmt.Sprintf("nests more than %d deep", maxDepth)}
 	}
 	class := o.ClassName()
 	proto := o.Prototype()
@@ -211,19 +204,19 @@ func (c *converter) object(o *goja.Object, path string) (any, error) {
 		return c.plainObject(o, path)
 	}
 	if msg, ok := refusals[class]; ok {
-		return nil, &fieldError{path, msg}
+		return nil, &fieldError{Path: path, Msg: msg}
 	}
 	name := c.constructorName(proto)
 	if msg, ok := refusals[name]; ok {
-		return nil, &fieldError{path, msg}
+		return nil, &fieldError{Path: path, Msg: msg}
 	}
 	if class == "Array" || strings.HasSuffix(name, "Array") {
-		return nil, &fieldError{path, fmt.Sprintf("an instance of %s is not plain data: write a plain array, such as [...value]", name)}
+		return nil, &fieldError{Path: path, Msg: fmt.Sprintf("an instance of %s is not plain data: write a plain array, such as [...value]", name)}
 	}
 	if class == "Object" {
-		return nil, &fieldError{path, fmt.Sprintf("an instance of %s is not plain data: write a plain object, such as {...value}", name)}
+		return nil, &fieldError{Path: path, Msg: fmt.Sprintf("an instance of %s is not plain data: write a plain object, such as {...value}", name)}
 	}
-	return nil, &fieldError{path, fmt.Sprintf("a %s is not plain data", class)}
+	return nil, &fieldError{Path: path, Msg: fmt.Sprintf("a %s is not plain data", class)}
 }
 
 // constructorName names a prototype's constructor without running the
@@ -278,17 +271,17 @@ func (c *converter) own(o *goja.Object, key, path string) (goja.Value, error) {
 		return goja.Undefined(), nil
 	}
 	if g := do.Get("get"); g != nil && !goja.IsUndefined(g) {
-		return nil, &fieldError{path, "a getter is not plain data: write the value"}
+		return nil, &fieldError{Path: path, Msg: "a getter is not plain data: write the value"}
 	}
 	if s := do.Get("set"); s != nil && !goja.IsUndefined(s) {
-		return nil, &fieldError{path, "a setter is not plain data: write the value"}
+		return nil, &fieldError{Path: path, Msg: "a setter is not plain data: write the value"}
 	}
 	return do.Get("value"), nil
 }
 
 func (c *converter) plainObject(o *goja.Object, path string) (any, error) {
 	if syms := o.Symbols(); len(syms) > 0 {
-		return nil, &fieldError{path, fmt.Sprintf("a Symbol key (%s) is not plain data: use a string key", syms[0].String())}
+		return nil, &fieldError{Path: path, Msg: fmt.Sprintf("a Symbol key (%s) is not plain data: use a string key", syms[0].String())}
 	}
 	out := &object{vals: map[string]any{}}
 	if c.in.slots != nil {
@@ -308,7 +301,7 @@ func (c *converter) plainObject(o *goja.Object, path string) (any, error) {
 	for _, k := range o.Keys() {
 		p := child(path, k)
 		if k == "$env" || k == "$text" {
-			return nil, &fieldError{p, "the key " + k + " is reserved"}
+			return nil, &fieldError{Path: p, Msg: "the key " + k + " is reserved"}
 		}
 		var raw goja.Value
 		if own != nil {
@@ -339,7 +332,7 @@ func (c *converter) plainProps(out *object, names []unistring.String, props map[
 		k := n.String()
 		p := child(path, k)
 		if k == "$env" || k == "$text" {
-			return &fieldError{p, "the key " + k + " is reserved"}
+			return &fieldError{Path: p, Msg: "the key " + k + " is reserved"}
 		}
 		v, err := c.convert(props[n], p)
 		if err != nil {
@@ -380,7 +373,7 @@ func (c *converter) array(o *goja.Object, path string) (any, error) {
 			return nil, err
 		}
 		if v == absent {
-			return nil, &fieldError{p, "an undefined array item (or a hole) is not plain data: leave the item out"}
+			return nil, &fieldError{Path: p, Msg: "an undefined array item (or a hole) is not plain data: leave the item out"}
 		}
 		out = append(out, v)
 	}

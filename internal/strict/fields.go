@@ -243,6 +243,33 @@ func ListOf[T any, P interface {
 	})
 }
 
+// ReqNew decodes the required field key into a new T that *p is set to.
+func ReqNew[T any](f *Fields, key string, p **T) {
+	*p = new(T)
+	f.Req(key, *p)
+}
+
+// MapOf returns the decoder of an object into *m, each member's value
+// decoded as Req decodes a field; *m is set once every member decodes.
+func MapOf[V any](m *map[string]V) FieldDecoder { return mapOf[V]{m} }
+
+type mapOf[V any] struct{ m *map[string]V }
+
+func (x mapOf[V]) DecodeField(path string, raw json.RawMessage) error {
+	f := NewFields(path, raw)
+	out := map[string]V{}
+	for _, k := range f.Keys() {
+		var v V
+		f.Req(k, &v)
+		out[k] = v
+	}
+	if err := f.Done(); err != nil {
+		return err
+	}
+	*x.m = out
+	return nil
+}
+
 // OptNew decodes key, when it is present, into a new T that *p is set to,
 // so that a field given and one left out stay apart.
 func OptNew[T any](f *Fields, key string, p **T) {

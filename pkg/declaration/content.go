@@ -63,19 +63,15 @@ func (c *Content) decode(path string, raw json.RawMessage, wellFormed bool) erro
 	switch {
 	case f.Err() != nil:
 	case c.Type == ContentInline:
-		c.Inline = new(string)
-		f.Req("content", c.Inline)
+		strict.ReqNew(f, "content", &c.Inline)
 	case c.Type == ContentTemplate:
-		c.Template = new(string)
-		f.Req("template", c.Template)
-		f.Opt("vars", varMapAt{&c.Vars})
+		strict.ReqNew(f, "template", &c.Template)
+		f.Opt("vars", strict.MapOf(&c.Vars))
 		f.Opt("kinds", &c.Kinds)
 	case c.Type == ContentSource:
-		c.Path = new(Text)
-		f.Req("path", c.Path)
+		strict.ReqNew(f, "path", &c.Path)
 	case c.Type == ContentRemote:
-		c.URL = new(Text)
-		f.Req("url", c.URL)
+		strict.ReqNew(f, "url", &c.URL)
 		strict.OptNew(f, "extract", &c.Extract)
 		strict.OptNew(f, "auth", &c.Auth)
 		f.Opt("blake3", &c.Blake3)
@@ -272,24 +268,6 @@ func (v Var) MarshalJSON() ([]byte, error) {
 		return []byte("null"), nil
 	}
 	return v.JSON, nil
-}
-
-// varMapAt decodes a template's vars.
-type varMapAt struct{ m *map[string]Var }
-
-func (x varMapAt) DecodeField(path string, raw json.RawMessage) error {
-	f := strict.NewFields(path, raw)
-	out := map[string]Var{}
-	for _, k := range f.Keys() {
-		var v Var
-		f.Req(k, &v)
-		out[k] = v
-	}
-	if err := f.Done(); err != nil {
-		return err
-	}
-	*x.m = out
-	return nil
 }
 
 // UnmarshalJSON decodes a content source strictly.

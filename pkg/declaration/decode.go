@@ -20,26 +20,6 @@ func (t *Text) DecodeField(path string, raw json.RawMessage) error {
 	return nil
 }
 
-// textMapAt decodes an object of Texts keyed by name.
-type textMapAt struct{ m *map[string]Text }
-
-func (x textMapAt) DecodeField(path string, raw json.RawMessage) error {
-	f := strict.NewFields(path, raw)
-	out := map[string]Text{}
-	for _, k := range f.Keys() {
-		var t Text
-		f.Req(k, &t)
-		out[k] = t
-	}
-	if err := f.Done(); err != nil {
-		return err
-	}
-	*x.m = out
-	return nil
-}
-
-func textMapField(m *map[string]Text) any { return textMapAt{m} }
-
 func (r *Resource) DecodeField(path string, raw json.RawMessage) error {
 	return r.decode(path, raw, false)
 }

@@ -43,7 +43,7 @@ func (x *Build) decode(f *strict.Fields) {
 	f.Req("run", &x.Run)
 	f.Req("output", &x.Output)
 	f.Opt("cwd", &x.Cwd)
-	f.Opt("env", textMapField(&x.Env))
+	f.Opt("env", strict.MapOf(&x.Env))
 }
 
 func (x *Build) check() *fieldMsg {

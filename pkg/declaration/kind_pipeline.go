@@ -30,7 +30,7 @@ type Step struct {
 
 func (x *Pipeline) decode(f *strict.Fields) {
 	strict.ListOf(f, "steps", true, &x.Steps)
-	f.Opt("env", textMapField(&x.Env))
+	f.Opt("env", strict.MapOf(&x.Env))
 	f.Opt("max_concurrency", &x.MaxConcurrency)
 }
 
@@ -117,7 +117,7 @@ func (s *Step) DecodeField(path string, raw json.RawMessage) error {
 	f.Req("run", &s.Run)
 	f.Opt("name", &s.Name)
 	f.Opt("cwd", &s.Cwd)
-	f.Opt("env", textMapField(&s.Env))
+	f.Opt("env", strict.MapOf(&s.Env))
 	f.Opt("depends_on", &s.DependsOn)
 	return f.Done()
 }

@@ -22,7 +22,7 @@ func (x *Script) decode(f *strict.Fields) {
 	f.Req("check", &x.Check)
 	f.Req("run", &x.Run)
 	f.Opt("cwd", &x.Cwd)
-	f.Opt("env", textMapField(&x.Env))
+	f.Opt("env", strict.MapOf(&x.Env))
 }
 
 func (x *Script) check() *fieldMsg {

@@ -107,8 +107,7 @@ func (a *Assertion) DecodeField(path string, raw json.RawMessage) error {
 		f.Opt("owner", &a.Owner)
 		f.Opt("not_empty", &a.NotEmpty)
 	case a.Type == AssertCommand:
-		a.Run = new(Text)
-		f.Req("run", a.Run)
+		strict.ReqNew(f, "run", &a.Run)
 		f.Opt("expect", &a.Expect)
 	default:
 		f.Fail("type", fmt.Errorf("unknown assertion type %q (want path_exists or command)", a.Type))

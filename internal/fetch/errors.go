@@ -60,21 +60,25 @@ const redacted = "[resolved]"
 
 // scrubber removes from a message what came from the resolved URL and not
 // from its declared spelling, and the credential: a resolver's or TLS
-// error names the host, which a reference may have supplied.
+// error names the host, which a reference may have supplied. A piece of
+// the URL shorter than minPiece is left: a path "/" would take every slash
+// out of a message, and so few characters hide nothing worth the name.
 type scrubber []string
+
+const minPiece = 4
 
 func newScrubber(declared string, u *url.URL, raw, bearer string) scrubber {
 	var s scrubber
-	add := func(v string) {
-		if v != "" && !strings.Contains(declared, v) {
+	add := func(v string, min int) {
+		if len(v) >= min && !strings.Contains(declared, v) {
 			s = append(s, v)
 		}
 	}
-	add(raw)
-	add(bearer)
+	add(raw, 1)
+	add(bearer, 1)
 	if u != nil {
 		for _, v := range []string{u.Host, u.Hostname(), u.EscapedPath(), u.Path, u.RawQuery, u.Fragment} {
-			add(v)
+			add(v, minPiece)
 		}
 	}
 	return s

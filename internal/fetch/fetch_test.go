@@ -101,7 +101,7 @@ func files(body string) http.HandlerFunc {
 
 // newFetcher is a Fetcher trusting the test servers' certificate (every
 // httptest TLS server has the same one), caching in a new directory, and
-// dialing example.com:443 at named, when it isn't nil.
+// dialing every name (example.com:443) at named, when it isn't nil.
 func newFetcher(t *testing.T, named *server, o Options) (*Fetcher, *Cache) {
 	t.Helper()
 	cert, err := x509.ParseCertificate(testCert(t))
@@ -114,7 +114,7 @@ func newFetcher(t *testing.T, named *server, o Options) (*Fetcher, *Cache) {
 	if named != nil {
 		addr := named.Listener.Addr().String()
 		o.Dial = func(ctx context.Context, network, a string) (net.Conn, error) {
-			if a == "example.com:443" {
+			if host, _, _ := net.SplitHostPort(a); net.ParseIP(host) == nil {
 				a = addr
 			}
 			return (&net.Dialer{}).DialContext(ctx, network, a)
@@ -493,6 +493,20 @@ func TestFetchStatusAndTLS(t *testing.T) {
 	}
 }
 
+func TestFetchErrorHidesAResolvedHost(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, true, files("x"))
+	f, _ := newFetcher(t, s, Options{})
+	// The certificate is for example.com: the TLS error names the host
+	// dialed, which came from a reference.
+	r := Request{Declared: "https://${HOST}/x", URL: "https://" + canaryQuery + ".example.net/x", Bearer: canaryBearer}
+	_, err := f.Fetch(context.Background(), r)
+	msg := errText(t, err)
+	if !strings.Contains(msg, "certificate") || !strings.Contains(msg, redacted) {
+		t.Errorf("a certificate for another host: %q, want the host as %s", msg, redacted)
+	}
+}
+
 func TestFetchCheckRunsBeforeCaching(t *testing.T) {
 	t.Parallel()
 	s := newServer(t, true, files("signed bytes"))
@@ -550,6 +564,11 @@ func TestScrubReplacesResolvedPieces(t *testing.T) {
 	msg := s.scrub("lookup secret-host.example: no such host; tls: secret-host.example:8443 " + raw + " " + canaryBearer)
 	if strings.Contains(msg, "secret-host") || strings.Contains(msg, "CANARY") {
 		t.Errorf("scrubbed: %q", msg)
+	}
+	// A piece too short to hide anything stays, as do the words around it.
+	s = newScrubber("${URL}", mustParse(t, "https://example.com/"), "https://example.com/", "")
+	if msg := s.scrub("net/http: timeout awaiting response headers"); msg != "net/http: timeout awaiting response headers" {
+		t.Errorf("a path / scrubbed: %q", msg)
 	}
 	// A piece the declared spelling shows stays.
 	s = newScrubber("https://example.com/p?t=${T}", mustParse(t, "https://example.com/p?t="+canaryQuery), "", "")

@@ -5,6 +5,7 @@ import (
 
 	"github.com/peterbourgon/ff/v3/ffcli"
 
+	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/state"
 )
@@ -49,24 +50,14 @@ failed; 2 refused or an input error.`,
 // cmdApply is a dry zap apply: it judges, so pending changes exit 2, and a
 // pass that couldn't establish a verdict exits 1, which outranks them.
 func (a *app) cmdApply(ctx context.Context, config string) error {
-	s, err := a.open(config, true)
+	det, pl, err := a.preview(ctx, config, state.CmdApply, render.PlanOptions{Mode: render.ModeApply})
 	if err != nil {
 		return err
 	}
-	ev, det, pl, err := s.preview(ctx)
-	if err != nil {
-		return err
-	}
-	a.warnBadValues(badValues(pl.plan, s.res))
-	render.Plan(a.stdout, pl.plan, render.PlanOptions{Mode: render.ModeApply,
-		Unbindable: s.conn.masked, Unrecorded: s.conn.maskedHost})
-	if err := s.recordPass(state.CmdApply, true, pl.plan.Hash, ev, det); err != nil {
-		return err
-	}
-	if code := verdictCode(det.obs); code != 0 {
+	if code := pass.VerdictCode(det.Obs); code != 0 {
 		return exit(code)
 	}
-	if len(pl.plan.Changes) > 0 {
+	if len(pl.Plan.Changes) > 0 {
 		return exit(2)
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/peterbourgon/ff/v3/ffcli"
 
+	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/state"
 )
@@ -29,32 +30,22 @@ referenced variable is unset; 2 an input error.`,
 
 // cmdDetect is zap detect: detection rendered raw.
 func (a *app) cmdDetect(ctx context.Context, config string) error {
-	s, err := a.open(config, true)
+	s, ev, _, err := a.start(ctx, config, (*pass.Session).CheckConnectable)
 	if err != nil {
 		return err
 	}
-	ev, err := s.load(ctx)
+	s.warmSudo(ctx, ev.Decl, false)
+	det, err := s.Detect(ctx, ev)
 	if err != nil {
 		return err
 	}
-	if err := s.conn.checkConnectable(); err != nil {
-		return err
-	}
-	if _, err := s.lastRunOf(ev.decl); err != nil {
-		return err
-	}
-	s.warmSudo(ctx, ev.decl, false)
-	det, err := s.detect(ctx, ev)
-	if err != nil {
-		return err
-	}
-	render.Detect(a.stdout, det.obs)
-	if s.conn.unrecorded() {
+	render.Detect(a.stdout, det.Obs)
+	if s.Conn.Unrecorded() {
 		fmt.Fprintln(a.stdout)
-		render.Unrecorded(a.stdout, s.conn.maskedHost)
+		render.Unrecorded(a.stdout, s.Conn.MaskedHost)
 	}
-	if err := s.recordPass(state.CmdDetect, false, "", ev, det); err != nil {
+	if err := s.RecordPass(state.CmdDetect, false, "", ev, det); err != nil {
 		return err
 	}
-	return exit(verdictCode(det.obs))
+	return exit(pass.VerdictCode(det.Obs))
 }

@@ -1,9 +1,7 @@
 package zapcli
 
 import (
-	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,8 +59,9 @@ func TestEarlyDetectTaken(t *testing.T) {
 }
 
 // A report that isn't private, which zap refuses before it would have run
-// zap-detect, keeps the early one from starting at all: zap's error alone,
-// and nothing connects.
+// zap-detect, keeps the early one from starting at all: zap's error alone
+// (internal/pass's TestEarlyDetectNotStartedOnRefusedReport holds that
+// nothing starts, so nothing connects).
 func TestEarlyDetectStopped(t *testing.T) {
 	f := newFake(t)
 	f.stage("zap-eval", 0, "", mustCanon(t, literalRemoteDecl)+"\n")
@@ -86,26 +85,4 @@ func TestEarlyDetectStopped(t *testing.T) {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", out, errs)
 	}
 
-	// It wasn't even started, so nothing connected: with the report zap
-	// refuses, the evaluator's answer starts no zap-detect; with the
-	// report made private again, it does.
-	s, err := f.app(io.Discard, io.Discard).open("zap.ts", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.earlyWanted = true
-	decl := []byte(mustCanon(t, literalRemoteDecl) + "\n")
-	s.startEarlyDetect(context.Background(), decl)
-	if s.early != nil {
-		s.stopEarlyDetect()
-		t.Fatal("a zap-detect started early on a report zap refuses")
-	}
-	if err := os.Chmod(reports[0], 0o600); err != nil {
-		t.Fatal(err)
-	}
-	s.startEarlyDetect(context.Background(), decl)
-	if s.early == nil {
-		t.Fatal("no zap-detect started early on a report zap takes")
-	}
-	s.stopEarlyDetect()
 }

@@ -35,16 +35,16 @@ func (a *app) cmdLock(ctx context.Context, config string) error {
 	if err != nil {
 		return err
 	}
-	l, err := s.readLock()
+	l, err := s.ReadLock()
 	if err != nil {
 		return err
 	}
-	bin, err := s.openEvaluator()
+	bin, err := s.OpenEvaluator()
 	if err != nil {
 		return err
 	}
 	defer bin.Close()
-	if _, err := s.runEvaluator(ctx, bin); err != nil {
+	if _, err := s.RunEvaluator(ctx, bin); err != nil {
 		return err
 	}
 	if l == nil {
@@ -55,11 +55,11 @@ func (a *app) cmdLock(ctx context.Context, config string) error {
 		was = l.Toolchain.Blake3
 	}
 	l.Toolchain = &lock.Toolchain{Blake3: bin.Sum}
-	if err := lock.Write(s.lock, l); err != nil {
+	if err := lock.Write(s.Lock, l); err != nil {
 		if errors.Is(err, lock.ErrLink) {
 			return fail(2, err.Error(), "zap.lock is committed beside the config: make it a regular file of its own")
 		}
-		return failf(1, "write %s: %v", s.lock, err)
+		return failf(1, "write %s: %v", s.Lock, err)
 	}
 	if was != "" {
 		fmt.Fprintf(a.stdout, "pinned zap-eval %s (was %s)\n", bin.Sum, was)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/peterbourgon/ff/v3/ffcli"
 
+	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/state"
 )
@@ -33,19 +34,30 @@ couldn't be read or a referenced variable is unset; 2 an input error.`,
 
 // cmdPlan is zap plan: it reports, so pending changes exit 0.
 func (a *app) cmdPlan(ctx context.Context, config string, diff bool) error {
+	det, _, err := a.preview(ctx, config, state.CmdPlan, render.PlanOptions{Mode: render.ModePlan, Diff: diff})
+	if err != nil {
+		return err
+	}
+	return exit(pass.VerdictCode(det.Obs))
+}
+
+// preview is the pass plan and a dry apply share (pass.Session.Preview),
+// its plan printed with opts and recorded as cmd's preview. A value a
+// planned command can't carry is a warning: the wetrun refuses it.
+func (a *app) preview(ctx context.Context, config string, cmd state.Command, opts render.PlanOptions) (*pass.Detection, *pass.Planned, error) {
 	s, err := a.open(config, true)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	ev, det, pl, err := s.preview(ctx)
+	ev, det, pl, err := s.Preview(ctx)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	a.warnBadValues(badValues(pl.plan, s.res))
-	render.Plan(a.stdout, pl.plan, render.PlanOptions{Mode: render.ModePlan, Diff: diff,
-		Unbindable: s.conn.masked, Unrecorded: s.conn.maskedHost})
-	if err := s.recordPass(state.CmdPlan, true, pl.plan.Hash, ev, det); err != nil {
-		return err
+	a.warnBadValues(badValues(pl.Plan, s.Res))
+	opts.Unbindable, opts.Unrecorded = s.Conn.Masked, s.Conn.MaskedHost
+	render.Plan(a.stdout, pl.Plan, opts)
+	if err := s.RecordPass(cmd, true, pl.Plan.Hash, ev, det); err != nil {
+		return nil, nil, err
 	}
-	return exit(verdictCode(det.obs))
+	return det, pl, nil
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"sync"
 
@@ -17,7 +16,6 @@ import (
 	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/secret"
-	"github.com/zap-go/zap/pkg/declaration"
 )
 
 // maskedWriter is one of zap's own outputs: everything written through it
@@ -207,23 +205,4 @@ func (a *app) loadEnvFile() error {
 		fmt.Fprintf(a.stderr, "warning: %s\nhint: %s\n", escape.Line(w.String()), escape.Line(w.Hint()))
 	}
 	return nil
-}
-
-// secretRefs names the secrets among the variables a Text references.
-func secretRefs(t *declaration.Text, res *resolve.Resolution) []string {
-	if t == nil {
-		return nil
-	}
-	var out []string
-	for _, p := range t.Parts() {
-		if p.Env == "" {
-			continue
-		}
-		for _, r := range res.References {
-			if r.Name == p.Env && r.Secret && !slices.Contains(out, p.Env) {
-				out = append(out, p.Env)
-			}
-		}
-	}
-	return out
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/zap-go/zap/internal/mask"
-	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
@@ -66,30 +65,6 @@ func TestEmptyConnectingUserStopsBeforeConnecting(t *testing.T) {
 	}
 	if n := readOr(f.dir+"/zap-detect.count", "0"); n != "0" {
 		t.Errorf("zap-detect ran %s time(s)", n)
-	}
-}
-
-func TestConnectionAndUnbindableRender(t *testing.T) {
-	d, err := declaration.Read([]byte(mustCanon(t, remoteDecl)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := map[string]string{"SECRET_HOST": "db7.internal.example", "SSH_USER": "deploy"}
-	res := resolve.Resolve(d, func(k string) (string, bool) { v, ok := env[k]; return v, ok })
-	c := connectionOf(d, res, false)
-	if !c.unbindable() || !c.unrecorded() || strings.Join(c.masked, ",") != "SECRET_HOST" || len(c.empty) != 0 {
-		t.Fatalf("connection %+v", c)
-	}
-	var b bytes.Buffer
-	render.Plan(&b, &plan.Plan{Hash: "abc123"}, render.PlanOptions{Mode: render.ModePlan, Unbindable: c.masked, Unrecorded: c.maskedHost})
-	got := b.String()
-	for _, w := range []string{"UNBINDABLE — the target's host or connecting user goes through the secret reference SECRET_HOST", "UNRECORDED — "} {
-		if !strings.Contains(got, w) {
-			t.Errorf("missing %q in:\n%s", w, got)
-		}
-	}
-	if strings.Contains(got, "plan_hash: abc123") {
-		t.Errorf("an unbindable plan shows its hash:\n%s", got)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/peterbourgon/ff/v3/ffcli"
 
+	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/state"
@@ -36,23 +37,12 @@ unverifiable, or didn't read a declared resource; 2 an input error.`,
 // last run, not the machine now. A remote host that resolves to nothing is
 // refused naming its variables (exit 2), as plan and detect refuse it.
 func (a *app) cmdStatus(ctx context.Context, config string) error {
-	s, err := a.open(config, true)
+	s, ev, l, err := a.start(ctx, config, (*pass.Session).CheckHost)
 	if err != nil {
 		return err
 	}
-	ev, err := s.load(ctx)
-	if err != nil {
-		return err
-	}
-	if err := s.conn.checkHost(); err != nil {
-		return err
-	}
-	h := hostKey(ev.decl, s.res)
-	l, err := s.lastRunOf(ev.decl)
-	if err != nil {
-		return err
-	}
-	res := s.res
+	res := s.Res
+	h := pass.HostKey(ev.Decl, res)
 	v := &render.StatusView{Host: h, UnresolvedNow: res.Unresolved}
 	seen := map[string]state.Resource{}
 	if l != nil {
@@ -64,8 +54,8 @@ func (a *app) cmdStatus(ctx context.Context, config string) error {
 	declared := map[string]bool{}
 	hasher := resolve.NewHasher(res)
 	code := 0
-	for i := range ev.decl.Resources {
-		r := &ev.decl.Resources[i]
+	for i := range ev.Decl.Resources {
+		r := &ev.Decl.Resources[i]
 		declared[r.ID] = true
 		line := render.StatusResource{ID: r.ID, Type: r.Type}
 		if got, ok := seen[r.ID]; ok {

@@ -40,10 +40,10 @@ func (a *app) cmdValidate(ctx context.Context, config string) error {
 	if err != nil {
 		return err
 	}
-	ev, err := s.load(ctx)
+	ev, err := s.Load(ctx)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stdout, "ok: %d resource(s)\n", len(ev.decl.Resources))
+	fmt.Fprintf(a.stdout, "ok: %d resource(s)\n", len(ev.Decl.Resources))
 	return nil
 }

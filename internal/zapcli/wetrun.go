@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/review"
 	"github.com/zap-go/zap/internal/stages"
@@ -25,57 +26,41 @@ type wetrunOptions struct {
 // cmdWetrun is zap apply --wetrun: detect and plan again, execute only the
 // plan that was reviewed, then read every resource again.
 func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) error {
-	s, err := a.open(config, true)
+	s, ev, last, err := a.start(ctx, config, checkWetrun)
 	if err != nil {
 		return err
 	}
-	ev, err := s.load(ctx)
+	h := pass.HostKey(ev.Decl, s.Res)
+	s.warmSudo(ctx, ev.Decl, true)
+	det, err := s.DetectThenPlan(ctx, ev)
 	if err != nil {
 		return err
 	}
-	if err := s.conn.checkBindable(); err != nil {
-		return err
-	}
-	if res := s.res; len(res.Unresolved) > 0 {
-		return fail(2, fmt.Sprintf("%d referenced variable(s) are unset or empty: %s\na wetrun starts only when every variable the config references is set, so no empty value is ever acted on",
-			len(res.Unresolved), strings.Join(res.Unresolved, ", ")),
-			"provide them (--env-file or the environment) and re-run")
-	}
-	h := hostKey(ev.decl, s.res)
-	last, err := s.lastRun(h)
+	pl, err := s.Plan(ctx, det)
 	if err != nil {
 		return err
 	}
-	s.warmSudo(ctx, ev.decl, true)
-	det, err := s.detectThenPlan(ctx, ev)
-	if err != nil {
+	if err := refuseBadValues(badValues(pl.Plan, s.Res)); err != nil {
 		return err
 	}
-	pl, err := s.plan(ctx, det)
-	if err != nil {
-		return err
-	}
-	if err := refuseBadValues(badValues(pl.plan, s.res)); err != nil {
-		return err
-	}
-	if err := refuseBadTemplates(badTemplates(ev.decl, s.res)); err != nil {
+	if err := refuseBadTemplates(badTemplates(ev.Decl, s.Res)); err != nil {
 		return err
 	}
 	w := &wetrun{s: s, o: o, ev: ev, det: det, pl: pl}
-	if review.Mismatch(pl.plan.Hash, o.expect) {
+	if review.Mismatch(pl.Plan.Hash, o.expect) {
 		return w.refuse(render.ReasonExpect)
 	}
-	if len(pl.plan.Changes) == 0 {
+	if len(pl.Plan.Changes) == 0 {
 		return w.empty()
 	}
-	gate := review.Bind(pl.plan.Hash, o.expect, last)
+	gate := review.Bind(pl.Plan.Hash, o.expect, last)
 	confirmed := false
 	if gate.Reason != "" {
 		tty, ok := a.terminal()
 		if !ok || o.json || o.expect != "" {
 			return w.refuse(gate.Reason)
 		}
-		yes, err := review.Ask(tty, a.stderr, a.flushOutputs, pl.plan, gate.Reason)
+		yes, err := review.Ask(tty, a.stderr, a.flushOutputs, pl.Plan, gate.Reason)
 		if err != nil {
 			return failf(1, "%v", err)
 		}
@@ -84,26 +69,40 @@ func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) err
 		}
 		confirmed = true
 	}
-	if err := gate.Claim(s.store, s.abs, h); err != nil {
+	if err := gate.Claim(s.Store, s.Abs, h); err != nil {
 		if errors.Is(err, state.ErrClaimLost) {
 			return fail(2, "another wetrun claimed this preview first: one preview covers one wetrun, so this one changed nothing",
 				"preview again (zap apply), then run zap apply --wetrun")
 		}
-		return stateError(err)
+		return pass.StateError(err)
 	}
-	if err := s.record(state.CmdWetrun, false, pl.plan.Hash, ev, det); err != nil {
+	if err := s.Record(state.CmdWetrun, false, pl.Plan.Hash, ev, det); err != nil {
 		return err
 	}
 	return w.execute(ctx, confirmed)
+}
+
+// checkWetrun refuses a wetrun on a plan no review can bind, and one with a
+// referenced variable unset.
+func checkWetrun(s *pass.Session) error {
+	if err := s.Conn.CheckBindable(); err != nil {
+		return err
+	}
+	if res := s.Res; len(res.Unresolved) > 0 {
+		return fail(2, fmt.Sprintf("%d referenced variable(s) are unset or empty: %s\na wetrun starts only when every variable the config references is set, so no empty value is ever acted on",
+			len(res.Unresolved), strings.Join(res.Unresolved, ", ")),
+			"provide them (--env-file or the environment) and re-run")
+	}
+	return nil
 }
 
 // wetrun is one wetrun past detection and planning.
 type wetrun struct {
 	s   *session
 	o   wetrunOptions
-	ev  *evaluation
-	det *detection
-	pl  *planned
+	ev  *pass.Evaluation
+	det *pass.Detection
+	pl  *pass.Planned
 }
 
 // text is where the text report goes: stdout, or stderr under --json,
@@ -118,8 +117,8 @@ func (w *wetrun) text() io.Writer {
 // empty ends a wetrun whose plan has no changes: it needs no review and
 // runs nothing; held resources still exit 1.
 func (w *wetrun) empty() error {
-	p := w.pl.plan
-	if err := w.s.record(state.CmdWetrun, false, p.Hash, w.ev, w.det); err != nil {
+	p := w.pl.Plan
+	if err := w.s.Record(state.CmdWetrun, false, p.Hash, w.ev, w.det); err != nil {
 		return err
 	}
 	code := 0
@@ -149,8 +148,8 @@ func (w *wetrun) refuse(reason string) error {
 	}
 	render.Refused(t, reason, expected)
 	fmt.Fprintln(t)
-	render.Plan(t, w.pl.plan, render.PlanOptions{Mode: render.ModeRefused})
-	if err := w.s.record(state.CmdRefused, true, w.pl.plan.Hash, w.ev, w.det); err != nil {
+	render.Plan(t, w.pl.Plan, render.PlanOptions{Mode: render.ModeRefused})
+	if err := w.s.Record(state.CmdRefused, true, w.pl.Plan.Hash, w.ev, w.det); err != nil {
 		return err
 	}
 	return exit(2)
@@ -162,8 +161,8 @@ func (w *wetrun) decline() error {
 	t := w.text()
 	render.Declined(t)
 	fmt.Fprintln(t)
-	render.Plan(t, w.pl.plan, render.PlanOptions{Mode: render.ModeRefused})
-	if err := w.s.record(state.CmdDeclined, true, w.pl.plan.Hash, w.ev, w.det); err != nil {
+	render.Plan(t, w.pl.Plan, render.PlanOptions{Mode: render.ModeRefused})
+	if err := w.s.Record(state.CmdDeclined, true, w.pl.Plan.Hash, w.ev, w.det); err != nil {
 		return err
 	}
 	return exit(2)
@@ -182,7 +181,7 @@ func (w *wetrun) emitter() func(*events.Event) {
 }
 
 func (w *wetrun) emitHeld(emit func(*events.Event)) {
-	for _, h := range w.pl.plan.Held {
+	for _, h := range w.pl.Plan.Held {
 		reason := h.Reason
 		if reason == "" {
 			reason = "waits on " + strings.Join(h.WaitsOn, ", ")
@@ -194,7 +193,7 @@ func (w *wetrun) emitHeld(emit func(*events.Event)) {
 // execute runs the plan through zap-exec, reads every resource again and
 // reports what still isn't converged.
 func (w *wetrun) execute(ctx context.Context, confirmed bool) error {
-	a, p := w.s.a, w.pl.plan
+	a, p := w.s.a, w.pl.Plan
 	t := w.text()
 	if !w.o.json && !confirmed {
 		// A confirmed plan was shown with the question already.
@@ -229,14 +228,14 @@ func (w *wetrun) execute(ctx context.Context, confirmed bool) error {
 
 	// The observe pass: read every resource again.
 	var residual []render.ResidualItem
-	det2, obsErr := w.s.detect(ctx, w.ev)
+	det2, obsErr := w.s.Detect(ctx, w.ev)
 	if obsErr == nil {
-		if err := w.s.record(state.CmdObserve, false, "", w.ev, det2); err != nil {
+		if err := w.s.Record(state.CmdObserve, false, "", w.ev, det2); err != nil {
 			// The pass was read; only its report couldn't be kept.
 			code = 1
 			render.Error(a.stderr, "the reading again isn't recorded: "+err.Error())
 		}
-		residual = residuals(p, det2.obs, n.notOK)
+		residual = residuals(p, det2.Obs, n.notOK)
 		if len(residual) > 0 {
 			code = 1
 		}
@@ -264,7 +263,7 @@ func (w *wetrun) runExec(ctx context.Context, t io.Writer) (tally, error) {
 	a := w.s.a
 	progress := render.NewProgress(t)
 	n := tally{notOK: map[string]bool{}}
-	err := w.s.st.Stream(ctx, "zap-exec", w.pl.json, func(line []byte) error {
+	err := w.s.Stages.Stream(ctx, "zap-exec", w.pl.JSON, func(line []byte) error {
 		e, err := events.Read(line)
 		if err != nil {
 			return failf(1, "zap-exec wrote an event zap can't read: %v", err)
@@ -286,14 +285,14 @@ func (w *wetrun) runExec(ctx context.Context, t io.Writer) (tally, error) {
 			progress.Event(e)
 		}
 		return nil
-	}, append(a.stageArgs(), "--wetrun")...)
+	}, append(w.s.StageArgs(), "--wetrun")...)
 	return n, err
 }
 
 // doneJSON ends a wetrun's event stream: observe_failed when the reading
 // again failed, the held and residual resources, and done.
 func (w *wetrun) doneJSON(code int, n tally, residual []render.ResidualItem, obsErr error, doneErr string) {
-	p := w.pl.plan
+	p := w.pl.Plan
 	emit := w.emitter()
 	if obsErr != nil {
 		emit(&events.Event{Event: events.ObserveFailed, Error: obsErr.Error()})
@@ -312,8 +311,8 @@ func (w *wetrun) doneJSON(code int, n tally, residual []render.ResidualItem, obs
 
 // doneText ends a wetrun's text report: the reading again that failed, or
 // the residual and held resources and what the reading again observed.
-func (w *wetrun) doneText(code int, residual []render.ResidualItem, det2 *detection, obsErr error) {
-	p, t := w.pl.plan, w.text()
+func (w *wetrun) doneText(code int, residual []render.ResidualItem, det2 *pass.Detection, obsErr error) {
+	p, t := w.pl.Plan, w.text()
 	if obsErr != nil {
 		fmt.Fprintf(t, "\nNOT OBSERVED — reading the target again failed, so converged is not established:\n  %s\n",
 			strings.ReplaceAll(obsErr.Error(), "\n", "\n  "))
@@ -332,9 +331,9 @@ func (w *wetrun) doneText(code int, residual []render.ResidualItem, det2 *detect
 	if obsErr != nil || len(residual) > 0 {
 		return
 	}
-	fmt.Fprintf(t, "\nObserved: %d resource(s) read again", len(det2.obs.Resources))
+	fmt.Fprintf(t, "\nObserved: %d resource(s) read again", len(det2.Obs.Resources))
 	pipelines := 0
-	for _, r := range det2.obs.Declaration.Resources {
+	for _, r := range det2.Obs.Declaration.Resources {
 		if r.Type == declaration.KindPipeline {
 			pipelines++
 		}

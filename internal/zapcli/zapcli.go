@@ -1,7 +1,7 @@
 // Package zapcli is zap, the front end: it parses the command line (one
 // file and one flag set per command: lock.go, validate.go, plan.go,
-// apply.go, detect.go, status.go, version.go), runs the stages through
-// internal/stages, and prints what they found through internal/render. What
+// apply.go, detect.go, status.go, version.go), runs the pass through
+// internal/pass, and prints what it found through internal/render. What
 // the commands do, their exit codes and the state they keep are in
 // docs/architecture.md (The front end and its state); the --json stream, the
 // lock and the pin in docs/protocol.md.
@@ -23,15 +23,17 @@ package zapcli
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
 	"time"
 
 	"github.com/zap-go/zap/internal/mask"
+	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
+	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/stages"
+	"github.com/zap-go/zap/internal/state"
 )
 
 // Main runs zap with args and returns its exit code.
@@ -66,10 +68,10 @@ func (a *app) main(ctx context.Context, args []string) int {
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
-		if !ee.quiet {
-			render.Error(a.stderr, ee.msg, ee.hints...)
+		if !ee.Quiet {
+			render.Error(a.stderr, ee.Msg, ee.Hints...)
 		}
-		return ee.code
+		return ee.Code
 	}
 	var se *stages.Error
 	if errors.As(err, &se) {
@@ -113,31 +115,74 @@ type app struct {
 	masker *mask.Masker
 }
 
-// exitError is a failure with its exit code. A quiet one has already said
-// what it had to (a report was printed) and only sets the code.
-type exitError struct {
-	code  int
-	msg   string
-	hints []string
-	quiet bool
-}
-
-func (e *exitError) Error() string { return e.msg }
+// exitError is a failure with its exit code (pass.Error): the pass's own
+// and the commands' alike.
+type exitError = pass.Error
 
 // fail is an error exiting code, printed as error: msg with hints.
-func fail(code int, msg string, hints ...string) error {
-	return &exitError{code: code, msg: msg, hints: hints}
-}
+func fail(code int, msg string, hints ...string) error { return pass.Fail(code, msg, hints...) }
 
 // failf is fail with a formatted message and no hint.
-func failf(code int, format string, args ...any) error {
-	return &exitError{code: code, msg: fmt.Sprintf(format, args...)}
-}
+func failf(code int, format string, args ...any) error { return pass.Failf(code, format, args...) }
 
 // exit sets the exit code of a command whose report already said why.
 func exit(code int) error {
 	if code == 0 {
 		return nil
 	}
-	return &exitError{code: code, quiet: true}
+	return &exitError{Code: code, Quiet: true}
+}
+
+// session is a pass on a config (pass.Session), with what the front end
+// keeps of it: the references once resolved, for the sudo warm-up.
+type session struct {
+	*pass.Session
+	a   *app
+	res *resolve.Resolution
+}
+
+// open prepares a command on config (pass.Open), once the env file is in
+// the operator environment. withState opens the state directory too.
+func (a *app) open(config string, withState bool) (*session, error) {
+	if err := a.loadEnvFile(); err != nil {
+		return nil, err
+	}
+	s := &session{a: a}
+	env := pass.Env{
+		Getenv:    a.getenv,
+		LookupEnv: a.lookupEnv,
+		Environ:   a.environ,
+		BigEnv:    a.bigEnv,
+		Stderr:    a.stderr,
+		Now:       a.now,
+		StageDir:  a.stageDir,
+		Evaluator: a.evaluator,
+		Bootstrap: a.bootstrap,
+		Resolved: func(res *resolve.Resolution) {
+			s.res = res
+			a.useSecrets(res)
+		},
+		BeforeDetect: s.warmSudo,
+	}
+	p, err := pass.Open(env, config, withState)
+	if err != nil {
+		return nil, err
+	}
+	s.Session = p
+	return s, nil
+}
+
+// start opens a command on config, with the state directory, and starts
+// its pass (pass.Session.Start): the config evaluated, its connection
+// context held to check, and the target's last run read.
+func (a *app) start(ctx context.Context, config string, check func(*pass.Session) error) (*session, *pass.Evaluation, *state.Loaded, error) {
+	s, err := a.open(config, true)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ev, last, err := s.Start(ctx, check)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return s, ev, last, nil
 }

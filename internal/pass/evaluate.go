@@ -1,4 +1,4 @@
-package zapcli
+package pass
 
 import (
 	"bytes"
@@ -24,29 +24,29 @@ const lockHint = "run zap lock to pin the zap-eval this config is evaluated with
 // evaluatorPath is the zap-eval to run: --evaluator, else $ZAP_EVAL, else
 // the one installed beside zap. One named by flag or environment must be
 // absolute: Zap never looks one up on PATH.
-func (s *session) evaluatorPath() (string, error) {
-	p, from := s.a.evaluator, "--evaluator"
+func (s *Session) evaluatorPath() (string, error) {
+	p, from := s.env.Evaluator, "--evaluator"
 	if p == "" {
-		p, from = s.a.getenv("ZAP_EVAL"), "ZAP_EVAL"
+		p, from = s.env.Getenv("ZAP_EVAL"), "ZAP_EVAL"
 	}
 	if p == "" {
-		return filepath.Join(s.st.Dir(), "zap-eval"), nil
+		return filepath.Join(s.Stages.Dir(), "zap-eval"), nil
 	}
 	if !filepath.IsAbs(p) {
-		return "", fail(2, fmt.Sprintf("%s %s is not an absolute path", from, p),
+		return "", Fail(2, fmt.Sprintf("%s %s is not an absolute path", from, p),
 			"name the zap-eval binary by its absolute path; Zap never looks one up on PATH")
 	}
 	return p, nil
 }
 
-// openEvaluator opens and hashes the evaluator, through the pin cache when
+// OpenEvaluator opens and hashes the evaluator, through the pin cache when
 // the state directory can hold one.
-func (s *session) openEvaluator() (*pin.Binary, error) {
+func (s *Session) OpenEvaluator() (*pin.Binary, error) {
 	path, err := s.evaluatorPath()
 	if err != nil {
 		return nil, err
 	}
-	o := pin.Options{Now: s.a.now}
+	o := pin.Options{Now: s.env.Now}
 	if s.cache != nil {
 		o.Cache = s.cache.PinCache()
 	}
@@ -55,70 +55,70 @@ func (s *session) openEvaluator() (*pin.Binary, error) {
 	case err == nil:
 		return b, nil
 	case errors.Is(err, pin.ErrRefused):
-		return nil, fail(2, fmt.Sprintf("zap-eval: %v", err),
+		return nil, Fail(2, fmt.Sprintf("zap-eval: %v", err),
 			"name the zap-eval binary itself, by its absolute path, with --evaluator or ZAP_EVAL")
 	case errors.Is(err, pin.ErrChanged):
-		return nil, fail(1, fmt.Sprintf("zap-eval: %v", err), "retry once nothing writes the binary")
+		return nil, Fail(1, fmt.Sprintf("zap-eval: %v", err), "retry once nothing writes the binary")
 	case errors.Is(err, state.ErrUntrusted), pastLimit(err):
-		return nil, stateError(err)
+		return nil, StateError(err)
 	}
-	return nil, failf(1, "zap-eval: %v", err)
+	return nil, Failf(1, "zap-eval: %v", err)
 }
 
-// readLock reads the config's lock; nil when there is none.
-func (s *session) readLock() (*lock.Lock, error) {
-	l, err := lock.Read(s.lock)
+// ReadLock reads the config's lock; nil when there is none.
+func (s *Session) ReadLock() (*lock.Lock, error) {
+	l, err := lock.Read(s.Lock)
 	switch {
 	case err == nil:
 		return l, nil
 	case errors.Is(err, lock.ErrNewer):
-		return nil, fail(2, err.Error(), "this zap is older than the one that wrote the lock; upgrade zap")
+		return nil, Fail(2, err.Error(), "this zap is older than the one that wrote the lock; upgrade zap")
 	case errors.Is(err, lock.ErrLink):
-		return nil, fail(2, err.Error(), "zap.lock is committed beside the config: make it a regular file of its own")
+		return nil, Fail(2, err.Error(), "zap.lock is committed beside the config: make it a regular file of its own")
 	case errors.Is(err, lock.ErrInvalid):
-		return nil, fail(2, err.Error(), "fix it, or restore it from version control")
+		return nil, Fail(2, err.Error(), "fix it, or restore it from version control")
 	}
-	return nil, failf(1, "%v", err)
+	return nil, Failf(1, "%v", err)
 }
 
 // toolchainPin is the pin the config's lock records, refusing a lock that
 // records none.
-func (s *session) toolchainPin() (string, error) {
-	l, err := s.readLock()
+func (s *Session) toolchainPin() (string, error) {
+	l, err := s.ReadLock()
 	if err != nil {
 		return "", err
 	}
 	if l == nil {
-		return "", fail(2, fmt.Sprintf("no toolchain pin: %s doesn't exist", s.lock), lockHint)
+		return "", Fail(2, fmt.Sprintf("no toolchain pin: %s doesn't exist", s.Lock), lockHint)
 	}
 	if l.Toolchain == nil {
-		return "", fail(2, fmt.Sprintf("no toolchain pin: %s pins no zap-eval", s.lock), lockHint)
+		return "", Fail(2, fmt.Sprintf("no toolchain pin: %s pins no zap-eval", s.Lock), lockHint)
 	}
 	return l.Toolchain.Blake3, nil
 }
 
 // evaluate evaluates the config with the pinned evaluator.
-func (s *session) evaluate(ctx context.Context) (*evaluation, error) {
+func (s *Session) evaluate(ctx context.Context) (*Evaluation, error) {
 	want, err := s.toolchainPin()
 	if err != nil {
 		return nil, err
 	}
-	bin, err := s.openEvaluator()
+	bin, err := s.OpenEvaluator()
 	if err != nil {
 		return nil, err
 	}
 	defer bin.Close()
 	if bin.Sum != want {
-		return nil, fail(2, fmt.Sprintf("zap-eval %s hashes to %s, not the toolchain pin %s in %s", bin.Path, bin.Sum, want, s.lock),
+		return nil, Fail(2, fmt.Sprintf("zap-eval %s hashes to %s, not the toolchain pin %s in %s", bin.Path, bin.Sum, want, s.Lock),
 			"run zap lock to pin it, or point --evaluator at the pinned one")
 	}
 	return s.evaluateCached(ctx, bin, want)
 }
 
-// runEvaluator runs the opened evaluator on the config: the operator
+// RunEvaluator runs the opened evaluator on the config: the operator
 // environment (zap-eval reads the variables the secret gate looks at) with
 // TZ=UTC. args go before the config (evalcache.go: --inputs FILE).
-func (s *session) runEvaluator(ctx context.Context, bin *pin.Binary, args ...string) (*evaluation, error) {
+func (s *Session) RunEvaluator(ctx context.Context, bin *pin.Binary, args ...string) (*Evaluation, error) {
 	out, err := s.evaluatorOutput(ctx, bin, args...)
 	if err != nil {
 		return nil, err
@@ -126,21 +126,21 @@ func (s *session) runEvaluator(ctx context.Context, bin *pin.Binary, args ...str
 	return readEvaluation(bin, out)
 }
 
-// evaluatorOutput runs the opened evaluator (runEvaluator) and returns what
+// evaluatorOutput runs the opened evaluator (RunEvaluator) and returns what
 // it wrote.
-func (s *session) evaluatorOutput(ctx context.Context, bin *pin.Binary, args ...string) ([]byte, error) {
-	cmd, err := bin.Command(ctx, append(args, s.config)...)
+func (s *Session) evaluatorOutput(ctx context.Context, bin *pin.Binary, args ...string) ([]byte, error) {
+	cmd, err := bin.Command(ctx, append(args, s.Config)...)
 	if err != nil {
 		if errors.Is(err, pin.ErrChanged) {
-			return nil, fail(1, fmt.Sprintf("zap-eval: %v", err), "retry once nothing writes the binary")
+			return nil, Fail(1, fmt.Sprintf("zap-eval: %v", err), "retry once nothing writes the binary")
 		}
-		return nil, failf(1, "zap-eval: %v", err)
+		return nil, Failf(1, "zap-eval: %v", err)
 	}
-	release, err := s.st.EvalCommand(cmd)
+	release, err := s.Stages.EvalCommand(cmd)
 	if err != nil {
-		return nil, failf(1, "zap-eval: %v", err)
+		return nil, Failf(1, "zap-eval: %v", err)
 	}
-	out, err := s.st.RunCmd(cmd, "zap-eval", nil)
+	out, err := s.Stages.RunCmd(cmd, "zap-eval", nil)
 	release()
 	if err == nil {
 		s.startEarlyDetect(ctx, out)
@@ -149,19 +149,19 @@ func (s *session) evaluatorOutput(ctx context.Context, bin *pin.Binary, args ...
 }
 
 // readEvaluation reads what the evaluator bin wrote as zap reads it.
-func readEvaluation(bin *pin.Binary, out []byte) (*evaluation, error) {
+func readEvaluation(bin *pin.Binary, out []byte) (*Evaluation, error) {
 	d, err := declaration.Read(out)
 	if err == nil {
 		err = d.Validate()
 	}
 	if err != nil {
 		if f := firstFormat(out); f != declaration.Format && strings.HasPrefix(f, "zap.declaration/") {
-			return nil, fail(2, fmt.Sprintf("zap-eval %s answers in %s, and this zap reads %s", bin.Path, f, declaration.Format),
+			return nil, Fail(2, fmt.Sprintf("zap-eval %s answers in %s, and this zap reads %s", bin.Path, f, declaration.Format),
 				"use the zap-eval that came with this zap, and run zap lock to pin it")
 		}
-		return nil, failf(1, "zap-eval wrote a declaration zap can't read: %v", err)
+		return nil, Failf(1, "zap-eval wrote a declaration zap can't read: %v", err)
 	}
-	return &evaluation{decl: d, json: out}, nil
+	return &Evaluation{Decl: d, JSON: out}, nil
 }
 
 // firstFormat is the string value of a document's first field when that

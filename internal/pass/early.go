@@ -1,4 +1,4 @@
-package zapcli
+package pass
 
 import (
 	"bytes"
@@ -19,7 +19,7 @@ import (
 // decides how zap-detect runs or whether it may connect:
 //
 //   - the target is a remote host named with no reference at all (a local
-//     target may first ask for sudo on the terminal, warmSudo; a host or
+//     target may first ask for sudo on the terminal, BeforeDetect; a host or
 //     user given by reference is checked, and may be masked, first);
 //   - GOGC, which zap-detect's environment depends on (UseGC), is the
 //     operator's, or the declaration doesn't mention it;
@@ -35,12 +35,12 @@ import (
 
 // startEarlyDetect starts zap-detect on out, the evaluator's output, when a
 // preview asked for it (s.earlyWanted) and the declaration allows it.
-func (s *session) startEarlyDetect(ctx context.Context, out []byte) {
+func (s *Session) startEarlyDetect(ctx context.Context, out []byte) {
 	if !s.earlyWanted || s.early != nil {
 		return
 	}
 	gc := ""
-	if s.a.getenv("GOGC") == "" {
+	if s.env.Getenv("GOGC") == "" {
 		if bytes.Contains(out, []byte("GOGC")) {
 			return
 		}
@@ -56,22 +56,22 @@ func (s *session) startEarlyDetect(ctx context.Context, out []byte) {
 	}
 	// A last-run report zap would refuse stops it before it runs
 	// zap-detect: then none is started early, so none connects.
-	if s.store != nil {
+	if s.Store != nil {
 		h, ok := t.Host.Plain()
 		if !ok {
 			return
 		}
-		l, err := s.store.Load(s.abs, h)
+		l, err := s.Store.Load(s.Abs, h)
 		if err != nil {
 			return
 		}
 		s.read = &lastRead{host: h, loaded: l}
 	}
-	s.early = s.st.Start(ctx, "zap-detect", out, gc, s.a.stageArgs()...)
+	s.early = s.Stages.Start(ctx, "zap-detect", out, gc, s.StageArgs()...)
 }
 
 // stopEarlyDetect stops an early zap-detect nothing took, and waits for it.
-func (s *session) stopEarlyDetect() {
+func (s *Session) stopEarlyDetect() {
 	if e := s.early; e != nil {
 		s.early = nil
 		e.Stop()
@@ -80,8 +80,8 @@ func (s *session) stopEarlyDetect() {
 
 // runDetect runs zap-detect on input with args, or takes the answer of the
 // early one when it was started exactly so.
-func (s *session) runDetect(ctx context.Context, input []byte, args []string) ([]byte, error) {
+func (s *Session) runDetect(ctx context.Context, input []byte, args []string) ([]byte, error) {
 	e := s.early
 	s.early = nil
-	return s.st.RunOrTake(ctx, e, "zap-detect", input, args...)
+	return s.Stages.RunOrTake(ctx, e, "zap-detect", input, args...)
 }

@@ -1,4 +1,4 @@
-package zapcli
+package pass
 
 import (
 	"context"
@@ -37,19 +37,19 @@ const evalCacheVar = "ZAP_EVAL_CACHE"
 
 // evaluateCached evaluates the config with bin, whose blake3 is the pin,
 // through the eval cache.
-func (s *session) evaluateCached(ctx context.Context, bin *pin.Binary, pin string) (*evaluation, error) {
-	mode := s.a.getenv(evalCacheVar)
+func (s *Session) evaluateCached(ctx context.Context, bin *pin.Binary, pin string) (*Evaluation, error) {
+	mode := s.env.Getenv(evalCacheVar)
 	switch mode {
 	case "", "skip", "off":
 	default:
-		return nil, fail(2, fmt.Sprintf("%s is %q", evalCacheVar, escape.Line(mode)),
+		return nil, Fail(2, fmt.Sprintf("%s is %q", evalCacheVar, escape.Line(mode)),
 			"set ZAP_EVAL_CACHE=skip to be served a cached evaluation, off to use no cache, or leave it unset")
 	}
 	if s.cache == nil || mode != "skip" {
-		return s.runEvaluator(ctx, bin)
+		return s.RunEvaluator(ctx, bin)
 	}
 	c := evalcache.Open(s.cache.Dir())
-	out, hit, err := c.Lookup(s.abs, pin)
+	out, hit, err := c.Lookup(s.Abs, pin)
 	if err != nil {
 		return nil, evalCacheError(err)
 	}
@@ -63,18 +63,18 @@ func (s *session) evaluateCached(ctx context.Context, bin *pin.Binary, pin strin
 
 // evaluateRecording runs the evaluator, as on a miss, and records what it
 // made in c.
-func (s *session) evaluateRecording(ctx context.Context, bin *pin.Binary, c *evalcache.Cache, pin string) (*evaluation, error) {
+func (s *Session) evaluateRecording(ctx context.Context, bin *pin.Binary, c *evalcache.Cache, pin string) (*Evaluation, error) {
 	if err := c.Ensure(); err != nil {
 		if errors.Is(err, state.ErrUntrusted) {
 			return nil, evalCacheError(err)
 		}
 		s.evalCacheWarning(err)
-		return s.runEvaluator(ctx, bin)
+		return s.RunEvaluator(ctx, bin)
 	}
 	f, err := os.CreateTemp(c.Dir(), ".inputs-*")
 	if err != nil {
 		s.evalCacheWarning(err)
-		return s.runEvaluator(ctx, bin)
+		return s.RunEvaluator(ctx, bin)
 	}
 	tmp := f.Name()
 	f.Close()
@@ -102,7 +102,7 @@ func (s *session) evaluateRecording(ctx context.Context, bin *pin.Binary, c *eva
 		if err == nil {
 			var inputs []evalcache.Input
 			if inputs, err = evalcache.ReadInputs(data); err == nil {
-				p, err = c.Prepare(s.abs, pin, inputs, out)
+				p, err = c.Prepare(s.Abs, pin, inputs, out)
 			}
 		}
 		ready <- prepared{p: p, err: err}
@@ -130,25 +130,20 @@ func (s *session) evaluateRecording(ctx context.Context, bin *pin.Binary, c *eva
 
 // cachedEvaluation reads a cached declaration as zap reads zap-eval's; nil
 // when it doesn't read (then the evaluator runs).
-func cachedEvaluation(out []byte) *evaluation {
+func cachedEvaluation(out []byte) *Evaluation {
 	d, err := declaration.Read(out)
 	if err != nil || d.Validate() != nil {
 		return nil
 	}
-	return &evaluation{decl: d, json: out}
+	return &Evaluation{Decl: d, JSON: out}
 }
 
 func evalCacheError(err error) error {
-	if errors.Is(err, state.ErrUntrusted) {
-		return fail(2, fmt.Sprintf("eval cache: %v", err),
-			"every file under ~/.zap (or $ZAP_HOME) must belong to the user Zap runs as, and the eval cache must be private to it; fix or remove it")
-	}
-	if pastLimit(err) {
-		return fail(2, fmt.Sprintf("eval cache: %v", err), "zap records no entry past the limits of a document; remove it")
-	}
-	return failf(1, "eval cache: %v", err)
+	return fileError("eval cache", err,
+		"every file under ~/.zap (or $ZAP_HOME) must belong to the user Zap runs as, and the eval cache must be private to it; fix or remove it",
+		"zap records no entry past the limits of a document; remove it")
 }
 
-func (s *session) evalCacheWarning(err error) {
-	fmt.Fprintf(s.a.stderr, "warning: eval cache: %s\n", escape.Line(err.Error()))
+func (s *Session) evalCacheWarning(err error) {
+	fmt.Fprintf(s.env.Stderr, "warning: eval cache: %s\n", escape.Line(err.Error()))
 }

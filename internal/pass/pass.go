@@ -3,7 +3,8 @@
 // directory), evaluates it with the pinned evaluator (through the eval
 // cache), holds the target's connection context to the command's checks,
 // reads the target's last run, runs zap-detect (started early when it
-// may) and zap-plan, and records the pass's report. The front end
+// may), zap-plan and a wetrun's zap-exec (counting its events), and records
+// the pass's report. The front end
 // (internal/zapcli) parses a command's flags, calls it in order and prints
 // what it found; a failure is an Error carrying zap's exit code.
 package pass
@@ -25,6 +26,7 @@ import (
 	"github.com/zap-go/zap/internal/stages"
 	"github.com/zap-go/zap/internal/state"
 	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/events"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -303,6 +305,40 @@ func (s *Session) Plan(ctx context.Context, det *Detection) (*Planned, error) {
 		return nil, Failf(1, "zap-plan wrote a plan zap can't read: %v", err)
 	}
 	return &Planned{Plan: p, JSON: out}, nil
+}
+
+// Tally is what zap-exec's events said of a run.
+type Tally struct {
+	Started             bool // an event came
+	OK, Failed, Skipped int
+	NotOK               map[string]bool // the changes that failed or were skipped
+}
+
+// Exec runs zap-exec --wetrun on the plan and counts its events, handing
+// each to each as it comes: the line zap-exec wrote and the event read
+// from it.
+func (s *Session) Exec(ctx context.Context, pl *Planned, each func(line []byte, e *events.Event)) (Tally, error) {
+	n := Tally{NotOK: map[string]bool{}}
+	err := s.Stages.Stream(ctx, "zap-exec", pl.JSON, func(line []byte) error {
+		e, err := events.Read(line)
+		if err != nil {
+			return Failf(1, "zap-exec wrote an event zap can't read: %v", err)
+		}
+		n.Started = true
+		switch e.Event {
+		case events.ChangeOK:
+			n.OK++
+		case events.ChangeFailed:
+			n.Failed++
+			n.NotOK[e.ID] = true
+		case events.ChangeSkipped:
+			n.Skipped++
+			n.NotOK[e.ID] = true
+		}
+		each(line, e)
+		return nil
+	}, append(s.StageArgs(), "--wetrun")...)
+	return n, err
 }
 
 // resolution resolves the declaration's references from the operator

@@ -201,17 +201,17 @@ func (w *wetrun) execute(ctx context.Context, confirmed bool) error {
 		fmt.Fprintln(t)
 	}
 	n, execErr := w.runExec(ctx, t)
-	if execErr != nil && !n.started {
+	if execErr != nil && !n.Started {
 		// zap-exec stopped before its first event: nothing was changed.
 		return execErr
 	}
 	code := 0
-	if n.failed > 0 || len(p.Held) > 0 {
+	if n.Failed > 0 || len(p.Held) > 0 {
 		code = 1
 	}
 	doneErr := ""
 	var se *stages.Error
-	if errors.As(execErr, &se) && se.Status == 1 && n.failed > 0 {
+	if errors.As(execErr, &se) && se.Status == 1 && n.Failed > 0 {
 		// zap-exec's own exit for a change that failed: its events said
 		// what failed, and the run goes on to read the target again.
 		execErr = nil
@@ -235,7 +235,7 @@ func (w *wetrun) execute(ctx context.Context, confirmed bool) error {
 			code = 1
 			render.Error(a.stderr, "the reading again isn't recorded: "+err.Error())
 		}
-		residual = residuals(p, det2.Obs, n.notOK)
+		residual = residuals(p, det2.Obs, n.NotOK)
 		if len(residual) > 0 {
 			code = 1
 		}
@@ -250,48 +250,23 @@ func (w *wetrun) execute(ctx context.Context, confirmed bool) error {
 	return exit(code)
 }
 
-// tally is what zap-exec's events said of a run.
-type tally struct {
-	started             bool // an event came
-	ok, failed, skipped int
-	notOK               map[string]bool // the changes that failed or were skipped
-}
-
-// runExec runs zap-exec --wetrun on the plan, passing its events on (as
-// they are under --json, else as progress on t), and counts them.
-func (w *wetrun) runExec(ctx context.Context, t io.Writer) (tally, error) {
+// runExec runs the plan through zap-exec (pass.Session.Exec), passing its
+// events on as they come: as they are under --json, else as progress on t.
+func (w *wetrun) runExec(ctx context.Context, t io.Writer) (pass.Tally, error) {
 	a := w.s.a
 	progress := render.NewProgress(t)
-	n := tally{notOK: map[string]bool{}}
-	err := w.s.Stages.Stream(ctx, "zap-exec", w.pl.JSON, func(line []byte) error {
-		e, err := events.Read(line)
-		if err != nil {
-			return failf(1, "zap-exec wrote an event zap can't read: %v", err)
-		}
-		n.started = true
-		switch e.Event {
-		case events.ChangeOK:
-			n.ok++
-		case events.ChangeFailed:
-			n.failed++
-			n.notOK[e.ID] = true
-		case events.ChangeSkipped:
-			n.skipped++
-			n.notOK[e.ID] = true
-		}
+	return w.s.Exec(ctx, w.pl, func(line []byte, e *events.Event) {
 		if w.o.json {
 			a.stdout.Write(append(maskJSON(a.masker, line), '\n'))
 		} else {
 			progress.Event(e)
 		}
-		return nil
-	}, append(w.s.StageArgs(), "--wetrun")...)
-	return n, err
+	})
 }
 
 // doneJSON ends a wetrun's event stream: observe_failed when the reading
 // again failed, the held and residual resources, and done.
-func (w *wetrun) doneJSON(code int, n tally, residual []render.ResidualItem, obsErr error, doneErr string) {
+func (w *wetrun) doneJSON(code int, n pass.Tally, residual []render.ResidualItem, obsErr error, doneErr string) {
 	p := w.pl.Plan
 	emit := w.emitter()
 	if obsErr != nil {
@@ -305,7 +280,7 @@ func (w *wetrun) doneJSON(code int, n tally, residual []render.ResidualItem, obs
 		}
 		emit(&events.Event{Event: events.Residual, ID: r.ID, Type: r.Type, Reason: reason})
 	}
-	emit(&events.Event{Event: events.Done, Exit: &code, OK: n.ok, Failed: n.failed, Skipped: n.skipped,
+	emit(&events.Event{Event: events.Done, Exit: &code, OK: n.OK, Failed: n.Failed, Skipped: n.Skipped,
 		Residual: len(residual), HeldN: len(p.Held), Error: doneErr})
 }
 

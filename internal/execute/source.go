@@ -30,6 +30,15 @@ func (s *SourceBuffer) Write(p []byte) (int, error) {
 // Bytes returns what was kept, and whether it went past SourceLimit.
 func (s *SourceBuffer) Bytes() ([]byte, bool) { return s.b, s.over || len(s.b) > SourceLimit }
 
+// Source is the source read whole, or the failure of one past SourceLimit.
+func (s *SourceBuffer) Source() ([]byte, error) {
+	data, over := s.Bytes()
+	if over {
+		return nil, Errorf(events.Permanent, "is larger than 16 MiB")
+	}
+	return data, nil
+}
+
 // ReadFailed is the error of the read operation's script (internal/ops
 // read.sh) that exited with status, from the last line it printed on
 // stderr: 94 a source that isn't a regular file of its own (conflict), 93

@@ -1,7 +1,6 @@
 package localops
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
@@ -10,16 +9,6 @@ import (
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/pkg/events"
 )
-
-// Dir makes a directory and sets its declared mode, owner and group (see the
-// package documentation).
-func (h *Host) Dir(ctx context.Context, d *execute.Dir) error {
-	err := h.dir(d)
-	if h.Elevated != nil && denied(err) {
-		return h.Elevated.Dir(ctx, d)
-	}
-	return err
-}
 
 func (h *Host) dir(d *execute.Dir) error {
 	var mode uint32

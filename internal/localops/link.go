@@ -1,7 +1,6 @@
 package localops
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
@@ -10,15 +9,6 @@ import (
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/pkg/events"
 )
-
-// Link makes path a symbolic link to target (see the package documentation).
-func (h *Host) Link(ctx context.Context, l *execute.Link) error {
-	err := h.link(l)
-	if h.Elevated != nil && denied(err) {
-		return h.Elevated.Link(ctx, l)
-	}
-	return err
-}
 
 func (h *Host) link(l *execute.Link) error {
 	dir, name := parent(l.Path), base(l.Path)

@@ -128,6 +128,32 @@ type Ops interface {
 	Link(ctx context.Context, l *execute.Link) error
 }
 
+// Put installs a file whole (see the package documentation).
+func (h *Host) Put(ctx context.Context, p *execute.Put) error {
+	return h.orElevated(h.put(ctx, p), func(e Ops) error { return e.Put(ctx, p) })
+}
+
+// Dir makes a directory and sets its declared mode, owner and group (see the
+// package documentation).
+func (h *Host) Dir(ctx context.Context, d *execute.Dir) error {
+	return h.orElevated(h.dir(d), func(e Ops) error { return e.Dir(ctx, d) })
+}
+
+// Link makes path a symbolic link to target (see the package documentation).
+func (h *Host) Link(ctx context.Context, l *execute.Link) error {
+	return h.orElevated(h.link(l), func(e Ops) error { return e.Link(ctx, l) })
+}
+
+// orElevated is err, the outcome of an operation done natively, or, when
+// the system denied it and the host has Elevated, the operation done there
+// again whole (again).
+func (h *Host) orElevated(err error, again func(Ops) error) error {
+	if h.Elevated != nil && denied(err) {
+		return again(h.Elevated)
+	}
+	return err
+}
+
 // New returns the local host whose commands run with env.
 func New(env []string) *Host {
 	return &Host{Umask: Umask(), Env: env}

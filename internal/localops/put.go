@@ -29,15 +29,6 @@ type attrs struct {
 	uid, gid int
 }
 
-// Put installs a file whole (see the package documentation).
-func (h *Host) Put(ctx context.Context, p *execute.Put) error {
-	err := h.put(ctx, p)
-	if h.Elevated != nil && denied(err) {
-		return h.Elevated.Put(ctx, p)
-	}
-	return err
-}
-
 func (h *Host) put(ctx context.Context, p *execute.Put) error {
 	dir, name := parent(p.Path), base(p.Path)
 	if name == "" || name == "." || name == ".." {

@@ -7,24 +7,17 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/zap-go/zap/internal/execute"
-	"github.com/zap-go/zap/internal/ops"
+	"github.com/zap-go/zap/internal/target"
 	"github.com/zap-go/zap/pkg/events"
-	"github.com/zap-go/zap/pkg/plan"
 )
 
 var _ execute.SourceReader = (*Host)(nil)
-
-// ReadLimit bounds a source read through sudo, whose script opens a fifo
-// swapped in after its checks and waits on it until then.
-const ReadLimit = 5 * time.Minute
 
 // ReadSource reads a put's source file natively, and, when that is denied
 // and Zap doesn't run as root, once through sudo: the read operation's
@@ -108,19 +101,19 @@ func describeMode(mode uint32) string {
 
 // sudoRead runs the read script under sudo -n, with no terminal.
 func sudoRead(ctx context.Context, path string) ([]byte, error) {
-	script, ok := ops.Script(plan.OpRead)
-	if !ok {
-		return nil, errors.New("can't be read: this zap has no read script")
+	input, err := target.ReadInput()
+	if err != nil {
+		return nil, err
 	}
 	sudo, err := exec.LookPath("sudo")
 	if err != nil {
 		return nil, execute.Errorf(events.Permission, "can't be read as you, and there is no sudo on this machine")
 	}
-	ctx, cancel := context.WithTimeout(ctx, ReadLimit)
+	ctx, cancel := context.WithTimeout(ctx, target.ReadLimit)
 	defer cancel()
 	// The path on the argv, the limit on stdin (ops.Input).
 	cmd := exec.CommandContext(ctx, sudo, "-n", "sh", "-s", "--", path)
-	cmd.Stdin = strings.NewReader(ops.Input(script.Text, strconv.Itoa(execute.SourceLimit)))
+	cmd.Stdin = strings.NewReader(input)
 	var out execute.SourceBuffer
 	stderr := execute.NewTail(execute.OutputLimit)
 	cmd.Stdout, cmd.Stderr = &out, stderr
@@ -135,9 +128,5 @@ func sudoRead(ctx context.Context, path string) ([]byte, error) {
 	case err != nil:
 		return nil, fmt.Errorf("can't be read through sudo: %w", err)
 	}
-	data, over := out.Bytes()
-	if over {
-		return nil, execute.Errorf(events.Permanent, "is larger than 16 MiB")
-	}
-	return data, nil
+	return out.Source()
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/ops/asroot"
+	"github.com/zap-go/zap/internal/target"
 	"github.com/zap-go/zap/pkg/events"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -40,37 +41,22 @@ const sudoGrace = 5 * time.Second
 // writes, Check runs the command (as the operator, as an operator's command
 // runs), and a failed check puts the old file back under sudo.
 type Sudo struct {
+	// AsRoot's Root is the Sudo itself; its Check runs a validate
+	// command as the host runs commands.
+	target.AsRoot
 	host *Host
-	// Check runs a validate command.
-	Check func(context.Context, *execute.Command) error
 }
 
 // NewSudo returns the sudo fallback of h: sudo runs with h's environment, and
 // a validate command runs as h runs commands.
 func NewSudo(h *Host) *Sudo {
-	return &Sudo{host: h, Check: h.Run}
+	s := &Sudo{host: h}
+	s.AsRoot = target.AsRoot{Root: s, Check: h.Run}
+	return s
 }
 
 var _ Ops = (*Sudo)(nil)
 var _ asroot.Root = (*Sudo)(nil)
-
-// Put installs a file whole as root.
-func (s *Sudo) Put(ctx context.Context, p *execute.Put) error {
-	if p.Validate != nil {
-		return asroot.ValidatedPut(ctx, s, s.Check, p)
-	}
-	return asroot.Put(ctx, s, p)
-}
-
-// Dir makes a directory as root.
-func (s *Sudo) Dir(ctx context.Context, d *execute.Dir) error {
-	return asroot.Dir(ctx, s, d)
-}
-
-// Link makes or replaces a symbolic link as root.
-func (s *Sudo) Link(ctx context.Context, l *execute.Link) error {
-	return asroot.Link(ctx, s, l)
-}
 
 // RunOp runs one operation script under sudo (asroot.Root) and returns what it
 // printed on stdout, up to a snapshot's size.
@@ -86,7 +72,7 @@ func (s *Sudo) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args .
 		cmd.Env = []string{}
 	}
 	cmd.Stdin = bytes.NewReader(stdin)
-	var out limitedBuffer
+	var out target.OpOutput
 	stderr := execute.NewTail(execute.OutputLimit)
 	cmd.Stdout, cmd.Stderr = &out, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -99,10 +85,10 @@ func (s *Sudo) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args .
 	switch {
 	case ctx.Err() != nil:
 		return nil, execute.Errorf(events.Transient, "the %s script under sudo was stopped: %v", name, ctx.Err())
-	case out.over:
-		return nil, execute.Errorf(events.Permanent, "the %s script printed more than %d MiB", name, asroot.SnapshotLimit>>20)
+	case out.Over():
+		return nil, target.OverError(name)
 	case err == nil:
-		return out.buf.Bytes(), nil
+		return out.Bytes(), nil
 	case errors.As(err, &ee) && ee.Exited():
 		return nil, asroot.Failure(name, ee.ExitCode(), stderr.String())
 	}
@@ -128,19 +114,4 @@ func (s *Sudo) check(ctx context.Context) (string, error) {
 		}
 	})
 	return sudo, h.sudo.err
-}
-
-// limitedBuffer keeps what an operation script prints, up to a snapshot and
-// its line.
-type limitedBuffer struct {
-	buf  bytes.Buffer
-	over bool
-}
-
-func (l *limitedBuffer) Write(p []byte) (int, error) {
-	if l.buf.Len()+len(p) > asroot.SnapshotLimit+4096 {
-		l.over = true
-		return len(p), nil
-	}
-	return l.buf.Write(p)
 }

@@ -1,7 +1,6 @@
 package sshhost
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/ops/asroot"
+	"github.com/zap-go/zap/internal/target"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/events"
 	"github.com/zap-go/zap/pkg/plan"
@@ -44,6 +44,9 @@ import (
 // way) a conflict, 93 (the content didn't arrive whole) permanent, and any
 // other failure is classified by what the script printed last.
 type Exec struct {
+	// AsRoot's Root is the Exec itself; its Check runs a validate
+	// command as the connecting user (Run).
+	target.AsRoot
 	c *Client
 
 	mu      sync.Mutex
@@ -52,30 +55,13 @@ type Exec struct {
 }
 
 // Exec returns c as an execute.Host.
-func (c *Client) Exec() *Exec { return &Exec{c: c} }
+func (c *Client) Exec() *Exec {
+	e := &Exec{c: c}
+	e.AsRoot = target.AsRoot{Root: e, Check: e.Run}
+	return e
+}
 
 var _ execute.Host = (*Exec)(nil)
-
-// Put installs a file whole, under sudo. With a validate check it is
-// asroot.ValidatedPut: the put script reads the old file (as root, through one
-// descriptor) before it writes, the check runs as the connecting user, as an
-// operator's command does, and a failed check puts the old file back.
-func (e *Exec) Put(ctx context.Context, p *execute.Put) error {
-	if p.Validate != nil {
-		return asroot.ValidatedPut(ctx, e, e.Run, p)
-	}
-	return asroot.Put(ctx, e, p)
-}
-
-// Dir makes a directory, under sudo.
-func (e *Exec) Dir(ctx context.Context, d *execute.Dir) error {
-	return asroot.Dir(ctx, e, d)
-}
-
-// Link makes or replaces a symbolic link, under sudo.
-func (e *Exec) Link(ctx context.Context, l *execute.Link) error {
-	return asroot.Link(ctx, e, l)
-}
 
 // Run runs an operator's command as the connecting user.
 func (e *Exec) Run(ctx context.Context, c *execute.Command) error {
@@ -104,32 +90,17 @@ func (e *Exec) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args .
 	for _, a := range args {
 		cmd.WriteString(" " + vocab.Quote(a))
 	}
-	var out limitedBuffer
+	var out target.OpOutput
 	r := e.c.sessionTo(ctx, cmd.String(), stdin, 0, &out)
 	switch {
 	case r.err != nil:
 		return nil, r.err
-	case out.over:
-		return nil, execute.Errorf(events.Permanent, "the %s script printed more than %d MiB", name, asroot.SnapshotLimit>>20)
+	case out.Over():
+		return nil, target.OverError(name)
 	case r.status == 0:
-		return out.buf.Bytes(), nil
+		return out.Bytes(), nil
 	}
 	return nil, asroot.Failure(name, r.status, r.stderr)
-}
-
-// limitedBuffer keeps what an operation script prints, up to a snapshot and
-// its line.
-type limitedBuffer struct {
-	buf  bytes.Buffer
-	over bool
-}
-
-func (l *limitedBuffer) Write(p []byte) (int, error) {
-	if l.buf.Len()+len(p) > asroot.SnapshotLimit+4096 {
-		l.over = true
-		return len(p), nil
-	}
-	return l.buf.Write(p)
 }
 
 // sudo checks once per run that sudo works without a password.

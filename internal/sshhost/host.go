@@ -132,15 +132,9 @@ func (c *Client) run(ctx context.Context, script string, deadline time.Duration)
 		s.Signal(ssh.SIGKILL)
 		s.Close()
 	}
-	var r result
-	select {
-	case r = <-read:
-	case <-timer.C:
-		kill()
-		return nil, -1, fmt.Errorf("the batch passed its deadline of %s", deadline)
-	case <-ctx.Done():
-		kill()
-		return nil, -1, errors.New("the pass was cancelled")
+	r, err := await(ctx, read, timer, deadline, kill)
+	if err != nil {
+		return nil, -1, err
 	}
 	if r.over {
 		kill()
@@ -148,23 +142,38 @@ func (c *Client) run(ctx context.Context, script string, deadline time.Duration)
 	}
 	waited := make(chan error, 1)
 	go func() { waited <- s.Wait() }()
+	werr, err := await(ctx, waited, timer, deadline, kill)
+	if err != nil {
+		return nil, -1, err
+	}
+	return r.out, sessionStatus(werr), nil
+}
+
+// await waits for what ch brings, or kills the batch's session (kill) when
+// it passes its deadline (timer) or the pass is cancelled, and says so.
+func await[T any](ctx context.Context, ch <-chan T, timer *time.Timer, deadline time.Duration, kill func()) (T, error) {
+	var zero T
 	select {
-	case err = <-waited:
+	case v := <-ch:
+		return v, nil
 	case <-timer.C:
 		kill()
-		return nil, -1, fmt.Errorf("the batch passed its deadline of %s", deadline)
+		return zero, fmt.Errorf("the batch passed its deadline of %s", deadline)
 	case <-ctx.Done():
 		kill()
-		return nil, -1, errors.New("the pass was cancelled")
+		return zero, errors.New("the pass was cancelled")
 	}
-	status := 0
+}
+
+// sessionStatus is the exit status a session's Wait error carries, -1 when
+// it ended with none (a signal, the connection dropped).
+func sessionStatus(err error) int {
 	var ee *ssh.ExitError
 	switch {
 	case err == nil:
+		return 0
 	case errors.As(err, &ee) && ee.Signal() == "":
-		status = ee.ExitStatus()
-	default:
-		status = -1
+		return ee.ExitStatus()
 	}
-	return r.out, status, nil
+	return -1
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
@@ -13,16 +12,12 @@ import (
 
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/internal/ops"
+	"github.com/zap-go/zap/internal/target"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/events"
-	"github.com/zap-go/zap/pkg/plan"
 )
 
 var _ execute.SourceReader = (*Exec)(nil)
-
-// ReadLimit bounds a source read: a source that is a fifo swapped in after
-// the script's checks holds the open until then.
-const ReadLimit = 5 * time.Minute
 
 // ReadSource reads a put's source file as root (each error says what is
 // wrong with it, for "the source PATH ..."): the read operation's
@@ -32,9 +27,9 @@ func (e *Exec) ReadSource(ctx context.Context, path string) ([]byte, error) {
 	if err := e.sudo(ctx); err != nil {
 		return nil, fmt.Errorf("can't be read: %w", err)
 	}
-	script, ok := ops.Script(plan.OpRead)
-	if !ok {
-		return nil, errors.New("can't be read: this zap has no read script")
+	input, err := target.ReadInput()
+	if err != nil {
+		return nil, err
 	}
 	// The path on the argv, the limit on stdin (ops.Input).
 	cmd := "sudo -n " + ops.Invocation + " " + vocab.Quote(path)
@@ -45,13 +40,13 @@ func (e *Exec) ReadSource(ctx context.Context, path string) ([]byte, error) {
 	defer s.Close()
 	var out execute.SourceBuffer
 	stderr := execute.NewTail(execute.OutputLimit)
-	s.Stdout, s.Stderr, s.Stdin = &out, stderr, strings.NewReader(ops.Input(script.Text, strconv.Itoa(execute.SourceLimit)))
+	s.Stdout, s.Stderr, s.Stdin = &out, stderr, strings.NewReader(input)
 	if err := s.Start(cmd); err != nil {
 		return nil, execute.Errorf(events.Transient, "can't be read: start a session on %s: %v", e.c.Config.Host, err)
 	}
 	waited := make(chan error, 1)
 	go func() { waited <- s.Wait() }()
-	t := time.NewTimer(ReadLimit)
+	t := time.NewTimer(target.ReadLimit)
 	defer t.Stop()
 	select {
 	case err = <-waited:
@@ -59,7 +54,7 @@ func (e *Exec) ReadSource(ctx context.Context, path string) ([]byte, error) {
 		s.Signal(ssh.SIGKILL)
 		s.Close()
 		<-waited
-		return nil, execute.Errorf(events.Transient, "can't be read: the read timed out after %s", ReadLimit)
+		return nil, execute.Errorf(events.Transient, "can't be read: the read timed out after %s", target.ReadLimit)
 	case <-ctx.Done():
 		s.Signal(ssh.SIGKILL)
 		s.Close()
@@ -76,9 +71,5 @@ func (e *Exec) ReadSource(ctx context.Context, path string) ([]byte, error) {
 	default:
 		return nil, execute.Errorf(events.Transient, "can't be read: the read on %s ended with no exit status: %v", e.c.Config.Host, err)
 	}
-	data, over := out.Bytes()
-	if over {
-		return nil, execute.Errorf(events.Permanent, "is larger than 16 MiB")
-	}
-	return data, nil
+	return out.Source()
 }

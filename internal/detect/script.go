@@ -2,7 +2,8 @@ package detect
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -51,11 +52,7 @@ func NewScript(s *declaration.Script, env Env) Detector {
 		return Held(reason)
 	}
 	cmd := &Command{Text: check, Cwd: s.Cwd, Timeout: vocab.CheckTimeout}
-	names := make([]string, 0, len(s.Env))
-	for name := range s.Env {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(s.Env))
 	for _, name := range names {
 		v, reason := resolveValue("env."+name, s.Env[name], env, "\x00")
 		if reason != "" {

@@ -1,7 +1,8 @@
 package execute
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,11 +32,7 @@ func Script(cwd string, env map[string]string, run string) string {
 	if cwd != "" {
 		b.WriteString("cd -- " + vocab.Quote(cwd) + " || exit " + strconv.Itoa(CwdStatus) + "\n")
 	}
-	names := make([]string, 0, len(env))
-	for n := range env {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(env))
 	for _, n := range names {
 		b.WriteString("export " + n + "=" + vocab.Quote(env[n]) + "\n")
 	}

@@ -9,7 +9,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/zap-go/zap/internal/detect"
@@ -57,11 +58,7 @@ func showFile(f *declaration.File) []kind.Line {
 		out = append(out, kind.Line{Field: "content", Value: "inline, " + Digest(*c.Inline)})
 	case c.Type == declaration.ContentTemplate && c.Template != nil:
 		out = append(out, kind.Line{Field: "content", Value: "template, " + Digest(*c.Template)})
-		names := make([]string, 0, len(c.Vars))
-		for n := range c.Vars {
-			names = append(names, n)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(c.Vars))
 		for _, n := range names {
 			v, _ := c.Vars[n].MarshalJSON()
 			text := escape.Line(n) + " = " + escape.Line(string(v))

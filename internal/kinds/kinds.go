@@ -16,7 +16,8 @@ package kinds
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/escape"
@@ -85,16 +86,6 @@ func (unread) Declared(*declaration.Resource) []kind.Line { return nil }
 // RunsAs: root, as far as anyone knows.
 func (unread) RunsAs() plan.Privilege { return plan.Root }
 
-// sortedKeys are m's keys, sorted.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // perms lists a path's declared mode, owner and group, each when set.
 func perms(mode, owner, group string) []kind.Line {
 	var out []kind.Line
@@ -110,7 +101,7 @@ func perms(mode, owner, group string) []kind.Line {
 // "env: NAME = value".
 func envLines(m map[string]declaration.Text) []kind.Line {
 	out := make([]kind.Line, 0, len(m))
-	for _, n := range sortedKeys(m) {
+	for _, n := range slices.Sorted(maps.Keys(m)) {
 		out = append(out, kind.Line{Field: "env", Value: escape.Line(n) + " = " + m[n].String()})
 	}
 	return out

@@ -6,6 +6,7 @@ package kinds
 
 import (
 	"maps"
+	"slices"
 
 	"github.com/zap-go/zap/internal/kind"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -30,7 +31,7 @@ func showScript(s *declaration.Script) []kind.Line {
 // scriptShells: run and check are commands; each env value is a value.
 func scriptShells(s *declaration.Script) []kind.Shell {
 	out := []kind.Shell{{Field: "run", Text: &s.Run, InCommand: true}, {Field: "check", Text: &s.Check, InCommand: true}}
-	for _, name := range sortedKeys(s.Env) {
+	for _, name := range slices.Sorted(maps.Keys(s.Env)) {
 		t := s.Env[name]
 		out = append(out, kind.Shell{Field: "env." + name, Text: &t})
 	}

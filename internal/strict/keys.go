@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/zap-go/zap/pkg/canon"
@@ -48,11 +49,7 @@ func exactKeys(raw json.RawMessage, t reflect.Type, path string) error {
 		if json.Unmarshal(raw, &m) != nil {
 			return nil
 		}
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(m))
 		var fields map[string]reflect.Type
 		if t.Kind() == reflect.Struct {
 			fields = jsonFields(t)

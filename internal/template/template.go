@@ -23,6 +23,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -149,11 +151,7 @@ func (e *Error) Error() string { return "content.vars." + e.Var + ": " + e.Msg }
 // and is held again here). Variables are checked in name order, so the
 // first refusal is always the same one.
 func Values(vars map[string]declaration.Var, kinds map[string]string, lookup Lookup) (map[string]string, error) {
-	names := make([]string, 0, len(vars))
-	for name := range vars {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(vars))
 	out := make(map[string]string, len(vars))
 	for _, name := range names {
 		v := vars[name]

@@ -3,7 +3,8 @@ package zapeval
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -100,11 +101,7 @@ func literals(v any, path string, f func(path, s string) bool) bool {
 			}
 			return true
 		}
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(v))
 		for _, k := range keys {
 			p := k
 			if path != "" {

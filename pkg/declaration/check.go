@@ -2,10 +2,11 @@ package declaration
 
 import (
 	"fmt"
+	"maps"
 	"net/netip"
 	"net/url"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -89,11 +90,7 @@ func checkAbs(p string) error {
 }
 
 func checkEnv(env map[string]Text, field string) *fieldMsg {
-	names := make([]string, 0, len(env))
-	for name := range env {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(env))
 	for _, name := range names {
 		if !ValidEnvName(name) {
 			return &fieldMsg{field, fmt.Sprintf("%q is not an environment variable name", name)}
@@ -135,13 +132,4 @@ func checkName(s string) error {
 		return fmt.Errorf("begins with -")
 	}
 	return nil
-}
-
-func sortedMapKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

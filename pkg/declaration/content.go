@@ -7,7 +7,6 @@ import (
 	"maps"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/zap-go/zap/internal/strict"
@@ -105,7 +104,7 @@ func (f *File) checkContent() *fieldMsg {
 			}
 			used[name] = true
 		}
-		for _, name := range sortedMapKeys(c.Vars) {
+		for _, name := range slices.Sorted(maps.Keys(c.Vars)) {
 			if !used[name] {
 				return fieldf("content.vars."+name, "no {{%s}} placeholder in the template uses it", name)
 			}
@@ -113,7 +112,7 @@ func (f *File) checkContent() *fieldMsg {
 				return fieldf("content.vars."+name, "holds a NUL byte")
 			}
 		}
-		for _, name := range sortedMapKeys(c.Kinds) {
+		for _, name := range slices.Sorted(maps.Keys(c.Kinds)) {
 			if _, ok := c.Vars[name]; !ok {
 				return fieldf("content.kinds."+name, "names no variable in vars")
 			}
@@ -235,11 +234,7 @@ func reservedKey(raw json.RawMessage, path string) string {
 	walk = func(v any, path string) string {
 		switch x := v.(type) {
 		case map[string]any:
-			keys := make([]string, 0, len(x))
-			for k := range x {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
+			keys := slices.Sorted(maps.Keys(x))
 			for _, k := range keys {
 				if k == "$env" || k == "$text" {
 					return path + "." + k

@@ -29,7 +29,7 @@ func (x *Package) check() *fieldMsg {
 	if len(x.From) == 0 {
 		return fieldf("from", "names no package: write {apt: 'name'} and the like")
 	}
-	for _, m := range sortedMapKeys(x.From) {
+	for _, m := range slices.Sorted(maps.Keys(x.From)) {
 		if !slices.Contains(PackageManagers, m) {
 			return fieldf("from."+m, "%q is not a package manager (apt, apk, pacman or brew)", m)
 		}

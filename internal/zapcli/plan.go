@@ -53,7 +53,7 @@ func (a *app) preview(ctx context.Context, config string, cmd state.Command, opt
 	if err != nil {
 		return nil, nil, err
 	}
-	a.warnBadValues(badValues(pl.Plan, s.Res))
+	a.warnBadValues(pass.BadValues(pl.Plan, s.Res))
 	opts.Unbindable, opts.Unrecorded = s.Conn.Masked, s.Conn.MaskedHost
 	render.Plan(a.stdout, pl.Plan, opts)
 	if err := s.RecordPass(cmd, true, pl.Plan.Hash, ev, det); err != nil {

@@ -10,9 +10,6 @@ import (
 	"time"
 
 	"github.com/zap-go/zap/internal/mask"
-	"github.com/zap-go/zap/internal/resolve"
-	"github.com/zap-go/zap/pkg/declaration"
-	"github.com/zap-go/zap/pkg/plan"
 )
 
 // runEnv is fake.run with an operator environment.
@@ -99,28 +96,6 @@ func TestEnvFile(t *testing.T) {
 	want(t, "an env file setting HOME", code, 0, out, errs)
 	if !strings.Contains(errs, "warning: home.env sets HOME, which an env file doesn't set") {
 		t.Errorf("stderr:\n%s", errs)
-	}
-}
-
-func TestBadValues(t *testing.T) {
-	d, err := declaration.Read([]byte(mustCanon(t, `{"format":"zap.declaration/1","target":{"local":true},"resources":[
-{"id":"s","type":"script","check":"test -e /x","run":{"$text":["echo '",{"$env":"Q"},"'"]},"env":{"E":{"$env":"D"}}}]}`)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := map[string]string{"Q": "it's", "D": "a\uFDD0b"}
-	res := resolve.Resolve(d, func(k string) (string, bool) { v, ok := env[k]; return v, ok })
-	p := &plan.Plan{Changes: []plan.Change{{ID: "s", Resource: d.Resources[0]}}}
-	bad := badValues(p, res)
-	if len(bad) != 2 || bad[0].String() != "resource s: run: the value of Q holds a single quote, which Zap refuses in a command" ||
-		bad[1].field != "env.E" {
-		t.Fatalf("bad values %v", bad)
-	}
-	env["Q"] = "fine"
-	env["D"] = "it's fine in env"
-	res = resolve.Resolve(d, func(k string) (string, bool) { v, ok := env[k]; return v, ok })
-	if bad := badValues(p, res); len(bad) != 0 {
-		t.Fatalf("bad values %v", bad)
 	}
 }
 

@@ -138,7 +138,7 @@ func (s *session) warmSudo(ctx context.Context, d *declaration.Declaration, chan
 	}
 	env := detect.Env{
 		Home:           s.a.getenv("HOME"),
-		Value:          func(name string) string { v, _ := s.res.Lookup(name); return v },
+		Value:          func(name string) string { v, _ := s.Res.Lookup(name); return v },
 		Secret:         func(string) bool { return false },
 		PackageManager: d.Target.PackageManager,
 		ServiceManager: d.Target.ServiceManager,

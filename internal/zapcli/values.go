@@ -4,76 +4,15 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/zap-go/zap/internal/escape"
-	"github.com/zap-go/zap/internal/kind"
-	"github.com/zap-go/zap/internal/kinds"
-	"github.com/zap-go/zap/internal/resolve"
-	"github.com/zap-go/zap/internal/template"
-	"github.com/zap-go/zap/pkg/declaration"
-	"github.com/zap-go/zap/pkg/plan"
+	"github.com/zap-go/zap/internal/pass"
 )
 
-// badValue is a referenced value a command can't carry: a command takes a
-// value as text, so a single quote would end the quoting around it, and a
-// NUL or a reference delimiter (U+FDD0, U+FDD1) is never substituted. An
-// env value is quoted after it resolves and carries anything but the last
-// three.
-type badValue struct {
-	id    string // the resource
-	field string // run, check, validate, env.NAME
-	name  string // the variable
-	what  string // what the value holds
-}
-
-func (b badValue) String() string {
-	return fmt.Sprintf("resource %s: %s: the value of %s holds %s, which Zap refuses in a command",
-		escape.Line(b.id), escape.Line(b.field), escape.Line(b.name), b.what)
-}
-
-// badValues lists, for every planned command (a script's run and check, a
-// file's validate, and a script's env values), each referenced value the
-// command can't carry.
-func badValues(p *plan.Plan, res *resolve.Resolution) []badValue {
-	var out []badValue
-	for _, c := range p.Changes {
-		r := &c.Resource
-		check := func(field string, t *declaration.Text, inCommand bool) {
-			if t == nil {
-				return
-			}
-			for _, n := range t.Refs() {
-				v, _ := res.Lookup(n)
-				if what := unsafeIn(v, inCommand); what != "" {
-					out = append(out, badValue{id: r.ID, field: field, name: n, what: what})
-				}
-			}
-		}
-		if k, ok := kinds.Of(r).(kind.Shells); ok {
-			for _, sh := range k.Shells(r) {
-				check(sh.Field, sh.Text, sh.InCommand)
-			}
-		}
-	}
-	return out
-}
-
-// unsafeIn names what v holds that a command (or, not inCommand, an env
-// value) can't carry, or "".
-func unsafeIn(v string, inCommand bool) string {
-	switch {
-	case inCommand && strings.Contains(v, "'"):
-		return "a single quote"
-	case strings.Contains(v, "\x00"):
-		return "a NUL"
-	case strings.ContainsAny(v, "\uFDD0\uFDD1"):
-		return "a reference delimiter (U+FDD0 or U+FDD1)"
-	}
-	return ""
-}
+// The values a planned command or a template can't take (pass.BadValues,
+// pass.BadTemplates): a preview warns of them, a wetrun refuses them.
 
 // warnBadValues prints a warning for each value a planned command can't
 // carry (plan and a dry apply: the wetrun refuses them).
-func (a *app) warnBadValues(bad []badValue) {
+func (a *app) warnBadValues(bad []pass.BadValue) {
 	for _, b := range bad {
 		fmt.Fprintf(a.stderr, "warning: %s\n", b)
 	}
@@ -84,7 +23,7 @@ func (a *app) warnBadValues(bad []badValue) {
 
 // refuseBadValues is the wetrun's check of every planned command, before
 // anything runs.
-func refuseBadValues(bad []badValue) error {
+func refuseBadValues(bad []pass.BadValue) error {
 	if len(bad) == 0 {
 		return nil
 	}
@@ -94,27 +33,6 @@ func refuseBadValues(bad []badValue) error {
 	}
 	return fail(2, strings.Join(lines, "\n")+"\nnothing was run",
 		"hand the command the value through env, which is quoted after it resolves, or change the value")
-}
-
-// badTemplates lists, for every file of the declaration whose content is a
-// template, the variable whose referenced value the template can't take (a
-// line break, a NUL, a reference delimiter, or not of the variable's kind):
-// detection holds such a file, and a wetrun is refused before anything
-// changes. Each names the resource, the variable and the reference, never
-// the value.
-func badTemplates(d *declaration.Declaration, res *resolve.Resolution) []string {
-	var out []string
-	for i := range d.Resources {
-		r := &d.Resources[i]
-		if r.File == nil || r.File.Content.Template == nil {
-			continue
-		}
-		c := &r.File.Content
-		if _, err := template.Values(c.Vars, c.Kinds, res.Lookup); err != nil {
-			out = append(out, fmt.Sprintf("resource %s: %s", escape.Line(r.ID), escape.Line(err.Error())))
-		}
-	}
-	return out
 }
 
 // refuseBadTemplates is the wetrun's check of every template's values,

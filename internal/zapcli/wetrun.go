@@ -40,10 +40,10 @@ func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) err
 	if err != nil {
 		return err
 	}
-	if err := refuseBadValues(badValues(pl.Plan, s.Res)); err != nil {
+	if err := refuseBadValues(pass.BadValues(pl.Plan, s.Res)); err != nil {
 		return err
 	}
-	if err := refuseBadTemplates(badTemplates(ev.Decl, s.Res)); err != nil {
+	if err := refuseBadTemplates(pass.BadTemplates(ev.Decl, s.Res)); err != nil {
 		return err
 	}
 	w := &wetrun{s: s, o: o, ev: ev, det: det, pl: pl}

@@ -31,7 +31,6 @@ import (
 	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
-	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/stages"
 	"github.com/zap-go/zap/internal/state"
 )
@@ -133,12 +132,10 @@ func exit(code int) error {
 	return &exitError{Code: code, Quiet: true}
 }
 
-// session is a pass on a config (pass.Session), with what the front end
-// keeps of it: the references once resolved, for the sudo warm-up.
+// session is a pass on a config (pass.Session) in this run of zap.
 type session struct {
 	*pass.Session
-	a   *app
-	res *resolve.Resolution
+	a *app
 }
 
 // open prepares a command on config (pass.Open), once the env file is in
@@ -149,19 +146,16 @@ func (a *app) open(config string, withState bool) (*session, error) {
 	}
 	s := &session{a: a}
 	env := pass.Env{
-		Getenv:    a.getenv,
-		LookupEnv: a.lookupEnv,
-		Environ:   a.environ,
-		BigEnv:    a.bigEnv,
-		Stderr:    a.stderr,
-		Now:       a.now,
-		StageDir:  a.stageDir,
-		Evaluator: a.evaluator,
-		Bootstrap: a.bootstrap,
-		Resolved: func(res *resolve.Resolution) {
-			s.res = res
-			a.useSecrets(res)
-		},
+		Getenv:       a.getenv,
+		LookupEnv:    a.lookupEnv,
+		Environ:      a.environ,
+		BigEnv:       a.bigEnv,
+		Stderr:       a.stderr,
+		Now:          a.now,
+		StageDir:     a.stageDir,
+		Evaluator:    a.evaluator,
+		Bootstrap:    a.bootstrap,
+		Resolved:     a.useSecrets,
 		BeforeDetect: s.warmSudo,
 	}
 	p, err := pass.Open(env, config, withState)

@@ -32,6 +32,14 @@ import (
 // before it would have run zap-detect, or runs it otherwise (another
 // input, GOGC or arguments), the early one is stopped and its answer
 // dropped.
+//
+// What it saves, measured by testdata/bench/ssh.sh on 2026-12-02 (2 cores,
+// loopback sshd, converged files, median of 11 runs, two runs each of a
+// build with and without it, side by side on a quiet machine): 200 files
+// 556 and 598 ms with it, 602 and 609 ms without; 2,000 files 1,199 and
+// 1,223 ms with, 1,211 and 1,275 ms without. About 30 ms, or 5% of a
+// 200-file plan whose budget is 1.5 times the floor's 360-390 ms; on a
+// loaded machine (load average 10) the two were within each other's noise.
 
 // startEarlyDetect starts zap-detect on out, the evaluator's output, when a
 // preview asked for it (s.earlyWanted) and the declaration allows it.

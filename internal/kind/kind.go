@@ -38,6 +38,10 @@ type Kind interface {
 	// RunsAs says as whom r's reads and steps run on a local target: the
 	// sudo warm-up asks for root before a pass that may need it.
 	RunsAs() plan.Privilege
+	// Stateless reports whether the kind has no state to converge to: its
+	// resources read absent and run on every wetrun (a pipeline), so the
+	// re-read after a wetrun doesn't count them residual.
+	Stateless() bool
 }
 
 // Planned is what the planner knows of a change beyond its resource.
@@ -88,6 +92,8 @@ type Def[B declaration.Body] struct {
 	As plan.Privilege
 	// Shell lists the texts that reach a shell (Shells); nil for none.
 	Shell func(b B) []Shell
+	// NoState is Kind.Stateless.
+	NoState bool
 }
 
 // body is r's body as a B, and whether it is one.
@@ -131,6 +137,9 @@ func (d Def[B]) Declared(r *declaration.Resource) []Line {
 
 // RunsAs is d.As.
 func (d Def[B]) RunsAs() plan.Privilege { return d.As }
+
+// Stateless is d.NoState.
+func (d Def[B]) Stateless() bool { return d.NoState }
 
 // Shells is d.Shell of r's body.
 func (d Def[B]) Shells(r *declaration.Resource) []Shell {

@@ -41,7 +41,7 @@ var all = []kind.Kind{
 	kind.Def[*declaration.Swap]{Name: declaration.KindSwap, Read: detect.NewSwap, Plan: swapSteps, As: plan.Root},
 	kind.Def[*declaration.Firewall]{Name: declaration.KindFirewall, Read: detect.NewFirewall, Plan: firewallSteps, As: plan.Root},
 	kind.Def[*declaration.Verify]{Name: declaration.KindVerify, Read: detect.NewVerify, Plan: verifySteps, As: plan.Login},
-	kind.Def[*declaration.Pipeline]{Name: declaration.KindPipeline, Read: detect.NewPipeline, Plan: pipelineSteps, Show: showPipeline, As: plan.Login},
+	kind.Def[*declaration.Pipeline]{Name: declaration.KindPipeline, Read: detect.NewPipeline, Plan: pipelineSteps, Show: showPipeline, As: plan.Login, NoState: true},
 }
 
 var byType = func() map[declaration.Kind]kind.Kind {
@@ -85,6 +85,9 @@ func (unread) Declared(*declaration.Resource) []kind.Line { return nil }
 
 // RunsAs: root, as far as anyone knows.
 func (unread) RunsAs() plan.Privilege { return plan.Root }
+
+// Stateless: no, it is never planned.
+func (unread) Stateless() bool { return false }
 
 // perms lists a path's declared mode, owner and group, each when set.
 func perms(mode, owner, group string) []kind.Line {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/zap-go/zap/internal/kinds"
 	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/review"
@@ -307,16 +308,26 @@ func (w *wetrun) doneText(code int, residual []render.ResidualItem, det2 *pass.D
 		return
 	}
 	fmt.Fprintf(t, "\nObserved: %d resource(s) read again", len(det2.Obs.Resources))
-	pipelines := 0
-	for _, r := range det2.Obs.Declaration.Resources {
-		if r.Type == declaration.KindPipeline {
-			pipelines++
+	// A stateless kind's resource (a pipeline) never reads converged: it
+	// runs on every wetrun.
+	var types []declaration.Kind
+	n := map[declaration.Kind]int{}
+	for i := range det2.Obs.Declaration.Resources {
+		r := &det2.Obs.Declaration.Resources[i]
+		if kinds.Of(r).Stateless() {
+			if n[r.Type] == 0 {
+				types = append(types, r.Type)
+			}
+			n[r.Type]++
 		}
 	}
+	counts := make([]string, len(types))
+	for i, typ := range types {
+		counts[i] = fmt.Sprintf("%d %s(s)", n[typ], typ)
+	}
 	switch {
-	case code == 0 && pipelines > 0:
-		// A pipeline never reads converged: it runs on every wetrun.
-		fmt.Fprintf(t, ", all converged but %d pipeline(s), which run on every wetrun\n", pipelines)
+	case code == 0 && len(counts) > 0:
+		fmt.Fprintf(t, ", all converged but %s, which run on every wetrun\n", strings.Join(counts, " and "))
 	case code == 0:
 		fmt.Fprintln(t, ", all converged")
 	default:
@@ -327,7 +338,7 @@ func (w *wetrun) doneText(code int, residual []render.ResidualItem, det2 *pass.D
 // residuals lists every resource the observe pass doesn't read as
 // converged, except a change that failed or was skipped (the run's failure
 // already), a held resource (its undetermined verdict already) and a
-// pipeline (never converged: it runs on every wetrun).
+// stateless one (a pipeline, never converged: it runs on every wetrun).
 func residuals(p *plan.Plan, o *observation.Observations, notOK map[string]bool) []render.ResidualItem {
 	held := map[string]bool{}
 	for _, h := range p.Held {
@@ -338,7 +349,7 @@ func residuals(p *plan.Plan, o *observation.Observations, notOK map[string]bool)
 		if r.Verdict == observation.Converged || held[r.ID] || notOK[r.ID] {
 			continue
 		}
-		if o.Declaration.Resources[i].Type == declaration.KindPipeline {
+		if kinds.Of(&o.Declaration.Resources[i]).Stateless() {
 			// A pipeline reads absent by construction: it always runs.
 			continue
 		}

@@ -189,13 +189,14 @@ func Change(w io.Writer, p *plan.Plan, c *plan.Change, diff bool) {
 		}
 	}
 	for i, s := range c.Steps {
-		if c.Type == declaration.KindVerify && c.Resource.Verify != nil && i < len(c.Resource.Verify.Assertions) {
-			Assertion(w, c.Resource.Verify.Assertions[i], "    ")
+		// A verify's step shows as the assertion it checks.
+		if v, ok := c.Resource.Body().(*declaration.Verify); ok && i < len(v.Assertions) {
+			Assertion(w, v.Assertions[i], "    ")
 			continue
 		}
-		if c.Type == declaration.KindFile && s.Op != nil {
-			// A file's content is described by its content: line and
-			// covered by plan_hash; the preview never prints its bytes.
+		if s.Op != nil && s.Op.Content != nil {
+			// A put's content is described by its file's content: line
+			// and covered by plan_hash; the preview never prints its bytes.
 			op := *s.Op
 			op.Content = nil
 			s.Op = &op

@@ -163,6 +163,10 @@ func symlinkAt(want string) observation.Difference {
 // NewFile makes a file's detector, resolving its path, its content's
 // source and its template's references from env.
 func NewFile(f *declaration.File, env Env) Detector {
+	if f.Content.Type == declaration.ContentRemote {
+		// Remote content holds until this zap can fetch it.
+		return Held(fmt.Sprintf("this zap can't read file resources with %s content yet", f.Content.Type))
+	}
 	path, shown, reason := resolvePath("path", f.Path, env)
 	if reason != "" {
 		return Held(reason)

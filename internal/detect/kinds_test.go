@@ -12,9 +12,6 @@ import (
 func Build(r *declaration.Resource, env Env) Detector {
 	switch r.Type {
 	case declaration.KindFile:
-		if r.File.Content.Type == declaration.ContentRemote {
-			return Held(fmt.Sprintf("this zap can't read file resources with %s content yet", r.File.Content.Type))
-		}
 		return NewFile(r.File, env)
 	case declaration.KindDirectory:
 		return NewDirectory(r.Directory, env)

@@ -13,21 +13,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/internal/kind"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
 )
-
-// readFile reads the file at its path; remote content holds until this zap
-// can fetch it.
-func readFile(f *declaration.File, env detect.Env) detect.Detector {
-	if f.Content.Type == declaration.ContentRemote {
-		return detect.Held(fmt.Sprintf("this zap can't read file resources with %s content yet", f.Content.Type))
-	}
-	return detect.NewFile(f, env)
-}
 
 // fileSteps: one put, elevated, of the path with its content (inline, with
 // its SHA-512) or where the content comes from (the template and its vars,

@@ -30,7 +30,7 @@ import (
 // detector, its steps, its preview lines, as whom it runs and the texts of
 // it that reach a shell (kind.Def).
 var all = []kind.Kind{
-	kind.Def[*declaration.File]{Name: declaration.KindFile, Read: readFile, Plan: fileSteps, Show: showFile, As: plan.Elevated, Shell: fileShells},
+	kind.Def[*declaration.File]{Name: declaration.KindFile, Read: detect.NewFile, Plan: fileSteps, Show: showFile, As: plan.Elevated, Shell: fileShells},
 	kind.Def[*declaration.Directory]{Name: declaration.KindDirectory, Read: detect.NewDirectory, Plan: directorySteps, Show: showDirectory, As: plan.Elevated},
 	kind.Def[*declaration.Link]{Name: declaration.KindLink, Read: detect.NewLink, Plan: linkSteps, Show: showLink, As: plan.Elevated},
 	kind.Def[*declaration.Script]{Name: declaration.KindScript, Read: detect.NewScript, Plan: scriptSteps, Show: showScript, As: plan.Login, Shell: scriptShells},

@@ -239,10 +239,6 @@ func Assertion(w io.Writer, a declaration.Assertion, indent string) {
 	}
 }
 
-// Digest describes text by its length and the start of its SHA-512:
-// "15 bytes, sha512 0c7463f032f1dc98…".
-func Digest(text string) string { return kinds.Digest(text) }
-
 // Step writes one step at indent: its mark, what it does, and under it any
 // text it carries.
 func Step(w io.Writer, c observation.Context, s plan.Step, indent string) {
@@ -255,7 +251,7 @@ func Step(w io.Writer, c observation.Context, s plan.Step, indent string) {
 		fmt.Fprintf(w, "%s= %s\n", indent, OpSummary(c, s.Op))
 		if s.Op.Name == plan.OpPut && s.Op.Content != nil {
 			text := *s.Op.Content
-			fmt.Fprintf(w, "%s  text: %s\n", indent, Digest(text))
+			fmt.Fprintf(w, "%s  text: %s\n", indent, kinds.Digest(text))
 			if text != "" {
 				for _, l := range escape.Block(text) {
 					fmt.Fprintf(w, "%s    %s\n", indent, l)

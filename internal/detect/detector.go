@@ -31,6 +31,10 @@ type Result struct {
 	// have such a state. It is never published as read: the observations
 	// carry Fingerprint(key, Seen).
 	Seen string
+	// Pin is the blake3 pin the reads of a resource that fetches compared
+	// against, vendored or zap.lock's; the plan carries it to the steps
+	// that place the pinned bytes. "" for any other resource.
+	Pin string
 }
 
 func converged() Result         { return Result{Verdict: observation.Converged} }
@@ -55,6 +59,11 @@ type Env struct {
 	// none declared).
 	PackageManager string
 	ServiceManager string
+	// Pin is the pin of a resource that fetches (f is r.Fetched()): the
+	// vendored one or zap.lock's, with the SHA-512 the content cache
+	// holds for it. nil: only a vendored pin counts, and nothing is cached
+	// (PinOf).
+	Pin func(r *declaration.Resource, f declaration.Fetched) Pin
 }
 
 // held is a detector for a resource that can't be read at all: it declares

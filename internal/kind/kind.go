@@ -54,6 +54,9 @@ type Planned struct {
 	// Trigger is the trigger a service's change carries (the trigger model
 	// in the planner sets it), or nil.
 	Trigger *plan.Trigger
+	// Pin is the blake3 pin detection compared a resource that fetches
+	// against (observation.Resource.Pin); "" for any other resource.
+	Pin string
 }
 
 // Line is one line of what a resource declares: "field: value".

@@ -113,7 +113,7 @@ func Plan(o *observation.Observations) (*plan.Plan, error) {
 		// The kind's steps get a copy of their own, so the plan's steps
 		// share nothing with its resources either.
 		own := g.byID[id].Clone()
-		steps, err := kinds.Of(&own).Steps(&own, kind.Planned{Verdict: v.Verdict, Drift: v.Drift, Target: d.Target, Trigger: c.Trigger})
+		steps, err := kinds.Of(&own).Steps(&own, kind.Planned{Verdict: v.Verdict, Drift: v.Drift, Target: d.Target, Trigger: c.Trigger, Pin: v.Pin})
 		if err != nil {
 			return nil, err
 		}

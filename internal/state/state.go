@@ -415,3 +415,7 @@ func syncDir(dir string) error {
 	defer d.Close()
 	return d.Sync()
 }
+
+// ContentCache is the directory of the content cache (internal/fetch):
+// cache/files in the state directory.
+func (s *Store) ContentCache() string { return filepath.Join(s.dir, "cache", "files") }

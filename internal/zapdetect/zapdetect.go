@@ -193,6 +193,7 @@ func detectEnv(d *declaration.Declaration, res *resolve.Resolution) detect.Env {
 
 		PackageManager: d.Target.PackageManager,
 		ServiceManager: d.Target.ServiceManager,
+		Pin:            newPins().pin,
 	}
 }
 
@@ -244,7 +245,7 @@ func pass(ctx context.Context, d *declaration.Declaration, host detect.Host, det
 func resources(o *observation.Observations, results []detect.Result) error {
 	var key []byte
 	for i, r := range results {
-		o.Resources[i] = observation.Resource{ID: o.Declaration.Resources[i].ID, Verdict: r.Verdict, Reason: r.Reason, Drift: r.Drift}
+		o.Resources[i] = observation.Resource{ID: o.Declaration.Resources[i].ID, Verdict: r.Verdict, Reason: r.Reason, Drift: r.Drift, Pin: r.Pin}
 		if r.Seen == "" || r.Verdict == observation.Undetermined {
 			continue
 		}

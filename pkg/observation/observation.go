@@ -131,6 +131,11 @@ type Resource struct {
 	// plan carries it so that zap-exec can refuse to act on a target that
 	// moved since. Never the state's own digest.
 	Fingerprint string `json:"fingerprint,omitempty"`
+	// Pin is, for a resource that fetches (a remote file, an apt_repo's
+	// key, a build's source), the blake3 pin its reads compared against,
+	// vendored in the config or from zap.lock: 64 lowercase hex digits. A
+	// plan carries it to the steps that place the pinned bytes.
+	Pin string `json:"pin,omitempty"`
 }
 
 // ValidFingerprint reports whether s is a fingerprint's form: 64 lowercase
@@ -236,6 +241,11 @@ func (o *Observations) validate(decl bool) error {
 		}
 		if r.Fingerprint != "" && (r.Verdict != Drifted || !ValidFingerprint(r.Fingerprint)) {
 			return fmt.Errorf("resources[%d] (%s).fingerprint: 64 lowercase hex digits, for a drifted resource only", i, r.ID)
+		}
+		if r.Pin != "" {
+			if _, fetches := o.Declaration.Resources[i].Fetched(); !fetches || !ValidFingerprint(r.Pin) {
+				return fmt.Errorf("resources[%d] (%s).pin: 64 lowercase hex digits, for a resource that fetches only", i, r.ID)
+			}
 		}
 		switch r.Verdict {
 		case Converged, Drifted, Absent:
@@ -371,6 +381,7 @@ func (r *Resource) DecodeField(path string, raw json.RawMessage) error {
 	f.Req("verdict", &r.Verdict)
 	f.Opt("reason", &r.Reason)
 	f.Opt("fingerprint", &r.Fingerprint)
+	f.Opt("pin", &r.Pin)
 	strict.ListOf(f, "drift", false, &r.Drift)
 	return f.Done()
 }

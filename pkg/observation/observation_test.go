@@ -95,6 +95,8 @@ func TestReadRefuses(t *testing.T) {
 		{"empty verdict", obs(`{"id":"motd","verdict":""},{"id":"app","verdict":"absent"}`, ""), `resources[0] (motd).verdict: unknown verdict ""`},
 		{"undetermined without a reason", obs(`{"id":"motd","verdict":"converged"},{"id":"app","verdict":"undetermined"}`, ""),
 			`resources[1] (app): an undetermined verdict needs a reason`},
+		{"a pin on a resource that fetches nothing", obs(`{"id":"motd","verdict":"converged","pin":"`+strings.Repeat("a", 64)+`"},{"id":"app","verdict":"absent"}`, ""),
+			`resources[0] (motd).pin: 64 lowercase hex digits, for a resource that fetches only`},
 		{"unknown lane", strings.Replace(obs(twoVerdicts, ""), `"lane":"login"`, `"lane":"sudo"`, 1), `batches[0].lane: unknown lane "sudo"`},
 	}
 	for _, tt := range tests {

@@ -50,4 +50,20 @@
 // don't hash to its name is removed and reported (ErrCorrupt), and Fetch
 // then fetches it again. An Entry carries the SHA-512 of the same bytes, the
 // digest a target's sha512sum gives.
+//
+// # minisign
+//
+// A build source that declares verify is checked by the minisign binary
+// in Request.Check (MinisignCheck), so a source whose signature doesn't
+// verify is never cached, and so never pinned or built. The signature is
+// fetched then, on a cache miss only, from signature_url or the source's
+// URL with .minisig appended to its path (SignatureURL), with the source's
+// credential only on the source's own origin (SignatureRequest), at most
+// SignatureLimit bytes. FindMinisign finds the binary once: ZAP_MINISIGN
+// (absolute only), else the first minisign in an absolute PATH directory;
+// it refuses one inside node_modules, and one where the binary or any
+// directory on the way to it (from where it was found and from where it
+// resolves, links followed, each link's own way too) is writable by a
+// group or others or owned by anyone but root and the user. minisign's
+// exit status is the verdict; every refusal and failure names its path.
 package fetch

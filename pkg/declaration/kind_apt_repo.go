@@ -61,13 +61,21 @@ func (x *AptRepo) checkState() *fieldMsg {
 	return statePaths(statePath{"key_path", Lit(x.KeyPath)}, statePath{"list_file", Lit(x.ListFile)})
 }
 
-func (x *AptRepo) manages(id string) []managed {
-	keyPath, listFile := x.KeyPath, x.ListFile
+// Paths are the key's and the list file's paths: as declared, else
+// /usr/share/keyrings/<id>.asc and /etc/apt/sources.list.d/<id>.list for
+// the resource id.
+func (x *AptRepo) Paths(id string) (keyPath, listFile string) {
+	keyPath, listFile = x.KeyPath, x.ListFile
 	if keyPath == "" {
 		keyPath = "/usr/share/keyrings/" + id + ".asc"
 	}
 	if listFile == "" {
 		listFile = "/etc/apt/sources.list.d/" + id + ".list"
 	}
+	return keyPath, listFile
+}
+
+func (x *AptRepo) manages(id string) []managed {
+	keyPath, listFile := x.Paths(id)
 	return []managed{ownPath("key_path", Lit(keyPath)), ownPath("list_file", Lit(listFile))}
 }

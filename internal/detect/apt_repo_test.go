@@ -1,0 +1,97 @@
+package detect
+
+import (
+	"encoding/hex"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/zeebo/blake3"
+
+	"github.com/zap-go/zap/internal/vocab"
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/observation"
+)
+
+const aptKey = "-----BEGIN PGP PUBLIC KEY BLOCK-----\nkey\n-----END PGP PUBLIC KEY BLOCK-----\n"
+
+func blake3Hex(s string) string {
+	sum := blake3.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+// TestAptRepoVerdicts is the apt_repo's table: the pinned key and the
+// resolved line is converged, neither there absent, each part that isn't as
+// wanted a difference (a key that isn't the pin's says so), and a key that
+// can't be compared, a list that isn't a file of its own and a line that
+// didn't read hold.
+func TestAptRepoVerdicts(t *testing.T) {
+	pin := blake3Hex(aptKey)
+	d := NewAptRepo(&declaration.AptRepo{Source: "deb https://repo.example/apt $VERSION_CODENAME main"}, "pg", Pin{Blake3: pin}).(*AptRepo)
+	if d.KeyPath != "/usr/share/keyrings/pg.asc" || d.ListFile != "/etc/apt/sources.list.d/pg.list" {
+		t.Fatalf("default paths %s, %s", d.KeyPath, d.ListFile)
+	}
+	line := "deb [signed-by=/usr/share/keyrings/pg.asc] https://repo.example/apt bookworm main"
+	resolved := Answer{Status: StatusOK, Output: line + "\n"}
+	key := Answer{Status: StatusOK, Content: aptKey}
+	list := Answer{Status: StatusOK, Content: line + "\n"}
+	other := Answer{Status: StatusOK, Content: "deb https://elsewhere main\n"}
+	withPin := func(r Result) Result { r.Pin = pin; return r }
+	keyMissing := diff(vocab.FieldAptKey, "missing", "the pinned key (blake3 "+pin+")")
+	listWant := "the source line: " + line
+	check(t, d, []verdictCase{
+		{"converged", []Answer{key, list, resolved}, withPin(converged())},
+		{"absent", []Answer{missing, missing, resolved}, withPin(absent())},
+		{"key missing", []Answer{missing, list, resolved}, withPin(drifted([]observation.Difference{keyMissing}))},
+		{"key differs", []Answer{{Status: StatusOK, Content: "other"}, list, resolved}, withPin(drifted([]observation.Difference{
+			diff(vocab.FieldAptKey, "signing key differs from its pin (observed blake3 "+blake3Hex("other")+")", "the pinned key (blake3 "+pin+")")}))},
+		{"list missing", []Answer{key, missing, resolved}, withPin(drifted([]observation.Difference{diff(vocab.FieldAptList, "missing", listWant)}))},
+		{"list other", []Answer{key, other, resolved}, withPin(drifted([]observation.Difference{diff(vocab.FieldAptList, "other lines", listWant)}))},
+		{"list longer", []Answer{key, {Status: StatusOK, Content: line + "\n", Over: true}, resolved}, withPin(drifted([]observation.Difference{diff(vocab.FieldAptList, "other lines", listWant)}))},
+		{"list a link", []Answer{key, {Status: StatusNotRegular, Type: TypeSymlink}, resolved}, withPin(drifted([]observation.Difference{diff(vocab.FieldAptList, "a symbolic link", listWant)}))},
+		{"key a link", []Answer{{Status: StatusNotRegular, Type: TypeSymlink}, list, resolved}, hold("the signing key /usr/share/keyrings/pg.asc is a symbolic link, not a regular file, so Zap doesn't compare it with its pin")},
+		{"key a directory", []Answer{{Status: StatusNotRegular, Type: TypeDirectory}, list, resolved}, hold("the signing key /usr/share/keyrings/pg.asc is a directory, not a regular file, so Zap doesn't compare it with its pin")},
+		{"key hard linked", []Answer{{Status: StatusHardLinked, Links: 2}, list, resolved}, hold("the signing key /usr/share/keyrings/pg.asc has 2 hard links, so Zap doesn't read it: replace it with a copy of its own (a single link)")},
+		{"key over 1 MiB", []Answer{{Status: StatusOK, Content: aptKey, Over: true}, list, resolved}, hold("the signing key /usr/share/keyrings/pg.asc is over 1024 KiB, so Zap doesn't compare it with its pin")},
+		{"key denied", []Answer{denied, list, resolved}, hold("permission denied reading the signing key /usr/share/keyrings/pg.asc")},
+		{"list a fifo", []Answer{key, {Status: StatusNotRegular, Type: TypeFIFO}, resolved}, hold("/etc/apt/sources.list.d/pg.list is a fifo, not a regular file")},
+		{"list hard linked", []Answer{key, {Status: StatusHardLinked, Links: 3}, resolved}, hold("/etc/apt/sources.list.d/pg.list has 3 hard links, so Zap doesn't read it: replace it with a copy of its own (a single link)")},
+		{"no os-release", []Answer{key, list, {Status: StatusOK, Exit: 93}}, hold("reading the source line with /etc/os-release sourced exited 93: /etc/os-release can't be read, or the line doesn't read in a shell")},
+		{"line timed out", []Answer{key, list, timedOut}, hold("reading the source line with /etc/os-release sourced timed out after 30s")},
+	})
+}
+
+// TestAptRepoHoldsWithoutPin: a key with no pin yet, or one the lock can't
+// vouch for, holds with the pin's reason and reads nothing.
+func TestAptRepoHoldsWithoutPin(t *testing.T) {
+	x := &declaration.AptRepo{Source: "deb https://repo.example/apt stable main"}
+	for _, p := range []Pin{{Hold: "its pin is tracked in zap.lock, and there is no entry"}, {}} {
+		d := NewAptRepo(x, "r", p)
+		if q := d.Queries(); len(q) != 0 {
+			t.Errorf("%+v: %d queries, want none", p, len(q))
+		}
+		if r := d.Verdict(nil); r.Verdict != observation.Undetermined || !strings.HasPrefix(r.Reason, "key_url: ") {
+			t.Errorf("%+v: %+v, want a hold naming key_url", p, r)
+		}
+	}
+}
+
+// TestAptSourceProbeReadsOsRelease runs the apt-source probe in this
+// machine's shell: $VERSION_CODENAME is what /etc/os-release says, quotes
+// are kept, and signed-by is in the line.
+func TestAptSourceProbeReadsOsRelease(t *testing.T) {
+	want, err := exec.Command("sh", "-c", ". /etc/os-release && printf %s \"$VERSION_CODENAME\"").Output()
+	if err != nil || len(want) == 0 {
+		t.Skipf("this machine's /etc/os-release gives no VERSION_CODENAME (%v)", err)
+	}
+	d := NewAptRepo(&declaration.AptRepo{Source: `deb [arch=amd64] https://repo.example/apt "$VERSION_CODENAME" main`, KeyPath: "/etc/apt/keyrings/k.asc"}, "r", Pin{Blake3: blake3Hex("k")}).(*AptRepo)
+	cmd := exec.Command("sh")
+	cmd.Stdin = strings.NewReader(d.Queries()[2].Command.Text)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the probe: %v", err)
+	}
+	if got := string(out); got != `deb [arch=amd64 signed-by=/etc/apt/keyrings/k.asc] https://repo.example/apt "`+string(want)+`" main`+"\n" {
+		t.Errorf("the probe printed %q", got)
+	}
+}

@@ -259,7 +259,7 @@ func TestWireForm(t *testing.T) {
 
 // TestBuildUnreadKinds checks that a resource of a kind this zap has no
 // detector for is held, reading nothing, with a reason naming the kind, and
-// that a file whose content isn't inline is held the same way.
+// that a remote file whose pin can't be found is held the same way.
 func TestBuildUnreadKinds(t *testing.T) {
 	yes := true
 	url := declaration.Lit("https://example.com/x")
@@ -273,7 +273,8 @@ func TestBuildUnreadKinds(t *testing.T) {
 			"the target declares no service_manager (systemd or openrc), and Zap doesn't guess one"},
 		{declaration.Resource{Common: declaration.Common{ID: "f", Type: declaration.KindFile}, File: &declaration.File{Path: declaration.Lit("/f"),
 			Content: declaration.Content{Type: declaration.ContentRemote, URL: &url}}},
-			"this zap can't read file resources with remote content yet"},
+			// A tracked pin with no lock to read it from holds.
+			"its pin is tracked in zap.lock, and this pass reads no lock"},
 	} {
 		d := Build(&c.r, testEnv(nil))
 		if q := d.Queries(); len(q) != 0 {

@@ -64,6 +64,13 @@ type Env struct {
 	// holds for it. nil: only a vendored pin counts, and nothing is cached
 	// (PinOf).
 	Pin func(r *declaration.Resource, f declaration.Fetched) Pin
+	// Remember puts bytes a remote file's read-back found on the target,
+	// which hashed to pin, in the operator's content cache; nil keeps
+	// nothing.
+	Remember func(pin string, data []byte)
+	// Resource is the resource being read, which kind.Def's Detect sets
+	// before it builds the detector (a pin is looked up by it).
+	Resource *declaration.Resource
 }
 
 // held is a detector for a resource that can't be read at all: it declares

@@ -81,19 +81,8 @@ func (f *File) Verdict(a []Answer) Result {
 		content = "source " + f.SourceShown
 	}
 	digest := a[0]
-	switch digest.Status {
-	case StatusOK:
-	case StatusMissing:
-		return absent()
-	case StatusNotRegular:
-		if digest.Type != TypeSymlink {
-			return hold(fmt.Sprintf("%s is %s, not a regular file", f.Shown, digest.Type.Describe()))
-		}
-		return f.symlink(a[1])
-	case StatusHardLinked:
-		return hold(fmt.Sprintf("%s has %d hard links, so Zap doesn't read it: replace it with a copy of its own (a single link)", f.Shown, digest.Links))
-	default:
-		return hold(problem(digest, f.Shown, 0))
+	if r, done := f.regular(a); done {
+		return r
 	}
 	r := f.compare(a, digest, want, content)
 	if r.Verdict == observation.Drifted {
@@ -101,6 +90,26 @@ func (f *File) Verdict(a []Answer) Result {
 		r.Seen = digest.SHA512
 	}
 	return r
+}
+
+// regular reads the digest answer a[0] (and, for a link, the type answer
+// a[1]): done with the verdict unless a regular file of its own is there.
+func (f *File) regular(a []Answer) (Result, bool) {
+	digest := a[0]
+	switch digest.Status {
+	case StatusOK:
+		return Result{}, false
+	case StatusMissing:
+		return absent(), true
+	case StatusNotRegular:
+		if digest.Type != TypeSymlink {
+			return hold(fmt.Sprintf("%s is %s, not a regular file", f.Shown, digest.Type.Describe())), true
+		}
+		return f.symlink(a[1]), true
+	case StatusHardLinked:
+		return hold(fmt.Sprintf("%s has %d hard links, so Zap doesn't read it: replace it with a copy of its own (a single link)", f.Shown, digest.Links)), true
+	}
+	return hold(problem(digest, f.Shown, 0)), true
 }
 
 // compare is the verdict for a regular file of its own at the path, whose
@@ -161,15 +170,15 @@ func symlinkAt(want string) observation.Difference {
 }
 
 // NewFile makes a file's detector, resolving its path, its content's
-// source and its template's references from env.
+// source and its template's references from env; remote content is read
+// against its pin (RemoteFile, RemoteTree).
 func NewFile(f *declaration.File, env Env) Detector {
-	if f.Content.Type == declaration.ContentRemote {
-		// Remote content holds until this zap can fetch it.
-		return Held(fmt.Sprintf("this zap can't read file resources with %s content yet", f.Content.Type))
-	}
 	path, shown, reason := resolvePath("path", f.Path, env)
 	if reason != "" {
 		return Held(reason)
+	}
+	if f.Content.Type == declaration.ContentRemote {
+		return newRemote(f, path, shown, env)
 	}
 	out := &File{Path: path, Shown: shown, Attrs: Attrs{Mode: f.Mode, Owner: f.Owner, Group: f.Group}}
 	c := f.Content

@@ -62,6 +62,9 @@ type Runner struct {
 	// Mask takes secret values out of errors and output (internal/mask, in
 	// every form it knows); nil masks nothing.
 	Mask *mask.Masker
+	// Fetch gets a remote content's pinned bytes on the operator's
+	// machine; nil fails every step that needs them.
+	Fetch Fetcher
 }
 
 // Result counts a run's changes.
@@ -154,6 +157,12 @@ func (r *Runner) step(ctx context.Context, s *PreparedStep) error {
 	switch {
 	case s.Put != nil && s.Put.Source != "":
 		p, err := r.readSource(ctx, s.Put)
+		if err != nil {
+			return err
+		}
+		return r.Host.Put(ctx, p)
+	case s.Put != nil && s.Put.Remote != nil:
+		p, err := r.remotePut(ctx, s.Put)
 		if err != nil {
 			return err
 		}

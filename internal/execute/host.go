@@ -77,6 +77,10 @@ type Put struct {
 	// content is a source: Content and SHA512 are empty until the runner
 	// reads it (SourceReader) when the step runs.
 	Source string
+	// Remote is where the content is fetched from, for a put whose content
+	// is remote: Content and SHA512 are empty until the runner fetches it
+	// (Runner.Fetch) when the step runs.
+	Remote *Remote
 	// SHA512 is the hex SHA-512 the plan recorded for Content; the staged
 	// bytes must have it.
 	SHA512 string

@@ -280,8 +280,9 @@ func (r resolver) text(field string, t declaration.Text) (string, error) {
 // content gives put p its content: a put's inline content and digest as
 // planned; a template rendered with its references resolved, refusing a
 // variable's value a template can't take (naming the variable, never the
-// value) before anything runs; or a source's path, resolved like any path,
-// whose bytes are read when the step runs.
+// value) before anything runs; a source's path, resolved like any path,
+// whose bytes are read when the step runs; or remote content's url, auth
+// and pin, whose bytes are fetched when the step runs.
 func (r resolver) content(p *Put, op *plan.Op, home string) error {
 	switch {
 	case op.Content != nil:
@@ -312,6 +313,12 @@ func (r resolver) content(p *Put, op *plan.Op, home string) error {
 			return r.fail("content.path", "%q is not the absolute path of a file", src)
 		}
 		p.Source = src
+	case op.From != nil && op.From.Type == declaration.ContentRemote && op.From.URL != nil:
+		rm, err := r.prepareRemote(op.From)
+		if err != nil {
+			return err
+		}
+		p.Remote = rm
 	default:
 		return &PrepareError{ID: r.id, Msg: "the put step has no content"}
 	}

@@ -60,7 +60,7 @@ func Summary(s plan.Step, user string) string {
 			Mode: op.Args[2], Owner: op.Args[3], NotEmpty: boolp(op.Args[4] == "not_empty")}.Describe()
 	}
 	switch op.Name {
-	case plan.OpPut, plan.OpDir, plan.OpLink:
+	case plan.OpPut, plan.OpDir, plan.OpLink, plan.OpExtract:
 	default:
 		words := []string{string(op.Name)}
 		if !op.Path.IsZero() {
@@ -82,6 +82,9 @@ func Summary(s plan.Step, user string) string {
 	paren = append(paren, "as "+account(op.Privilege, user))
 	if op.Validate != nil {
 		paren = append(paren, "checked by "+op.Validate.String())
+	}
+	if from := op.FetchedFrom(); from != "" {
+		paren = append(paren, from)
 	}
 	if op.Name == plan.OpLink {
 		target := declaration.Text{}

@@ -114,6 +114,7 @@ func (d Def[B]) Detect(r *declaration.Resource, env detect.Env) detect.Detector 
 	if !ok {
 		return detect.Held(fmt.Sprintf("type: a %s resource with no %s fields", d.Name, d.Name))
 	}
+	env.Resource = r
 	return d.Read(b, env)
 }
 

@@ -21,11 +21,14 @@ import (
 
 // fileSteps: one put, elevated, of the path with its content (inline, with
 // its SHA-512) or where the content comes from (the template and its vars,
-// or the source path, rendered or read when the step runs), mode, owner,
-// group and validate.
-func fileSteps(f *declaration.File, _ kind.Planned) ([]plan.Step, error) {
+// the source path, or the remote content with the pin detection compared
+// against, rendered, read or fetched when the step runs), mode, owner,
+// group and validate; remote content to extract is one extract instead.
+func fileSteps(f *declaration.File, at kind.Planned) ([]plan.Step, error) {
 	put := &plan.Op{Name: plan.OpPut, Path: f.Path, Mode: f.Mode, Owner: f.Owner, Group: f.Group, Validate: f.Validate, Privilege: plan.Elevated}
 	switch c := f.Content; {
+	case c.Type == declaration.ContentRemote && c.URL != nil:
+		return remoteSteps(put, c, at.Pin)
 	case c.Type == declaration.ContentInline && c.Inline != nil:
 		content := *c.Inline
 		sum := sha512.Sum512([]byte(content))
@@ -33,7 +36,7 @@ func fileSteps(f *declaration.File, _ kind.Planned) ([]plan.Step, error) {
 	case c.Type == declaration.ContentTemplate && c.Template != nil, c.Type == declaration.ContentSource && c.Path != nil:
 		put.From = &c
 	default:
-		return nil, errors.New("content: want an inline, template or source content source")
+		return nil, errors.New("content: want an inline, template, source or remote content source")
 	}
 	return []plan.Step{{Type: plan.StepOp, Op: put}}, nil
 }
@@ -59,6 +62,8 @@ func showFile(f *declaration.File) []kind.Line {
 		}
 	case c.Type == declaration.ContentSource && c.Path != nil:
 		out = append(out, kind.Line{Field: "content", Value: "source " + c.Path.String()})
+	case c.Type == declaration.ContentRemote && c.URL != nil:
+		out = append(out, showRemote(c)...)
 	}
 	if f.Validate != nil {
 		out = append(out, kind.Line{Field: "validate", Value: f.Validate.String()})
@@ -79,4 +84,59 @@ func fileShells(f *declaration.File) []kind.Shell {
 func Digest(text string) string {
 	sum := sha512.Sum512([]byte(text))
 	return fmt.Sprintf("%d bytes, sha512 %s…", len(text), hex.EncodeToString(sum[:])[:16])
+}
+
+// remoteSteps: the put of remote content (extract none), or the extract of
+// an archive, carrying the content as declared with the pin detection
+// compared against in its blake3, so plan_hash covers the pin and the run
+// places only bytes that hash to it. The auth credential stays a
+// reference: only zap-exec resolves it, when it fetches.
+func remoteSteps(put *plan.Op, c declaration.Content, pin string) ([]plan.Step, error) {
+	if pin == "" {
+		pin = c.Blake3
+	}
+	if pin == "" {
+		return nil, errors.New("content: remote content with no pin to place (detection found none)")
+	}
+	c.Blake3 = pin
+	put.From = &c
+	if c.Extract != nil && c.Extract.Type != declaration.ExtractNone {
+		put.Name = plan.OpExtract
+	}
+	return []plan.Step{{Type: plan.StepOp, Op: put}}, nil
+}
+
+// showRemote: the url as declared, the vendored pin (a tracked one is
+// zap.lock's), the extract form, and whether a credential goes with the
+// fetch (by its references, never its value).
+func showRemote(c declaration.Content) []kind.Line {
+	pin := "tracked in zap.lock"
+	if c.Blake3 != "" {
+		pin = "blake3 " + c.Blake3
+	}
+	out := []kind.Line{{Field: "content", Value: "remote " + c.URL.String() + ", " + pin}}
+	if e := c.Extract; e != nil && e.Type != declaration.ExtractNone {
+		form := string(e.Type)
+		if e.StripComponents != nil {
+			form += fmt.Sprintf(", strip_components %d", *e.StripComponents)
+		}
+		out = append(out, kind.Line{Field: "extract", Value: form})
+	}
+	if c.Auth != nil {
+		out = append(out, kind.Line{Field: "auth", Value: "bearer credential " + strings.Join(refNames(*c.Auth), ", ")})
+	}
+	return out
+}
+
+// refNames are t's references as {env:NAME}, or "(literal)" when it has
+// none: the value itself is never shown.
+func refNames(t declaration.Text) []string {
+	var out []string
+	for _, n := range t.Refs() {
+		out = append(out, "{env:"+n+"}")
+	}
+	if len(out) == 0 {
+		return []string{"(written in the config)"}
+	}
+	return out
 }

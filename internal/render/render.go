@@ -286,7 +286,7 @@ func OpSummary(c observation.Context, op *plan.Op) string {
 		return escape.Line(cmd) + " (as " + Account(c, op.Privilege) + ")"
 	}
 	switch op.Name {
-	case plan.OpPut, plan.OpDir, plan.OpLink:
+	case plan.OpPut, plan.OpDir, plan.OpLink, plan.OpExtract:
 	default:
 		// Another operation: its name, its path and its arguments, as
 		// execute.Summary says them.
@@ -314,6 +314,9 @@ func OpSummary(c observation.Context, op *plan.Op) string {
 	paren = append(paren, "as "+Account(c, op.Privilege))
 	if op.Validate != nil {
 		paren = append(paren, "checked by "+escape.Line(op.Validate.String()))
+	}
+	if from := op.FetchedFrom(); from != "" {
+		paren = append(paren, escape.Line(from))
 	}
 	if op.Content != nil && *op.Content != "" && !strings.HasSuffix(*op.Content, "\n") {
 		paren = append(paren, "no final newline")

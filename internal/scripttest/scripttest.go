@@ -43,6 +43,11 @@
 //	    private /30, with an sshd inside it reachable only there, as the
 //	    ~/.ssh/config alias zapnetns (netns.go); [netns] when one can be made
 //
+//	httpserve start DIR [TOKEN]
+//	    a plain-http server on 127.0.0.1 serving DIR, with a bearer-gated
+//	    /private/, redirects on and off loopback, and a request log; sets
+//	    HTTP_URL (httpserve.go)
+//
 //	lab start systemd|openrc | lab exec [-code N] CMD... | lab stop
 //	    a fresh systemd or OpenRC host of internal/lab, reachable over SSH
 //	    as the ~/.ssh/config alias zaplab (lab.go); [lab:systemd] and
@@ -188,6 +193,8 @@ func Params(dir string) testscript.Params {
 			"netns": cmdNetns,
 			// https: see https.go.
 			"https": cmdHTTPS,
+			// httpserve: see httpserve.go.
+			"httpserve": cmdHTTPServe,
 			// lab: see lab.go.
 			"lab": cmdLab,
 			// account: see account.go.

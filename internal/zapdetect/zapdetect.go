@@ -194,6 +194,7 @@ func detectEnv(d *declaration.Declaration, res *resolve.Resolution) detect.Env {
 		PackageManager: d.Target.PackageManager,
 		ServiceManager: d.Target.ServiceManager,
 		Pin:            newPins().pin,
+		Remember:       remember,
 	}
 }
 

@@ -190,13 +190,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	}
 	// The target must still read as the plan was made from, change for
 	// change, before the first of them runs.
-	if err := checkFrom(ctx, reads, p, detectEnv(p, c.Home, res), masker); err != nil {
+	cache := contentCache()
+	denv := detectEnv(p, c.Home, res)
+	pinEnv(&denv, planPins(p), cache)
+	if err := checkFrom(ctx, reads, p, denv, masker); err != nil {
 		return err
 	}
 	runner := &execute.Runner{
 		Host:   host,
 		Events: stdout,
 		Mask:   masker,
+		Fetch:  fetcher(cache),
 	}
 	result, err := runner.Run(ctx, prepared)
 	if err != nil {

@@ -164,6 +164,11 @@ const (
 	OpLink OpName = "link" // make or replace a symbolic link
 )
 
+// OpExtract extracts an archive a file's remote content fetched (its From)
+// into a private directory beside the path and swaps it into place; its
+// script is one of internal/ops's, like any other operation's.
+const OpExtract OpName = "extract"
+
 // OpRead reads a source file's bytes as root for a put whose From is a
 // source. It is never a step's own operation: a plan whose put reads a
 // source uses it, and plan_hash covers its script.
@@ -418,4 +423,24 @@ func Verify(p *Plan, script func(OpName) (Script, bool)) error {
 		return fmt.Errorf("plan_hash: the plan hashes to %s, not %s (the plan was edited, or made by a zap whose operation scripts differ)", got, p.Hash)
 	}
 	return nil
+}
+
+// FetchedFrom describes where a put's or an extract's remote content comes
+// from, as a step's summary says it: "fetched from URL, blake3 PIN", with
+// the extract form of an archive ("tar.gz, strip_components 1"). The URL
+// is as declared; an auth credential is never part of it. "" for any other
+// step.
+func (op *Op) FetchedFrom() string {
+	c := op.From
+	if c == nil || c.Type != declaration.ContentRemote || c.URL == nil {
+		return ""
+	}
+	s := "fetched from " + c.URL.String() + ", blake3 " + c.Blake3
+	if e := c.Extract; e != nil && e.Type != declaration.ExtractNone {
+		s += ", " + string(e.Type)
+		if e.StripComponents != nil {
+			s += ", strip_components " + strconv.Itoa(*e.StripComponents)
+		}
+	}
+	return s
 }

@@ -124,8 +124,8 @@ const Sentinel = ".zap_remote_hash"
 // drifts.
 const SentinelLimit = 4096
 
-// provenanceTag opens the bytes a provenance hashes.
-const provenanceTag = "zap remote_file extract v1"
+// remoteTag opens the bytes a remote provenance hashes.
+const remoteTag = "zap remote_file extract v1"
 
 // RemoteProvenance is what an extracted tree's sentinel holds: 64
 // lowercase hex digits, the blake3 of a fixed tag and version, the pin, the
@@ -140,7 +140,7 @@ func RemoteProvenance(pin string, e *declaration.Extract) string {
 		}
 	}
 	h := blake3.New()
-	h.WriteString(provenanceTag + "\n" + pin + "\n" + form + "\n" + strconv.Itoa(strip) + "\n")
+	h.WriteString(remoteTag + "\n" + pin + "\n" + form + "\n" + strconv.Itoa(strip) + "\n")
 	return hex.EncodeToString(h.Sum(nil))
 }
 

@@ -45,6 +45,11 @@ type ZapOp struct {
 	Privilege plan.Privilege
 	// Timeout is the operation's limit; 0 is none.
 	Timeout time.Duration
+	// Payload, when not nil, is what the script reads after its text on
+	// stdin, as the body of the here-document its last line opens
+	// (ops.PutInput): a build's source archive, which zap-exec attaches
+	// once it has the pinned bytes.
+	Payload []byte
 }
 
 // Split returns the arguments an argv carries (the path, when the operation

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/zap-go/zap/internal/vocab"
+	"github.com/zap-go/zap/pkg/declaration"
 )
 
 // CwdStatus is the status a command's script exits with when it can't enter
@@ -43,4 +44,24 @@ func Script(cwd string, env map[string]string, run string) string {
 	}
 	b.WriteString("} </dev/null\n")
 	return b.String()
+}
+
+// RunScript is the script of a command that a step of Zap's own runs
+// rather than the runner (a build's run, inside its source directory): run
+// and env resolved through lookup, refused as a command step's are (a value
+// a command can't take, a reference the plan doesn't record, naming the
+// field and never the value), in Script's frame with no cwd.
+func RunScript(id string, run declaration.Text, env map[string]declaration.Text, lookup Lookup) (string, error) {
+	r := resolver{id: id, lookup: lookup}
+	text, err := r.command("run", run)
+	if err != nil {
+		return "", err
+	}
+	vals := make(map[string]string, len(env))
+	for name, t := range env {
+		if vals[name], err = r.env("env."+name, t); err != nil {
+			return "", err
+		}
+	}
+	return Script("", vals, text), nil
 }

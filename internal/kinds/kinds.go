@@ -2,7 +2,7 @@
 // lookup every stage goes through: detection (Of(r).Detect), planning
 // (Steps), the preview (Declared) and the front end's sudo warm-up and
 // value checks. A kind the declaration knows but no file here provides
-// (database, build today) is read as held: Of returns a kind whose
+// (database today) is read as held: Of returns a kind whose
 // detector holds, naming the kind, so it is never planned.
 //
 // Each kind is a file here (<name>.go; directory and link share paths.go)
@@ -43,6 +43,7 @@ var all = []kind.Kind{
 	kind.Def[*declaration.Verify]{Name: declaration.KindVerify, Read: detect.NewVerify, Plan: verifySteps, As: plan.Login},
 	kind.Def[*declaration.Pipeline]{Name: declaration.KindPipeline, Read: detect.NewPipeline, Plan: pipelineSteps, Show: showPipeline, As: plan.Login, NoState: true},
 	aptRepoKind{},
+	build,
 }
 
 var byType = func() map[declaration.Kind]kind.Kind {

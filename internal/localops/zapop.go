@@ -58,7 +58,11 @@ func (h *Host) Op(ctx context.Context, o *execute.ZapOp) error {
 		argv = append([]string{sudo, "-n", "/bin/sh", "-s", "--"}, args...)
 	}
 	viaSudo := o.Privilege != plan.Login && os.Geteuid() != 0
-	err := h.runScript(ctx, argv, &execute.Command{Script: ops.Input(o.Script, input...), Timeout: o.Timeout}, viaSudo)
+	script := ops.Input(o.Script, input...)
+	if o.Payload != nil {
+		script = string(ops.PutInput(script, o.Payload))
+	}
+	err := h.runScript(ctx, argv, &execute.Command{Script: script, Timeout: o.Timeout}, viaSudo)
 	var ee *execute.ExitError
 	if errors.As(err, &ee) && ee.Status == 1 && viaSudo && isSudoRefusal(ee.Output) {
 		return execute.Errorf(events.Permission, "sudo refused: %s", lastLine(ee.Output))

@@ -52,6 +52,8 @@
 //	    a fresh systemd or OpenRC host of internal/lab, reachable over SSH
 //	    as the ~/.ssh/config alias zaplab (lab.go); [lab:systemd] and
 //	    [lab:openrc] when this machine can run one
+//	blake3 FILE VAR
+//	    sets VAR to the blake3 of FILE, a pin's form (blake3.go)
 //
 // testscript's own chmod (one file, permission bits only) and symlink
 // (symlink LINK -> TARGET) are available as usual.
@@ -201,6 +203,8 @@ func Params(dir string) testscript.Params {
 			"account": cmdAccount,
 			// procwatch: see procwatch.go.
 			"procwatch": cmdProcwatch,
+			// blake3: see blake3.go.
+			"blake3": cmdBlake3,
 		},
 	}
 }

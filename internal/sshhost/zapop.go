@@ -31,7 +31,11 @@ func (e *Exec) Op(ctx context.Context, o *execute.ZapOp) error {
 	for _, a := range args {
 		cmd.WriteString(" " + vocab.Quote(a))
 	}
-	r := e.c.session(ctx, cmd.String(), []byte(ops.Input(o.Script, input...)), o.Timeout)
+	stdin := []byte(ops.Input(o.Script, input...))
+	if o.Payload != nil {
+		stdin = ops.PutInput(string(stdin), o.Payload)
+	}
+	r := e.c.session(ctx, cmd.String(), stdin, o.Timeout)
 	switch {
 	case r.timedOut:
 		return &execute.TimeoutError{After: o.Timeout, Output: r.output()}

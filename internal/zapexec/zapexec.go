@@ -167,8 +167,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		// hold a secret.
 		return refuse(errors.New(masker.String(err.Error())))
 	}
+	builds, err := buildSteps(prepared, res.Lookup)
+	if err != nil {
+		return refuse(errors.New(masker.String(err.Error())))
+	}
 	if !*wetrun {
 		return dryRun(stdout, prepared)
+	}
+	// A build's source is on this machine, checked, before the target is
+	// reached.
+	if err := attachSources(ctx, builds, res, masker); err != nil {
+		return err
 	}
 
 	local := localops.New(os.Environ())

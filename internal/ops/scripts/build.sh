@@ -1,0 +1,69 @@
+# zap build OUTPUT PIN EXTRACT STRIP CWD NAME SHA512 RUN
+# Builds from the source archive that follows the script on stdin (base64,
+# the body of the here-document its last line opens), as the login user:
+# in a new private temporary directory (mode 700, removed at the end,
+# whatever happens) the archive is decoded and its SHA-512 checked against
+# SHA512 before anything else; a tar.gz or tar.xz is unpacked into src with
+# STRIP leading components stripped, owned by the user and with no set-id
+# bit (tar's defaults for an account that isn't root), and an unextracted
+# source is put there as NAME. RUN, the build's run in its shell frame
+# (cd to nothing, its env exported, then its text), is then read by sh on
+# a pipe from printf, a builtin, so no argv shows it, in src or CWD (an
+# absolute path, or one relative to src). A RUN that exits 0 must leave
+# something at OUTPUT. PIN is the source's blake3, for the report. Exits:
+# 93 the archive didn't arrive whole or can't be unpacked, 94 CWD or the
+# output isn't there, else RUN's own nonzero exit.
+set -u
+zap=build
+#@include fail
+zap_build() {
+	[ "$#" -eq 8 ] || zap_fail 2 "want 8 arguments, got $#"
+	output=$1 extract=$3 strip=$4 cwd=$5 name=$6 want=$7 run=$8
+	case $strip in
+	'' | *[!0-9]*) zap_fail 2 "strip_components $strip is not a number" ;;
+	esac
+	case $name in
+	'' | . | .. | */*) zap_fail 2 "the source's name $name is not a file name" ;;
+	esac
+	umask 077
+	work=$(mktemp -d "${TMPDIR:-/tmp}/zap-build.XXXXXX" </dev/null) ||
+		zap_fail 93 "can't make a private temporary directory; nothing was built"
+	# A build may leave directories it can't write (a module cache's).
+	trap 'cd / && chmod -R u+w -- "$work" 2>/dev/null; rm -rf -- "$work"' EXIT
+	trap 'exit 129' HUP
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	base64 -d >"$work/source" 2>/dev/null ||
+		zap_fail 93 "the source archive didn't arrive whole; nothing was built"
+	got=$(sha512sum <"$work/source")
+	[ "${got%% *}" = "$want" ] ||
+		zap_fail 93 "the source that arrived is not the source sent; nothing was built"
+	umask 022
+	mkdir "$work/src"
+	case $extract in
+	none) mv -- "$work/source" "$work/src/$name" ;;
+	tar.gz | tar.xz)
+		z=-z
+		[ "$extract" = tar.xz ] && z=-J
+		tar -x "$z" -f "$work/source" -C "$work/src" --strip-components="$strip" --no-same-owner --no-same-permissions </dev/null ||
+			zap_fail 93 "the $extract source can't be unpacked; nothing was built"
+		rm -f -- "$work/source"
+		;;
+	*) zap_fail 2 "extract $extract is not an extract form" ;;
+	esac
+	case $cwd in
+	/*) dir=$cwd ;;
+	*) dir=$work/src/$cwd ;;
+	esac
+	cd -- "$dir" 2>/dev/null || zap_fail 94 "can't enter the build's cwd $cwd; nothing was run"
+	status=0
+	printf '%s\n' "$run" | sh -s || status=$?
+	cd /
+	if [ "$status" -ne 0 ]; then
+		echo "zap build: the run exited $status; no provenance is recorded" >&2
+		exit "$status"
+	fi
+	[ -e "$output" ] || [ -L "$output" ] ||
+		zap_fail 94 "the run exited 0 and left nothing at the output $output; no provenance is recorded"
+}
+zap_build "$@" <<'__zap_content_end__'

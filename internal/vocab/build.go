@@ -1,0 +1,29 @@
+package vocab
+
+import "github.com/zap-go/zap/pkg/plan"
+
+// OpBuild builds a build resource on the target as the login user
+// (internal/ops/scripts/build.sh): it takes the source archive on stdin,
+// checks its SHA-512, unpacks it in a private temporary directory, runs the
+// build's run there and removes the directory. Its path is the output; the
+// plan's arguments are BuildArgs, and zap-exec appends the archive's
+// SHA-512 and the run's script (resolved when it acts) before it runs.
+const OpBuild plan.OpName = "build"
+
+// The plan's arguments of OpBuild, in order: the source's blake3 pin (which
+// entry of the operator's content cache is sent), the extract form (none,
+// tar.gz, tar.xz), strip_components, cwd as declared ("." for the source
+// directory itself) and the name an unextracted source takes there.
+const (
+	BuildArgPin = iota
+	BuildArgExtract
+	BuildArgStrip
+	BuildArgCwd
+	BuildArgName
+	BuildArgs
+)
+
+// BuildSourceLimit is the largest source archive a build takes: the
+// archive crosses to the target inside the script's input (base64 in a
+// here-document) and is held in memory on the way.
+const BuildSourceLimit = 256 << 20

@@ -27,12 +27,18 @@
 //     quote in a command, a path that resolves outside the paths Zap acts on;
 //     see execute.Prepare).
 //
+// A build's run and env are resolved then too, refused like a command's.
+//
 // Without --wetrun that is all: it changes nothing, connects to nothing, and
 // prints on stdout what a wetrun would do (dryRun), exit 0. Only --wetrun
 // acts, so a plan handed to zap-exec by habit or by a script never runs
 // unless the flag that acts was typed for it.
 //
-// With --wetrun it first reads every changed resource again, in one
+// With --wetrun it first gets each build's source archive on this machine
+// (build.go: the content cache, else a fetch checked against the pin and,
+// with verify, by minisign before it is cached); a source it can't have
+// fails the run (exit 1; exit 2 for one the rules refuse), nothing
+// changed. Then it reads every changed resource again, in one
 // detection pass through the connection it acts through (checkFrom), and
 // refuses (exit 2, nothing changed) a plan whose target moved since it was
 // made: a create whose resource is there now, an update whose drift or

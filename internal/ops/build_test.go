@@ -115,11 +115,7 @@ func TestBuildScript(t *testing.T) {
 		{name: "no output", archive: tgz, extract: "tar.gz", strip: "1", cwd: ".", run: frame("true"),
 			want: result{exit: 94, stderr: "left nothing at the output"}},
 	}
-	for _, sh := range []string{"dash", "bash", "busybox"} {
-		if _, err := exec.LookPath(sh); err != nil {
-			t.Logf("%s: not on this machine, not tried", sh)
-			continue
-		}
+	for _, sh := range shells(t) {
 		for _, c := range cases {
 			if c.archive == nil && c.skipWithoutBytes {
 				t.Logf("%s, %s: no xz on this machine, not tried", sh, c.name)
@@ -135,22 +131,9 @@ func TestBuildScript(t *testing.T) {
 			if name == "" {
 				name = "source"
 			}
-			argv := []string{sh, "-s", "--", out}
-			if sh == "busybox" {
-				argv = append([]string{"busybox", "sh"}, argv[1:]...)
-			}
-			cmd := exec.Command(argv[0], argv[1:]...)
-			cmd.Stdin = bytes.NewReader(PutInput(Input(script.Text, "pin", c.extract, c.strip, c.cwd, name, sha, c.run), c.archive))
-			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + tmp, "HOME=" + dir, "OUT=" + out}
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			err := cmd.Run()
-			exit := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				exit = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
+			stdin := PutInput(Input(script.Text, "pin", c.extract, c.strip, c.cwd, name, sha, c.run), c.archive)
+			env := []string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + tmp, "HOME=" + dir, "OUT=" + out}
+			exit, stderr := runInput(t, sh, stdin, env, out)
 			got, _ := os.ReadFile(out)
 			body, pwd := string(got), ""
 			if c.wantPWDSuffix != "" {
@@ -158,8 +141,8 @@ func TestBuildScript(t *testing.T) {
 					body, pwd = body[:i+1], strings.TrimSpace(body[i+1:])
 				}
 			}
-			if exit != c.want.exit || body != c.want.out || !strings.Contains(stderr.String(), c.want.stderr) {
-				t.Errorf("%s, %s: exit %d, output %q, stderr %q; want %d, %q, %q", sh, c.name, exit, body, stderr.String(), c.want.exit, c.want.out, c.want.stderr)
+			if exit != c.want.exit || body != c.want.out || !strings.Contains(stderr, c.want.stderr) {
+				t.Errorf("%s, %s: exit %d, output %q, stderr %q; want %d, %q, %q", sh, c.name, exit, body, stderr, c.want.exit, c.want.out, c.want.stderr)
 			}
 			if c.wantPWDSuffix != "" && (!strings.HasPrefix(pwd, tmp+"/zap-build.") || !strings.HasSuffix(pwd, c.wantPWDSuffix)) {
 				t.Errorf("%s, %s: built in %s, want a private directory in %s ending in %s", sh, c.name, pwd, tmp, c.wantPWDSuffix)

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,8 +20,15 @@ func runOp(t *testing.T, shell string, name plan.OpName, env []string, args ...s
 	if !ok {
 		t.Fatalf("no script %s", name)
 	}
+	return runInput(t, shell, []byte(s.Text), env, args...)
+}
+
+// runInput runs shell -s -- ARGS reading stdin, with env alone, and
+// returns its exit status and stderr.
+func runInput(t *testing.T, shell string, stdin []byte, env []string, args ...string) (int, string) {
+	t.Helper()
 	cmd := exec.Command(shell, append([]string{"-s", "--"}, args...)...)
-	cmd.Stdin = strings.NewReader(s.Text)
+	cmd.Stdin = bytes.NewReader(stdin)
 	cmd.Env = env
 	var stderr strings.Builder
 	cmd.Stderr = &stderr

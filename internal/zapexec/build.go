@@ -13,7 +13,6 @@ import (
 	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/stage"
-	"github.com/zap-go/zap/internal/state"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -68,11 +67,11 @@ func attachSources(ctx context.Context, steps []buildStep, res *resolve.Resoluti
 	if len(steps) == 0 {
 		return nil
 	}
-	st, err := state.Open(os.Getenv)
-	if err != nil {
-		return stage.InWorld(fmt.Errorf("the content cache: %w", err))
+	cache := contentCache()
+	if cache == nil {
+		return stage.InWorld(errors.New("a build's source goes through the content cache, and there is no state directory ($ZAP_HOME or ~/.zap) to hold it; nothing was changed"))
 	}
-	f := fetch.New(fetch.NewCache(st.ContentCache()), fetch.Options{})
+	f := fetch.New(cache, fetch.Options{})
 	defer f.Close()
 	find := sync.OnceValues(func() (*fetch.Minisign, error) { return fetch.FindMinisign(os.Getenv) })
 	for _, s := range steps {

@@ -8,6 +8,7 @@ import (
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/internal/fetch"
 	"github.com/zap-go/zap/internal/state"
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -41,8 +42,11 @@ func planPins(p *plan.Plan) map[string]string {
 	pins := map[string]string{}
 	for _, c := range p.Changes {
 		for _, s := range c.Steps {
-			if s.Op != nil && s.Op.From != nil && s.Op.From.Type == declaration.ContentRemote {
+			switch {
+			case s.Op != nil && s.Op.From != nil && s.Op.From.Type == declaration.ContentRemote:
 				pins[c.ID] = s.Op.From.Blake3
+			case s.Op != nil && s.Op.Name == vocab.OpBuild && len(s.Op.Args) == vocab.BuildArgs:
+				pins[c.ID] = s.Op.Args[vocab.BuildArgPin]
 			}
 		}
 	}

@@ -7,12 +7,29 @@
 // written indented, one field a line, for a readable diff:
 //
 //	{
-//	  "format": "zap.lock/1",
-//	  "entries": [],
+//	  "format": "zap.lock/2",
+//	  "entries": [
+//	    {
+//	      "blake3": "<64 lowercase hex>",
+//	      "config_hash": "<64 lowercase hex>",
+//	      "id": "zig",
+//	      "kind": "remote_file"
+//	    }
+//	  ],
 //	  "toolchain": {
 //	    "blake3": "<64 lowercase hex>"
 //	  }
 //	}
+//
+// An entry is a tracked pin: the resource's id, the kind of content it
+// fetches (remote_file, build, apt_key), the blake3 of the bytes, and the
+// config_hash of the declaration it was minted for (internal/lockhash).
+// Entries are written sorted by id, one per id.
+//
+// Versions: zap.lock/1 is the lock of a zap that tracked no pin (its
+// entries were always empty). It reads as it is, and the next write
+// records it as zap.lock/2, which a zap that reads only zap.lock/1 refuses
+// as newer.
 //
 // Reading is strict, as for every document Zap reads: the first field is
 // "format", no unknown field, no null, no key twice. A lock whose format is
@@ -32,6 +49,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,12 +58,15 @@ import (
 	"github.com/zap-go/zap/internal/strict"
 
 	"github.com/zap-go/zap/pkg/canon"
+	"github.com/zap-go/zap/pkg/declaration"
 )
 
-// Name and Version make the lock's format, "zap.lock/1".
+// Name and Version make the lock's format, "zap.lock/2". OldestVersion is
+// the oldest this zap reads.
 const (
-	Name    = "zap.lock"
-	Version = 1
+	Name          = "zap.lock"
+	Version       = 2
+	OldestVersion = 1
 )
 
 // Format is the format this zap reads and writes.
@@ -74,9 +95,45 @@ type Lock struct {
 	Format string `json:"format"`
 	// Toolchain is the toolchain pin; nil until zap lock records one.
 	Toolchain *Toolchain `json:"toolchain,omitempty"`
-	// Entries are the tracked pins, by resource id; none yet.
+	// Entries are the tracked pins, one per resource id.
 	Entries []Entry `json:"entries"`
 }
+
+// Entry returns the entry of id, or nil.
+func (l *Lock) Entry(id string) *Entry {
+	if l == nil {
+		return nil
+	}
+	for i := range l.Entries {
+		if l.Entries[i].ID == id {
+			return &l.Entries[i]
+		}
+	}
+	return nil
+}
+
+// Set records e, replacing the entry of its id.
+func (l *Lock) Set(e Entry) {
+	if old := l.Entry(e.ID); old != nil {
+		*old = e
+		return
+	}
+	l.Entries = append(l.Entries, e)
+}
+
+// Drop removes the entry of id, reporting whether there was one.
+func (l *Lock) Drop(id string) bool {
+	for i := range l.Entries {
+		if l.Entries[i].ID == id {
+			l.Entries = slices.Delete(l.Entries, i, i+1)
+			return true
+		}
+	}
+	return false
+}
+
+// Kinds are the kinds an entry takes.
+var Kinds = []string{declaration.LockRemoteFile, declaration.LockBuild, declaration.LockAptKey}
 
 // Toolchain pins the evaluator.
 type Toolchain struct {
@@ -135,7 +192,7 @@ func Decode(data []byte) (*Lock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
-	if format != Format {
+	if !readable(format) {
 		if n, ok := strings.CutPrefix(format, Name+"/"); ok {
 			if v, err := strconv.Atoi(n); err == nil && v > Version && n == strconv.Itoa(v) {
 				return nil, fmt.Errorf("%w: format %q, and this zap reads %q", ErrNewer, format, Format)
@@ -153,17 +210,34 @@ func Decode(data []byte) (*Lock, error) {
 	if l.Toolchain != nil && !IsPin(l.Toolchain.Blake3) {
 		return nil, fmt.Errorf("%w: toolchain.blake3: %q is not 64 lowercase hex digits", ErrInvalid, l.Toolchain.Blake3)
 	}
+	seen := map[string]bool{}
 	for i, e := range l.Entries {
 		switch {
 		case e.ID == "":
 			return nil, fmt.Errorf("%w: entries[%d].id: required field missing", ErrInvalid, i)
+		case seen[e.ID]:
+			return nil, fmt.Errorf("%w: entries[%d].id: %q has an entry already", ErrInvalid, i, e.ID)
+		case !slices.Contains(Kinds, e.Kind):
+			return nil, fmt.Errorf("%w: entries[%d] (%s).kind: %q is none of %s", ErrInvalid, i, e.ID, e.Kind, strings.Join(Kinds, ", "))
 		case !IsPin(e.Blake3):
 			return nil, fmt.Errorf("%w: entries[%d] (%s).blake3: not 64 lowercase hex digits", ErrInvalid, i, e.ID)
 		case !IsPin(e.ConfigHash):
 			return nil, fmt.Errorf("%w: entries[%d] (%s).config_hash: not 64 lowercase hex digits", ErrInvalid, i, e.ID)
 		}
+		seen[e.ID] = true
 	}
 	return &l, nil
+}
+
+// readable reports whether format is one this zap reads: zap.lock/1 or
+// zap.lock/2.
+func readable(format string) bool {
+	for v := OldestVersion; v <= Version; v++ {
+		if format == Name+"/"+strconv.Itoa(v) {
+			return true
+		}
+	}
+	return false
 }
 
 // firstFormat is the value of the document's first field, which must be
@@ -200,6 +274,7 @@ func firstFormat(data []byte) (string, error) {
 func (l *Lock) Encode() ([]byte, error) {
 	out := *l
 	out.Format = Format
+	out.Entries = slices.SortedFunc(slices.Values(l.Entries), func(a, b Entry) int { return strings.Compare(a.ID, b.ID) })
 	if out.Entries == nil {
 		out.Entries = []Entry{}
 	}

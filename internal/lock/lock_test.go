@@ -40,7 +40,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw, _ := os.ReadFile(path)
-	want := "{\n  \"format\": \"zap.lock/1\",\n  \"entries\": [],\n  \"toolchain\": {\n    \"blake3\": \"" + pin + "\"\n  }\n}\n"
+	want := "{\n  \"format\": \"zap.lock/2\",\n  \"entries\": [],\n  \"toolchain\": {\n    \"blake3\": \"" + pin + "\"\n  }\n}\n"
 	if string(raw) != want {
 		t.Errorf("written:\n%s\nwant:\n%s", raw, want)
 	}
@@ -63,7 +63,7 @@ func TestDecodeRefuses(t *testing.T) {
 		want error
 		msg  string
 	}{
-		{`{"format":"zap.lock/2","entries":[]}`, ErrNewer, `format "zap.lock/2"`},
+		{`{"format":"zap.lock/3","entries":[]}`, ErrNewer, `format "zap.lock/3", and this zap reads "zap.lock/2"`},
 		{`{"format":"zap.lock/10"}`, ErrNewer, ""},
 		{`{"format":"zap.lock/0"}`, ErrInvalid, ""},
 		{`{"format":"zap.lock/02"}`, ErrInvalid, ""},
@@ -73,6 +73,9 @@ func TestDecodeRefuses(t *testing.T) {
 		{`{"format":"zap.lock/1","toolchain":null}`, ErrInvalid, "null"},
 		{`{"format":"zap.lock/1","toolchain":{"blake3":"ABC"}}`, ErrInvalid, "toolchain.blake3"},
 		{`{"format":"zap.lock/1","toolchain":{"blake3":"` + pin + `","blake3":"` + pin + `"}}`, ErrInvalid, "twice"},
+		{`{"format":"zap.lock/2","entries":[` + entry("a", "remote_file") + `,` + entry("a", "build") + `]}`, ErrInvalid, `entries[1].id: "a" has an entry already`},
+		{`{"format":"zap.lock/2","entries":[` + entry("a", "file") + `]}`, ErrInvalid, `entries[0] (a).kind: "file" is none of remote_file, build, apt_key`},
+		{`{"format":"zap.lock/2","entries":[{"id":"a","kind":"build","blake3":"` + pin + `","config_hash":"x"}]}`, ErrInvalid, `entries[0] (a).config_hash`},
 		{`[]`, ErrInvalid, ""},
 		{``, ErrInvalid, ""},
 	} {
@@ -84,6 +87,34 @@ func TestDecodeRefuses(t *testing.T) {
 	l, err := Decode([]byte(`{"format":"zap.lock/1"}`))
 	if err != nil || l.Toolchain != nil {
 		t.Errorf("a lock with no pin = %+v, %v", l, err)
+	}
+}
+
+func entry(id, kind string) string {
+	return `{"id":"` + id + `","kind":"` + kind + `","blake3":"` + pin + `","config_hash":"` + pin + `"}`
+}
+
+// A zap.lock/1 reads as it is and is written back as zap.lock/2, its
+// entries sorted by id.
+func TestOlderVersionReadsAndEntriesSort(t *testing.T) {
+	l, err := Decode([]byte(`{"format":"zap.lock/1","entries":[` + entry("b", "build") + `,` + entry("a", "apt_key") + `]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := l.Entry("a"); e == nil || e.Kind != "apt_key" {
+		t.Fatalf("Entry(a) = %+v", e)
+	}
+	l.Set(Entry{ID: "c", Kind: "remote_file", Blake3: pin, ConfigHash: pin})
+	if !l.Drop("b") || l.Drop("b") {
+		t.Error("Drop(b) twice: want true, then false")
+	}
+	out, err := l.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(out)
+	if !strings.Contains(s, `"format": "zap.lock/2"`) || strings.Index(s, `"id": "a"`) > strings.Index(s, `"id": "c"`) || strings.Contains(s, `"id": "b"`) {
+		t.Errorf("encoded:\n%s", s)
 	}
 }
 

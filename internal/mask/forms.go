@@ -26,14 +26,19 @@ const (
 )
 
 // forms returns every form of value with its rank.
-func forms(value string) map[string]rank {
+func forms(value string) map[string]rank { return formsMin(value, 0) }
+
+// formsMin is forms leaving out each base form (the value, trimmed, with its
+// \n decoded, a line, a credential) shorter than least characters, and the
+// encodings of it.
+func formsMin(value string, least int) map[string]rank {
 	out := map[string]rank{}
 	trimmed := strings.TrimSpace(value)
 	if trimmed == "" {
 		return out
 	}
 	add := func(base string, r rank) {
-		if base == "" {
+		if base == "" || utf8.RuneCountInString(base) < least {
 			return
 		}
 		put(out, base, r)

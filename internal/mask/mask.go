@@ -20,10 +20,16 @@ type form struct {
 }
 
 // New returns a Masker for secrets, a map of variable name to resolved value.
-func New(secrets map[string]string) *Masker {
+func New(secrets map[string]string) *Masker { return NewMin(secrets, 0) }
+
+// NewMin is New masking no form shorter than least characters: not the value,
+// its trimmed self, its \n-decoded self, a line or a credential of it, nor
+// any encoding of one of those. zap.lock's config_hash masks with min 8, so
+// a short secret doesn't move unrelated values it happens to occur in.
+func NewMin(secrets map[string]string, least int) *Masker {
 	best := map[string]form{}
 	for name, value := range secrets {
-		for text, r := range forms(value) {
+		for text, r := range formsMin(value, least) {
 			f := form{text: text, replacement: "[MASKED:" + name + "]", rank: r, name: name}
 			if old, ok := best[text]; !ok || f.rank < old.rank || f.rank == old.rank && f.name < old.name {
 				best[text] = f

@@ -75,7 +75,7 @@ func (s *Session) startEarlyDetect(ctx context.Context, out []byte) {
 		}
 		s.read = &lastRead{host: h, loaded: l}
 	}
-	s.early = s.Stages.Start(ctx, "zap-detect", out, gc, s.StageArgs()...)
+	s.early = s.Stages.Start(ctx, "zap-detect", out, gc, s.detectArgsFor(mayTrack(out))...)
 }
 
 // stopEarlyDetect stops an early zap-detect nothing took, and waits for it.

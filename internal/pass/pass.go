@@ -55,6 +55,12 @@ type Env struct {
 	// Resolved is told the config's references once they resolve: from
 	// then on the front end masks their secrets out of what it writes.
 	Resolved func(*resolve.Resolution)
+	// NoLock is --no-lock: no tracked pin is read from zap.lock, none is
+	// fetched and nothing is written to it (lockpins.go).
+	NoLock bool
+	// MintPins is apply's, dry or wet: ReadPins refuses a stale or
+	// unverifiable tracked pin and mints a missing one.
+	MintPins bool
 	// BeforeDetect runs before a preview's zap-detect (the front end's
 	// sudo warm-up on a terminal); nil for nothing.
 	BeforeDetect func(ctx context.Context, d *declaration.Declaration, changes bool)
@@ -84,6 +90,12 @@ type Session struct {
 	// read is the last-run report the early zap-detect's start read,
 	// which lastRun takes rather than read it again.
 	read *lastRead
+	// minted are the tracked pins this pass fetched and minted, by id,
+	// which zap-detect is handed (lockpins.go).
+	minted map[string]lock.Entry
+	// Pins is the standing of the config's tracked pins and what this
+	// pass minted, once ReadPins read them.
+	Pins Pins
 }
 
 // lastRead is a host's last-run report as read (nil: there is none).
@@ -150,6 +162,9 @@ func (s *Session) Preview(ctx context.Context) (*Evaluation, *Detection, *Planne
 	defer s.stopEarlyDetect()
 	ev, _, err := s.Start(ctx, (*Session).CheckConnectable)
 	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := s.ReadPins(ctx, ev); err != nil {
 		return nil, nil, nil, err
 	}
 	s.beforeDetect(ctx, ev.Decl, false)
@@ -241,7 +256,7 @@ func (s *Session) DetectThenPlan(ctx context.Context, ev *Evaluation) (*Detectio
 }
 
 func (s *Session) detectWith(ctx context.Context, ev *Evaluation, thenPlan bool) (*Detection, error) {
-	out, err := s.runDetect(ctx, ev.JSON, s.StageArgs())
+	out, err := s.runDetect(ctx, ev.JSON, s.detectArgs())
 	if err != nil {
 		return nil, err
 	}

@@ -22,6 +22,9 @@ type StatusView struct {
 	Orphans []string
 	// UnresolvedNow names the referenced variables unset or empty now.
 	UnresolvedNow []string
+	// Lock is how the tracked pins stand against zap.lock now; nil
+	// leaves out the lock: line.
+	Lock *LockView
 }
 
 // StatusResource is one declared resource as the last run saw it.
@@ -42,6 +45,9 @@ type StatusResource struct {
 // the last run ran, each declared resource's verdict in it with its notes,
 // the orphaned resources, and the plan_hash a wetrun binds to.
 func Status(w io.Writer, v *StatusView) {
+	if v.Lock != nil {
+		LockStanding(w, v.Lock)
+	}
 	lead := false
 	if v.Last != nil && len(v.Last.Unresolved) > 0 {
 		fmt.Fprintf(w, "%s — in the last run %d referenced variable(s) were unset or empty, so its comparison cannot be trusted: %s\n",

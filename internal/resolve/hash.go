@@ -14,8 +14,10 @@ import (
 	"github.com/zap-go/zap/pkg/declaration"
 )
 
-// hashTag opens the hashed bytes of a resource.
-const hashTag = "zap resource hash v1\n"
+// HashTag opens the hashed bytes of a resource: the resource-hash version.
+// zap.lock's config_hash (internal/lockhash) puts it ahead of its own bytes
+// too, so a change to what the hash covers reads every entry stale once.
+const HashTag = "zap resource hash v1\n"
 
 // ResourceHash is what a last-run report records of a resource's
 // declaration, so that zap status can tell a resource changed since: the
@@ -40,7 +42,12 @@ type Hasher struct {
 }
 
 // NewHasher is the Hasher of res.
-func NewHasher(res *Resolution) *Hasher {
+func NewHasher(res *Resolution) *Hasher { return NewHasherMasking(res, nil) }
+
+// NewHasherMasking is the Hasher of res masking secret values with m
+// rather than res.Masker() (nil: that one). zap.lock's config_hash masks
+// no form shorter than 8 characters (internal/lockhash).
+func NewHasherMasking(res *Resolution, m *mask.Masker) *Hasher {
 	secrets := map[string]bool{}
 	values := 0
 	for _, ref := range res.References {
@@ -51,8 +58,20 @@ func NewHasher(res *Resolution) *Hasher {
 			}
 		}
 	}
-	return &Hasher{res: res, secrets: secrets, masker: res.Masker(), plain: values == 0}
+	if m == nil {
+		m = res.Masker()
+	}
+	return &Hasher{res: res, secrets: secrets, masker: m, plain: values == 0}
 }
+
+// Resolve is v, a value decoded from a resource's JSON (with
+// json.Decoder.UseNumber), with every reference resolved as Hash resolves
+// it: a secret one to its [MASKED:NAME] token, any other to its value with
+// every secret value masked out of it, as out of every other string.
+func (h *Hasher) Resolve(v any) (any, error) { return h.walk(v) }
+
+// Secret reports whether the reference name is a secret in the resolution.
+func (h *Hasher) Secret(name string) bool { return h.secrets[name] }
 
 // Mask masks the value of every secret of the resolution out of s.
 func (h *Hasher) Mask(s string) string { return h.mask(s) }
@@ -88,7 +107,7 @@ func (h *Hasher) Hash(r *declaration.Resource) (hash string, secret bool, err er
 		return "", false, err
 	}
 	sum := blake3.New()
-	sum.WriteString(hashTag)
+	sum.WriteString(HashTag)
 	sum.Write(doc)
 	return hex.EncodeToString(sum.Sum(nil)), secret, nil
 }

@@ -60,12 +60,34 @@ func Secret(d *declaration.Declaration, name, value string) bool {
 }
 
 func isSecret(d *declaration.Declaration, auth map[string]bool, name, value string) bool {
-	s, _ := secret.Classify(name, value, secret.Options{
+	s, _ := classify(d, auth, name, value)
+	return s
+}
+
+func classify(d *declaration.Declaration, auth map[string]bool, name, value string) (bool, string) {
+	return secret.Classify(name, value, secret.Options{
 		Auth:   auth[name],
 		Mask:   slices.Contains(d.Mask, name),
 		Unmask: slices.Contains(d.Unmask, name),
 	})
-	return s
+}
+
+// Classifier classifies the references of one declaration by the rule
+// Secret applies, asking which are auth credentials once.
+type Classifier struct {
+	d    *declaration.Declaration
+	auth map[string]bool
+}
+
+// NewClassifier is the Classifier of d.
+func NewClassifier(d *declaration.Declaration) *Classifier {
+	return &Classifier{d: d, auth: authRefs(d)}
+}
+
+// Classify reports whether the reference name, holding value, is a secret,
+// and secret.Classify's reason.
+func (c *Classifier) Classify(name, value string) (bool, string) {
+	return classify(c.d, c.auth, name, value)
 }
 
 // authRefs names the variables d uses as an auth credential.

@@ -12,13 +12,13 @@ import (
 
 // applyCommand is zap apply [--wetrun] [--expect-plan HASH] [--json] [CONFIG].
 func (a *app) applyCommand(f *flagSets) *ffcli.Command {
-	fs := f.target("zap apply")
+	fs := f.lockFlag(f.target("zap apply"))
 	wetrun := fs.Bool("wetrun", false, "change the target: execute the plan you reviewed (without it, apply only previews)")
 	expect := fs.String("expect-plan", "", "execute only if the plan's plan_hash is exactly `HASH` (with --wetrun)")
 	jsonOut := fs.Bool("json", false, "stream the wetrun's events as JSON lines on stdout (with --wetrun)")
 	return &ffcli.Command{
 		Name:       "apply",
-		ShortUsage: "zap apply [--wetrun] [--expect-plan HASH] [--json] [CONFIG]",
+		ShortUsage: "zap apply [--wetrun] [--expect-plan HASH] [--json] [--no-lock] [CONFIG]",
 		ShortHelp:  "preview the changes; with --wetrun, make them",
 		LongHelp: `Without --wetrun: the same pass as plan, rendered as what apply would do,
 recorded as the preview. Exit status: 0 no changes, 2 changes pending, 1 a
@@ -31,9 +31,17 @@ preview; on an interactive terminal zap asks for the first eight characters
 of its plan_hash instead. After executing, zap reads every resource again.
 Exit status: 0 every change ok and converged; 1 a change failed, a resource
 still isn't converged (RESIDUAL), one couldn't be read, or the reading again
-failed; 2 refused or an input error.`,
+failed; 2 refused or an input error.
+
+A resource whose pin is tracked in zap.lock and has no entry there has it
+minted: its content is fetched and the pin is what was served. A dry run
+shows it as resolved, not written; a wetrun writes it to zap.lock before it
+executes. A stale or unverifiable entry is refused (exit 2, nothing read or
+changed): run zap update for it. --no-lock reads, fetches and writes no
+tracked pin: those resources hold.`,
 		FlagSet: fs,
 		Exec: onConfig(func(ctx context.Context, config string) error {
+			a.mintPins = true
 			switch {
 			case *expect != "" && !*wetrun:
 				return fail(2, "--expect-plan binds a wetrun to a reviewed plan; a dry run takes no --expect-plan", "add --wetrun to execute the plan it names")

@@ -99,6 +99,12 @@ func (f *flagSets) target(name string) *flag.FlagSet {
 	return fs
 }
 
+// lockFlag adds --no-lock to a command that reads zap.lock's entries.
+func (f *flagSets) lockFlag(fs *flag.FlagSet) *flag.FlagSet {
+	fs.BoolVar(&f.a.noLock, "no-lock", false, "leave zap.lock's entries alone: read no tracked pin, fetch none, write none (each resource with a tracked pin holds)")
+	return fs
+}
+
 // onConfig is a command's Exec taking the one CONFIG argument (configArg).
 func onConfig(run func(ctx context.Context, config string) error) func(context.Context, []string) error {
 	return func(ctx context.Context, args []string) error {

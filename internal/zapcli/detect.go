@@ -15,15 +15,16 @@ import (
 func (a *app) detectCommand(f *flagSets) *ffcli.Command {
 	return &ffcli.Command{
 		Name:       "detect",
-		ShortUsage: "zap detect [CONFIG]",
+		ShortUsage: "zap detect [--no-lock] [CONFIG]",
 		ShortHelp:  "detection alone: one line per resource with its verdict",
 		LongHelp: `The detection half of plan, rendered raw: one line per resource with its
 mark (ok, drift, absent, or ? when it couldn't be read), its id and kind; a
-drift adds what was observed, a ? the reason.
+drift adds what was observed, a ? the reason. A resource whose pin is
+tracked in zap.lock and isn't current there is a ?, under the LOCK banner.
 
 Exit status: 0 every resource was read; 1 a resource couldn't be read or a
 referenced variable is unset; 2 an input error.`,
-		FlagSet: f.target("zap detect"),
+		FlagSet: f.lockFlag(f.target("zap detect")),
 		Exec:    onConfig(a.cmdDetect),
 	}
 }
@@ -34,10 +35,16 @@ func (a *app) cmdDetect(ctx context.Context, config string) error {
 	if err != nil {
 		return err
 	}
+	if err := s.ReadPins(ctx, ev); err != nil {
+		return err
+	}
 	s.warmSudo(ctx, ev.Decl, false)
 	det, err := s.Detect(ctx, ev)
 	if err != nil {
 		return err
+	}
+	if render.Lock(a.stdout, s.lockView(false)) {
+		fmt.Fprintln(a.stdout)
 	}
 	render.Detect(a.stdout, det.Obs)
 	if s.Conn.Unrecorded() {

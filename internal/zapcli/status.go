@@ -17,18 +17,21 @@ import (
 func (a *app) statusCommand(f *flagSets) *ffcli.Command {
 	return &ffcli.Command{
 		Name:       "status",
-		ShortUsage: "zap status [CONFIG]",
+		ShortUsage: "zap status [--no-lock] [CONFIG]",
 		ShortHelp:  "what the last run saw, offline",
 		LongHelp: `Evaluates the config and reads the last-run report for its target; never
 touches the target. Each resource's verdict in that run, noting a resource
 whose config changed since and one the last run didn't read; resources in
 the report no longer declared are listed as orphaned. A preview's plan_hash
-is the plan zap apply --wetrun binds to.
+is the plan zap apply --wetrun binds to. The lock: line leads: how the
+tracked pins stand against zap.lock now (current, missing, stale,
+unverifiable, orphaned).
 
 Exit status: 0 the last run read every declared resource; 1 there is no
 last run (unless nothing is declared), or the last run held a resource, was
-unverifiable, or didn't read a declared resource; 2 an input error.`,
-		FlagSet: f.eval("zap status"),
+unverifiable, or didn't read a declared resource, or a tracked pin isn't
+current now; 2 an input error.`,
+		FlagSet: f.lockFlag(f.eval("zap status")),
 		Exec:    onConfig(a.cmdStatus),
 	}
 }
@@ -43,7 +46,10 @@ func (a *app) cmdStatus(ctx context.Context, config string) error {
 	}
 	res := s.Res
 	h := pass.HostKey(ev.Decl, res)
-	v := &render.StatusView{Host: h, UnresolvedNow: res.Unresolved}
+	if err := s.ReadPins(ctx, ev); err != nil {
+		return err
+	}
+	v := &render.StatusView{Host: h, UnresolvedNow: res.Unresolved, Lock: s.lockView(false)}
 	seen := map[string]state.Resource{}
 	if l != nil {
 		v.Last = l.Report
@@ -54,6 +60,10 @@ func (a *app) cmdStatus(ctx context.Context, config string) error {
 	declared := map[string]bool{}
 	hasher := resolve.NewHasher(res)
 	code := 0
+	if p := s.Pins; s.NoLock() && p.Tracked > 0 || p.Report != nil && len(p.Report.Findings()) > len(p.Report.Orphans) {
+		// A tracked pin that isn't current holds its resource now.
+		code = 1
+	}
 	for i := range ev.Decl.Resources {
 		r := &ev.Decl.Resources[i]
 		declared[r.ID] = true

@@ -32,6 +32,9 @@ func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) err
 		return err
 	}
 	h := pass.HostKey(ev.Decl, s.Res)
+	if err := s.ReadPins(ctx, ev); err != nil {
+		return err
+	}
 	s.warmSudo(ctx, ev.Decl, true)
 	det, err := s.DetectThenPlan(ctx, ev)
 	if err != nil {
@@ -77,6 +80,10 @@ func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) err
 		}
 		return pass.StateError(err)
 	}
+	// The pins this wetrun minted go into zap.lock before anything runs.
+	if err := s.WriteEntries(s.Pins.Minted); err != nil {
+		return err
+	}
 	if err := s.Record(state.CmdWetrun, false, pl.Plan.Hash, ev, det); err != nil {
 		return err
 	}
@@ -119,6 +126,9 @@ func (w *wetrun) text() io.Writer {
 // runs nothing; held resources still exit 1.
 func (w *wetrun) empty() error {
 	p := w.pl.Plan
+	if err := w.s.WriteEntries(w.s.Pins.Minted); err != nil {
+		return err
+	}
 	if err := w.s.Record(state.CmdWetrun, false, p.Hash, w.ev, w.det); err != nil {
 		return err
 	}
@@ -127,6 +137,7 @@ func (w *wetrun) empty() error {
 		code = 1
 	}
 	if !w.o.json {
+		w.lockBanner(true)
 		render.Plan(w.text(), p, render.PlanOptions{Mode: render.ModeWetrun})
 		fmt.Fprintln(w.text(), "nothing to execute")
 		return exit(code)
@@ -149,6 +160,7 @@ func (w *wetrun) refuse(reason string) error {
 	}
 	render.Refused(t, reason, expected)
 	fmt.Fprintln(t)
+	w.lockBanner(false)
 	render.Plan(t, w.pl.Plan, render.PlanOptions{Mode: render.ModeRefused})
 	if err := w.s.Record(state.CmdRefused, true, w.pl.Plan.Hash, w.ev, w.det); err != nil {
 		return err
@@ -162,11 +174,20 @@ func (w *wetrun) decline() error {
 	t := w.text()
 	render.Declined(t)
 	fmt.Fprintln(t)
+	w.lockBanner(false)
 	render.Plan(t, w.pl.Plan, render.PlanOptions{Mode: render.ModeRefused})
 	if err := w.s.Record(state.CmdDeclined, true, w.pl.Plan.Hash, w.ev, w.det); err != nil {
 		return err
 	}
 	return exit(2)
+}
+
+// lockBanner writes the LOCK banner, if any, to the text report; written
+// says the pins the wetrun minted are in zap.lock.
+func (w *wetrun) lockBanner(written bool) {
+	if render.Lock(w.text(), w.s.lockView(written)) {
+		fmt.Fprintln(w.text())
+	}
 }
 
 // emitter writes events to stdout, one JSON line each.
@@ -198,6 +219,7 @@ func (w *wetrun) execute(ctx context.Context, confirmed bool) error {
 	t := w.text()
 	if !w.o.json && !confirmed {
 		// A confirmed plan was shown with the question already.
+		w.lockBanner(true)
 		render.Plan(t, p, render.PlanOptions{Mode: render.ModeWetrun})
 		fmt.Fprintln(t)
 	}

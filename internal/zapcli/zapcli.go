@@ -100,6 +100,10 @@ type app struct {
 	// bootstrap is --bootstrap: zap-detect and zap-exec connect as the
 	// target's bootstrap_user.
 	bootstrap bool
+	// noLock is --no-lock: no tracked pin is read from zap.lock, none is
+	// fetched, nothing is written to it. mintPins is apply's: a missing
+	// tracked pin is minted, a stale one refused.
+	noLock, mintPins bool
 	// bigEnv holds the env file's variables too long for a child's
 	// environment (internal/envpass), for the stages that resolve
 	// references; nil when there are none.
@@ -155,6 +159,8 @@ func (a *app) open(config string, withState bool) (*session, error) {
 		StageDir:     a.stageDir,
 		Evaluator:    a.evaluator,
 		Bootstrap:    a.bootstrap,
+		NoLock:       a.noLock,
+		MintPins:     a.mintPins,
 		Resolved:     a.useSecrets,
 		BeforeDetect: s.warmSudo,
 	}

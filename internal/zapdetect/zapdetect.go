@@ -4,7 +4,13 @@
 //
 // Usage:
 //
-//	zap-detect [--bootstrap] [DECLARATION]
+//	zap-detect [--bootstrap] [--lock PATH] [--pin ID=BLAKE3]... [DECLARATION]
+//
+// A resource that fetches is compared against its pin: the vendored blake3,
+// or a tracked one from the zap.lock --lock names while its entry is current
+// (internal/lockhash), or a --pin the caller minted. A tracked pin that
+// isn't current, and any with no --lock, holds its resource with the reason
+// and what to run. A lock that doesn't read is bad input (exit 2).
 //
 // zap-detect reads a declaration (from the file DECLARATION, or stdin when it
 // is absent), validates it, resolves its references from its own
@@ -74,7 +80,7 @@ import (
 	"github.com/zap-go/zap/pkg/observation"
 )
 
-const usage = `usage: zap-detect [--bootstrap] [DECLARATION]
+const usage = `usage: zap-detect [--bootstrap] [--lock PATH] [--pin ID=BLAKE3]... [DECLARATION]
 
 Reads a declaration (zap-eval's output) from the file DECLARATION, or from
 stdin when it is absent, reads the target it describes, and writes the
@@ -88,6 +94,14 @@ resolve against $HOME.
   --bootstrap  connect to a remote target as its bootstrap_user rather than
                its user (the first bring-up of a host); the observations
                name the user connected as
+  --lock PATH  take tracked pins (fetched content with no blake3 in the
+               config) from the zap.lock at PATH: a current entry is the
+               pin compared against; a missing, stale or unverifiable one
+               holds its resource, as every tracked pin does without --lock
+  --pin ID=BLAKE3
+               compare the tracked resource ID against BLAKE3, a pin its
+               caller minted and hasn't written (a dry zap apply);
+               repeatable
 
 Exit status: 0 the observations were written (undetermined verdicts are
 listed in them), 2 bad input, 1 the input couldn't be read or the output
@@ -102,6 +116,9 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) error {
 	fs := stage.NewFlagSet("zap-detect")
 	bootstrap := fs.Bool("bootstrap", false, "connect as the target's bootstrap_user")
+	var pf pinFlags
+	fs.StringVar(&pf.lock, "lock", "", "take tracked pins from the zap.lock at `PATH`")
+	fs.Func("pin", "a tracked pin `ID=BLAKE3` minted for a resource the lock has no entry for", pf.pinFlag)
 	if err := stage.Parse(fs, args); err != nil {
 		return err
 	}
@@ -126,7 +143,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	if err := d.Validate(); err != nil {
 		return badDeclaration(err)
 	}
-	o, err := observe(ctx, d, res, conn)
+	p, err := newPins(d, res, pf)
+	if err != nil {
+		return err
+	}
+	o, err := observe(ctx, d, res, conn, p)
 	if err != nil {
 		return err
 	}
@@ -135,8 +156,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 
 // observe reads the target of d, locally or through conn, and makes the
 // observations.
-func observe(ctx context.Context, d *declaration.Declaration, res *resolve.Resolution, conn *dialing) (*observation.Observations, error) {
-	env := detectEnv(d, res)
+func observe(ctx context.Context, d *declaration.Declaration, res *resolve.Resolution, conn *dialing, p *pins) (*observation.Observations, error) {
+	env := detectEnv(d, res, p)
 	var host detect.Host
 	var ctxt observation.Context
 	if d.Target.Local {
@@ -182,7 +203,7 @@ func observe(ctx context.Context, d *declaration.Declaration, res *resolve.Resol
 // detectEnv is what the reads of d are built against, but for the home
 // (which depends on the target): its references' values and which of them
 // are secrets, and the target's package and service managers.
-func detectEnv(d *declaration.Declaration, res *resolve.Resolution) detect.Env {
+func detectEnv(d *declaration.Declaration, res *resolve.Resolution, p *pins) detect.Env {
 	secret := map[string]bool{}
 	for _, r := range res.References {
 		secret[r.Name] = r.Secret
@@ -193,7 +214,7 @@ func detectEnv(d *declaration.Declaration, res *resolve.Resolution) detect.Env {
 
 		PackageManager: d.Target.PackageManager,
 		ServiceManager: d.Target.ServiceManager,
-		Pin:            newPins().pin,
+		Pin:            p.pin,
 		Remember:       remember,
 	}
 }

@@ -1,0 +1,310 @@
+package pass
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/zap-go/zap/internal/fetch"
+	"github.com/zap-go/zap/internal/lock"
+	"github.com/zap-go/zap/internal/lockhash"
+	"github.com/zap-go/zap/pkg/declaration"
+)
+
+// Tracked pins: the content a resource fetches is pinned in zap.lock when
+// the config gives no blake3 for it. Every command that reads the lock
+// classifies each tracked pin (Standing); zap-detect takes the current ones
+// from the lock itself (--lock) and holds the rest. A dry apply mints a
+// missing pin by fetching (MintMissing) and hands it to zap-detect (--pin)
+// without writing it; a wetrun writes it (WriteEntries) before it executes.
+// --no-lock (Env.NoLock) reads no entry, fetches nothing and writes
+// nothing: every tracked pin holds its resource.
+
+// Standing reads the config's lock and classifies the tracked pins of ev
+// against it; nil under --no-lock.
+func (s *Session) Standing(ev *Evaluation) (*lockhash.Report, error) {
+	if s.env.NoLock {
+		return nil, nil
+	}
+	l, err := s.ReadLock()
+	if err != nil {
+		return nil, err
+	}
+	rep, err := lockhash.New(ev.Decl, s.Res).Stand(l)
+	if err != nil {
+		return nil, Failf(1, "zap.lock: %v", err)
+	}
+	return rep, nil
+}
+
+// Pins is what a pass read of the config's tracked pins.
+type Pins struct {
+	// Report is their standing against zap.lock; nil under --no-lock.
+	Report *lockhash.Report
+	// Minted are the missing ones this pass fetched and minted.
+	Minted []lock.Entry
+	// Tracked is how many resources have a tracked pin.
+	Tracked int
+}
+
+// ReadPins classifies the tracked pins of ev against the lock (Pins) and,
+// for apply (Env.MintPins), refuses a stale or unverifiable one (exit 2)
+// and mints every missing one.
+func (s *Session) ReadPins(ctx context.Context, ev *Evaluation) error {
+	rep, err := s.Standing(ev)
+	if err != nil {
+		return err
+	}
+	s.Pins = Pins{Report: rep, Tracked: lockhash.Tracked(ev.Decl)}
+	if !s.env.MintPins {
+		return nil
+	}
+	if err := RefuseStale(rep); err != nil {
+		return err
+	}
+	s.Pins.Minted, err = s.MintMissing(ctx, ev, rep)
+	return err
+}
+
+// NoLock reports whether the pass reads no lock entry (--no-lock).
+func (s *Session) NoLock() bool { return s.env.NoLock }
+
+// detectArgs are zap-detect's flags: the stages' (StageArgs), and for a
+// config with tracked pins the lock it takes them from and the pins this
+// pass minted.
+func (s *Session) detectArgs() []string {
+	return s.detectArgsFor(s.Pins.Tracked > 0)
+}
+
+// mayTrack reports whether a declaration's JSON may hold a tracked pin: an
+// early zap-detect (early.go), started before the declaration is read,
+// takes the lock when it may, and is started again should the guess be
+// wrong.
+func mayTrack(out []byte) bool {
+	for _, k := range []string{`"type":"remote"`, `"type":"build"`, `"type":"apt_repo"`} {
+		if bytes.Contains(out, []byte(k)) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Session) detectArgsFor(tracked bool) []string {
+	args := s.StageArgs()
+	if s.env.NoLock || !tracked {
+		return args
+	}
+	path, err := filepath.Abs(s.Lock)
+	if err != nil {
+		path = s.Lock
+	}
+	args = append(args, "--lock", path)
+	for _, id := range slices.Sorted(mapKeys(s.minted)) {
+		args = append(args, "--pin", id+"="+s.minted[id].Blake3)
+	}
+	return args
+}
+
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// RefuseStale is apply's refusal of a tracked pin that is stale or
+// unverifiable: an input to fix, exit 2, before anything is read.
+func RefuseStale(rep *lockhash.Report) error {
+	if rep == nil {
+		return nil
+	}
+	var lines []string
+	var ids []string
+	for _, st := range rep.Tracked {
+		if st.Class == lockhash.Stale || st.Class == lockhash.Unverifiable {
+			lines = append(lines, fmt.Sprintf("%s (%s): %s", st.ID, st.Kind, st.Why()))
+			ids = append(ids, st.ID)
+		}
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	return Fail(2, fmt.Sprintf("zap.lock: %d tracked pin(s) aren't current, and apply acts on no pin it can't vouch for:\n%s",
+		len(lines), strings.Join(lines, "\n")),
+		"run zap update "+strings.Join(ids, " ")+" (it fetches again and re-mints), review the lock's diff, then apply")
+}
+
+// MintMissing fetches the content of every tracked pin rep lists missing,
+// caching it, and mints its entry; zap-detect is handed the pins from then
+// on. It returns the entries minted, in declaration order. Nothing is
+// written: WriteEntries does that.
+func (s *Session) MintMissing(ctx context.Context, ev *Evaluation, rep *lockhash.Report) ([]lock.Entry, error) {
+	if rep == nil || rep.Count(lockhash.Missing) == 0 {
+		return nil, nil
+	}
+	m, err := s.NewMinter(ev)
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	var out []lock.Entry
+	for _, st := range rep.Tracked {
+		if st.Class != lockhash.Missing {
+			continue
+		}
+		e, err := m.Mint(ctx, ResourceOf(ev.Decl, st.ID))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	if s.minted == nil {
+		s.minted = map[string]lock.Entry{}
+	}
+	for _, e := range out {
+		s.minted[e.ID] = e
+	}
+	return out, nil
+}
+
+// WriteEntries records entries in the config's lock, read again just
+// before, keeping everything else in it.
+func (s *Session) WriteEntries(entries []lock.Entry) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	l, err := s.ReadLock()
+	if err != nil {
+		return err
+	}
+	if l == nil {
+		l = &lock.Lock{}
+	}
+	for _, e := range entries {
+		l.Set(e)
+	}
+	return s.WriteLock(l)
+}
+
+// WriteLock writes the config's lock.
+func (s *Session) WriteLock(l *lock.Lock) error {
+	if err := lock.Write(s.Lock, l); err != nil {
+		if errors.Is(err, lock.ErrLink) {
+			return Fail(2, err.Error(), "zap.lock is committed beside the config: make it a regular file of its own")
+		}
+		return Failf(1, "write %s: %v", s.Lock, err)
+	}
+	return nil
+}
+
+// Minter fetches tracked content and mints its entries: trust on first
+// fetch, into the content cache.
+type Minter struct {
+	s *Session
+	h *lockhash.Hasher
+	f *fetch.Fetcher
+}
+
+// NewMinter is the Minter of ev's tracked pins. It needs the state
+// directory, whose content cache takes what it fetches.
+func (s *Session) NewMinter(ev *Evaluation) (*Minter, error) {
+	if s.cache == nil {
+		return nil, Fail(2, "no state directory to keep fetched content in",
+			"Zap keeps fetched content in $ZAP_HOME, or else $HOME/.zap: set one to an absolute path")
+	}
+	f := fetch.New(fetch.NewCache(s.cache.ContentCache()), fetch.Options{})
+	return &Minter{s: s, h: lockhash.New(ev.Decl, s.Res), f: f}, nil
+}
+
+// Hasher is the config_hash hasher the Minter mints with.
+func (m *Minter) Hasher() *lockhash.Hasher { return m.h }
+
+// Close drops the Minter's connections.
+func (m *Minter) Close() { m.f.Close() }
+
+// aptKeyLimit bounds an apt_repo's signing key, as zap-exec bounds it.
+const aptKeyLimit = 1 << 20
+
+// Mint fetches r's content and mints its entry. It refuses (exit 2) a URL
+// or credential that references an unset variable, and an entry it can't
+// hash without a secret that is unset; a fetch that fails is exit 1, or 2
+// for a URL or redirect Zap refuses.
+func (m *Minter) Mint(ctx context.Context, r *declaration.Resource) (lock.Entry, error) {
+	f, ok := r.Fetched()
+	if !ok {
+		return lock.Entry{}, Failf(2, "%s fetches nothing to pin", r.ID)
+	}
+	res := m.s.Res
+	unset := unsetIn(res.Unresolved, f.URL.Refs())
+	if f.Auth != nil {
+		unset = append(unset, unsetIn(res.Unresolved, f.Auth.Refs())...)
+	}
+	if len(unset) > 0 {
+		return lock.Entry{}, Fail(2, fmt.Sprintf("%s: its url or auth references %s, unset or empty, so it isn't fetched", r.ID, strings.Join(unset, ", ")),
+			"set it (--env-file or the environment) and run again")
+	}
+	if names := m.h.UnsetSecrets(r, f); len(names) > 0 {
+		return lock.Entry{}, Fail(2, fmt.Sprintf("%s: no entry is minted while %s, which the config uses as a secret, %s unset: its value may be inside a reference in the url or path, and can't be masked out of the config_hash",
+			r.ID, strings.Join(names, ", "), isAre(len(names))),
+			"set it (--env-file or the environment) and run again")
+	}
+	if f.Verify != nil {
+		return lock.Entry{}, Fail(2, fmt.Sprintf("%s: its source declares a signature check, which this zap can't run yet, so it mints no pin for it", r.ID),
+			"give the source's blake3 in the config to vendor the pin")
+	}
+	req := fetch.Request{Declared: f.URL.String(), URL: res.Text(f.URL)}
+	if f.Auth != nil {
+		req.Bearer = res.Text(*f.Auth)
+	}
+	if f.Kind == declaration.LockAptKey {
+		req.Limit = aptKeyLimit
+	}
+	e, err := m.f.Fetch(ctx, req)
+	if err != nil {
+		if errors.Is(err, fetch.ErrRefused) {
+			return lock.Entry{}, Fail(2, fmt.Sprintf("%s: %v", r.ID, err))
+		}
+		return lock.Entry{}, Failf(1, "%s: %v", r.ID, err)
+	}
+	pin := e.Blake3
+	e.Close()
+	entry, err := m.h.Entry(r, f, pin)
+	if err != nil {
+		return lock.Entry{}, Failf(1, "%v", err)
+	}
+	return entry, nil
+}
+
+// ResourceOf is d's resource id; nil when there is none.
+func ResourceOf(d *declaration.Declaration, id string) *declaration.Resource {
+	for i := range d.Resources {
+		if d.Resources[i].ID == id {
+			return &d.Resources[i]
+		}
+	}
+	return nil
+}
+
+func unsetIn(unresolved, names []string) []string {
+	var out []string
+	for _, n := range names {
+		if slices.Contains(unresolved, n) && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}

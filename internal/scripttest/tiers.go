@@ -19,10 +19,12 @@ type Tier struct {
 func Tiers() []Tier {
 	root := os.Geteuid() == 0
 	_, busybox := exec.LookPath("busybox")
+	_, minisign := exec.LookPath("minisign")
 	tiers := []Tier{
 		{Name: "local target in a temporary HOME", Runs: true},
 		{Name: "an unprivileged account racing or reading", Runs: root, Why: "not root: runas and the adversarial write tests need root to act as " + TestAccount},
 		{Name: "operation scripts under BusyBox", Runs: busybox == nil, Why: "no busybox on PATH (apt-get install busybox)"},
+		{Name: "build sources verified by minisign", Runs: minisign == nil, Why: "no minisign on PATH (apt-get install minisign)"},
 		{Name: "private sshd on 127.0.0.1", Runs: haveSSHD(), Why: "needs root, /usr/sbin/sshd, ssh, ssh-keygen and sudo"},
 		{Name: "sshd in a network namespace", Runs: haveNetns(), Why: "needs what the sshd tier needs, and ip (iproute2)"},
 		labTier(),

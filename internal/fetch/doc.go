@@ -54,7 +54,7 @@
 // # minisign
 //
 // A build source that declares verify is checked by the minisign binary
-// in Request.Check (MinisignCheck), so a source whose signature doesn't
+// in Request.Check (Verified, MinisignCheck), so a source whose signature doesn't
 // verify is never cached, and so never pinned or built. The signature is
 // fetched then, on a cache miss only, from signature_url or the source's
 // URL with .minisig appended to its path (SignatureURL), with the source's

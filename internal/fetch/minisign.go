@@ -298,6 +298,24 @@ func sameOrigin(a, b string) bool {
 	return origin(ua) == origin(ub)
 }
 
+// Verified is r with a minisign check of the bytes it fetches
+// (MinisignCheck) against publicKey, the signature at sigURL (declared as
+// sigDeclared; both "" for the source's URL with .minisig appended), the
+// binary found by find when the check first runs: on a cache miss only,
+// so a cached source needs no minisign. find is FindMinisign, found once
+// per run by the caller (sync.OnceValues).
+func (f *Fetcher) Verified(ctx context.Context, r Request, publicKey, sigDeclared, sigURL string, find func() (*Minisign, error)) Request {
+	sig := SignatureRequest(r, sigDeclared, sigURL)
+	r.Check = func(path string) error {
+		m, err := find()
+		if err != nil {
+			return err
+		}
+		return f.MinisignCheck(ctx, m, publicKey, sig)(path)
+	}
+	return r
+}
+
 // MinisignCheck is a Request.Check verifying the fetched bytes with m
 // against publicKey and the signature sig fetches (SignatureRequest). The
 // signature is fetched only when the check runs, on a cache miss; its

@@ -135,7 +135,7 @@ func TestMinisignCheckBeforeCaching(t *testing.T) {
 			})
 			f, cache := newFetcher(t, nil, Options{})
 			src := Request{Declared: s.URL + "/a.tar.gz", URL: s.URL + "/a.tar.gz", Pin: sum(body)}
-			src.Check = f.MinisignCheck(context.Background(), m, pub, SignatureRequest(src, "", ""))
+			src = f.Verified(context.Background(), src, pub, "", "", func() (*Minisign, error) { return m, nil })
 			e, err := f.Fetch(context.Background(), src)
 			if !c.ok {
 				msg := errText(t, err)
@@ -157,6 +157,8 @@ func TestMinisignCheckBeforeCaching(t *testing.T) {
 			if hits != 2 {
 				t.Errorf("%d requests, want the source and its signature", hits)
 			}
+			// A cache hit runs no check: it needs no minisign binary.
+			src = f.Verified(context.Background(), src, pub, "", "", func() (*Minisign, error) { return nil, errors.New("no minisign here") })
 			e, err = f.Fetch(context.Background(), src)
 			if err != nil {
 				t.Fatal(err)

@@ -119,14 +119,7 @@ func source(ctx context.Context, f *fetch.Fetcher, s buildStep, res *resolve.Res
 		if v.SignatureURL != nil {
 			sigDeclared, sigURL = v.SignatureURL.String(), res.Text(*v.SignatureURL)
 		}
-		sig := fetch.SignatureRequest(req, sigDeclared, sigURL)
-		req.Check = func(path string) error {
-			m, err := find()
-			if err != nil {
-				return err
-			}
-			return f.MinisignCheck(ctx, m, v.PublicKey, sig)(path)
-		}
+		req = f.Verified(ctx, req, v.PublicKey, sigDeclared, sigURL, find)
 	}
 	e, err := f.Fetch(ctx, req)
 	if err != nil {

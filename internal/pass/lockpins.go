@@ -5,9 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/zap-go/zap/internal/fetch"
 	"github.com/zap-go/zap/internal/lock"
@@ -210,6 +212,9 @@ type Minter struct {
 	s *Session
 	h *lockhash.Hasher
 	f *fetch.Fetcher
+	// minisign is the minisign binary, found once when a build's source
+	// first needs it.
+	minisign func() (*fetch.Minisign, error)
 }
 
 // NewMinter is the Minter of ev's tracked pins. It needs the state
@@ -220,7 +225,8 @@ func (s *Session) NewMinter(ev *Evaluation) (*Minter, error) {
 			"Zap keeps fetched content in $ZAP_HOME, or else $HOME/.zap: set one to an absolute path")
 	}
 	f := fetch.New(fetch.NewCache(s.cache.ContentCache()), fetch.Options{})
-	return &Minter{s: s, h: lockhash.New(ev.Decl, s.Res), f: f}, nil
+	find := sync.OnceValues(func() (*fetch.Minisign, error) { return fetch.FindMinisign(os.Getenv) })
+	return &Minter{s: s, h: lockhash.New(ev.Decl, s.Res), f: f, minisign: find}, nil
 }
 
 // Hasher is the config_hash hasher the Minter mints with.
@@ -235,7 +241,9 @@ const aptKeyLimit = 1 << 20
 // Mint fetches r's content and mints its entry. It refuses (exit 2) a URL
 // or credential that references an unset variable, and an entry it can't
 // hash without a secret that is unset; a fetch that fails is exit 1, or 2
-// for a URL or redirect Zap refuses.
+// for a URL or redirect Zap refuses or, for a build source that declares
+// verify, a signature that doesn't verify (the pin is minted only from
+// bytes minisign verified, before they are cached).
 func (m *Minter) Mint(ctx context.Context, r *declaration.Resource) (lock.Entry, error) {
 	f, ok := r.Fetched()
 	if !ok {
@@ -246,18 +254,17 @@ func (m *Minter) Mint(ctx context.Context, r *declaration.Resource) (lock.Entry,
 	if f.Auth != nil {
 		unset = append(unset, unsetIn(res.Unresolved, f.Auth.Refs())...)
 	}
+	if f.Verify != nil && f.Verify.SignatureURL != nil {
+		unset = append(unset, unsetIn(res.Unresolved, f.Verify.SignatureURL.Refs())...)
+	}
 	if len(unset) > 0 {
-		return lock.Entry{}, Fail(2, fmt.Sprintf("%s: its url or auth references %s, unset or empty, so it isn't fetched", r.ID, strings.Join(unset, ", ")),
+		return lock.Entry{}, Fail(2, fmt.Sprintf("%s: its url, signature_url or auth references %s, unset or empty, so it isn't fetched", r.ID, strings.Join(unset, ", ")),
 			"set it (--env-file or the environment) and run again")
 	}
 	if names := m.h.UnsetSecrets(r, f); len(names) > 0 {
 		return lock.Entry{}, Fail(2, fmt.Sprintf("%s: no entry is minted while %s, which the config uses as a secret, %s unset: its value may be inside a reference in the url or path, and can't be masked out of the config_hash",
 			r.ID, strings.Join(names, ", "), isAre(len(names))),
 			"set it (--env-file or the environment) and run again")
-	}
-	if f.Verify != nil {
-		return lock.Entry{}, Fail(2, fmt.Sprintf("%s: its source declares a signature check, which this zap can't run yet, so it mints no pin for it", r.ID),
-			"give the source's blake3 in the config to vendor the pin")
 	}
 	req := fetch.Request{Declared: f.URL.String(), URL: res.Text(f.URL)}
 	if f.Auth != nil {
@@ -266,9 +273,17 @@ func (m *Minter) Mint(ctx context.Context, r *declaration.Resource) (lock.Entry,
 	if f.Kind == declaration.LockAptKey {
 		req.Limit = aptKeyLimit
 	}
+	if v := f.Verify; v != nil {
+		// A pin is minted only from bytes minisign verified.
+		sigDeclared, sigURL := "", ""
+		if v.SignatureURL != nil {
+			sigDeclared, sigURL = v.SignatureURL.String(), res.Text(*v.SignatureURL)
+		}
+		req = m.f.Verified(ctx, req, v.PublicKey, sigDeclared, sigURL, m.minisign)
+	}
 	e, err := m.f.Fetch(ctx, req)
 	if err != nil {
-		if errors.Is(err, fetch.ErrRefused) {
+		if errors.Is(err, fetch.ErrRefused) || errors.Is(err, fetch.ErrMinisign) {
 			return lock.Entry{}, Fail(2, fmt.Sprintf("%s: %v", r.ID, err))
 		}
 		return lock.Entry{}, Failf(1, "%s: %v", r.ID, err)

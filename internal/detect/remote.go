@@ -248,9 +248,6 @@ func (t *RemoteTree) Placement() (string, string, string) {
 	return t.Path, t.Attrs.Owner, t.Attrs.Group
 }
 
-// extracts is whether this zap extracts archives (its extract operation).
-const extracts = false
-
 // newRemote makes the detector of a file with remote content at path.
 func newRemote(f *declaration.File, path, shown string, env Env) Detector {
 	r := env.Resource
@@ -267,9 +264,6 @@ func newRemote(f *declaration.File, path, shown string, env Env) Detector {
 	}
 	attrs := Attrs{Mode: f.Mode, Owner: f.Owner, Group: f.Group}
 	if e := fetched.Extract; e != nil && e.Type != declaration.ExtractNone {
-		if !extracts {
-			return Held("this zap can't extract remote archives yet")
-		}
 		return &RemoteTree{Path: path, Shown: shown, Attrs: attrs, Pin: pin, Want: RemoteProvenance(pin.Blake3, e)}
 	}
 	return &RemoteFile{File: File{Path: path, Shown: shown, Attrs: attrs}, Pin: pin, Remember: env.Remember}

@@ -169,6 +169,8 @@ func (r *Runner) step(ctx context.Context, s *PreparedStep) error {
 		return r.Host.Put(ctx, p)
 	case s.Put != nil:
 		return r.Host.Put(ctx, s.Put)
+	case s.Extract != nil:
+		return r.extract(ctx, s.Extract)
 	case s.Dir != nil:
 		return r.Host.Dir(ctx, s.Dir)
 	case s.Link != nil:

@@ -47,7 +47,7 @@ type PreparedChange struct {
 	Steps  []PreparedStep
 }
 
-// PreparedStep is one step, resolved. Exactly one of Put, Dir, Link, Op,
+// PreparedStep is one step, resolved. Exactly one of Put, Dir, Link, Op, Extract,
 // Command and Note is set.
 type PreparedStep struct {
 	// Summary describes the step as written, in the words a report uses.
@@ -56,6 +56,7 @@ type PreparedStep struct {
 	Dir     *Dir
 	Link    *Link
 	Op      *ZapOp
+	Extract *Extract
 	Command *Command
 	Note    string
 	// expect is a verify's command assertion with an expected text.
@@ -128,7 +129,7 @@ func prepareStep(id string, s plan.Step, lookup Lookup, c Context) (PreparedStep
 	}
 	// One of Zap's other operations runs as root through sudo -n (its Host
 	// asks sudo); a root put, dir, link or command doesn't yet.
-	other := s.Op != nil && s.Op.Name != plan.OpPut && s.Op.Name != plan.OpDir && s.Op.Name != plan.OpLink
+	other := s.Op != nil && s.Op.Name != plan.OpPut && s.Op.Name != plan.OpDir && s.Op.Name != plan.OpLink && s.Op.Name != plan.OpExtract
 	if priv == plan.Root && !c.Root && !other {
 		return fail("a root step (%s) needs sudo, which zap-exec doesn't run yet", ps.Summary)
 	}
@@ -158,6 +159,8 @@ func prepareStep(id string, s plan.Step, lookup Lookup, c Context) (PreparedStep
 		op := s.Op
 		switch op.Name {
 		case plan.OpPut, plan.OpDir, plan.OpLink:
+		case plan.OpExtract:
+			return prepareExtract(ps, op, r, c)
 		default:
 			return prepareOp(ps, id, op, r, c)
 		}

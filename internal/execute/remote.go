@@ -14,6 +14,7 @@ import (
 	"github.com/zap-go/zap/internal/fetch"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/events"
+	"github.com/zap-go/zap/pkg/plan"
 )
 
 // Remote is where a step's fetched bytes come from: fetched (or found in
@@ -107,7 +108,7 @@ func (r *Runner) remotePut(ctx context.Context, p *Put) (*Put, error) {
 	case err != nil:
 		return nil, fmt.Errorf("read the fetched bytes of %s: %w; nothing was written", p.Remote.Declared, err)
 	case n > RemoteLimit:
-		return nil, Errorf(events.Permanent, "%s is larger than %d MiB, the most a remote file placed whole may be; nothing was written", p.Remote.Declared, RemoteLimit>>20)
+		return nil, Errorf(events.Permanent, "%s is larger than %d MiB, the most a remote file or archive may be; nothing was written", p.Remote.Declared, RemoteLimit>>20)
 	}
 	if got := hex.EncodeToString(b3.Sum(nil)); got != p.Remote.Pin {
 		return nil, Errorf(events.Permanent, "%v; nothing on the target was touched", &fetch.MismatchError{Want: p.Remote.Pin, Got: got})
@@ -115,4 +116,57 @@ func (r *Runner) remotePut(ctx context.Context, p *Put) (*Put, error) {
 	out := *p
 	out.Content, out.SHA512 = buf.Bytes(), hex.EncodeToString(s5.Sum(nil))
 	return &out, nil
+}
+
+// Extract is an extract operation's arguments: the fetched archive
+// (Remote) unpacked into a new tree that takes Path's name (see
+// internal/ops's extract script).
+type Extract struct {
+	Path   string
+	Remote *Remote
+	// Form is tar.gz or tar.xz; Strip the leading names stripped;
+	// Provenance what the tree's sentinel records.
+	Form, Strip, Provenance string
+	// Mode, Owner and Group are the top directory's, as declared; an
+	// empty one is kept from the tree replaced.
+	Mode, Owner, Group string
+}
+
+// Extractor is a Host that extracts an archive whose bytes (data, with
+// their SHA-512 sha) are handed to it: as root over SSH; locally as the
+// operator, then under sudo when refused.
+type Extractor interface {
+	Extract(ctx context.Context, x *Extract, data []byte, sha string) error
+}
+
+// prepareExtract resolves an extract step: its path, its remote content
+// and its literal arguments (form, strip count, provenance).
+func prepareExtract(ps PreparedStep, op *plan.Op, r resolver, c Context) (PreparedStep, error) {
+	path, err := r.path("path", op.Path, c.Home)
+	if err != nil {
+		return PreparedStep{}, err
+	}
+	if path == "/" || op.From == nil || op.From.Type != declaration.ContentRemote || op.From.URL == nil || len(op.Args) != 3 {
+		return PreparedStep{}, &PrepareError{ID: r.id, Msg: "the extract step wants a path, remote content and its form, strip count and provenance"}
+	}
+	rm, err := r.prepareRemote(op.From)
+	if err != nil {
+		return PreparedStep{}, err
+	}
+	ps.Extract = &Extract{Path: path, Remote: rm, Form: op.Args[0], Strip: op.Args[1], Provenance: op.Args[2], Mode: op.Mode, Owner: op.Owner, Group: op.Group}
+	return ps, nil
+}
+
+// extract fetches x's archive (held to RemoteLimit, checked against the
+// pin) and hands it to the host.
+func (r *Runner) extract(ctx context.Context, x *Extract) error {
+	ex, ok := r.Host.(Extractor)
+	if !ok {
+		return Errorf(events.Permanent, "this host can't extract an archive; nothing was written")
+	}
+	p, err := r.remotePut(ctx, &Put{Path: x.Path, Remote: x.Remote})
+	if err != nil {
+		return err
+	}
+	return ex.Extract(ctx, x, p.Content, p.SHA512)
 }

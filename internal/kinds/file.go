@@ -11,8 +11,10 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/internal/kind"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -100,8 +102,16 @@ func remoteSteps(put *plan.Op, c declaration.Content, pin string) ([]plan.Step, 
 	}
 	c.Blake3 = pin
 	put.From = &c
-	if c.Extract != nil && c.Extract.Type != declaration.ExtractNone {
-		put.Name = plan.OpExtract
+	if e := c.Extract; e != nil && e.Type != declaration.ExtractNone {
+		// An extract: no validate (refused on remote content); its
+		// arguments are the form, the strip count and the provenance its
+		// sentinel records.
+		strip := 0
+		if e.StripComponents != nil {
+			strip = *e.StripComponents
+		}
+		put.Name, put.Validate = plan.OpExtract, nil
+		put.Args = []string{string(e.Type), strconv.Itoa(strip), detect.RemoteProvenance(pin, e)}
 	}
 	return []plan.Step{{Type: plan.StepOp, Op: put}}, nil
 }

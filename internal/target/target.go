@@ -39,6 +39,11 @@ func (a AsRoot) Put(ctx context.Context, p *execute.Put) error {
 	return asroot.Put(ctx, a.Root, p)
 }
 
+// Extract extracts an archive as root.
+func (a AsRoot) Extract(ctx context.Context, x *execute.Extract, data []byte, sha string) error {
+	return asroot.Extract(ctx, a.Root, x, data, sha)
+}
+
 // Dir makes a directory as root.
 func (a AsRoot) Dir(ctx context.Context, d *execute.Dir) error {
 	return asroot.Dir(ctx, a.Root, d)

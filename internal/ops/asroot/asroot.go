@@ -249,3 +249,17 @@ func LastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return strings.TrimSpace(lines[len(lines)-1])
 }
+
+// Extract extracts an archive through root: the extract script of
+// internal/ops with the path on its argv, the rest of its arguments on
+// stdin, then the archive (ops.PutInput), whose SHA-512 and length the
+// script checks before it extracts.
+func Extract(ctx context.Context, root Root, x *execute.Extract, data []byte, sha string) error {
+	script, ok := ops.Script(plan.OpExtract)
+	if !ok {
+		return errors.New("this zap has no extract script")
+	}
+	in := ops.Input(script.Text, sha, strconv.Itoa(len(data)), x.Form, x.Strip, x.Provenance, x.Mode, x.Owner, x.Group)
+	_, err := root.RunOp(ctx, plan.OpExtract, ops.PutInput(in, data), x.Path)
+	return err
+}

@@ -1,0 +1,117 @@
+# zap extract PATH SHA512 LENGTH FORM STRIP PROVENANCE MODE OWNER GROUP
+# PATH is on the shell's argv; the rest arrive on stdin, set ahead of this
+# script (ops.Input). The archive follows this script on stdin as the body
+# of the here-document the last line opens (base64 lines, then
+# __zap_content_end__: ops.PutInput), so no copy of it sits anywhere the
+# extracting account doesn't alone reach.
+#
+# Extracts a fetched archive (FORM tar.gz or tar.xz, STRIP leading names
+# stripped) into a new tree that takes PATH's name. The directories of PATH
+# are entered from / (lib/walk.sh, missing ones made). PATH may hold
+# nothing, an empty directory, or a tree of Zap's own (its .zap_remote_hash
+# a regular file): a link there, anything but a directory, or a directory
+# holding anything else is exit 94, and so is one with an access list
+# (getfacl; a default list included). The parent needs room for the archive
+# and twice its size for the tree (exit 93, checked with df).
+#
+# The work happens in a staging directory beside PATH, .NAME.zap-XXXXXX
+# (mktemp -d, mode 0700, the extracting account's, empty, not a link: exit
+# 94 otherwise), held open as fd 6 (the parent as fd 5) and reached only
+# through /proc/$$/fd from then on, so renaming it or putting a link at its
+# name steers nothing. There the archive is written (a), checked against
+# SHA512 and LENGTH (exit 93), and extracted as the extracting account into
+# t, no owner restored, then every set-id bit and every group or world
+# write bit is taken off; a file with more names than the tree holds
+# (linked from outside it) is exit 93. t gets the sentinel (PROVENANCE on a
+# line) and the owner, group and mode the old tree had (no set-id or sticky
+# bit; nothing below a shared directory), then MODE, OWNER and GROUP where
+# declared. The old tree is renamed into the staging directory, t into
+# place, and the staging directory removed; a failure leaves PATH as it was.
+set -eu
+zap=extract
+#@include walk
+zap_extract() {
+	path=$1 want=$2 length=$3 form=$4 strip=$5 prov=$6 mode=$7 owner=$8 group=$9
+	zap_name "$path" "a directory"
+	case $form in
+	tar.gz) z=-z ;;
+	tar.xz) z=-J ;;
+	*) zap_fail 2 "can't extract $form" ;;
+	esac
+	zap_into "${dir:-/}" make
+	zap_dest
+	avail=$(df -Pk . | awk 'NR == 2 { print $4 }')
+	if [ -n "$avail" ] && [ $((avail * 1024)) -lt $((length * 3)) ]; then
+		zap_fail 93 "no room beside $path: ${avail} KiB free, and the archive of $length bytes needs it three times over"
+	fi
+	exec 5<.
+	st=$(mktemp -d "./.$name.zap-XXXXXX")
+	exec 6<"$st"
+	s=/proc/$$/fd/6 p=/proc/$$/fd/5
+	trap 'rm -rf -- "$s/a" "$s/t" "$s/old" 2>/dev/null; [ "$(stat -c %d:%i -- "$st" 2>/dev/null)" = "$(stat -L -c %d:%i $s)" ] && rmdir -- "$st" 2>/dev/null; :' EXIT
+	trap 'exit 1' HUP INT TERM
+	set -- $(stat -L -c '%u %a %d:%i' $s) "$(stat -c '%d:%i %F' -- "$st")"
+	if [ "$1" != "$me" ] || [ "$2" != 700 ] || [ "$4" != "$3 directory" ] || [ -n "$(ls -A -- $s)" ]; then
+		zap_fail 94 "the staging directory beside $path is not a fresh private one of the extracting account's"
+	fi
+	umask 077
+	if ! base64 -d >"$s/a"; then
+		zap_fail 93 "the archive that arrived is not the archive sent"
+	fi
+	set -- $(sha512sum <"$s/a") $(stat -c %s "$s/a")
+	if [ "$1" != "$want" ] || [ "$3" != "$length" ]; then
+		zap_fail 93 "the archive that arrived is not the archive sent"
+	fi
+	umask 022
+	mkdir "$s/t"
+	if [ "$strip" -gt 0 ]; then set -- --strip-components="$strip"; else set --; fi
+	if ! out=$(tar -x $z -o -f "$s/a" -C "$s/t" "$@" 2>&1); then
+		zap_fail 93 "the archive doesn't extract: $(printf '%s' "$out" | tail -n 1)"
+	fi
+	rm -f -- "$s/a"
+	find "$s/t" ! -type l -exec chmod go-w,ug-s {} +
+	links=$(find "$s/t" -type f -links +1 -exec stat -c '%i %h' {} + | sort | uniq -c | awk '$1 != $3')
+	if [ -n "$links" ]; then
+		zap_fail 93 "the archive links a file from outside the tree it extracts"
+	fi
+	rm -rf -- "$s/t/.zap_remote_hash"
+	printf '%s\n' "$prov" >"$s/t/.zap_remote_hash"
+	chmod 644 "$s/t/.zap_remote_hash"
+	zap_attrs
+	if [ -d "$p/$name" ]; then
+		mv -T -- "$p/$name" "$s/old"
+	fi
+	if ! mv -T -- "$s/t" "$p/$name"; then
+		[ ! -d "$s/old" ] || mv -T -- "$s/old" "$p/$name"
+		zap_fail 94 "$path changed while the tree was swapped in; it is as it was"
+	fi
+	rm -rf -- "$s/old"
+}
+# zap_dest: what PATH holds may be replaced (see the top).
+zap_dest() {
+	if [ -L "./$name" ]; then
+		zap_fail 94 "$path is a symbolic link: nothing is extracted through it"
+	fi
+	[ -e "./$name" ] || return 0
+	if [ ! -d "./$name" ]; then
+		zap_fail 94 "$path is not a directory to extract into"
+	fi
+	if [ -L "./$name/.zap_remote_hash" ] || { [ ! -f "./$name/.zap_remote_hash" ] && [ -n "$(ls -A -- "./$name" | head -n 1)" ]; }; then
+		zap_fail 94 "$path holds files Zap didn't extract (no .zap_remote_hash of its own), so Zap won't replace it"
+	fi
+	if command -v getfacl >/dev/null 2>&1 && [ -n "$(getfacl -c -s -p -- "./$name" 2>/dev/null)" ]; then
+		zap_fail 94 "$path has an access list: remove it (setfacl -b) to let Zap replace the tree"
+	fi
+}
+# zap_attrs: the new tree's owner, group and mode (see the top).
+zap_attrs() {
+	keep_uid= keep_gid= keep_mode=
+	if [ -d "$p/$name" ] && [ ! -L "$p/$name" ] && [ "$below" = 0 ]; then
+		set -- $(stat -c '%u %g %a' -- "$p/$name")
+		keep_uid=$1 keep_gid=$2 keep_mode=$(printf '%o' $((0$3 & 0777)))
+	fi
+	set -- $(stat -c '%u %g' -- "$s/t")
+	zap_chown "$s/t" "${owner:-$keep_uid}" "${group:-$keep_gid}" "$1" "$2"
+	if [ -n "${mode:-$keep_mode}" ]; then chmod -- "${mode:-$keep_mode}" "$s/t"; fi
+}
+zap_extract "$@" <<'__zap_content_end__'

@@ -143,3 +143,27 @@ func TestRemoteTreeVerdict(t *testing.T) {
 		})
 	}
 }
+
+// FuzzRemoteSentinel: whatever a sentinel holds, the tree converges only
+// when it trims to the desired provenance and isn't over the bound, and
+// drifts otherwise; the verdict never holds a directory with a sentinel.
+func FuzzRemoteSentinel(f *testing.F) {
+	want := RemoteProvenance(toolB3, &declaration.Extract{Type: declaration.ExtractTarXZ})
+	f.Add(want+"\n", false)
+	f.Add("  "+want+"\t\n", false)
+	f.Add(want, true)
+	f.Add(strings.ToUpper(want), false)
+	f.Add("", false)
+	f.Fuzz(func(t *testing.T, content string, over bool) {
+		tr := &RemoteTree{Path: "/opt/x", Shown: "/opt/x", Pin: Pin{Blake3: toolB3}, Want: want}
+		dir := Answer{Status: StatusOK, Type: TypeDirectory, Mode: 0o755}
+		r := tr.Verdict([]Answer{dir, {Status: StatusOK, Content: content, Over: over}, {Status: StatusOK, Output: "full\n"}})
+		same := strings.TrimSpace(content) == want && !over
+		switch {
+		case same && r.Verdict != observation.Converged, !same && r.Verdict != observation.Drifted:
+			t.Fatalf("sentinel %q (over %v): %s %q", content, over, r.Verdict, r.Reason)
+		case r.Pin != toolB3:
+			t.Fatalf("pin %q", r.Pin)
+		}
+	})
+}

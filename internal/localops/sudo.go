@@ -67,7 +67,19 @@ func (s *Sudo) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args .
 	}
 	argv := append(append([]string{"-n"}, strings.Fields(ops.Invocation)...), args...)
 	cmd := exec.CommandContext(ctx, sudo, argv...)
-	cmd.Env = s.host.Env
+	// The script runs as root, out of reach of a signal from here: sudo
+	// passes SIGTERM on to it.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = sudoGrace
+	return s.host.runOp(ctx, cmd, name, stdin, " under sudo")
+}
+
+// runOp runs cmd, an operation script's shell (sh reading it on stdin), in
+// a process group of its own with h's environment, and returns what it
+// printed on stdout, up to a snapshot's size; a failure is the script's,
+// classified (asroot.Failure). how says how it ran (" under sudo", or "").
+func (h *Host) runOp(ctx context.Context, cmd *exec.Cmd, name plan.OpName, stdin []byte, how string) ([]byte, error) {
+	cmd.Env = h.Env
 	if cmd.Env == nil {
 		cmd.Env = []string{}
 	}
@@ -76,15 +88,11 @@ func (s *Sudo) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args .
 	stderr := execute.NewTail(execute.OutputLimit)
 	cmd.Stdout, cmd.Stderr = &out, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	// The script runs as root, out of reach of a signal from here: sudo
-	// passes SIGTERM on to it.
-	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
-	cmd.WaitDelay = sudoGrace
-	err = cmd.Run()
+	err := cmd.Run()
 	var ee *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
-		return nil, execute.Errorf(events.Transient, "the %s script under sudo was stopped: %v", name, ctx.Err())
+		return nil, execute.Errorf(events.Transient, "the %s script%s was stopped: %v", name, how, ctx.Err())
 	case out.Over():
 		return nil, target.OverError(name)
 	case err == nil:
@@ -92,7 +100,7 @@ func (s *Sudo) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args .
 	case errors.As(err, &ee) && ee.Exited():
 		return nil, asroot.Failure(name, ee.ExitCode(), stderr.String())
 	}
-	return nil, execute.Errorf(events.Permanent, "the %s script under sudo: %v", name, err)
+	return nil, execute.Errorf(events.Permanent, "the %s script%s: %v", name, how, err)
 }
 
 // check makes sure, once per run, that sudo works without a prompt, and

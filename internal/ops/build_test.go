@@ -14,8 +14,9 @@ import (
 )
 
 // tarball is a tar of files (name to body; a name ending in / is a
-// directory), gzipped unless raw.
-func tarball(t *testing.T, files [][2]string, raw bool) []byte {
+// directory), gzipped unless raw; modes sets a name's mode (default 644, a
+// directory's 755).
+func tarball(t *testing.T, files [][2]string, raw bool, modes map[string]int64) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	tw := tar.NewWriter(&b)
@@ -23,6 +24,9 @@ func tarball(t *testing.T, files [][2]string, raw bool) []byte {
 		h := &tar.Header{Name: f[0], Mode: 0o644, Size: int64(len(f[1])), Typeflag: tar.TypeReg}
 		if strings.HasSuffix(f[0], "/") {
 			h = &tar.Header{Name: f[0], Mode: 0o755, Typeflag: tar.TypeDir}
+		}
+		if m, ok := modes[f[0]]; ok {
+			h.Mode = m
 		}
 		if err := tw.WriteHeader(h); err != nil {
 			t.Fatal(err)
@@ -63,11 +67,15 @@ func TestBuildScript(t *testing.T) {
 		t.Fatal("no build script")
 	}
 	buildSh := "mkdir -p \"$(dirname \"$OUT\")\"\nprintf '%s\\n%s\\n%s\\n' \"$(cat VERSION)\" \"$V\" \"$PWD\" > \"$OUT\"\n"
-	tgz := tarball(t, [][2]string{{"pkg-1/", ""}, {"pkg-1/VERSION", "1"}, {"pkg-1/build.sh", buildSh}, {"pkg-1/sub/", ""}, {"pkg-1/sub/VERSION", "sub"}}, false)
+	tgz := tarball(t, [][2]string{{"pkg-1/", ""}, {"pkg-1/VERSION", "1"}, {"pkg-1/build.sh", buildSh}, {"pkg-1/sub/", ""}, {"pkg-1/sub/VERSION", "sub"}}, false, nil)
+	// Set-id bits and group or world write, which no tar may keep (BusyBox's
+	// keeps them for root).
+	modes := tarball(t, [][2]string{{"m/", ""}, {"m/suid", "x"}, {"m/wide", "x"}, {"m/sgid/", ""}}, false,
+		map[string]int64{"m/suid": 0o4755, "m/wide": 0o666, "m/sgid/": 0o2777})
 	var txz []byte
 	if _, err := exec.LookPath("xz"); err == nil {
 		cmd := exec.Command("xz", "-c")
-		cmd.Stdin = bytes.NewReader(tarball(t, [][2]string{{"a/b/VERSION", "xz"}, {"a/b/build.sh", buildSh}}, true))
+		cmd.Stdin = bytes.NewReader(tarball(t, [][2]string{{"a/b/VERSION", "xz"}, {"a/b/build.sh", buildSh}}, true, nil))
 		out, err := cmd.Output()
 		if err != nil {
 			t.Fatal(err)
@@ -104,6 +112,8 @@ func TestBuildScript(t *testing.T) {
 			want: result{out: "xz\nit's\nhere\n"}, wantPWDSuffix: "/src", skipWithoutBytes: true},
 		{name: "none", archive: []byte("raw source\n"), extract: "none", strip: "0", cwd: ".", srcName: "hello.c", run: frame("mkdir -p \"$(dirname \"$OUT\")\" && cp hello.c \"$OUT\""),
 			want: result{out: "raw source\n"}},
+		{name: "modes", archive: modes, extract: "tar.gz", strip: "1", cwd: ".", run: frame("mkdir -p \"$(dirname \"$OUT\")\" && stat -c %a suid wide sgid > \"$OUT\""),
+			want: result{out: "755\n644\n755\n"}},
 		{name: "another SHA-512", archive: tgz, extract: "tar.gz", strip: "1", cwd: ".", sha: strings.Repeat("0", 128), run: frame("sh build.sh"),
 			want: result{exit: 93, stderr: "zap build: the source that arrived is not the source sent; nothing was built"}},
 		{name: "not a tarball", archive: []byte("not a tarball"), extract: "tar.gz", strip: "1", cwd: ".", run: frame("sh build.sh"),

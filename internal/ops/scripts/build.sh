@@ -4,8 +4,8 @@
 # in a new private temporary directory (mode 700, removed at the end,
 # whatever happens) the archive is decoded and its SHA-512 checked against
 # SHA512 before anything else; a tar.gz or tar.xz is unpacked into src with
-# STRIP leading components stripped, owned by the user and with no set-id
-# bit (tar's defaults for an account that isn't root), and an unextracted
+# STRIP leading components stripped, owned by the user, with no set-id bit
+# and nothing group- or world-writable, and an unextracted
 # source is put there as NAME. RUN, the build's run in its shell frame
 # (cd to nothing, its env exported, then its text), is then read by sh on
 # a pipe from printf, a builtin, so no argv shows it, in src or CWD (an
@@ -48,6 +48,13 @@ zap_build() {
 		tar -x "$z" -f "$work/source" -C "$work/src" --strip-components="$strip" --no-same-owner --no-same-permissions </dev/null ||
 			zap_fail 93 "the $extract source can't be unpacked; nothing was built"
 		rm -f -- "$work/source"
+		# No set-id bit and nothing group- or world-writable, whatever the
+		# archive recorded: tar drops them for an account that isn't
+		# root, and BusyBox's tar keeps them for root. find follows no
+		# link, so only the tree's own files and directories change.
+		find "$work/src" \( -type f -o -type d \) \( -perm -4000 -o -perm -2000 -o -perm -0020 -o -perm -0002 \) \
+			-exec chmod ug-s,go-w {} \; </dev/null ||
+			zap_fail 93 "can't take the set-id and group or world write bits off the unpacked source; nothing was built"
 		;;
 	*) zap_fail 2 "extract $extract is not an extract form" ;;
 	esac

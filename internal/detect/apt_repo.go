@@ -29,15 +29,20 @@ type AptRepo struct {
 	// (vocab.AptSourceLine), before the target's shell reads it.
 	Line string
 	// Pin is the blake3 of the pinned key, 64 lowercase hex.
-	Pin   string
-	probe string
+	Pin string
+	// Remember, when set, takes a key read on the target that is the
+	// pinned bytes, which the content cache doesn't hold (cached false),
+	// into the cache, so a later put of the key needn't fetch it.
+	Remember func(pin string, data []byte)
+	cached   bool
+	probe    string
 }
 
 // NewAptRepo makes an apt_repo's detector: id is the resource's (the
-// default paths name it) and pin what env.PinOf says of its key. A pin
-// that holds (none yet, a stale lock entry) holds the resource, reading
-// nothing.
-func NewAptRepo(x *declaration.AptRepo, id string, pin Pin) Detector {
+// default paths name it), pin what env.PinOf says of its key and remember
+// env.Remember. A pin that holds (none yet, a stale lock entry) holds the
+// resource, reading nothing.
+func NewAptRepo(x *declaration.AptRepo, id string, pin Pin, remember func(pin string, data []byte)) Detector {
 	if pin.Hold != "" {
 		return Held("key_url: " + pin.Hold)
 	}
@@ -51,6 +56,7 @@ func NewAptRepo(x *declaration.AptRepo, id string, pin Pin) Detector {
 	keyPath, listFile := x.Paths(id)
 	line := vocab.AptSourceLine(x.Source, keyPath)
 	return &AptRepo{KeyPath: keyPath, ListFile: listFile, Line: line, Pin: pin.Blake3,
+		Remember: remember, cached: pin.SHA512 != "",
 		probe: "set -- " + vocab.Quote(line) + "\n" + script.Text}
 }
 
@@ -140,7 +146,11 @@ func (d *AptRepo) key(a Answer) (string, string) {
 		return "", fmt.Sprintf("%s is over %d KiB, so Zap doesn't compare it with its pin", at, vocab.AptKeyLimit>>10)
 	}
 	sum := blake3.Sum256([]byte(a.Content))
-	return hex.EncodeToString(sum[:]), ""
+	got := hex.EncodeToString(sum[:])
+	if got == d.Pin && !d.cached && d.Remember != nil {
+		d.Remember(d.Pin, []byte(a.Content))
+	}
+	return got, ""
 }
 
 // list reads the list file's content answer against the resolved line:

@@ -27,7 +27,7 @@ func blake3Hex(s string) string {
 // didn't read hold.
 func TestAptRepoVerdicts(t *testing.T) {
 	pin := blake3Hex(aptKey)
-	d := NewAptRepo(&declaration.AptRepo{Source: "deb https://repo.example/apt $VERSION_CODENAME main"}, "pg", Pin{Blake3: pin}).(*AptRepo)
+	d := NewAptRepo(&declaration.AptRepo{Source: "deb https://repo.example/apt $VERSION_CODENAME main"}, "pg", Pin{Blake3: pin}, nil).(*AptRepo)
 	if d.KeyPath != "/usr/share/keyrings/pg.asc" || d.ListFile != "/etc/apt/sources.list.d/pg.list" {
 		t.Fatalf("default paths %s, %s", d.KeyPath, d.ListFile)
 	}
@@ -66,7 +66,7 @@ func TestAptRepoVerdicts(t *testing.T) {
 func TestAptRepoHoldsWithoutPin(t *testing.T) {
 	x := &declaration.AptRepo{Source: "deb https://repo.example/apt stable main"}
 	for _, p := range []Pin{{Hold: "its pin is tracked in zap.lock, and there is no entry"}, {}} {
-		d := NewAptRepo(x, "r", p)
+		d := NewAptRepo(x, "r", p, nil)
 		if q := d.Queries(); len(q) != 0 {
 			t.Errorf("%+v: %d queries, want none", p, len(q))
 		}
@@ -84,7 +84,7 @@ func TestAptSourceProbeReadsOsRelease(t *testing.T) {
 	if err != nil || len(want) == 0 {
 		t.Skipf("this machine's /etc/os-release gives no VERSION_CODENAME (%v)", err)
 	}
-	d := NewAptRepo(&declaration.AptRepo{Source: `deb [arch=amd64] https://repo.example/apt "$VERSION_CODENAME" main`, KeyPath: "/etc/apt/keyrings/k.asc"}, "r", Pin{Blake3: blake3Hex("k")}).(*AptRepo)
+	d := NewAptRepo(&declaration.AptRepo{Source: `deb [arch=amd64] https://repo.example/apt "$VERSION_CODENAME" main`, KeyPath: "/etc/apt/keyrings/k.asc"}, "r", Pin{Blake3: blake3Hex("k")}, nil).(*AptRepo)
 	cmd := exec.Command("sh")
 	cmd.Stdin = strings.NewReader(d.Queries()[2].Command.Text)
 	out, err := cmd.Output()
@@ -93,5 +93,27 @@ func TestAptSourceProbeReadsOsRelease(t *testing.T) {
 	}
 	if got := string(out); got != `deb [arch=amd64 signed-by=/etc/apt/keyrings/k.asc] https://repo.example/apt "`+string(want)+`" main`+"\n" {
 		t.Errorf("the probe printed %q", got)
+	}
+}
+
+// TestAptRepoRemembersThePinnedKey: a key read on the target that is the
+// pinned bytes goes to the content cache when it doesn't hold them, and
+// only then: not a key that differs, nor one the cache holds already.
+func TestAptRepoRemembersThePinnedKey(t *testing.T) {
+	pin := blake3Hex(aptKey)
+	x := &declaration.AptRepo{Source: "deb https://repo.example/apt stable main"}
+	resolved := Answer{Status: StatusOK, Output: "deb [signed-by=/usr/share/keyrings/r.asc] https://repo.example/apt stable main\n"}
+	for _, c := range []struct {
+		name   string
+		sha512 string
+		key    string
+		want   int
+	}{{"uncached, pinned", "", aptKey, 1}, {"uncached, other", "", "other", 0}, {"cached", "x", aptKey, 0}} {
+		var got []string
+		d := NewAptRepo(x, "r", Pin{Blake3: pin, SHA512: c.sha512}, func(p string, data []byte) { got = append(got, p+" "+string(data)) })
+		d.Verdict([]Answer{{Status: StatusOK, Content: c.key}, missing, resolved})
+		if len(got) != c.want || (c.want == 1 && got[0] != pin+" "+aptKey) {
+			t.Errorf("%s: remembered %q", c.name, got)
+		}
 	}
 }

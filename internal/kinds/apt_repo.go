@@ -31,7 +31,7 @@ func (aptRepoKind) Detect(r *declaration.Resource, env detect.Env) detect.Detect
 		return detect.Held("type: an apt_repo resource with no apt_repo fields")
 	}
 	f, _ := r.Fetched()
-	return detect.NewAptRepo(r.AptRepo, r.ID, env.PinOf(r, f))
+	return detect.NewAptRepo(r.AptRepo, r.ID, env.PinOf(r, f), env.Remember)
 }
 
 // Steps: the key first, so apt never reads a list whose key isn't there:

@@ -97,6 +97,18 @@ func (s *Session) toolchainPin() (string, error) {
 	return l.Toolchain.Blake3, nil
 }
 
+// OffPinError is an evaluator that hashes to something else than the
+// toolchain pin: an input to fix (exit 2, the *Error it wraps), which zap
+// lock --check reports as a stale toolchain pin instead.
+type OffPinError struct {
+	Path, Sum, Pin string
+	err            error
+}
+
+func (e *OffPinError) Error() string { return e.err.Error() }
+
+func (e *OffPinError) Unwrap() error { return e.err }
+
 // evaluate evaluates the config with the pinned evaluator.
 func (s *Session) evaluate(ctx context.Context) (*Evaluation, error) {
 	want, err := s.toolchainPin()
@@ -109,8 +121,9 @@ func (s *Session) evaluate(ctx context.Context) (*Evaluation, error) {
 	}
 	defer bin.Close()
 	if bin.Sum != want {
-		return nil, Fail(2, fmt.Sprintf("zap-eval %s hashes to %s, not the toolchain pin %s in %s", bin.Path, bin.Sum, want, s.Lock),
-			"run zap lock to pin it, or point --evaluator at the pinned one")
+		return nil, &OffPinError{Path: bin.Path, Sum: bin.Sum, Pin: want,
+			err: Fail(2, fmt.Sprintf("zap-eval %s hashes to %s, not the toolchain pin %s in %s", bin.Path, bin.Sum, want, s.Lock),
+				"run zap lock to pin it, or point --evaluator at the pinned one")}
 	}
 	return s.evaluateCached(ctx, bin, want)
 }

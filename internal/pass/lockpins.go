@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/zap-go/zap/internal/fetch"
 	"github.com/zap-go/zap/internal/lock"
 	"github.com/zap-go/zap/internal/lockhash"
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 )
 
@@ -209,12 +209,10 @@ func (s *Session) WriteLock(l *lock.Lock) error {
 // Minter fetches tracked content and mints its entries: trust on first
 // fetch, into the content cache.
 type Minter struct {
-	s *Session
-	h *lockhash.Hasher
-	f *fetch.Fetcher
-	// minisign is the minisign binary, found once when a build's source
-	// first needs it.
-	minisign func() (*fetch.Minisign, error)
+	s        *Session
+	h        *lockhash.Hasher
+	f        *fetch.Fetcher
+	minisign func() (*fetch.Minisign, error) // found once, on first use
 }
 
 // NewMinter is the Minter of ev's tracked pins. It needs the state
@@ -225,7 +223,7 @@ func (s *Session) NewMinter(ev *Evaluation) (*Minter, error) {
 			"Zap keeps fetched content in $ZAP_HOME, or else $HOME/.zap: set one to an absolute path")
 	}
 	f := fetch.New(fetch.NewCache(s.cache.ContentCache()), fetch.Options{})
-	find := sync.OnceValues(func() (*fetch.Minisign, error) { return fetch.FindMinisign(os.Getenv) })
+	find := sync.OnceValues(func() (*fetch.Minisign, error) { return fetch.FindMinisign(s.env.Getenv) })
 	return &Minter{s: s, h: lockhash.New(ev.Decl, s.Res), f: f, minisign: find}, nil
 }
 
@@ -238,27 +236,27 @@ func (m *Minter) Close() { m.f.Close() }
 // aptKeyLimit bounds an apt_repo's signing key, as zap-exec bounds it.
 const aptKeyLimit = 1 << 20
 
-// Mint fetches r's content and mints its entry. It refuses (exit 2) a URL
-// or credential that references an unset variable, and an entry it can't
-// hash without a secret that is unset; a fetch that fails is exit 1, or 2
-// for a URL or redirect Zap refuses or, for a build source that declares
-// verify, a signature that doesn't verify (the pin is minted only from
-// bytes minisign verified, before they are cached).
+// Mint fetches r's content (a build source verified first when it declares
+// a signature) and mints its entry. It refuses (exit 2) a URL, credential
+// or signature URL that references an unset variable, and an entry it
+// can't hash without a secret that is unset; a fetch that fails is exit 1,
+// or 2 for an input to fix (refused).
 func (m *Minter) Mint(ctx context.Context, r *declaration.Resource) (lock.Entry, error) {
 	f, ok := r.Fetched()
 	if !ok {
 		return lock.Entry{}, Failf(2, "%s fetches nothing to pin", r.ID)
 	}
 	res := m.s.Res
-	unset := unsetIn(res.Unresolved, f.URL.Refs())
+	refs := f.URL.Refs()
 	if f.Auth != nil {
-		unset = append(unset, unsetIn(res.Unresolved, f.Auth.Refs())...)
+		refs = append(refs, f.Auth.Refs()...)
 	}
 	if f.Verify != nil && f.Verify.SignatureURL != nil {
-		unset = append(unset, unsetIn(res.Unresolved, f.Verify.SignatureURL.Refs())...)
+		refs = append(refs, f.Verify.SignatureURL.Refs()...)
 	}
+	unset := unsetIn(res.Unresolved, refs)
 	if len(unset) > 0 {
-		return lock.Entry{}, Fail(2, fmt.Sprintf("%s: its url, signature_url or auth references %s, unset or empty, so it isn't fetched", r.ID, strings.Join(unset, ", ")),
+		return lock.Entry{}, Fail(2, fmt.Sprintf("%s: its url, auth or signature_url references %s, unset or empty, so it isn't fetched", r.ID, strings.Join(unset, ", ")),
 			"set it (--env-file or the environment) and run again")
 	}
 	if names := m.h.UnsetSecrets(r, f); len(names) > 0 {
@@ -270,11 +268,13 @@ func (m *Minter) Mint(ctx context.Context, r *declaration.Resource) (lock.Entry,
 	if f.Auth != nil {
 		req.Bearer = res.Text(*f.Auth)
 	}
-	if f.Kind == declaration.LockAptKey {
+	switch f.Kind {
+	case declaration.LockAptKey:
 		req.Limit = aptKeyLimit
+	case declaration.LockBuild:
+		req.Limit = vocab.BuildSourceLimit
 	}
 	if v := f.Verify; v != nil {
-		// A pin is minted only from bytes minisign verified.
 		sigDeclared, sigURL := "", ""
 		if v.SignatureURL != nil {
 			sigDeclared, sigURL = v.SignatureURL.String(), res.Text(*v.SignatureURL)
@@ -283,7 +283,7 @@ func (m *Minter) Mint(ctx context.Context, r *declaration.Resource) (lock.Entry,
 	}
 	e, err := m.f.Fetch(ctx, req)
 	if err != nil {
-		if errors.Is(err, fetch.ErrRefused) || errors.Is(err, fetch.ErrMinisign) {
+		if refused(err) {
 			return lock.Entry{}, Fail(2, fmt.Sprintf("%s: %v", r.ID, err))
 		}
 		return lock.Entry{}, Failf(1, "%s: %v", r.ID, err)
@@ -305,6 +305,18 @@ func ResourceOf(d *declaration.Declaration, id string) *declaration.Resource {
 		}
 	}
 	return nil
+}
+
+// refused reports whether a fetch's err is an input to fix (a URL or
+// redirect Zap refuses, a signature that doesn't verify, a minisign it won't
+// run, bytes over the bound) rather than the world's.
+func refused(err error) bool {
+	for _, e := range []error{fetch.ErrRefused, fetch.ErrMismatch, fetch.ErrMinisign, fetch.ErrTooLarge} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
 
 func unsetIn(unresolved, names []string) []string {

@@ -201,13 +201,21 @@ func (s *Session) Load(ctx context.Context) (*Evaluation, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.Adopt(ev)
+	return ev, nil
+}
+
+// Adopt resolves ev's references and its target's connection context, and
+// has the front end mask every secret it references from here on: what
+// Load does once it has evaluated, for zap lock, which evaluates with a
+// binary of its own choosing.
+func (s *Session) Adopt(ev *Evaluation) {
 	s.Res = s.resolution(ev.Decl)
 	s.Conn = connectionOf(ev.Decl, s.Res, s.env.Bootstrap)
 	if s.env.Resolved != nil {
 		s.env.Resolved(s.Res)
 	}
 	s.Stages.UseGC(s.env.Getenv, func(name string) bool { _, ok := s.Res.Lookup(name); return ok })
-	return ev, nil
 }
 
 // Evaluation is a config evaluated: the declaration and its JSON as zap-eval

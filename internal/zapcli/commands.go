@@ -24,12 +24,13 @@ Nothing changes without --wetrun.
 `
 
 // run parses args into one of the commands, each in a file of its own
-// (lock.go, validate.go, plan.go, apply.go, detect.go, status.go,
+// (lock.go, update.go, validate.go, plan.go, apply.go, detect.go, status.go,
 // version.go), and runs it.
 func (a *app) run(ctx context.Context, args []string) error {
 	f := &flagSets{a: a}
 	commands := []*ffcli.Command{
 		a.lockCommand(f),
+		a.updateCommand(f),
 		a.planCommand(f),
 		a.applyCommand(f),
 		a.detectCommand(f),

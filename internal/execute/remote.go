@@ -132,12 +132,16 @@ type Extract struct {
 	Mode, Owner, Group string
 }
 
-// Extractor is a Host that extracts an archive whose bytes (data, with
-// their SHA-512 sha) are handed to it: as root over SSH; locally as the
-// operator, then under sudo when refused.
+// Extractor is a Host that extracts an archive of size bytes read from
+// archive (their SHA-512 sha), streamed to the extract script: as root over
+// SSH; locally as the operator, then under sudo when refused.
 type Extractor interface {
-	Extract(ctx context.Context, x *Extract, data []byte, sha string) error
+	Extract(ctx context.Context, x *Extract, archive io.Reader, size int64, sha string) error
 }
+
+// ExtractLimit is the largest archive an extract takes: streamed from the
+// content cache, never held whole.
+const ExtractLimit = fetch.DefaultMaxBytes
 
 // prepareExtract resolves an extract step: its path, its remote content
 // and its literal arguments (form, strip count, provenance).
@@ -157,16 +161,18 @@ func prepareExtract(ps PreparedStep, op *plan.Op, r resolver, c Context) (Prepar
 	return ps, nil
 }
 
-// extract fetches x's archive (held to RemoteLimit, checked against the
-// pin) and hands it to the host.
+// extract gets x's archive (from the cache or fetched into it, checked
+// against the pin, at most ExtractLimit bytes) and streams it to the host;
+// the script checks it against the entry's SHA-512 before it extracts.
 func (r *Runner) extract(ctx context.Context, x *Extract) error {
 	ex, ok := r.Host.(Extractor)
 	if !ok {
 		return Errorf(events.Permanent, "this host can't extract an archive; nothing was written")
 	}
-	p, err := r.remotePut(ctx, &Put{Path: x.Path, Remote: x.Remote})
+	e, err := r.getRemote(ctx, x.Remote, ExtractLimit)
 	if err != nil {
 		return err
 	}
-	return ex.Extract(ctx, x, p.Content, p.SHA512)
+	defer e.Close()
+	return ex.Extract(ctx, x, e.File, e.Size, e.SHA512)
 }

@@ -1,8 +1,10 @@
 package localops
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os/exec"
 
 	"github.com/zap-go/zap/internal/execute"
@@ -16,11 +18,17 @@ import (
 // where the destination's parent is root's), again whole as root through
 // Elevated (sudo), so a tree under the operator's home stays the
 // operator's and one under /opt is root's.
-func (h *Host) Extract(ctx context.Context, x *execute.Extract, data []byte, sha string) error {
-	err := asroot.Extract(ctx, asUser{h}, x, data, sha)
+func (h *Host) Extract(ctx context.Context, x *execute.Extract, archive io.Reader, size int64, sha string) error {
+	err := asroot.Extract(ctx, asUser{h}, x, archive, size, sha)
 	var ce *execute.CodedError
-	if e, ok := h.Elevated.(execute.Extractor); ok && errors.As(err, &ce) && ce.Code == events.Permission {
-		return e.Extract(ctx, x, data, sha)
+	e, ok := h.Elevated.(execute.Extractor)
+	seeker, again := archive.(io.Seeker)
+	if ok && again && errors.As(err, &ce) && ce.Code == events.Permission {
+		// The archive is read again from its start, as root.
+		if _, serr := seeker.Seek(0, io.SeekStart); serr != nil {
+			return serr
+		}
+		return e.Extract(ctx, x, archive, size, sha)
 	}
 	return err
 }
@@ -30,6 +38,10 @@ func (h *Host) Extract(ctx context.Context, x *execute.Extract, data []byte, sha
 type asUser struct{ h *Host }
 
 func (u asUser) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args ...string) ([]byte, error) {
+	return u.RunOpStream(ctx, name, bytes.NewReader(stdin), args...)
+}
+
+func (u asUser) RunOpStream(ctx context.Context, name plan.OpName, stdin io.Reader, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, u.h.shell(), append([]string{"-s", "--"}, args...)...)
 	return u.h.runOp(ctx, cmd, name, stdin, "")
 }

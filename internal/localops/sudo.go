@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -61,6 +62,11 @@ var _ asroot.Root = (*Sudo)(nil)
 // RunOp runs one operation script under sudo (asroot.Root) and returns what it
 // printed on stdout, up to a snapshot's size.
 func (s *Sudo) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args ...string) ([]byte, error) {
+	return s.RunOpStream(ctx, name, bytes.NewReader(stdin), args...)
+}
+
+// RunOpStream is RunOp with stdin a stream (asroot.StreamRoot).
+func (s *Sudo) RunOpStream(ctx context.Context, name plan.OpName, stdin io.Reader, args ...string) ([]byte, error) {
 	sudo, err := s.check(ctx)
 	if err != nil {
 		return nil, err
@@ -78,12 +84,12 @@ func (s *Sudo) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args .
 // a process group of its own with h's environment, and returns what it
 // printed on stdout, up to a snapshot's size; a failure is the script's,
 // classified (asroot.Failure). how says how it ran (" under sudo", or "").
-func (h *Host) runOp(ctx context.Context, cmd *exec.Cmd, name plan.OpName, stdin []byte, how string) ([]byte, error) {
+func (h *Host) runOp(ctx context.Context, cmd *exec.Cmd, name plan.OpName, stdin io.Reader, how string) ([]byte, error) {
 	cmd.Env = h.Env
 	if cmd.Env == nil {
 		cmd.Env = []string{}
 	}
-	cmd.Stdin = bytes.NewReader(stdin)
+	cmd.Stdin = stdin
 	var out target.OpOutput
 	stderr := execute.NewTail(execute.OutputLimit)
 	cmd.Stdout, cmd.Stderr = &out, stderr

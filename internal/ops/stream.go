@@ -2,6 +2,7 @@ package ops
 
 import (
 	"encoding/base64"
+	"io"
 	"strings"
 
 	"github.com/zap-go/zap/internal/vocab"
@@ -60,4 +61,74 @@ func PutInput(script string, content []byte) []byte {
 	}
 	b.WriteString(ContentEnd + "\n")
 	return []byte(b.String())
+}
+
+// PutInputReader is PutInput with the content read from r as the shell
+// reads the stream, never held whole: the script, the content's base64 in
+// lines of 76 characters, then the line ContentEnd. A read error from r
+// ends the stream early, which the script finds as content that isn't
+// what was sent. Close stops the stream and returns once nothing reads r
+// any more (so r may be read again from its start).
+func PutInputReader(script string, r io.Reader) io.ReadCloser {
+	if !strings.HasSuffix(script, "\n") {
+		script += "\n"
+	}
+	pr, pw := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		lw := &lineWriter{w: pw}
+		enc := base64.NewEncoder(base64.StdEncoding, lw)
+		_, err := io.Copy(enc, r)
+		if err == nil {
+			err = enc.Close()
+		}
+		if err == nil && lw.n > 0 {
+			_, err = pw.Write([]byte("\n"))
+		}
+		if err == nil {
+			_, err = pw.Write([]byte(ContentEnd + "\n"))
+		}
+		pw.CloseWithError(err)
+	}()
+	return &stream{Reader: io.MultiReader(strings.NewReader(script), pr), pr: pr, done: done}
+}
+
+// stream is PutInputReader's reader.
+type stream struct {
+	io.Reader
+	pr   *io.PipeReader
+	done chan struct{}
+}
+
+func (s *stream) Close() error {
+	s.pr.Close()
+	<-s.done
+	return nil
+}
+
+// lineWriter breaks what it is written into lines of 76 characters.
+type lineWriter struct {
+	w io.Writer
+	n int // characters on the current line
+}
+
+func (l *lineWriter) Write(p []byte) (int, error) {
+	written := 0
+	for len(p) > 0 {
+		if l.n == 76 {
+			if _, err := l.w.Write([]byte("\n")); err != nil {
+				return written, err
+			}
+			l.n = 0
+		}
+		k := min(76-l.n, len(p))
+		if _, err := l.w.Write(p[:k]); err != nil {
+			return written, err
+		}
+		l.n += k
+		written += k
+		p = p[k:]
+	}
+	return written, nil
 }

@@ -1,6 +1,8 @@
 package ops
 
 import (
+	"bytes"
+	"io"
 	"os/exec"
 	"strings"
 	"testing"
@@ -32,5 +34,23 @@ func TestInputArguments(t *testing.T) {
 	}
 	if got := Input("echo\n"); got != "echo\n" {
 		t.Errorf("Input with no arguments: %q, want the script alone", got)
+	}
+}
+
+// TestPutInputReaderSameStream: the streamed input is byte for byte the
+// one PutInput builds whole, at line boundaries and around them.
+func TestPutInputReaderSameStream(t *testing.T) {
+	for _, n := range []int{0, 1, 56, 57, 58, 114, 1000, 1 << 16} {
+		content := make([]byte, n)
+		for i := range content {
+			content[i] = byte(i*7 + n)
+		}
+		got, err := io.ReadAll(PutInputReader("script", bytes.NewReader(content)))
+		if err != nil {
+			t.Fatalf("%d bytes: %v", n, err)
+		}
+		if want := PutInput("script", content); !bytes.Equal(got, want) {
+			t.Errorf("%d bytes: the stream differs from PutInput's", n)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package sshhost
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -82,6 +83,12 @@ func (e *Exec) Run(ctx context.Context, c *execute.Command) error {
 // RunOp runs one operation script under sudo (asroot.Root): what it prints on
 // stdout is returned, up to a snapshot's size.
 func (e *Exec) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args ...string) ([]byte, error) {
+	return e.RunOpStream(ctx, name, bytes.NewReader(stdin), args...)
+}
+
+// RunOpStream is RunOp with stdin a stream (asroot.StreamRoot): an
+// archive crosses the connection as it is read, never held whole.
+func (e *Exec) RunOpStream(ctx context.Context, name plan.OpName, stdin io.Reader, args ...string) ([]byte, error) {
 	if err := e.sudo(ctx); err != nil {
 		return nil, err
 	}
@@ -144,14 +151,18 @@ func (r *sessionResult) output() string { return execute.JoinOutput(r.stdout, r.
 // session runs command in a session of its own with stdin, under limit (0
 // is none), and keeps the tail of what it prints.
 func (c *Client) session(ctx context.Context, command string, stdin []byte, limit time.Duration) sessionResult {
-	return c.sessionTo(ctx, command, stdin, limit, nil)
+	var in io.Reader
+	if stdin != nil {
+		in = bytes.NewReader(stdin)
+	}
+	return c.sessionTo(ctx, command, in, limit, nil)
 }
 
 // sessionTo is session with stdout written to stdout (nil: the tail kept).
 // With stdout set (an operation under sudo), a session stopped early is sent
 // SIGTERM first, which sudo passes on to the script (a SIGKILL would end
 // sudo and leave the script running as root), and SIGKILL after opGrace.
-func (c *Client) sessionTo(ctx context.Context, command string, stdin []byte, limit time.Duration, stdout io.Writer) sessionResult {
+func (c *Client) sessionTo(ctx context.Context, command string, stdin io.Reader, limit time.Duration, stdout io.Writer) sessionResult {
 	s, err := c.client.NewSession()
 	if err != nil {
 		return sessionResult{err: execute.Errorf(events.Transient, "the connection to %s is gone: %v", c.Config.Host, err)}
@@ -163,7 +174,7 @@ func (c *Client) sessionTo(ctx context.Context, command string, stdin []byte, li
 		s.Stdout = stdout
 	}
 	if stdin != nil {
-		s.Stdin = strings.NewReader(string(stdin))
+		s.Stdin = stdin
 	}
 	if err := s.Start(command); err != nil {
 		return sessionResult{err: execute.Errorf(events.Transient, "start a session on %s: %v", c.Config.Host, err)}

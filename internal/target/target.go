@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"strconv"
 	"time"
 
@@ -39,9 +40,14 @@ func (a AsRoot) Put(ctx context.Context, p *execute.Put) error {
 	return asroot.Put(ctx, a.Root, p)
 }
 
-// Extract extracts an archive as root.
-func (a AsRoot) Extract(ctx context.Context, x *execute.Extract, data []byte, sha string) error {
-	return asroot.Extract(ctx, a.Root, x, data, sha)
+// Extract extracts an archive as root, streamed to the script; a Root that
+// can't take a stream can't extract.
+func (a AsRoot) Extract(ctx context.Context, x *execute.Extract, archive io.Reader, size int64, sha string) error {
+	sr, ok := a.Root.(asroot.StreamRoot)
+	if !ok {
+		return execute.Errorf(events.Permanent, "this host can't stream an archive to the extract script")
+	}
+	return asroot.Extract(ctx, sr, x, archive, size, sha)
 }
 
 // Dir makes a directory as root.

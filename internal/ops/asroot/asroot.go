@@ -16,6 +16,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -250,16 +251,26 @@ func LastLine(s string) string {
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
+// StreamRoot is a Root that can take an operation's stdin as a stream, so
+// an archive travels without being held whole.
+type StreamRoot interface {
+	Root
+	RunOpStream(ctx context.Context, name plan.OpName, stdin io.Reader, args ...string) ([]byte, error)
+}
+
 // Extract extracts an archive through root: the extract script of
 // internal/ops with the path on its argv, the rest of its arguments on
-// stdin, then the archive (ops.PutInput), whose SHA-512 and length the
-// script checks before it extracts.
-func Extract(ctx context.Context, root Root, x *execute.Extract, data []byte, sha string) error {
+// stdin, then the archive's size bytes from archive, streamed
+// (ops.PutInputReader); the script checks their SHA-512 (sha) and length
+// before it extracts.
+func Extract(ctx context.Context, root StreamRoot, x *execute.Extract, archive io.Reader, size int64, sha string) error {
 	script, ok := ops.Script(plan.OpExtract)
 	if !ok {
 		return errors.New("this zap has no extract script")
 	}
-	in := ops.Input(script.Text, sha, strconv.Itoa(len(data)), x.Form, x.Strip, x.Provenance, x.Mode, x.Owner, x.Group)
-	_, err := root.RunOp(ctx, plan.OpExtract, ops.PutInput(in, data), x.Path)
+	in := ops.Input(script.Text, sha, strconv.FormatInt(size, 10), x.Form, x.Strip, x.Provenance, x.Mode, x.Owner, x.Group)
+	stdin := ops.PutInputReader(in, io.LimitReader(archive, size))
+	defer stdin.Close()
+	_, err := root.RunOpStream(ctx, plan.OpExtract, stdin, x.Path)
 	return err
 }

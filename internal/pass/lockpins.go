@@ -49,8 +49,10 @@ type Pins struct {
 	Report *lockhash.Report
 	// Minted are the missing ones this pass fetched and minted.
 	Minted []lock.Entry
-	// Tracked is how many resources have a tracked pin.
+	// Tracked is how many resources have a tracked pin; fetches is
+	// whether any resource fetches content, vendored or tracked.
 	Tracked int
+	fetches bool
 }
 
 // ReadPins classifies the tracked pins of ev against the lock (Pins) and,
@@ -61,7 +63,7 @@ func (s *Session) ReadPins(ctx context.Context, ev *Evaluation) error {
 	if err != nil {
 		return err
 	}
-	s.Pins = Pins{Report: rep, Tracked: lockhash.Tracked(ev.Decl)}
+	s.Pins = Pins{Report: rep, Tracked: lockhash.Tracked(ev.Decl), fetches: fetches(ev.Decl)}
 	if !s.env.MintPins {
 		return nil
 	}
@@ -76,16 +78,26 @@ func (s *Session) ReadPins(ctx context.Context, ev *Evaluation) error {
 func (s *Session) NoLock() bool { return s.env.NoLock }
 
 // detectArgs are zap-detect's flags: the stages' (StageArgs), and for a
-// config with tracked pins the lock it takes them from and the pins this
-// pass minted.
+// config with a resource that fetches the lock it takes tracked pins from
+// and the pins this pass minted.
 func (s *Session) detectArgs() []string {
-	return s.detectArgsFor(s.Pins.Tracked > 0)
+	return s.detectArgsFor(s.Pins.fetches)
 }
 
-// mayTrack reports whether a declaration's JSON may hold a tracked pin: an
-// early zap-detect (early.go), started before the declaration is read,
-// takes the lock when it may, and is started again should the guess be
-// wrong.
+// fetches reports whether a resource of d fetches content.
+func fetches(d *declaration.Declaration) bool {
+	for i := range d.Resources {
+		if _, ok := d.Resources[i].Fetched(); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// mayTrack reports whether a declaration's JSON may hold a resource that
+// fetches (fetches): an early zap-detect (early.go), started before the
+// declaration is read, takes the lock when it may, and is started again
+// should the guess be wrong.
 func mayTrack(out []byte) bool {
 	for _, k := range []string{`"type":"remote"`, `"type":"build"`, `"type":"apt_repo"`} {
 		if bytes.Contains(out, []byte(k)) {
@@ -95,9 +107,9 @@ func mayTrack(out []byte) bool {
 	return false
 }
 
-func (s *Session) detectArgsFor(tracked bool) []string {
+func (s *Session) detectArgsFor(fetching bool) []string {
 	args := s.StageArgs()
-	if s.env.NoLock || !tracked {
+	if s.env.NoLock || !fetching {
 		return args
 	}
 	path, err := filepath.Abs(s.Lock)

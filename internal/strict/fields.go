@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 
 	"github.com/zap-go/zap/pkg/canon"
@@ -230,17 +231,7 @@ func ListOf[T any, P interface {
 	*T
 	FieldDecoder
 }](f *Fields, key string, required bool, list *[]T) {
-	if required {
-		*list = []T{}
-	}
-	f.List(key, required, func(path string, raw json.RawMessage) error {
-		var x T
-		if err := P(&x).DecodeField(path, raw); err != nil {
-			return err
-		}
-		*list = append(*list, x)
-		return nil
-	})
+	decodeList(f, tagField{key: key, required: required}, reflect.ValueOf(list).Elem())
 }
 
 // ReqNew decodes the required field key into a new T that *p is set to.
@@ -251,24 +242,7 @@ func ReqNew[T any](f *Fields, key string, p **T) {
 
 // MapOf returns the decoder of an object into *m, each member's value
 // decoded as Req decodes a field; *m is set once every member decodes.
-func MapOf[V any](m *map[string]V) FieldDecoder { return mapOf[V]{m} }
-
-type mapOf[V any] struct{ m *map[string]V }
-
-func (x mapOf[V]) DecodeField(path string, raw json.RawMessage) error {
-	f := NewFields(path, raw)
-	out := map[string]V{}
-	for _, k := range f.Keys() {
-		var v V
-		f.Req(k, &v)
-		out[k] = v
-	}
-	if err := f.Done(); err != nil {
-		return err
-	}
-	*x.m = out
-	return nil
-}
+func MapOf[V any](m *map[string]V) FieldDecoder { return mapDecoder{reflect.ValueOf(m).Elem()} }
 
 // OptNew decodes key, when it is present, into a new T that *p is set to,
 // so that a field given and one left out stay apart.

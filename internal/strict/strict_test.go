@@ -3,6 +3,7 @@ package strict_test
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/zap-go/zap/internal/strict"
@@ -100,6 +101,51 @@ func TestDecodeExactKeys(t *testing.T) {
 		err := strict.Decode([]byte(tt.in), &v)
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("Decode(%s) = %v, want %q", tt.in, err, tt.want)
+		}
+	}
+}
+
+// tagged is a type decoded by its tags: every way Tagged reads a field.
+type tagged struct {
+	Name  string                      `json:"name"`
+	Count *int                        `json:"count,omitempty"`
+	Items []declaration.Text          `json:"items"`
+	Env   map[string]declaration.Text `json:"env,omitempty"`
+	More  []string                    `json:"more,omitempty"`
+	Skip  int                         `json:"-"`
+	Plain int
+}
+
+func TestTagged(t *testing.T) {
+	var v tagged
+	err := strict.DecodeTagged("x", []byte(`{"name":"n","count":3,"items":["a",{"$env":"B"}],"env":{"K":"v"},"more":["m"]}`), &v)
+	if err != nil {
+		t.Fatalf("DecodeTagged: %v", err)
+	}
+	if v.Name != "n" || v.Count == nil || *v.Count != 3 || len(v.Items) != 2 || v.Items[1].String() != "{env:B}" ||
+		v.Env["K"].String() != "v" || len(v.More) != 1 {
+		t.Errorf("DecodeTagged decoded %+v", v)
+	}
+	v = tagged{}
+	if err := strict.DecodeTagged("", []byte(`{"name":"n","items":[]}`), &v); err != nil || v.Count != nil || v.Items == nil || v.Env != nil {
+		t.Errorf("DecodeTagged of the required fields only: %v, %+v (want no count, items empty but not nil)", err, v)
+	}
+	bad := []struct{ in, want string }{
+		{`{"items":[]}`, `x.name: required field missing`},
+		{`{"name":"n"}`, `x.items: required field missing`},
+		// The fields are read, and fail, in the struct's order.
+		{`{"name":1,"items":7}`, `x.name: want string, not a JSON number`},
+		{`{"name":"n","count":"3","items":7}`, `x.count: want int, not a JSON string`},
+		{`{"name":"n","items":["a",{"$env":"b c"}]}`, `x.items[1]: `},
+		{`{"name":"n","items":[],"env":{"K":1}}`, `x.env.K: `},
+		{`{"name":"n","items":[],"Plain":1}`, `x.Plain: unknown field`},
+		{`{"name":"n","items":[],"Skip":1}`, `x.Skip: unknown field`},
+	}
+	for _, tt := range bad {
+		var v tagged
+		err := strict.DecodeTagged("x", []byte(tt.in), &v)
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("DecodeTagged(%s) = %v, want %q...", tt.in, err, tt.want)
 		}
 	}
 }

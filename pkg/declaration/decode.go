@@ -42,7 +42,7 @@ func (r *Resource) decode(path string, raw json.RawMessage, wellFormed bool) err
 		return err
 	}
 	if b, ok := bodyByKind[r.Type]; ok {
-		b.attach(r).decode(f)
+		strict.Tagged(f, b.attach(r))
 	} else {
 		f.Fail("type", fmt.Errorf("unknown resource type %q", r.Type))
 	}

@@ -30,26 +30,11 @@ type Health struct {
 }
 
 func (d *Deploy) DecodeField(path string, raw json.RawMessage) error {
-	f := strict.NewFields(path, raw)
-	f.Req("path", &d.Path)
-	f.Opt("build", &d.Build)
-	d.Artifacts = []string{}
-	f.Req("artifacts", &d.Artifacts)
-	f.Opt("shared", &d.Shared)
-	f.Opt("prepare", &d.Prepare)
-	f.Opt("service", &d.Service)
-	f.Opt("releases", &d.Releases)
-	strict.OptNew(f, "health", &d.Health)
-	return f.Done()
+	return strict.DecodeTagged(path, raw, d)
 }
 
 func (h *Health) DecodeField(path string, raw json.RawMessage) error {
-	f := strict.NewFields(path, raw)
-	f.Req("domain", &h.Domain)
-	f.Opt("path", &h.Path)
-	f.Opt("attempts", &h.Attempts)
-	f.Opt("interval_ms", &h.IntervalMS)
-	return f.Done()
+	return strict.DecodeTagged(path, raw, h)
 }
 
 // UnmarshalJSON decodes strictly; DecodeField does the work.

@@ -4,18 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-
-	"github.com/zap-go/zap/internal/strict"
 )
 
 // spec is one kind's body: the fields a resource of that kind takes beside
-// the common ones. Each kind's type, its decoding and its form checks sit in
-// its own file (kind_file.go, kind_swap.go, ...), and the kinds are listed
-// once, in bodies.
+// the common ones. Each kind's type and its form checks sit in its own file
+// (kind_file.go, kind_swap.go, ...), and the kinds are listed once, in
+// bodies. A body is decoded by its struct's JSON tags (strict.Tagged): a
+// field is required unless tagged omitempty, and the fields are read, and
+// their errors reported, in the order the struct declares them.
 type spec interface {
-	// decode reads the kind's fields from the resource's object, in the
-	// order their errors are reported.
-	decode(f *strict.Fields)
 	// check runs the kind's form checks, naming the field at fault.
 	check() *fieldMsg
 	// texts adds every field that may hold a reference to out, keyed by

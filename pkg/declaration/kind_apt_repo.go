@@ -1,10 +1,6 @@
 package declaration
 
-import (
-	"strings"
-
-	"github.com/zap-go/zap/internal/strict"
-)
+import "strings"
 
 // AptRepo is an apt repository: a pinned signing key and a sources entry.
 type AptRepo struct {
@@ -13,14 +9,6 @@ type AptRepo struct {
 	Source    string `json:"source"`
 	KeyPath   string `json:"key_path,omitempty"`
 	ListFile  string `json:"list_file,omitempty"`
-}
-
-func (x *AptRepo) decode(f *strict.Fields) {
-	f.Req("key_url", &x.KeyURL)
-	f.Opt("key_blake3", &x.KeyBlake3)
-	f.Req("source", &x.Source)
-	f.Opt("key_path", &x.KeyPath)
-	f.Opt("list_file", &x.ListFile)
 }
 
 func (x *AptRepo) check() *fieldMsg {

@@ -38,14 +38,6 @@ type Verification struct {
 
 var minisignPattern = regexp.MustCompile(`^RW[A-Za-z0-9+/]{54}$`)
 
-func (x *Build) decode(f *strict.Fields) {
-	f.Req("source", &x.Source)
-	f.Req("run", &x.Run)
-	f.Req("output", &x.Output)
-	f.Opt("cwd", &x.Cwd)
-	f.Opt("env", strict.MapOf(&x.Env))
-}
-
 func (x *Build) check() *fieldMsg {
 	if m := x.Source.check(); m != nil {
 		return m
@@ -139,11 +131,7 @@ func (s *Source) DecodeField(path string, raw json.RawMessage) error {
 }
 
 func (v *Verification) DecodeField(path string, raw json.RawMessage) error {
-	f := strict.NewFields(path, raw)
-	f.Req("scheme", &v.Scheme)
-	f.Req("public_key", &v.PublicKey)
-	strict.OptNew(f, "signature_url", &v.SignatureURL)
-	return f.Done()
+	return strict.DecodeTagged(path, raw, v)
 }
 
 // UnmarshalJSON decodes strictly; DecodeField does the work.

@@ -24,13 +24,6 @@ type DatabaseAuth struct {
 	Method string `json:"method,omitempty"`
 }
 
-func (x *Database) decode(f *strict.Fields) {
-	f.Req("engine", &x.Engine)
-	f.Req("database_name", &x.DatabaseName)
-	f.Req("username", &x.Username)
-	strict.OptNew(f, "auth", &x.Auth)
-}
-
 func (x *Database) check() *fieldMsg {
 	if x.Engine != "postgresql" {
 		return fieldf("engine", "%q is not an engine (want postgresql)", x.Engine)
@@ -91,10 +84,7 @@ func (x *Database) texts(out map[string]Text) {
 }
 
 func (a *DatabaseAuth) DecodeField(path string, raw json.RawMessage) error {
-	f := strict.NewFields(path, raw)
-	strict.ListOf(f, "hosts", true, &a.Hosts)
-	f.Opt("method", &a.Method)
-	return f.Done()
+	return strict.DecodeTagged(path, raw, a)
 }
 
 // UnmarshalJSON decodes strictly; DecodeField does the work.

@@ -1,20 +1,11 @@
 package declaration
 
-import "github.com/zap-go/zap/internal/strict"
-
 // Directory is a directory with optional managed permissions.
 type Directory struct {
 	Path  Text   `json:"path"`
 	Mode  string `json:"mode,omitempty"`
 	Owner string `json:"owner,omitempty"`
 	Group string `json:"group,omitempty"`
-}
-
-func (x *Directory) decode(f *strict.Fields) {
-	f.Req("path", &x.Path)
-	f.Opt("mode", &x.Mode)
-	f.Opt("owner", &x.Owner)
-	f.Opt("group", &x.Group)
 }
 
 func (x *Directory) check() *fieldMsg {

@@ -1,10 +1,6 @@
 package declaration
 
-import (
-	"slices"
-
-	"github.com/zap-go/zap/internal/strict"
-)
+import "slices"
 
 // File is a regular file with managed content.
 type File struct {
@@ -15,16 +11,6 @@ type File struct {
 	Group    string   `json:"group,omitempty"`
 	Triggers []string `json:"triggers,omitempty"`
 	Validate *Text    `json:"validate,omitempty"`
-}
-
-func (x *File) decode(f *strict.Fields) {
-	f.Req("path", &x.Path)
-	f.Req("content", &x.Content)
-	f.Opt("mode", &x.Mode)
-	f.Opt("owner", &x.Owner)
-	f.Opt("group", &x.Group)
-	f.Opt("triggers", &x.Triggers)
-	strict.OptNew(f, "validate", &x.Validate)
 }
 
 func (x *File) check() *fieldMsg {

@@ -27,13 +27,6 @@ type AllowRule struct {
 	Proto   string
 }
 
-func (x *Firewall) decode(f *strict.Fields) {
-	f.Req("backend", &x.Backend)
-	strict.ListOf(f, "allow", true, &x.Allow)
-	f.Opt("default_incoming", &x.DefaultIncoming)
-	f.Opt("default_outgoing", &x.DefaultOutgoing)
-}
-
 func (x *Firewall) check() *fieldMsg {
 	if !slices.Contains(FirewallBackends, x.Backend) {
 		return fieldf("backend", "%q is not a backend (want ufw or nftables)", x.Backend)

@@ -1,18 +1,10 @@
 package declaration
 
-import "github.com/zap-go/zap/internal/strict"
-
 // Installer is a downloaded script piped into a shell, gated by a path.
 type Installer struct {
 	URL   string `json:"url"`
 	Check Text   `json:"check"`
 	Shell string `json:"shell,omitempty"`
-}
-
-func (x *Installer) decode(f *strict.Fields) {
-	f.Req("url", &x.URL)
-	f.Req("check", &x.Check)
-	f.Opt("shell", &x.Shell)
 }
 
 func (x *Installer) check() *fieldMsg {

@@ -3,19 +3,12 @@ package declaration
 import (
 	"path"
 	"strings"
-
-	"github.com/zap-go/zap/internal/strict"
 )
 
 // Link is a symbolic link at Path pointing to Target.
 type Link struct {
 	Path   Text `json:"path"`
 	Target Text `json:"target"`
-}
-
-func (x *Link) decode(f *strict.Fields) {
-	f.Req("path", &x.Path)
-	f.Req("target", &x.Target)
 }
 
 func (x *Link) check() *fieldMsg {

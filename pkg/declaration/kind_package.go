@@ -6,8 +6,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-
-	"github.com/zap-go/zap/internal/strict"
 )
 
 // Package is an OS package installed through the target's package manager.
@@ -18,11 +16,6 @@ type Package struct {
 	// Check is a path tested for existence (it begins with /, ~ or $HOME
 	// and may hold references) or a command run as written (no reference).
 	Check *Text `json:"check,omitempty"`
-}
-
-func (x *Package) decode(f *strict.Fields) {
-	f.Req("from", &x.From)
-	strict.OptNew(f, "check", &x.Check)
 }
 
 func (x *Package) check() *fieldMsg {

@@ -28,12 +28,6 @@ type Step struct {
 	DependsOn []string        `json:"depends_on,omitempty"`
 }
 
-func (x *Pipeline) decode(f *strict.Fields) {
-	strict.ListOf(f, "steps", true, &x.Steps)
-	f.Opt("env", strict.MapOf(&x.Env))
-	f.Opt("max_concurrency", &x.MaxConcurrency)
-}
-
 func (x *Pipeline) check() *fieldMsg {
 	if len(x.Env) > 0 {
 		return fieldf("env", "a pipeline takes no env: the executor doesn't run one; set variables inside each step's run")
@@ -112,14 +106,7 @@ func (x *Pipeline) texts(out map[string]Text) {
 }
 
 func (s *Step) DecodeField(path string, raw json.RawMessage) error {
-	f := strict.NewFields(path, raw)
-	f.Req("id", &s.ID)
-	f.Req("run", &s.Run)
-	f.Opt("name", &s.Name)
-	f.Opt("cwd", &s.Cwd)
-	f.Opt("env", strict.MapOf(&s.Env))
-	f.Opt("depends_on", &s.DependsOn)
-	return f.Done()
+	return strict.DecodeTagged(path, raw, s)
 }
 
 // UnmarshalJSON decodes strictly; DecodeField does the work.

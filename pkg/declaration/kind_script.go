@@ -6,7 +6,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/zap-go/zap/internal/strict"
 	"github.com/zap-go/zap/pkg/canon"
 )
 
@@ -16,13 +15,6 @@ type Script struct {
 	Run   Text            `json:"run"`
 	Cwd   string          `json:"cwd,omitempty"`
 	Env   map[string]Text `json:"env,omitempty"`
-}
-
-func (x *Script) decode(f *strict.Fields) {
-	f.Req("check", &x.Check)
-	f.Req("run", &x.Run)
-	f.Opt("cwd", &x.Cwd)
-	f.Opt("env", strict.MapOf(&x.Env))
 }
 
 func (x *Script) check() *fieldMsg {

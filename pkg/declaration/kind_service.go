@@ -3,8 +3,6 @@ package declaration
 import (
 	"regexp"
 	"slices"
-
-	"github.com/zap-go/zap/internal/strict"
 )
 
 // Service is a service managed through the target's service manager.
@@ -17,14 +15,6 @@ type Service struct {
 }
 
 var serviceNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.@:-]*$`)
-
-func (x *Service) decode(f *strict.Fields) {
-	f.Req("service", &x.Service)
-	f.Opt("enabled", &x.Enabled)
-	f.Opt("running", &x.Running)
-	f.Opt("restart_on", &x.RestartOn)
-	f.Opt("reload_on", &x.ReloadOn)
-}
 
 func (x *Service) check() *fieldMsg {
 	if !serviceNamePattern.MatchString(x.Service) {

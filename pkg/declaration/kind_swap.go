@@ -3,8 +3,6 @@ package declaration
 import (
 	"regexp"
 	"strings"
-
-	"github.com/zap-go/zap/internal/strict"
 )
 
 // Swap is a swap file recorded in /etc/fstab.
@@ -25,11 +23,6 @@ func (s *Swap) FilePath() string {
 }
 
 var sizePattern = regexp.MustCompile(`^[0-9]+[KMGT]?$`)
-
-func (x *Swap) decode(f *strict.Fields) {
-	f.Req("size", &x.Size)
-	f.Opt("path", &x.Path)
-}
 
 func (x *Swap) check() *fieldMsg {
 	if !sizePattern.MatchString(x.Size) || strings.Trim(x.Size, "0KMGT") == "" {

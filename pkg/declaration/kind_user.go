@@ -36,15 +36,6 @@ type Sudo struct {
 	Commands []string
 }
 
-func (x *User) decode(f *strict.Fields) {
-	f.Req("username", &x.Username)
-	f.Opt("shell", &x.Shell)
-	f.Opt("home_mode", &x.HomeMode)
-	strict.OptNew(f, "ssh_keys", &x.SSHKeys)
-	strict.OptNew(f, "sudo", &x.Sudo)
-	f.Opt("groups", &x.Groups)
-}
-
 func (x *User) check() *fieldMsg {
 	if !ValidAccount(x.Username) {
 		return fieldf("username", "%q is not an account name (a lowercase letter or _, then lowercase letters, digits, _ or -; not a number)", x.Username)

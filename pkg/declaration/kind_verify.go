@@ -28,10 +28,6 @@ type Assertion struct {
 	Expect *string `json:"expect,omitempty"`
 }
 
-func (x *Verify) decode(f *strict.Fields) {
-	strict.ListOf(f, "assertions", true, &x.Assertions)
-}
-
 func (x *Verify) check() *fieldMsg {
 	if len(x.Assertions) == 0 {
 		return fieldf("assertions", "lists no assertion")

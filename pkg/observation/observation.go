@@ -323,10 +323,7 @@ func (o *Observations) decodeField(path string, raw json.RawMessage, decl strict
 
 // DecodeField decodes a pending-trigger marker strictly at path.
 func (m *Marker) DecodeField(path string, raw json.RawMessage) error {
-	f := strict.NewFields(path, raw)
-	f.Req("service", &m.Service)
-	f.Req("action", &m.Action)
-	return f.Done()
+	return strict.DecodeTagged(path, raw, m)
 }
 
 // UnmarshalJSON decodes a pending-trigger marker strictly.
@@ -337,11 +334,7 @@ func (o *Observations) UnmarshalJSON(data []byte) error { return o.DecodeField("
 
 // DecodeField decodes a context strictly at path.
 func (c *Context) DecodeField(path string, raw json.RawMessage) error {
-	f := strict.NewFields(path, raw)
-	f.Req("target", &c.Target)
-	f.Req("user", &c.User)
-	f.Opt("home", &c.Home)
-	return f.Done()
+	return strict.DecodeTagged(path, raw, c)
 }
 
 // UnmarshalJSON decodes a context strictly.
@@ -349,11 +342,7 @@ func (c *Context) UnmarshalJSON(data []byte) error { return c.DecodeField("", da
 
 // DecodeField decodes a reference strictly at path.
 func (r *Reference) DecodeField(path string, raw json.RawMessage) error {
-	f := strict.NewFields(path, raw)
-	f.Req("name", &r.Name)
-	f.Opt("secret", &r.Secret)
-	f.Opt("value", &r.Value)
-	return f.Done()
+	return strict.DecodeTagged(path, raw, r)
 }
 
 // UnmarshalJSON decodes a reference strictly.
@@ -361,10 +350,7 @@ func (r *Reference) UnmarshalJSON(data []byte) error { return r.DecodeField("", 
 
 // DecodeField decodes a batch strictly at path.
 func (b *Batch) DecodeField(path string, raw json.RawMessage) error {
-	f := strict.NewFields(path, raw)
-	f.Req("lane", &b.Lane)
-	f.Req("queries", &b.Queries)
-	return f.Done()
+	return strict.DecodeTagged(path, raw, b)
 }
 
 // UnmarshalJSON decodes a batch strictly.
@@ -391,11 +377,7 @@ func (r *Resource) UnmarshalJSON(data []byte) error { return r.DecodeField("", d
 
 // DecodeField decodes one difference strictly at path.
 func (d *Difference) DecodeField(path string, raw json.RawMessage) error {
-	f := strict.NewFields(path, raw)
-	f.Req("field", &d.Field)
-	f.Req("observed", &d.Observed)
-	f.Req("desired", &d.Desired)
-	return f.Done()
+	return strict.DecodeTagged(path, raw, d)
 }
 
 // UnmarshalJSON decodes a difference strictly.

@@ -13,7 +13,8 @@
 //     field's full path (resources[0] (hello).mode).
 //
 // Read runs the three in that order. A type that decodes itself implements
-// FieldDecoder, so its errors name where it sits in the document.
+// FieldDecoder, so its errors name where it sits in the document; Tagged
+// is such a decoder read off the struct's JSON tags.
 package strict
 
 import "github.com/zap-go/zap/pkg/canon"

@@ -17,6 +17,7 @@ import (
 
 	"github.com/peterbourgon/ff/v3"
 
+	"github.com/zap-go/zap/internal/strict"
 	"github.com/zap-go/zap/pkg/canon"
 )
 
@@ -36,6 +37,18 @@ func BadInput(err error, hints ...string) error { return &Error{Code: 2, Err: er
 
 // InWorld marks err as a problem in the world: exit 1.
 func InWorld(err error, hints ...string) error { return &Error{Code: 1, Err: err, Hints: hints} }
+
+// Unreadable is BadInput for the stage's input document, what, that err
+// says doesn't read: "what: err", with, when it is a document of another
+// format, the hint to make it with maker (the stage before) of this zap.
+func Unreadable(err error, what, maker string) error {
+	var hints []string
+	var other *strict.OtherFormatError
+	if errors.As(err, &other) {
+		hints = append(hints, "make the "+what+" with the "+maker+" of this zap")
+	}
+	return BadInput(fmt.Errorf("%s: %w", what, err), hints...)
+}
 
 // Code is the exit code err carries: 0 for nil, 1 unless it was marked.
 func Code(err error) int {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zap-go/zap/internal/strict"
 	"github.com/zap-go/zap/pkg/canon"
 )
 
@@ -26,6 +27,10 @@ func TestFinish(t *testing.T) {
 		{"world", InWorld(errors.New("read plan: EOF")), 1, "", "zap-x: read plan: EOF\n"},
 		{"wrapped stays marked", fmt.Errorf("outer: %w", BadInput(errors.New("inner"))), 2, "", "zap-x: outer: inner\n"},
 		{"unmarked", errors.New("boom"), 1, "", "zap-x: boom\n"},
+		{"another format", Unreadable(fmt.Errorf("read: %w", &strict.OtherFormatError{Want: "zap.plan/1", Got: "zap.plan/9"}), "plan", "zap-plan"), 2, "",
+			"zap-x: plan: read: format: this reader reads \"zap.plan/1\", not \"zap.plan/9\"\nhint: make the plan with the zap-plan of this zap\n"},
+		{"unreadable", Unreadable(errors.New("resources[0].id: required field missing"), "observations", "zap-detect"), 2, "",
+			"zap-x: observations: resources[0].id: required field missing\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errw bytes.Buffer

@@ -83,7 +83,6 @@ import (
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/sshhost"
 	"github.com/zap-go/zap/pkg/canon"
-	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
 )
 
@@ -249,12 +248,7 @@ func readPlan(args []string, stdin io.Reader) (*plan.Plan, error) {
 
 	p, err := plan.Read(data)
 	if err != nil {
-		var hints []string
-		var other *declaration.OtherFormatError
-		if errors.As(err, &other) {
-			hints = append(hints, "make the plan with the zap-plan of this zap")
-		}
-		return nil, refuse(fmt.Errorf("plan: %w", err), hints...)
+		return nil, stage.Unreadable(err, "plan", "zap-plan")
 	}
 	if err := plan.Verify(p, ops.Script); err != nil {
 		return nil, refuse(err, "make the plan again with this zap (zap-eval | zap-detect | zap-plan), review it, and run that")

@@ -30,7 +30,6 @@ import (
 
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/planner"
-	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -64,12 +63,7 @@ func run(_ context.Context, args []string, stdin io.Reader, stdout io.Writer) er
 
 	o, err := observation.Read(data)
 	if err != nil {
-		var hints []string
-		var other *declaration.OtherFormatError
-		if errors.As(err, &other) {
-			hints = append(hints, "make the observations with the zap-detect of this zap")
-		}
-		return stage.BadInput(fmt.Errorf("observations: %w", err), hints...)
+		return stage.Unreadable(err, "observations", "zap-detect")
 	}
 	if err := checkContext(o); err != nil {
 		return err

@@ -31,22 +31,19 @@ const (
 )
 
 // boolPtr reads an optional boolean.
-func (f *fields) boolPtr(key, instead string) *bool {
-	if _, ok := f.o.vals[key]; !ok {
-		f.used[key] = true
-		return nil
-	}
-	v := f.boolean(key, instead)
-	return &v
-}
+func (f *fields) boolPtr(key, instead string) *bool { return optional(f, key, instead, (*fields).boolean) }
 
 // intPtr reads an optional whole number.
-func (f *fields) intPtr(key, instead string) *int {
+func (f *fields) intPtr(key, instead string) *int { return optional(f, key, instead, (*fields).integer) }
+
+// optional reads key with read when it is set, nil (the key marked read)
+// when it isn't.
+func optional[T any](f *fields, key, instead string, read func(f *fields, key, instead string) T) *T {
 	if _, ok := f.o.vals[key]; !ok {
 		f.used[key] = true
 		return nil
 	}
-	v := f.integer(key, instead)
+	v := read(f, key, instead)
 	return &v
 }
 

@@ -5,6 +5,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"iter"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/zeebo/blake3"
@@ -188,34 +191,35 @@ func (h *Hasher) walk(v any) (any, error) {
 		return h.mask(v), nil
 	case []any:
 		out := make([]any, len(v))
-		for i, e := range v {
-			w, err := h.walk(e)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = w
+		if err := walkAll(h, slices.All(v), func(i int, w any) { out[i] = w }); err != nil {
+			return nil, err
 		}
 		return out, nil
 	case map[string]any:
-		if len(v) == 1 {
-			if _, ok := v["$env"]; ok {
-				return h.text(v)
-			}
-			if _, ok := v["$text"]; ok {
-				return h.text(v)
-			}
+		_, env := v["$env"]
+		_, text := v["$text"]
+		if len(v) == 1 && (env || text) {
+			return h.text(v)
 		}
 		out := make(map[string]any, len(v))
-		for k, e := range v {
-			w, err := h.walk(e)
-			if err != nil {
-				return nil, err
-			}
-			out[k] = w
+		if err := walkAll(h, maps.All(v), func(k string, w any) { out[k] = w }); err != nil {
+			return nil, err
 		}
 		return out, nil
 	}
 	return v, nil
+}
+
+// walkAll walks each value of all, handing set its key and what it became.
+func walkAll[K comparable](h *Hasher, all iter.Seq2[K, any], set func(K, any)) error {
+	for k, e := range all {
+		w, err := h.walk(e)
+		if err != nil {
+			return err
+		}
+		set(k, w)
+	}
+	return nil
 }
 
 func (h *Hasher) text(v map[string]any) (any, error) {

@@ -1,8 +1,10 @@
 package localhost
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -33,7 +35,7 @@ func (h *Host) run(ctx context.Context, c *detect.Command, probe bool) detect.An
 	}
 	cmd := exec.Command(shell, "-s")
 	cmd.Env = h.Env
-	var out probeOutput
+	out := capped{limit: detect.ProbeOutputLimit}
 	if probe {
 		cmd.Env = append(append([]string{}, h.Env...), "LC_ALL=C")
 		cmd.Stdout = &out
@@ -86,20 +88,26 @@ func (h *Host) run(ctx context.Context, c *detect.Command, probe bool) detect.An
 	return a
 }
 
-// probeOutput keeps at most detect.ProbeOutputLimit bytes of a probe's
-// stdout and notes more; it never fails the write, so the probe isn't
-// stopped by a broken pipe part way.
-type probeOutput struct {
-	buf  strings.Builder
-	over bool
+// capped keeps at most limit bytes of what a process writes and notes
+// more. A write past limit is dropped: with fail set it fails (the writer
+// stops reading a batch past its limit), without it the write reports
+// success, so a probe isn't stopped by a broken pipe part way.
+type capped struct {
+	buf   bytes.Buffer
+	limit int
+	fail  bool
+	over  bool
 }
 
-func (p *probeOutput) Write(b []byte) (int, error) {
-	if p.buf.Len()+len(b) > detect.ProbeOutputLimit {
-		p.over = true
+func (c *capped) Write(b []byte) (int, error) {
+	if c.buf.Len()+len(b) > c.limit {
+		c.over = true
+		if c.fail {
+			return 0, io.ErrShortWrite
+		}
 		return len(b), nil
 	}
-	return p.buf.Write(b)
+	return c.buf.Write(b)
 }
 
 // stop ends the process group led by pid: SIGTERM, then SIGKILL a second

@@ -1,11 +1,9 @@
 package localhost
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -65,7 +63,7 @@ func (h *Host) asRoot(ctx context.Context, queries []detect.Query) ([]detect.Ans
 	cmd.Stdin = strings.NewReader(b.Script)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.WaitDelay = killGrace
-	var out limited
+	out := capped{limit: batch.OutputLimit, fail: true}
 	cmd.Stdout = &out
 	runErr := cmd.Run()
 	switch {
@@ -84,20 +82,6 @@ func (h *Host) asRoot(ctx context.Context, queries []detect.Query) ([]detect.Ans
 		return nil, errSudoFailed
 	}
 	return nil, perr
-}
-
-// limited keeps at most batch.OutputLimit bytes and notes more.
-type limited struct {
-	buf  bytes.Buffer
-	over bool
-}
-
-func (l *limited) Write(p []byte) (int, error) {
-	if l.buf.Len()+len(p) > batch.OutputLimit {
-		l.over = true
-		return 0, io.ErrShortWrite
-	}
-	return l.buf.Write(p)
 }
 
 // reaskDenied asks the path reads of answers that were denied again as

@@ -31,10 +31,14 @@ const (
 )
 
 // boolPtr reads an optional boolean.
-func (f *fields) boolPtr(key, instead string) *bool { return optional(f, key, instead, (*fields).boolean) }
+func (f *fields) boolPtr(key, instead string) *bool {
+	return optional(f, key, instead, (*fields).boolean)
+}
 
 // intPtr reads an optional whole number.
-func (f *fields) intPtr(key, instead string) *int { return optional(f, key, instead, (*fields).integer) }
+func (f *fields) intPtr(key, instead string) *int {
+	return optional(f, key, instead, (*fields).integer)
+}
 
 // optional reads key with read when it is set, nil (the key marked read)
 // when it isn't.

@@ -3,7 +3,9 @@ package declaration
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
+	"strings"
 )
 
 // spec is one kind's body: the fields a resource of that kind takes beside
@@ -142,14 +144,6 @@ func (r *Resource) Clone() Resource {
 	return c
 }
 
-// orEmpty returns s, or an empty slice for a nil one.
-func orEmpty[S ~[]E, E any](s S) S {
-	if s == nil {
-		return S{}
-	}
-	return s
-}
-
 // clonePtr returns a pointer to a copy of *p, or nil.
 func clonePtr[T any](p *T) *T {
 	if p == nil {
@@ -159,12 +153,60 @@ func clonePtr[T any](p *T) *T {
 	return &c
 }
 
-// A nullKind is a kind with a required list or map that its value may hold
-// as nil: its flat object writes it empty, never null.
-type nullKind interface {
-	// flat returns the body with each such list or map made empty.
-	flat() any
+// emptyRequired returns v, a pointer to a struct, to be written with each
+// required list or map (its JSON tag has no omitempty: Read refuses it left
+// out, or null) that is nil written empty: v itself when none is, else a
+// copy. It looks into the structs v's fields hold, and those they point to,
+// unless they write themselves (a json.Marshaler).
+func emptyRequired(v any) any {
+	if c, ok := withEmptyRequired(reflect.ValueOf(v).Elem()); ok {
+		return c.Addr().Interface()
+	}
+	return v
 }
+
+// withEmptyRequired returns a copy of the struct v with its nil required
+// lists and maps made empty, and true, when it holds one.
+func withEmptyRequired(v reflect.Value) (reflect.Value, bool) {
+	var c reflect.Value
+	set := func(i int, x reflect.Value) {
+		if !c.IsValid() {
+			c = reflect.New(v.Type()).Elem()
+			c.Set(v)
+		}
+		c.Field(i).Set(x)
+	}
+	for i := range v.NumField() {
+		sf, fv := v.Type().Field(i), v.Field(i)
+		name, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if !sf.IsExported() || name == "" || name == "-" || sf.Type.Implements(marshalerType) {
+			continue
+		}
+		switch sf.Type.Kind() {
+		case reflect.Slice, reflect.Map:
+			if fv.IsNil() && !strings.Contains(","+opts+",", ",omitempty,") {
+				if sf.Type.Kind() == reflect.Slice {
+					set(i, reflect.MakeSlice(sf.Type, 0, 0))
+				} else {
+					set(i, reflect.MakeMap(sf.Type))
+				}
+			}
+		case reflect.Struct:
+			if x, ok := withEmptyRequired(fv); ok {
+				set(i, x)
+			}
+		case reflect.Pointer:
+			if !fv.IsNil() && sf.Type.Elem().Kind() == reflect.Struct && !sf.Type.Elem().Implements(marshalerType) {
+				if x, ok := withEmptyRequired(fv.Elem()); ok {
+					set(i, x.Addr())
+				}
+			}
+		}
+	}
+	return c, c.IsValid()
+}
+
+var marshalerType = reflect.TypeFor[json.Marshaler]()
 
 // MarshalJSON writes the resource's flat object: the common fields and
 // those of the kind Type names, side by side, as encoding/json would write
@@ -179,11 +221,7 @@ func (r Resource) MarshalJSON() ([]byte, error) {
 	if err != nil || !set {
 		return common, err
 	}
-	var body any = s
-	if n, ok := s.(nullKind); ok {
-		body = n.flat()
-	}
-	fields, err := json.Marshal(body)
+	fields, err := json.Marshal(emptyRequired(s))
 	if err != nil || string(fields) == "{}" {
 		return common, err
 	}

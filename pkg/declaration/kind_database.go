@@ -55,16 +55,6 @@ func (x *Database) check() *fieldMsg {
 	return nil
 }
 
-func (x *Database) flat() any {
-	if x.Auth == nil || x.Auth.Hosts != nil {
-		return x
-	}
-	y, a := *x, *x.Auth
-	a.Hosts = []Text{}
-	y.Auth = &a
-	return &y
-}
-
 func (x *Database) clone() spec {
 	c := *x
 	if c.Auth = clonePtr(x.Auth); c.Auth != nil {

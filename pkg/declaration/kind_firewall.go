@@ -57,12 +57,6 @@ func (x *Firewall) check() *fieldMsg {
 	return nil
 }
 
-func (x *Firewall) flat() any {
-	y := *x
-	y.Allow = orEmpty(y.Allow)
-	return &y
-}
-
 func (x *Firewall) clone() spec {
 	c := *x
 	c.Allow = slices.Clone(x.Allow)

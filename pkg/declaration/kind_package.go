@@ -44,14 +44,6 @@ func (x *Package) check() *fieldMsg {
 	return nil
 }
 
-func (x *Package) flat() any {
-	y := *x
-	if y.From == nil {
-		y.From = map[string]string{}
-	}
-	return &y
-}
-
 func (x *Package) clone() spec {
 	c := *x
 	c.From = maps.Clone(x.From)

@@ -81,12 +81,6 @@ func (s Step) check(at string) *fieldMsg {
 	return nil
 }
 
-func (x *Pipeline) flat() any {
-	y := *x
-	y.Steps = orEmpty(y.Steps)
-	return &y
-}
-
 func (x *Pipeline) clone() spec {
 	c := *x
 	c.Steps = slices.Clone(x.Steps)

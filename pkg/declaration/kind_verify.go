@@ -67,12 +67,6 @@ func (a Assertion) check(at string) *fieldMsg {
 	return nil
 }
 
-func (x *Verify) flat() any {
-	y := *x
-	y.Assertions = orEmpty(y.Assertions)
-	return &y
-}
-
 func (x *Verify) clone() spec {
 	c := *x
 	c.Assertions = slices.Clone(x.Assertions)

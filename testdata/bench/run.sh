@@ -2,7 +2,14 @@
 # make bench: the speed of `zap plan` on a converged config of 200 files on
 # this machine, stage by stage, side by side with the floor (one hand-written
 # shell script doing the same reads) and, when it is installed, the peer
-# (ansible-playbook --check doing the same comparison).
+# (ansible-playbook --check doing the same comparison). Then the writes
+# (writes.sh): `zap apply --wetrun` of 200, 2,000 and 20,000 new files
+# against a hand-written shell loop writing the same files.
+#
+# BENCH_PART=reads or writes runs only that half (default all);
+# BENCH_WRITE_SIZES (default "200 2000 20000"), BENCH_WRITE_RUNS (default 5
+# for 200 files, 3 for 2,000; 20,000 always once) and BENCH_TIMEOUT (seconds per zap run, default 600)
+# shape the writes.
 #
 # Budget (issue 2): zap plan of a converged 200-file local config, median
 # at most 0.3 s.
@@ -14,17 +21,54 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 if [ "$(id -u)" = 0 ]; then
 	user=${BENCH_USER:-zaptest}
 	id "$user" >/dev/null 2>&1 || { echo "bench: run as root, it runs as $user, and there is no such account: set BENCH_USER" >&2; exit 1; }
-	exec runuser -u "$user" -- env BENCH_RUNS="${BENCH_RUNS:-}" BENCH_FILES="${BENCH_FILES:-}" \
+	exec runuser -u "$user" -- env BENCH_RUNS="${BENCH_RUNS:-}" BENCH_FILES="${BENCH_FILES:-}" BENCH_PART="${BENCH_PART:-}" \
+		BENCH_WRITE_SIZES="${BENCH_WRITE_SIZES:-}" BENCH_WRITE_RUNS="${BENCH_WRITE_RUNS:-}" BENCH_TIMEOUT="${BENCH_TIMEOUT:-}" \
 		BENCH_EVAL_MODULES="${BENCH_EVAL_MODULES:-}" BENCH_EVAL_PER_MODULE="${BENCH_EVAL_PER_MODULE:-}" "$0" "$@"
 fi
 bin=$root/bin
 runs=${BENCH_RUNS:-21}
 files=${BENCH_FILES:-200}
+part=${BENCH_PART:-all}
+case $part in all | reads | writes) ;; *) echo "bench: BENCH_PART is $part, not all, reads or writes" >&2; exit 2 ;; esac
 
 work=$(mktemp -d /tmp/zap-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 export HOME=$work/home ZAP_HOME=$work/zaphome
 mkdir -p "$HOME" "$work/project"
+
+if [ "$part" != reads ]; then
+	# shellcheck source=writes.sh
+	. "$root/testdata/bench/writes.sh"
+	as_user() { "$@"; }
+	floor_cmd() { timeout -k 10 "$2" sh "$1"; }
+	clear_dir() { rm -rf "$1"; }
+	zaphomes=$work/zaphomes
+	mkdir -m 700 "$zaphomes"
+	me=$(id -un)
+	echo "zap bench, writes: N new files (content, mode 644, owner $me) into a fresh directory, local target"
+	echo "each run: a fresh ZAP_HOME, the directory removed, zap apply (the dry run a wetrun needs as its"
+	echo "review, not timed), then zap apply --wetrun, timed alone; median of the runs"
+	echo "floor: one shell script writing each file to a temporary name, chmod, chown, rename"
+	echo
+	writes_header
+	for n in ${BENCH_WRITE_SIZES:-200 2000 20000}; do
+		mkdir -p "$work/w$n"
+		echo '{"name": "zap-bench-writes", "private": true}' > "$work/w$n/package.json"
+		# shellcheck disable=SC2088 # the tilde is zap's, expanded against the target's home
+		write_config "$work/w$n/zap.ts" '{local: true}' '~/writes' "$n" "$me"
+		(cd "$work/w$n" && "$bin/zap" lock zap.ts > /dev/null)
+		write_floor_local "$work/w$n/floor.sh" "$HOME/writes" "$n" "$me"
+		r=${BENCH_WRITE_RUNS:-5}
+		[ "$n" -gt 200 ] && r=${BENCH_WRITE_RUNS:-3}
+		[ "$n" -ge 20000 ] && r=1
+		bench_writes "$n" "$r" "${BENCH_TIMEOUT:-600}" "$work/w$n" "$HOME/writes" "$work/w$n/floor.sh"
+	done
+	load_note
+	peer_writes "$files" "$HOME/writes" local
+	echo
+fi
+[ "$part" = writes ] && exit 0
+
 cd "$work/project"
 echo '{"name": "zap-bench", "private": true}' > package.json
 cat > zap.ts <<TS

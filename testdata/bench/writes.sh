@@ -1,0 +1,252 @@
+# Sourced by run.sh (local target) and ssh.sh (over SSH): the write half of
+# make bench, `zap apply --wetrun` of N new files into a fresh directory,
+# side by side with a hand-written floor writing the same files the same way.
+#
+# The caller defines:
+#   bin         the binaries' directory
+#   as_user     a function running its arguments as the account zap runs as,
+#               in the bench's environment (HOME, PATH, ZAP_HOME)
+#   zaphomes    a directory that account can write: each run gets a fresh
+#               ZAP_HOME under it, so no run reuses another's preview or
+#               last-run report
+#   floor_cmd   a function running the floor script $1 the way the floor runs
+#               (sh locally, ssh host sh over SSH), under `timeout $2`
+#   clear_dir   a function removing the directory $1 the files go into
+#
+# Each run removes the directory, previews (`zap apply`, the dry run a wetrun
+# needs as its review), then times only `zap apply --wetrun`, under a timeout:
+# a run over it prints "over N s" instead of a figure. A run that doesn't
+# leave exactly N files of the declared content behind fails the bench.
+
+# write_config FILE TARGET DIR N OWNER: a zap.ts for TARGET (zap.target's
+# argument) declaring the directory DIR and N files in it, each with 40 lines
+# of content, mode 644 and owner OWNER.
+write_config() {
+	cat > "$1" <<TS
+export default (zap) => {
+	zap.target($2);
+	zap.directory({id: 'bench', path: '$3'});
+	for (let i = 0; i < $4; i++) {
+		zap.file({
+			id: \`f\${i}\`,
+			path: \`$3/f\${i}.txt\`,
+			content: {type: 'inline', content: \`file \${i}\\n\`.repeat(40)},
+			mode: '644',
+			owner: '$5',
+			depends_on: ['bench'],
+		});
+	}
+};
+TS
+}
+
+# file_text I: sets text to the content write_config declares for file I, as
+# printf's format (each newline written \n), with no subshell per file.
+file_text() {
+	printf -v text "file $1"'\\n%.0s' {1..40}
+}
+
+# write_floor_local FILE DIR N OWNER: the local floor, one shell script
+# writing each file to a temporary name, then chmod, chown and rename, as
+# zap's install does.
+write_floor_local() {
+	local i text
+	{
+		echo 'set -e'
+		echo "mkdir -p '$2'"
+		echo "cd '$2'"
+		for ((i = 0; i < $3; i++)); do
+			file_text "$i"
+			printf "printf '%s' > f%d.txt.tmp\n" "$text" "$i"
+			printf "chmod 644 f%d.txt.tmp; chown %s f%d.txt.tmp; mv f%d.txt.tmp f%d.txt\n" "$i" "$4" "$i" "$i" "$i"
+		done
+	} > "$1"
+}
+
+# write_floor_ssh FILE DIR N OWNER: the SSH floor as issue 16 defines it,
+# a script for ONE ssh session running one `sudo -n sh -c` per file with the
+# content on its standard input (written to a temporary name, then chmod,
+# chown and rename).
+write_floor_ssh() {
+	local i text
+	{
+		echo "sudo -n mkdir -p '$2' </dev/null || exit 1"
+		for ((i = 0; i < $3; i++)); do
+			# shellcheck disable=SC2016 # expanded by the target's sh, not here
+			printf 'sudo -n sh -c '\''cat > "$1.tmp" && chmod 644 "$1.tmp" && chown %s "$1.tmp" && mv "$1.tmp" "$1"'\'' sh %s <<'\''EOF'\'' || exit 1\n' "$4" "$2/f$i.txt"
+			file_text "$i"
+			# shellcheck disable=SC2059 # the text is the format: file_text wrote it as one
+			printf "$text"
+			echo EOF
+		done
+	} > "$1"
+}
+
+# check_files DIR N: DIR holds exactly N files f0.txt … with the declared
+# content.
+check_files() {
+	local got text
+	got=$(find "$1" -maxdepth 1 -type f -name 'f*.txt' 2>/dev/null | wc -l)
+	[ "$got" -eq "$2" ] || { echo "bench writes: $1 holds $got files, not $2" >&2; return 1; }
+	file_text $(($2 - 1))
+	# shellcheck disable=SC2059
+	[ "$(printf "$text")" = "$(cat "$1/f$(($2 - 1)).txt")" ] ||
+		{ echo "bench writes: $1/f$(($2 - 1)).txt doesn't hold the declared content" >&2; return 1; }
+}
+
+# median CELL...: the median of the figures (ms), or the first cell that
+# isn't a figure ("over N s", "failed").
+median() {
+	local c
+	for c in "$@"; do
+		case $c in *[!0-9.]*) echo "$c"; return ;; esac
+	done
+	printf '%s\n' "$@" | sort -n | awk -v n="$#" 'NR == int((n + 1) / 2) { print }'
+}
+
+# wetrun_once PROJECT DIR N LIMIT K: one run, printing the wetrun's wall time
+# in ms, "over LIMIT s", or "failed".
+wetrun_once() {
+	local project=$1 dir=$2 n=$3 limit=$4 zh="$zaphomes/$5" s e rc=0
+	clear_dir "$dir"
+	as_user mkdir -m 700 "$zh"
+	(cd "$project" && as_user env ZAP_HOME="$zh" timeout -k 10 "$limit" "$bin/zap" apply zap.ts < /dev/null > "$zh.dry" 2>&1) || rc=$?
+	# The dry run exits 2 when it has changes to show: that is the review.
+	case $rc in
+	0 | 2) ;;
+	124) echo "over $limit s"; return ;;
+	*) echo "bench writes: the dry run of $project exited $rc:" >&2; tail -n 5 "$zh.dry" >&2; echo failed; return ;;
+	esac
+	rc=0
+	s=$(date +%s%N)
+	(cd "$project" && as_user env ZAP_HOME="$zh" timeout -k 10 "$limit" "$bin/zap" apply --wetrun zap.ts < /dev/null > "$zh.wet" 2>&1) || rc=$?
+	e=$(date +%s%N)
+	case $rc in
+	0) ;;
+	124) echo "over $limit s"; return ;;
+	*) echo "bench writes: the wetrun of $project exited $rc:" >&2; tail -n 5 "$zh.wet" >&2; echo failed; return ;;
+	esac
+	check_files "$dir" "$n" || { echo failed; return; }
+	echo $(((e - s) / 1000000))
+}
+
+# floor_once SCRIPT DIR N LIMIT: one run of the floor, as wetrun_once.
+floor_once() {
+	local s e rc=0
+	clear_dir "$2"
+	s=$(date +%s%N)
+	floor_cmd "$1" "$4" > /dev/null 2>&1 || rc=$?
+	e=$(date +%s%N)
+	case $rc in
+	0) ;;
+	124) echo "over $4 s"; return ;;
+	*) echo "bench writes: the floor $1 exited $rc" >&2; echo failed; return ;;
+	esac
+	check_files "$2" "$3" || { echo failed; return; }
+	echo $(((e - s) / 1000000))
+}
+
+# bench_writes N RUNS LIMIT PROJECT DIR FLOOR: one table row, the median of
+# RUNS runs each of zap and the floor.
+bench_writes() {
+	local n=$1 runs=$2 limit=$3 project=$4 dir=$5 floor=$6 z=() f=() r zm fm
+	for ((r = 0; r < runs; r++)); do
+		z+=("$(wetrun_once "$project" "$dir" "$n" "$limit" "w$n-$r")")
+		f+=("$(floor_once "$floor" "$dir" "$n" "$limit")")
+	done
+	clear_dir "$dir"
+	zm=$(median "${z[@]}")
+	fm=$(median "${f[@]}")
+	writes_row "$n" "$zm" "$fm" "$runs"
+}
+
+writes_header() {
+	printf '%-10s %16s %16s %8s %6s\n' resources 'zap --wetrun' floor ratio runs
+}
+
+# writes_row N ZAP FLOOR RUNS
+writes_row() {
+	local zc=$2 fc=$3 ratio=-
+	case $2 in *[!0-9]*) ;; *) zc="$2 ms" ;; esac
+	case $3 in *[!0-9]*) ;; *) fc="$3 ms" ;; esac
+	case $2$3 in
+	*[!0-9]*) ;;
+	*) ratio=$(awk -v a="$2" -v b="$3" 'BEGIN { printf "%.1fx", a / (b > 0 ? b : 1) }') ;;
+	esac
+	printf '%-10s %16s %16s %8s %6s\n' "$1" "$zc" "$fc" "$ratio" "$4"
+}
+
+# load_note: the load average, printed next to the figures, since the bench
+# shares the machine.
+load_note() {
+	echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+}
+
+# peer_writes N DIR CONN...: the peers writing the same N files into DIR,
+# each only where it is installed, one run each. CONN is "local", or
+# "ssh PORT USER CONFIG" for the private sshd (become / sudo for root).
+peer_writes() {
+	local n=$1 dir=$2 conn=$3 d="$work/peer-w$1" i text ms any=
+	mkdir -p "$d"
+	if command -v ansible-playbook >/dev/null 2>&1; then
+		any=1
+		{
+			if [ "$conn" = local ]; then
+				printf -- '- hosts: localhost\n  connection: local\n'
+			else
+				printf -- '- hosts: all\n  become: true\n'
+			fi
+			printf '  gather_facts: false\n  tasks:\n'
+			printf '    - file: {path: "%s", state: directory}\n' "$dir"
+			for ((i = 0; i < n; i++)); do
+				file_text "$i"
+				printf '    - copy: {dest: "%s/f%d.txt", mode: "0644", content: "%s"}\n' "$dir" "$i" "$text"
+			done
+		} > "$d/play.yml"
+		if [ "$conn" = local ]; then
+			echo 'localhost' > "$d/hosts"
+		else
+			echo "127.0.0.1 ansible_port=$4 ansible_user=$5 ansible_ssh_common_args='-F $6'" > "$d/hosts"
+		fi
+		ms=$(peer_once "$dir" "$n" "$d" env ANSIBLE_PIPELINING=True ANSIBLE_HOST_KEY_CHECKING=False \
+			ANSIBLE_REMOTE_TMP=/tmp/.ansible-zap-bench ANSIBLE_LOCAL_TEMP="$d/tmp" \
+			ansible-playbook -i "$d/hosts" "$d/play.yml")
+		echo "peer: ansible-playbook (copy tasks, pipelining), $n files: $ms"
+	fi
+	if command -v pyinfra >/dev/null 2>&1; then
+		any=1
+		{
+			echo 'import io'
+			echo 'from pyinfra.operations import files'
+			echo "files.directory(path='$dir')"
+			echo "for i in range($n):"
+			echo "    files.put(src=io.StringIO(f'file {i}\\\\n' * 40), dest=f'$dir/f{i}.txt', mode='644')"
+		} > "$d/deploy.py"
+		if [ "$conn" = local ]; then
+			ms=$(peer_once "$dir" "$n" "$d" pyinfra -y @local "$d/deploy.py")
+		else
+			ms=$(peer_once "$dir" "$n" "$d" env SSH_CONFIG="$6" pyinfra -y --ssh-port "$4" --ssh-user "$5" --sudo 127.0.0.1 "$d/deploy.py")
+		fi
+		echo "peer: pyinfra (files.put), $n files: $ms"
+	fi
+	[ -n "$any" ] || echo "peer: not installed (neither ansible-playbook nor pyinfra is on PATH; the bench installs nothing)"
+}
+
+# peer_once DIR N PEERDIR CMD...: one timed run of a peer as the bench's
+# account, in ms, or "over N s" / "failed".
+peer_once() {
+	local dir=$1 n=$2 s e rc=0
+	shift 3
+	chown -R "$(as_user id -un)" "$work"/peer-w* 2>/dev/null || true
+	clear_dir "$dir"
+	s=$(date +%s%N)
+	as_user timeout -k 10 "${BENCH_TIMEOUT:-1800}" "$@" > /dev/null 2>&1 || rc=$?
+	e=$(date +%s%N)
+	case $rc in
+	0) ;;
+	124) echo "over ${BENCH_TIMEOUT:-1800} s"; return ;;
+	*) echo "failed (exit $rc)"; return ;;
+	esac
+	check_files "$dir" "$n" || { echo failed; return; }
+	echo "$(((e - s) / 1000000)) ms"
+}

@@ -104,46 +104,53 @@ median() {
 	printf '%s\n' "$@" | sort -n | awk -v n="$#" 'NR == int((n + 1) / 2) { print }'
 }
 
-# wetrun_once PROJECT DIR N LIMIT K: one run, printing the wetrun's wall time
-# in ms, "over LIMIT s", or "failed".
-wetrun_once() {
-	local project=$1 dir=$2 n=$3 limit=$4 zh="$zaphomes/$5" s e rc=0
-	clear_dir "$dir"
-	as_user mkdir -m 700 "$zh"
-	(cd "$project" && as_user env ZAP_HOME="$zh" timeout -k 10 "$limit" "$bin/zap" apply zap.ts < /dev/null > "$zh.dry" 2>&1) || rc=$?
-	# The dry run exits 2 when it has changes to show: that is the review.
-	case $rc in
-	0 | 2) ;;
-	124) echo "over $limit s"; return ;;
-	*) echo "bench writes: the dry run of $project exited $rc:" >&2; tail -n 5 "$zh.dry" >&2; echo failed; return ;;
-	esac
-	rc=0
+# timed LOG WHAT CMD...: runs CMD (a timeout of limit seconds inside it)
+# with its output in LOG, and sets took to its wall time in ms, "over limit
+# s", or "failed" (then WHAT and LOG's last lines go to stderr).
+timed() {
+	local log=$1 what=$2 s e rc=0
+	shift 2
 	s=$(date +%s%N)
-	(cd "$project" && as_user env ZAP_HOME="$zh" timeout -k 10 "$limit" "$bin/zap" apply --wetrun zap.ts < /dev/null > "$zh.wet" 2>&1) || rc=$?
+	"$@" < /dev/null > "$log" 2>&1 || rc=$?
 	e=$(date +%s%N)
 	case $rc in
-	0) ;;
-	124) echo "over $limit s"; return ;;
-	*) echo "bench writes: the wetrun of $project exited $rc:" >&2; tail -n 5 "$zh.wet" >&2; echo failed; return ;;
+	0) took=$(((e - s) / 1000000)) ;;
+	124) took="over $limit s" ;;
+	*) took=failed; echo "bench writes: $what exited $rc:" >&2; tail -n 5 "$log" >&2 ;;
 	esac
-	check_files "$dir" "$n" || { echo failed; return; }
-	echo $(((e - s) / 1000000))
 }
 
-# floor_once SCRIPT DIR N LIMIT: one run of the floor, as wetrun_once.
+# ok_or_changes CMD...: CMD, with its exit 2 taken as success: a dry run
+# exits 2 when it has changes to show, which is the review a wetrun needs.
+ok_or_changes() {
+	local rc=0
+	"$@" || rc=$?
+	[ "$rc" -eq 2 ] && return 0
+	return "$rc"
+}
+
+# wetrun_once PROJECT DIR N K: one run, printing the wetrun's wall time in ms,
+# "over limit s", or "failed".
+wetrun_once() {
+	local project=$1 dir=$2 n=$3 zh="$zaphomes/$4" took
+	clear_dir "$dir"
+	as_user mkdir -m 700 "$zh"
+	timed "$zh.dry" "the dry run of $project" ok_or_changes as_user env -C "$project" ZAP_HOME="$zh" \
+		timeout -k 10 "$limit" "$bin/zap" apply zap.ts
+	case $took in *[!0-9]*) echo "$took"; return ;; esac
+	timed "$zh.wet" "the wetrun of $project" as_user env -C "$project" ZAP_HOME="$zh" \
+		timeout -k 10 "$limit" "$bin/zap" apply --wetrun zap.ts
+	case $took in *[!0-9]*) ;; *) check_files "$dir" "$n" || took=failed ;; esac
+	echo "$took"
+}
+
+# floor_once SCRIPT DIR N: one run of the floor, as wetrun_once.
 floor_once() {
-	local s e rc=0
+	local took
 	clear_dir "$2"
-	s=$(date +%s%N)
-	floor_cmd "$1" "$4" > /dev/null 2>&1 || rc=$?
-	e=$(date +%s%N)
-	case $rc in
-	0) ;;
-	124) echo "over $4 s"; return ;;
-	*) echo "bench writes: the floor $1 exited $rc" >&2; echo failed; return ;;
-	esac
-	check_files "$2" "$3" || { echo failed; return; }
-	echo $(((e - s) / 1000000))
+	timed "$1.log" "the floor $1" floor_cmd "$1" "$limit"
+	case $took in *[!0-9]*) ;; *) check_files "$2" "$3" || took=failed ;; esac
+	echo "$took"
 }
 
 # bench_writes N RUNS LIMIT PROJECT DIR FLOOR: one table row, the median of
@@ -151,8 +158,8 @@ floor_once() {
 bench_writes() {
 	local n=$1 runs=$2 limit=$3 project=$4 dir=$5 floor=$6 z=() f=() r zm fm
 	for ((r = 0; r < runs; r++)); do
-		z+=("$(wetrun_once "$project" "$dir" "$n" "$limit" "w$n-$r")")
-		f+=("$(floor_once "$floor" "$dir" "$n" "$limit")")
+		z+=("$(wetrun_once "$project" "$dir" "$n" "w$n-$r")")
+		f+=("$(floor_once "$floor" "$dir" "$n")")
 	done
 	clear_dir "$dir"
 	zm=$(median "${z[@]}")

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -25,7 +26,9 @@ import (
 // cmdHTTPS is `https start DIR [lab]`: an HTTPS server serving the files
 // under DIR (a missing one is a 404, an empty one an empty 200) for the
 // script's life, on 127.0.0.1, or with lab on the lab bridge's address
-// (where a lab host reaches the machine; start the lab host first). Its
+// (where a lab host reaches the machine; start the lab host first), with
+// /redirect/NAME a redirect to /NAME there and /redirect-off/NAME one to
+// plain http off loopback (redirecting). Its
 // certificate is a fresh self-signed one for that address, written to
 // $WORK/https-ca.pem and named by HTTPS_CA, for a client told to trust it
 // (curl's CURL_CA_BUNDLE, or a lab host's own trust store); nothing of the
@@ -44,7 +47,7 @@ func cmdHTTPS(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	l, err := net.Listen("tcp", net.JoinHostPort(addr, "0"))
 	ts.Check(err)
-	srv := &http.Server{Handler: http.FileServer(http.Dir(ts.MkAbs(args[1]))), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: redirecting(http.FileServer(http.Dir(ts.MkAbs(args[1])))), ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(tls.NewListener(l, &tls.Config{Certificates: []tls.Certificate{cert}}))
 	ts.Defer(func() { srv.Close() })
 	ca := filepath.Join(ts.Getenv("WORK"), "https-ca.pem")
@@ -56,6 +59,22 @@ func cmdHTTPS(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Setenv("HTTPS_URL", "https://"+l.Addr().String())
 	ts.Setenv("HTTPS_CA", ca)
 	ts.Setenv("HTTPS_REFUSED", refused)
+}
+
+// redirecting serves /redirect/NAME as a 302 to /NAME on the same server
+// (https, followed) and /redirect-off/NAME as a 302 to plain http off
+// loopback (refused), and everything else from files.
+func redirecting(files http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch p := r.URL.Path; {
+		case strings.HasPrefix(p, "/redirect/"):
+			http.Redirect(w, r, "/"+strings.TrimPrefix(p, "/redirect/"), http.StatusFound)
+		case strings.HasPrefix(p, "/redirect-off/"):
+			http.Redirect(w, r, "http://192.0.2.1/"+strings.TrimPrefix(p, "/redirect-off/"), http.StatusFound)
+		default:
+			files.ServeHTTP(w, r)
+		}
+	})
 }
 
 // selfSigned makes a CA certificate for ip and 127.0.0.1, valid for a day,

@@ -87,6 +87,7 @@ tidy-check:
 bench: build
 	./testdata/bench/run.sh
 	./testdata/bench/ssh.sh
+	./testdata/bench/fetched.sh
 
 # The main job on this machine: a config that manages a directory, a file, a
 # link and a script under your home, needing no SSH and no sudo.

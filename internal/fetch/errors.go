@@ -114,3 +114,16 @@ func (e *scrubbed) Error() string {
 func (e *scrubbed) Is(target error) bool {
 	return target != nil && (target == e.kind || errors.Is(e.err, target))
 }
+
+// Refused reports whether err is an input to fix rather than the world's
+// doing: a URL or redirect the rules refuse, bytes that aren't the pin's or
+// over the bound, a signature that doesn't verify or a minisign Zap won't
+// run (exit 2 where a network failure is 1).
+func Refused(err error) bool {
+	for _, e := range []error{ErrRefused, ErrMismatch, ErrMinisign, ErrTooLarge} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}

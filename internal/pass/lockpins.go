@@ -295,7 +295,7 @@ func (m *Minter) Mint(ctx context.Context, r *declaration.Resource) (lock.Entry,
 	}
 	e, err := m.f.Fetch(ctx, req)
 	if err != nil {
-		if refused(err) {
+		if fetch.Refused(err) {
 			return lock.Entry{}, Fail(2, fmt.Sprintf("%s: %v", r.ID, err))
 		}
 		return lock.Entry{}, Failf(1, "%s: %v", r.ID, err)
@@ -319,17 +319,6 @@ func ResourceOf(d *declaration.Declaration, id string) *declaration.Resource {
 	return nil
 }
 
-// refused reports whether a fetch's err is an input to fix (a URL or
-// redirect Zap refuses, a signature that doesn't verify, a minisign it won't
-// run, bytes over the bound) rather than the world's.
-func refused(err error) bool {
-	for _, e := range []error{fetch.ErrRefused, fetch.ErrMismatch, fetch.ErrMinisign, fetch.ErrTooLarge} {
-		if errors.Is(err, e) {
-			return true
-		}
-	}
-	return false
-}
 
 func unsetIn(unresolved, names []string) []string {
 	var out []string

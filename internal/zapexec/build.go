@@ -77,8 +77,9 @@ func attachSources(ctx context.Context, steps []buildStep, res *resolve.Resoluti
 	for _, s := range steps {
 		data, sha, err := source(ctx, f, s, res, find)
 		if err != nil {
+			refused := fetch.Refused(err)
 			err = fmt.Errorf("resource %q: %s; nothing was changed", s.change.ID, masker.String(err.Error()))
-			if refused(err) {
+			if refused {
 				return refuse(err)
 			}
 			return stage.InWorld(err)
@@ -89,16 +90,6 @@ func attachSources(ctx context.Context, steps []buildStep, res *resolve.Resoluti
 	return nil
 }
 
-// refused reports whether err is a source the rules refuse rather than one
-// the world kept.
-func refused(err error) bool {
-	for _, e := range []error{fetch.ErrRefused, fetch.ErrMismatch, fetch.ErrMinisign, fetch.ErrTooLarge} {
-		if errors.Is(err, e) {
-			return true
-		}
-	}
-	return false
-}
 
 // source is s's pinned source archive and its SHA-512.
 func source(ctx context.Context, f *fetch.Fetcher, s buildStep, res *resolve.Resolution, find func() (*fetch.Minisign, error)) ([]byte, string, error) {

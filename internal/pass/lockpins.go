@@ -319,7 +319,6 @@ func ResourceOf(d *declaration.Declaration, id string) *declaration.Resource {
 	return nil
 }
 
-
 func unsetIn(unresolved, names []string) []string {
 	var out []string
 	for _, n := range names {

@@ -90,7 +90,6 @@ func attachSources(ctx context.Context, steps []buildStep, res *resolve.Resoluti
 	return nil
 }
 
-
 // source is s's pinned source archive and its SHA-512.
 func source(ctx context.Context, f *fetch.Fetcher, s buildStep, res *resolve.Resolution, find func() (*fetch.Minisign, error)) ([]byte, string, error) {
 	fd, _ := s.change.Resource.Fetched()

@@ -24,14 +24,24 @@ const HashTag = "zap resource hash v1\n"
 
 // ResourceHash is what a last-run report records of a resource's
 // declaration, so that zap status can tell a resource changed since: the
-// blake3 of its canonical JSON less id, name and depends_on, with every
-// reference resolved: a plain one to its value ("" when unset), a secret one
-// to the token [MASKED:NAME]. Every secret's value is masked out of the
-// other strings too, so the hash can't be used to test a guess at a secret.
-// secret reports whether the resource references a secret.
-func ResourceHash(r *declaration.Resource, res *Resolution) (hash string, secret bool, err error) {
-	return NewHasher(res).Hash(r)
+// blake3 of its canonical JSON less id, name, depends_on and a fetching
+// resource's credential (a file's content.auth, a build's source.auth),
+// with every reference resolved: a plain one to its value ("" when unset), a
+// secret one to the token [MASKED:NAME]. Every secret's value is masked out
+// of the other strings too, so the hash can't be used to test a guess at a
+// secret. pin is the tracked pin zap.lock holds for r ("" for a resource
+// with none: a vendored pin is in the declaration already); when set it
+// follows the document, so moving it moves the hash; a pin given for a
+// resource that tracks none is ignored. secret reports whether
+// what is hashed references a secret.
+func ResourceHash(r *declaration.Resource, res *Resolution, pin string) (hash string, secret bool, err error) {
+	return NewHasher(res).Hash(r, pin)
 }
+
+// pinTag separates the document from a tracked pin in the hashed bytes. The
+// document is canonical JSON ending in '}', so no document reads as another
+// with a pin.
+const pinTag = "\npin "
 
 // Hasher hashes the resources of one resolution (ResourceHash): what is the
 // same for each of them (the secret names, the masker) is made once.
@@ -86,8 +96,12 @@ var (
 	textKey = []byte(`"$text"`)
 )
 
-// Hash is ResourceHash of r.
-func (h *Hasher) Hash(r *declaration.Resource) (hash string, secret bool, err error) {
+// Hash is ResourceHash of r with pin.
+func (h *Hasher) Hash(r *declaration.Resource, pin string) (hash string, secret bool, err error) {
+	if f, ok := r.Fetched(); !ok || !f.Tracked() {
+		pin = ""
+	}
+	r = withoutCredential(r)
 	raw, err := json.Marshal(r)
 	if err != nil {
 		return "", false, err
@@ -112,7 +126,27 @@ func (h *Hasher) Hash(r *declaration.Resource) (hash string, secret bool, err er
 	sum := blake3.New()
 	sum.WriteString(HashTag)
 	sum.Write(doc)
+	if pin != "" {
+		sum.WriteString(pinTag)
+		sum.WriteString(pin)
+	}
 	return hex.EncodeToString(sum.Sum(nil)), secret, nil
+}
+
+// withoutCredential is r less the credential it fetches with, a copy when
+// it has one: changing or rotating a token changes nothing on the target.
+func withoutCredential(r *declaration.Resource) *declaration.Resource {
+	if f, ok := r.Fetched(); !ok || f.Auth == nil {
+		return r
+	}
+	c := r.Clone()
+	switch b := c.Body().(type) {
+	case *declaration.File:
+		b.Content.Auth = nil
+	case *declaration.Build:
+		b.Source.Auth = nil
+	}
+	return &c
 }
 
 // plainDoc is the canonical JSON of raw, one resource's encoding, less id,

@@ -42,7 +42,9 @@ func TestResourceHashPlainPath(t *testing.T) {
 	}
 	plain := 0
 	for i := range resources {
-		r := &resources[i]
+		// As Hash does: a fetching resource less its credential, which
+		// makes the golden's remote file (auth {"$env":"TOKEN"}) plain.
+		r := withoutCredential(&resources[i])
 		raw, err := json.Marshal(r)
 		if err != nil {
 			t.Fatal(err)
@@ -79,7 +81,7 @@ func TestResourceHashStable(t *testing.T) {
 	}
 	res := Resolve(&d, func(string) (string, bool) { return "", false })
 	for i, want := range []string{wantStableF, wantStableD} {
-		got, secret, err := ResourceHash(&d.Resources[i], res)
+		got, secret, err := ResourceHash(&d.Resources[i], res, "")
 		if err != nil || secret {
 			t.Fatalf("%s: %v secret %v", d.Resources[i].ID, err, secret)
 		}
@@ -113,7 +115,7 @@ func TestResourceHash(t *testing.T) {
 	}
 	hash := func(d *declaration.Declaration, i int, env map[string]string) (string, bool) {
 		res := Resolve(d, func(n string) (string, bool) { v, ok := env[n]; return v, ok })
-		h, secret, err := ResourceHash(&d.Resources[i], res)
+		h, secret, err := ResourceHash(&d.Resources[i], res, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,5 +148,84 @@ func TestResourceHash(t *testing.T) {
 	*d.Resources[1].File.Content.Inline = "y"
 	if f3, _ := hash(d, 1, nil); f3 == f1 {
 		t.Error("content didn't move the hash")
+	}
+}
+
+// TestResourceHashCredentialAndPin: a fetching resource's credential is left
+// out of the hash (two credentials, plain or secret, or none, hash the
+// same), a tracked pin is folded in (no pin and a pin differ, two pins
+// differ), and the quick way and the walk give the same hash with a pin.
+func TestResourceHashCredentialAndPin(t *testing.T) {
+	var d declaration.Declaration
+	if err := json.Unmarshal([]byte(`{"format":"zap.declaration/1","target":{"local":true},"resources":[
+		{"id":"a","type":"file","path":"/opt/a","content":{"type":"remote","url":"https://example.com/a.tgz","auth":{"$env":"TOKEN_A"}}},
+		{"id":"b","type":"file","path":"/opt/a","content":{"type":"remote","url":"https://example.com/a.tgz","auth":{"$env":"TOKEN_B"}}},
+		{"id":"c","type":"file","path":"/opt/a","content":{"type":"remote","url":"https://example.com/a.tgz"}},
+		{"id":"d","type":"file","path":"/opt/a","content":{"type":"remote","url":"https://example.com/a.tgz","auth":"literal"}},
+		{"id":"e","type":"build","run":"make","output":"/usr/local/bin/x","source":{"type":"remote","url":"https://example.com/x.tgz","auth":{"$env":"TOKEN_A"}}},
+		{"id":"f","type":"build","run":"make","output":"/usr/local/bin/x","source":{"type":"remote","url":"https://example.com/x.tgz"}}],
+		"mask":["TOKEN_A"]}`), &d); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"TOKEN_A": "s3cret-token-a", "TOKEN_B": "plain-token-b"}
+	res := Resolve(&d, func(n string) (string, bool) { v, ok := env[n]; return v, ok })
+	h := NewHasher(res)
+	hash := func(i int, pin string) (string, bool) {
+		t.Helper()
+		got, secret, err := h.Hash(&d.Resources[i], pin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got, secret
+	}
+	a, secret := hash(0, "")
+	if secret {
+		t.Error("a secret credential, left out, still marks the hash secret")
+	}
+	for _, i := range []int{1, 2, 3} {
+		if got, _ := hash(i, ""); got != a {
+			t.Errorf("%s: the credential moved the hash: %s, want %s", d.Resources[i].ID, got, a)
+		}
+	}
+	if e, _ := hash(4, ""); e != func() string { f, _ := hash(5, ""); return f }() {
+		t.Error("a build's source.auth moved the hash")
+	}
+	if d.Resources[0].File == nil || d.Resources[0].File.Content.Auth == nil {
+		t.Fatal("hashing took the credential out of the declaration itself")
+	}
+	pin1 := strings.Repeat("1", 64)
+	pin2 := strings.Repeat("2", 64)
+	p1, _ := hash(0, pin1)
+	p2, _ := hash(0, pin2)
+	if p1 == a || p2 == a {
+		t.Error("a pin left the hash as with no pin")
+	}
+	if p1 == p2 {
+		t.Error("moving the pin left the hash alone")
+	}
+	if b1, _ := hash(1, pin1); b1 != p1 {
+		t.Error("with a pin, the credential moved the hash")
+	}
+	// The same resource and pin through a resolution with no secret value
+	// (the quick way) and one with (the walk) hash the same.
+	plainRes := Resolve(&d, func(string) (string, bool) { return "", false })
+	ph := NewHasher(plainRes)
+	if !ph.plain || h.plain {
+		t.Fatalf("plain %v and %v, want true and false", ph.plain, h.plain)
+	}
+	for _, i := range []int{2, 5} {
+		for _, pin := range []string{"", pin1} {
+			quick, _, err := ph.Hash(&d.Resources[i], pin)
+			if err != nil {
+				t.Fatal(err)
+			}
+			walked, _, err := h.Hash(&d.Resources[i], pin)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if quick != walked {
+				t.Errorf("%s pin %q: quick %s, walk %s", d.Resources[i].ID, pin, quick, walked)
+			}
+		}
 	}
 }

@@ -22,17 +22,18 @@ type Pass struct {
 }
 
 // Hasher is what a report is made with: the hash of a resource's
-// declaration (resolve.ResourceHash) and the masking of every secret value
+// declaration with its tracked pin (resolve.ResourceHash) and the masking of every secret value
 // out of the host it names. State keeps what it is given: resolving
 // references and masking secrets are internal/resolve's.
 type Hasher interface {
-	Hash(r *declaration.Resource) (hash string, secret bool, err error)
+	Hash(r *declaration.Resource, pin string) (hash string, secret bool, err error)
 	Mask(s string) string
 }
 
-// NewReport makes the report of a pass: each resource's verdict and hash,
-// the names left unresolved and the batches. It copies nothing the target
-// returned (no reason, no drift).
+// NewReport makes the report of a pass: each resource's verdict and hash
+// (given the pin its reads compared against, which the hash folds in only
+// when tracked), the names left unresolved and the batches. It copies
+// nothing the target returned (no reason, no drift).
 func NewReport(p Pass) (*Report, error) {
 	o := p.Obs
 	r := &Report{
@@ -47,7 +48,7 @@ func NewReport(p Pass) (*Report, error) {
 		Resources:  make([]Resource, 0, len(o.Resources)),
 	}
 	for i, v := range o.Resources {
-		h, secret, err := p.Hasher.Hash(&o.Declaration.Resources[i])
+		h, secret, err := p.Hasher.Hash(&o.Declaration.Resources[i], v.Pin)
 		if err != nil {
 			return nil, err
 		}

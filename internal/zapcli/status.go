@@ -6,6 +6,7 @@ import (
 
 	"github.com/peterbourgon/ff/v3/ffcli"
 
+	"github.com/zap-go/zap/internal/lockhash"
 	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/resolve"
@@ -71,7 +72,7 @@ func (a *app) cmdStatus(ctx context.Context, config string) error {
 		if got, ok := seen[r.ID]; ok {
 			line.Read = true
 			line.Verdict = got.Verdict
-			hash, secret, err := hasher.Hash(r)
+			hash, secret, err := hasher.Hash(r, lockPin(s.Pins.Report, r.ID))
 			if err != nil {
 				return failf(1, "state: %v", err)
 			}
@@ -100,6 +101,19 @@ func (a *app) cmdStatus(ctx context.Context, config string) error {
 	}
 	render.Status(a.stdout, v)
 	return exit(code)
+}
+
+// lockPin is the pin zap.lock holds now for the tracked resource id, as
+// rep read it: "" when the lock has no entry for it or isn't read
+// (--no-lock), so a last run's pin reads "changed since" then.
+func lockPin(rep *lockhash.Report, id string) string {
+	if rep == nil {
+		return ""
+	}
+	if st := rep.Of(id); st != nil && st.Entry != nil {
+		return st.Entry.Blake3
+	}
+	return ""
 }
 
 // unresolvedIn reports whether any of refs is unresolved.

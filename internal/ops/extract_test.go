@@ -234,3 +234,107 @@ func TestExtractNoRoom(t *testing.T) {
 		})
 	}
 }
+
+// withoutGetfacl is a directory holding a link to every command on the
+// machine's PATH but getfacl, so a shell with only it on PATH finds GNU ls
+// and no getfacl.
+func withoutGetfacl(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, d := range []string{"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"} {
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			link := filepath.Join(dir, e.Name())
+			if e.Name() == "getfacl" || e.IsDir() {
+				continue
+			}
+			if _, err := os.Lstat(link); err == nil {
+				continue // an earlier directory on PATH has it
+			}
+			if err := os.Symlink(filepath.Join(d, e.Name()), link); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return dir
+}
+
+// setACL puts an access list on path with setfacl ARGS, skipping the test
+// where the filesystem refuses one.
+func setACL(t *testing.T, path string, args ...string) {
+	t.Helper()
+	if out, err := exec.Command("setfacl", append(args, path)...).CombinedOutput(); err != nil {
+		t.Skipf("setfacl %v %s: %v: %s (the filesystem under TMPDIR refuses access lists)", args, path, err, out)
+	}
+}
+
+// TestExtractACLThroughLs: with no getfacl on PATH, an access list (and a
+// default one alone) is still seen through the + GNU ls -l prints, and the
+// tree is not replaced (94); under BusyBox, whose ls prints no +, with no
+// getfacl either, nothing can show the list and the tree is replaced, as
+// the rule says for a target with neither.
+func TestExtractACLThroughLs(t *testing.T) {
+	if _, err := exec.LookPath("setfacl"); err != nil {
+		t.Skip("setfacl is not installed (apt-get install acl): no access list to look for")
+	}
+	bin := withoutGetfacl(t)
+	if out, err := exec.Command(filepath.Join(bin, "ls"), "--version").CombinedOutput(); err != nil || !strings.Contains(string(out), "GNU coreutils") {
+		t.Skipf("ls here is not GNU ls (%v: %.40q): no + to read", err, out)
+	}
+	v1 := ops.Tarball(t, [][2]string{{"a", "one"}}, false, nil)
+	v2 := ops.Tarball(t, [][2]string{{"b", "two"}}, false, nil)
+	for _, sh := range extractShells(t) {
+		if sh.name == "busybox" {
+			continue
+		}
+		sh.path = bin
+		for what, args := range map[string][]string{"access list": {"-m", "u:nobody:r"}, "default list": {"-d", "-m", "u:nobody:r"}} {
+			t.Run(sh.name+"/"+what, func(t *testing.T) {
+				dest := filepath.Join(t.TempDir(), "tree")
+				if exit, stderr := extractRun(t, sh, dest, v1, "", "0", "v1"); exit != 0 {
+					t.Fatalf("first extraction: exit %d, %s", exit, stderr)
+				}
+				setACL(t, dest, args...)
+				before := treeOf(t, dest)
+				exit, stderr := extractRun(t, sh, dest, v2, "", "0", "v2")
+				if exit != 94 || !strings.Contains(stderr, "has an access list") {
+					t.Errorf("%s, no getfacl: exit %d, %q; want 94, has an access list", what, exit, stderr)
+				}
+				if got := treeOf(t, dest); got != before {
+					t.Errorf("%s, no getfacl: the tree changed:\n%s\nwas\n%s", what, got, before)
+				}
+				noStaging(t, what, filepath.Dir(dest))
+			})
+		}
+	}
+	bb, err := exec.LookPath("busybox")
+	if err != nil {
+		t.Log("busybox is not installed (apt-get install busybox): a target with neither getfacl nor GNU ls not tried")
+		return
+	}
+	t.Run("busybox/neither", func(t *testing.T) {
+		applets := t.TempDir()
+		for _, tool := range extractBusyboxTools {
+			if err := os.Symlink(bb, filepath.Join(applets, tool)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		sh := userShell{name: "busybox", argv: []string{bb, "ash"}, path: applets + ":" + bin}
+		dest := filepath.Join(t.TempDir(), "tree")
+		if exit, stderr := extractRun(t, sh, dest, v1, "", "0", "v1"); exit != 0 {
+			t.Fatalf("first extraction: exit %d, %s", exit, stderr)
+		}
+		setACL(t, dest, "-m", "u:nobody:r")
+		if exit, stderr := extractRun(t, sh, dest, v2, "", "0", "v2"); exit != 0 {
+			t.Fatalf("neither getfacl nor GNU ls: exit %d, %s; want 0, the list unseen", exit, stderr)
+		}
+		want := ". drwxr-xr-x\n.zap_remote_hash -rw-r--r-- \"v2\\n\"\nb -rw-r--r-- \"two\"\n"
+		if got := treeOf(t, dest); got != want {
+			t.Errorf("neither getfacl nor GNU ls: tree\n%s\nwant\n%s", got, want)
+		}
+		noStaging(t, "neither", filepath.Dir(dest))
+	})
+}

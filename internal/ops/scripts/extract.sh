@@ -10,8 +10,10 @@
 # are entered from / (lib/walk.sh, missing ones made). PATH may hold
 # nothing, an empty directory, or a tree of Zap's own (its .zap_remote_hash
 # a regular file): a link there, anything but a directory, or a directory
-# holding anything else is exit 94, and so is one with an access list
-# (getfacl; a default list included). The parent needs room for the archive
+# holding anything else is exit 94, and so is one with an access list, a
+# default list included: seen through getfacl, else through the + GNU ls -l
+# prints after the mode; with neither (BusyBox ls prints no +) none can be
+# seen, and the tree is replaced. The parent needs room for the archive
 # and twice its size for the tree (exit 93, checked with df).
 #
 # The work happens in a staging directory beside PATH, .NAME.zap-XXXXXX
@@ -99,7 +101,15 @@ zap_dest() {
 	if [ -L "./$name/.zap_remote_hash" ] || { [ ! -f "./$name/.zap_remote_hash" ] && [ -n "$(ls -A -- "./$name" | head -n 1)" ]; }; then
 		zap_fail 94 "$path holds files Zap didn't extract (no .zap_remote_hash of its own), so Zap won't replace it"
 	fi
-	if command -v getfacl >/dev/null 2>&1 && [ -n "$(getfacl -c -s -p -- "./$name" 2>/dev/null)" ]; then
+	if command -v getfacl >/dev/null 2>&1; then
+		acl=$(getfacl -c -s -p -- "./$name" 2>/dev/null)
+	else
+		case $(ls -ld -- "./$name") in
+		??????????+*) acl=+ ;;
+		*) acl= ;;
+		esac
+	fi
+	if [ -n "$acl" ]; then
 		zap_fail 94 "$path has an access list: remove it (setfacl -b) to let Zap replace the tree"
 	fi
 }

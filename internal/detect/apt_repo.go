@@ -38,11 +38,20 @@ type AptRepo struct {
 	probe    string
 }
 
-// NewAptRepo makes an apt_repo's detector: id is the resource's (the
-// default paths name it), pin what env.PinOf says of its key and remember
+// NewAptRepo makes x's detector: the default paths name env.Resource's
+// id, and the key's pin is env's (vendored, or zap.lock's).
+func NewAptRepo(x *declaration.AptRepo, env Env) Detector {
+	id := ""
+	if env.Resource != nil {
+		id = env.Resource.ID
+	}
+	return newAptRepo(x, id, env.pinFor(x), env.Remember)
+}
+
+// newAptRepo is NewAptRepo given the resource's id, the key's pin and
 // env.Remember. A pin that holds (none yet, a stale lock entry) holds the
 // resource, reading nothing.
-func NewAptRepo(x *declaration.AptRepo, id string, pin Pin, remember func(pin string, data []byte)) Detector {
+func newAptRepo(x *declaration.AptRepo, id string, pin Pin, remember func(pin string, data []byte)) Detector {
 	if pin.Hold != "" {
 		return Held("key_url: " + pin.Hold)
 	}

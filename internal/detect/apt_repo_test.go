@@ -27,7 +27,7 @@ func blake3Hex(s string) string {
 // didn't read hold.
 func TestAptRepoVerdicts(t *testing.T) {
 	pin := blake3Hex(aptKey)
-	d := NewAptRepo(&declaration.AptRepo{Source: "deb https://repo.example/apt $VERSION_CODENAME main"}, "pg", Pin{Blake3: pin}, nil).(*AptRepo)
+	d := newAptRepo(&declaration.AptRepo{Source: "deb https://repo.example/apt $VERSION_CODENAME main"}, "pg", Pin{Blake3: pin}, nil).(*AptRepo)
 	if d.KeyPath != "/usr/share/keyrings/pg.asc" || d.ListFile != "/etc/apt/sources.list.d/pg.list" {
 		t.Fatalf("default paths %s, %s", d.KeyPath, d.ListFile)
 	}
@@ -66,7 +66,7 @@ func TestAptRepoVerdicts(t *testing.T) {
 func TestAptRepoHoldsWithoutPin(t *testing.T) {
 	x := &declaration.AptRepo{Source: "deb https://repo.example/apt stable main"}
 	for _, p := range []Pin{{Hold: "its pin is tracked in zap.lock, and there is no entry"}, {}} {
-		d := NewAptRepo(x, "r", p, nil)
+		d := newAptRepo(x, "r", p, nil)
 		if q := d.Queries(); len(q) != 0 {
 			t.Errorf("%+v: %d queries, want none", p, len(q))
 		}
@@ -84,7 +84,7 @@ func TestAptSourceProbeReadsOsRelease(t *testing.T) {
 	if err != nil || len(want) == 0 {
 		t.Skipf("this machine's /etc/os-release gives no VERSION_CODENAME (%v)", err)
 	}
-	d := NewAptRepo(&declaration.AptRepo{Source: `deb [arch=amd64] https://repo.example/apt "$VERSION_CODENAME" main`, KeyPath: "/etc/apt/keyrings/k.asc"}, "r", Pin{Blake3: blake3Hex("k")}, nil).(*AptRepo)
+	d := newAptRepo(&declaration.AptRepo{Source: `deb [arch=amd64] https://repo.example/apt "$VERSION_CODENAME" main`, KeyPath: "/etc/apt/keyrings/k.asc"}, "r", Pin{Blake3: blake3Hex("k")}, nil).(*AptRepo)
 	cmd := exec.Command("sh")
 	cmd.Stdin = strings.NewReader(d.Queries()[2].Command.Text)
 	out, err := cmd.Output()
@@ -110,7 +110,7 @@ func TestAptRepoRemembersThePinnedKey(t *testing.T) {
 		want   int
 	}{{"uncached, pinned", "", aptKey, 1}, {"uncached, other", "", "other", 0}, {"cached", "x", aptKey, 0}} {
 		var got []string
-		d := NewAptRepo(x, "r", Pin{Blake3: pin, SHA512: c.sha512}, func(p string, data []byte) { got = append(got, p+" "+string(data)) })
+		d := newAptRepo(x, "r", Pin{Blake3: pin, SHA512: c.sha512}, func(p string, data []byte) { got = append(got, p+" "+string(data)) })
 		d.Verdict([]Answer{{Status: StatusOK, Content: c.key}, missing, resolved})
 		if len(got) != c.want || (c.want == 1 && got[0] != pin+" "+aptKey) {
 			t.Errorf("%s: remembered %q", c.name, got)

@@ -100,16 +100,12 @@ type Built struct {
 	Want string
 }
 
-// NewBuild makes r's detector: its output resolved, its pin from env
-// (vendored, or zap.lock's), and the provenance it should have. A pin it
-// can't have holds the build, as does an output it can't resolve.
-func NewBuild(r *declaration.Resource, env Env) Detector {
-	b := r.Build
-	if b == nil {
-		return Held("type: a build resource with no build fields")
-	}
-	f, _ := r.Fetched()
-	pin := env.PinOf(r, f)
+// NewBuild makes b's detector: its output resolved, its pin from env
+// (vendored, or zap.lock's, looked up by env.Resource), and the provenance
+// it should have. A pin it can't have holds the build, as does an output
+// it can't resolve.
+func NewBuild(b *declaration.Build, env Env) Detector {
+	pin := env.pinFor(b)
 	if pin.Hold != "" {
 		return Held(pin.Hold)
 	}

@@ -30,3 +30,15 @@ func (env Env) PinOf(r *declaration.Resource, f declaration.Fetched) Pin {
 	}
 	return Pin{Hold: "its pin is tracked in zap.lock, and this pass reads no lock"}
 }
+
+// pinFor is the pin of env.Resource (which kind.Def sets), whose body is
+// b: PinOf what it fetches. Without that resource there is no id to look
+// a tracked pin up by, and the pin holds.
+func (env Env) pinFor(b declaration.Body) Pin {
+	r := env.Resource
+	if r == nil || r.Body() != b {
+		return Pin{Hold: "no resource to look its pin up by"}
+	}
+	f, _ := r.Fetched()
+	return env.PinOf(r, f)
+}

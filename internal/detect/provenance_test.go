@@ -17,6 +17,12 @@ func buildRes(b declaration.Build) *declaration.Resource {
 	return &declaration.Resource{Common: declaration.Common{ID: "hello", Type: declaration.KindBuild}, Build: &b}
 }
 
+// newBuild is r's detector, as kind.Def builds it: env.Resource is r.
+func newBuild(r *declaration.Resource, env Env) Detector {
+	env.Resource = r
+	return NewBuild(r.Build, env)
+}
+
 func sampleBuild() declaration.Build {
 	strip := 1
 	return declaration.Build{
@@ -181,7 +187,7 @@ func FuzzProvenanceEncoding(f *testing.F) {
 // that isn't a file of its own, holds. Every read verdict carries the pin.
 func TestBuiltVerdict(t *testing.T) {
 	t.Parallel()
-	det := NewBuild(buildRes(sampleBuild()), testEnv(nil))
+	det := newBuild(buildRes(sampleBuild()), testEnv(nil))
 	b, ok := det.(*Built)
 	if !ok {
 		t.Fatalf("detector %#v", det)
@@ -232,18 +238,19 @@ func TestBuiltVerdict(t *testing.T) {
 	}
 }
 
-// TestNewBuildHolds: a tracked pin with no lock to read, and an output
-// that doesn't resolve, hold the build, saying why.
+// TestNewBuildHolds: a tracked pin with no lock to read, an output that
+// doesn't resolve, and no resource to look a pin up by hold the build,
+// saying why.
 func TestNewBuildHolds(t *testing.T) {
 	t.Parallel()
 	tracked := sampleBuild()
 	tracked.Source.Blake3 = ""
-	if r := NewBuild(buildRes(tracked), testEnv(nil)).Verdict(nil); r.Verdict != observation.Undetermined || !strings.Contains(r.Reason, "zap.lock") {
+	if r := newBuild(buildRes(tracked), testEnv(nil)).Verdict(nil); r.Verdict != observation.Undetermined || !strings.Contains(r.Reason, "zap.lock") {
 		t.Errorf("tracked: %+v", r)
 	}
 	held := sampleBuild()
 	held.Output = declaration.Ref("OUT")
-	if r := NewBuild(buildRes(held), testEnv(nil)).Verdict(nil); r.Verdict != observation.Undetermined || !strings.Contains(r.Reason, "output: the reference OUT is unset") {
+	if r := newBuild(buildRes(held), testEnv(nil)).Verdict(nil); r.Verdict != observation.Undetermined || !strings.Contains(r.Reason, "output: the reference OUT is unset") {
 		t.Errorf("unset output: %+v", r)
 	}
 	pinned := Env{Home: "/h", Value: func(string) string { return "" }, Pin: func(r *declaration.Resource, f declaration.Fetched) Pin {
@@ -252,7 +259,10 @@ func TestNewBuildHolds(t *testing.T) {
 		}
 		return Pin{Blake3: strings.Repeat("3", 64)}
 	}}
-	if d, ok := NewBuild(buildRes(tracked), pinned).(*Built); !ok || d.Pin != strings.Repeat("3", 64) {
+	if d, ok := newBuild(buildRes(tracked), pinned).(*Built); !ok || d.Pin != strings.Repeat("3", 64) {
 		t.Errorf("a pin from env.Pin: %#v", d)
+	}
+	if r := NewBuild(buildRes(sampleBuild()).Build, pinned).Verdict(nil); r.Verdict != observation.Undetermined || !strings.Contains(r.Reason, "no resource") {
+		t.Errorf("no env.Resource: %+v", r)
 	}
 }

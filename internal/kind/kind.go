@@ -57,6 +57,9 @@ type Planned struct {
 	// Pin is the blake3 pin detection compared a resource that fetches
 	// against (observation.Resource.Pin); "" for any other resource.
 	Pin string
+	// ID is the resource's id (Def.Steps sets it): a kind whose defaults
+	// name it (an apt_repo's paths) reads it here.
+	ID string
 }
 
 // Line is one line of what a resource declares: "field: value".
@@ -80,17 +83,20 @@ type Shells interface {
 }
 
 // Def is a kind made of its parts, each given the resource's body (B is its
-// pointer type: *declaration.File, ...).
+// pointer type: *declaration.File, ...) and what else it may need of the
+// resource: Read the whole of it (env.Resource: a pin is looked up by the
+// resource), Plan and Show its id (at.ID, id: a default may name it).
 type Def[B declaration.Body] struct {
 	// Name is the kind's type.
 	Name declaration.Kind
-	// Read builds the detector (Kind.Detect).
+	// Read builds the detector (Kind.Detect), with env.Resource set.
 	Read func(b B, env detect.Env) detect.Detector
-	// Plan returns the steps (Kind.Steps); an error names the field, and
-	// Steps puts the resource's id in front.
+	// Plan returns the steps (Kind.Steps), with at.ID set; an error names
+	// the field, and Steps puts the resource's id in front.
 	Plan func(b B, at Planned) ([]plan.Step, error)
-	// Show lists what the body declares (Kind.Declared); nil for nothing.
-	Show func(b B) []Line
+	// Show lists what the body of the resource id declares
+	// (Kind.Declared); nil for nothing.
+	Show func(b B, id string) []Line
 	// As is Kind.RunsAs.
 	As plan.Privilege
 	// Shell lists the texts that reach a shell (Shells); nil for none.
@@ -124,6 +130,7 @@ func (d Def[B]) Steps(r *declaration.Resource, at Planned) ([]plan.Step, error) 
 	if !ok {
 		return nil, fmt.Errorf("resource %q: type: a %s resource with no %s fields", r.ID, d.Name, d.Name)
 	}
+	at.ID = r.ID
 	steps, err := d.Plan(b, at)
 	if err != nil {
 		return nil, fmt.Errorf("resource %q: %w", r.ID, err)
@@ -134,7 +141,7 @@ func (d Def[B]) Steps(r *declaration.Resource, at Planned) ([]plan.Step, error) 
 // Declared is d.Show of r's body.
 func (d Def[B]) Declared(r *declaration.Resource) []Line {
 	if b, ok := d.body(r); ok && d.Show != nil {
-		return d.Show(b)
+		return d.Show(b, r.ID)
 	}
 	return nil
 }

@@ -4,15 +4,13 @@ package kinds
 // machine and pinned, installed whole at key_path, and a list file holding
 // the source line with signed-by=key_path in it, read by a shell with
 // /etc/os-release sourced on the target. Its wire form is
-// pkg/declaration/kind_apt_repo.go; its reads are detect.AptRepo. Its kind
-// is not a kind.Def: the default paths name the resource's id, which a
-// Def's parts, given the body alone, don't see.
+// pkg/declaration/kind_apt_repo.go; its reads are detect.AptRepo. The
+// default paths name the resource's id (at.ID, Show's id).
 
 import (
 	"errors"
 	"slices"
 
-	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/kind"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -20,38 +18,20 @@ import (
 	"github.com/zap-go/zap/pkg/plan"
 )
 
-type aptRepoKind struct{}
-
-func (aptRepoKind) Type() declaration.Kind { return declaration.KindAptRepo }
-
-// Detect: the key and list reads against the key's pin, which the
-// environment gives (vendored, or zap.lock's).
-func (aptRepoKind) Detect(r *declaration.Resource, env detect.Env) detect.Detector {
-	if r.AptRepo == nil {
-		return detect.Held("type: an apt_repo resource with no apt_repo fields")
-	}
-	f, _ := r.Fetched()
-	return detect.NewAptRepo(r.AptRepo, r.ID, env.PinOf(r, f), env.Remember)
-}
-
-// Steps: the key first, so apt never reads a list whose key isn't there:
-// a put of the pinned bytes (fetched on the operator's machine and checked
-// against the pin before the target is touched) at key_path, 644
-// root:root, when the key is missing or isn't the pin's; then the apt-list
-// operation, as root, when the list file isn't the line. A resource read
-// absent gets both. The package index is refreshed by the install batch of
+// aptRepoSteps: the key first, so apt never reads a list whose key isn't
+// there: a put of the pinned bytes (fetched on the operator's machine and
+// checked against the pin before the target is touched) at key_path, 644
+// root:root, when the key is missing or isn't the pin's; then the
+// apt-list operation, as root, when the list file isn't the line. A
+// resource read absent gets both. The package index is refreshed by the install batch of
 // a package that depends on the repository (resources.md, package), not
 // here.
-func (aptRepoKind) Steps(r *declaration.Resource, at kind.Planned) ([]plan.Step, error) {
-	x := r.AptRepo
-	if x == nil {
-		return nil, errors.New("resource \"" + r.ID + "\": type: an apt_repo resource with no apt_repo fields")
-	}
-	keyPath, listFile := x.Paths(r.ID)
+func aptRepoSteps(x *declaration.AptRepo, at kind.Planned) ([]plan.Step, error) {
+	keyPath, listFile := x.Paths(at.ID)
 	steps := []plan.Step{}
 	if wants(at, vocab.FieldAptKey) {
 		if at.Pin == "" {
-			return nil, errors.New("resource \"" + r.ID + "\": key_url: the signing key has no pin to install")
+			return nil, errors.New("key_url: the signing key has no pin to install")
 		}
 		url := x.KeyURL
 		steps = append(steps, plan.Step{Type: plan.StepOp, Op: &plan.Op{
@@ -71,15 +51,11 @@ func (aptRepoKind) Steps(r *declaration.Resource, at kind.Planned) ([]plan.Step,
 	return steps, nil
 }
 
-// Declared: the key's URL as declared (never fetched or resolved here),
+// showAptRepo: the key's URL as declared (never fetched or resolved here),
 // its pin (the vendored one; a tracked one is zap.lock's), the source line
 // as declared, and the two paths, defaults included.
-func (aptRepoKind) Declared(r *declaration.Resource) []kind.Line {
-	x := r.AptRepo
-	if x == nil {
-		return nil
-	}
-	keyPath, listFile := x.Paths(r.ID)
+func showAptRepo(x *declaration.AptRepo, id string) []kind.Line {
+	keyPath, listFile := x.Paths(id)
 	pin := x.KeyBlake3
 	if pin == "" {
 		pin = "tracked in zap.lock"
@@ -92,12 +68,6 @@ func (aptRepoKind) Declared(r *declaration.Resource) []kind.Line {
 		{Field: "list_file", Value: listFile},
 	}
 }
-
-// RunsAs: root (the key and the list are root's files).
-func (aptRepoKind) RunsAs() plan.Privilege { return plan.Root }
-
-// Stateless: no.
-func (aptRepoKind) Stateless() bool { return false }
 
 // wants reports whether the change needs the part of its resource a drift
 // field names: every part of one read absent, a drifted part of another.

@@ -23,20 +23,6 @@ import (
 	"github.com/zap-go/zap/pkg/plan"
 )
 
-// buildKind is the build's kind.Def with a detector given the whole
-// resource: its pin is looked up by the resource (env.PinOf), a tracked
-// one by its id in zap.lock.
-type buildKind struct {
-	kind.Def[*declaration.Build]
-}
-
-// Detect is detect.NewBuild.
-func (buildKind) Detect(r *declaration.Resource, env detect.Env) detect.Detector {
-	return detect.NewBuild(r, env)
-}
-
-var build = buildKind{kind.Def[*declaration.Build]{Name: declaration.KindBuild, Plan: buildSteps, Show: showBuild, As: plan.Elevated, Shell: buildShells}}
-
 // buildSteps: the build operation, as the login user, with the output as
 // its path and the pin, the extract form, the cwd and the source's name as
 // its arguments (run and env reach it from the resource when zap-exec
@@ -102,7 +88,7 @@ func sourceName(u declaration.Text) string {
 // showBuild: the source (its URL as declared, the pin when vendored, the
 // extract form, the minisign key and signature URL; never the auth), the
 // run, the output, the cwd and the env by name with its value as declared.
-func showBuild(b *declaration.Build) []kind.Line {
+func showBuild(b *declaration.Build, _ string) []kind.Line {
 	s := b.Source
 	out := []kind.Line{{Field: "source", Value: s.URL.String()}}
 	if s.Blake3 != "" {

@@ -46,7 +46,7 @@ func fileSteps(f *declaration.File, at kind.Planned) ([]plan.Step, error) {
 // showFile: the path, its mode, owner and group, the content by its kind
 // and digest (a template's vars in their exact form, never a value), the
 // validate command and the triggers.
-func showFile(f *declaration.File) []kind.Line {
+func showFile(f *declaration.File, _ string) []kind.Line {
 	out := append([]kind.Line{{Field: "path", Value: f.Path.String()}}, perms(f.Mode, f.Owner, f.Group)...)
 	switch c := f.Content; {
 	case c.Inline != nil:

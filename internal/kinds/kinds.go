@@ -42,8 +42,8 @@ var all = []kind.Kind{
 	kind.Def[*declaration.Firewall]{Name: declaration.KindFirewall, Read: detect.NewFirewall, Plan: firewallSteps, As: plan.Root},
 	kind.Def[*declaration.Verify]{Name: declaration.KindVerify, Read: detect.NewVerify, Plan: verifySteps, As: plan.Login},
 	kind.Def[*declaration.Pipeline]{Name: declaration.KindPipeline, Read: detect.NewPipeline, Plan: pipelineSteps, Show: showPipeline, As: plan.Login, NoState: true},
-	aptRepoKind{},
-	build,
+	kind.Def[*declaration.AptRepo]{Name: declaration.KindAptRepo, Read: detect.NewAptRepo, Plan: aptRepoSteps, Show: showAptRepo, As: plan.Root},
+	kind.Def[*declaration.Build]{Name: declaration.KindBuild, Read: detect.NewBuild, Plan: buildSteps, Show: showBuild, As: plan.Elevated, Shell: buildShells},
 }
 
 var byType = func() map[declaration.Kind]kind.Kind {

@@ -18,7 +18,7 @@ func directorySteps(d *declaration.Directory, _ kind.Planned) ([]plan.Step, erro
 }
 
 // showDirectory: the path, then its mode, owner and group.
-func showDirectory(d *declaration.Directory) []kind.Line {
+func showDirectory(d *declaration.Directory, _ string) []kind.Line {
 	return append([]kind.Line{{Field: "path", Value: d.Path.String()}}, perms(d.Mode, d.Owner, d.Group)...)
 }
 
@@ -28,6 +28,6 @@ func linkSteps(l *declaration.Link, _ kind.Planned) ([]plan.Step, error) {
 }
 
 // showLink: the path and what it points to.
-func showLink(l *declaration.Link) []kind.Line {
+func showLink(l *declaration.Link, _ string) []kind.Line {
 	return []kind.Line{{Field: "path", Value: l.Path.String()}, {Field: "to", Value: l.Target.String()}}
 }

@@ -24,7 +24,7 @@ func pipelineSteps(p *declaration.Pipeline, _ kind.Planned) ([]plan.Step, error)
 }
 
 // showPipeline: max_concurrency, and each step's id and name.
-func showPipeline(p *declaration.Pipeline) []kind.Line {
+func showPipeline(p *declaration.Pipeline, _ string) []kind.Line {
 	var out []kind.Line
 	if p.MaxConcurrency != nil {
 		out = append(out, kind.Line{Field: "max_concurrency", Value: fmt.Sprint(*p.MaxConcurrency)})

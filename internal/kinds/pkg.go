@@ -19,7 +19,7 @@ func packageSteps(*declaration.Package, kind.Planned) ([]plan.Step, error) {
 
 // showPackage: each manager's name, in the managers' order (the target's
 // package_manager picks one), and the check.
-func showPackage(p *declaration.Package) []kind.Line {
+func showPackage(p *declaration.Package, _ string) []kind.Line {
 	var out []kind.Line
 	for _, m := range declaration.PackageManagers {
 		if name, ok := p.From[m]; ok {

@@ -20,7 +20,7 @@ func scriptSteps(s *declaration.Script, _ kind.Planned) ([]plan.Step, error) {
 }
 
 // showScript: the check, the cwd and the env (the run is the step).
-func showScript(s *declaration.Script) []kind.Line {
+func showScript(s *declaration.Script, _ string) []kind.Line {
 	out := []kind.Line{{Field: "check", Value: s.Check.String()}}
 	if s.Cwd != "" {
 		out = append(out, kind.Line{Field: "cwd", Value: s.Cwd})

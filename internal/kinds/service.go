@@ -91,7 +91,7 @@ func serviceVerbs(s *declaration.Service, manager string, at kind.Planned) ([]ve
 }
 
 // showService: the unit, enabled, running, and what restarts or reloads it.
-func showService(s *declaration.Service) []kind.Line {
+func showService(s *declaration.Service, _ string) []kind.Line {
 	out := []kind.Line{{Field: "service", Value: s.Service}, {Field: "enabled", Value: "true"}}
 	if s.Enabled != nil && !*s.Enabled {
 		out[1].Value = "false"

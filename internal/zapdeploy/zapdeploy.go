@@ -1,25 +1,250 @@
-// Package zapdeploy is zap-deploy, the stage that ships an app as a versioned
-// release. It is not built yet: every invocation says so and exits 2.
+// Package zapdeploy is zap-deploy, the stage that ships an app as a
+// versioned release: it plans a deploy (read-only) and runs a plan.
 //
 // Usage:
 //
-//	zap-deploy [--help]
+//	zap-deploy plan [flags] [DECLARATION]
+//	zap-deploy show [PLAN]
+//	zap-deploy run [--dir DIR] [PLAN]
+//
+// See the usage text below and docs/deploy.md.
 package zapdeploy
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/user"
+
+	"github.com/zap-go/zap/internal/deploy"
+	"github.com/zap-go/zap/internal/envpass"
+	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/sshhost"
+	"github.com/zap-go/zap/internal/stage"
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/deployplan"
 )
+
+const usage = `usage: zap-deploy plan [flags] [DECLARATION]
+       zap-deploy show [PLAN]
+       zap-deploy run [--dir DIR] [PLAN]
+
+plan reads a declaration (zap-eval's output) from the file DECLARATION or
+stdin, the app's git checkout (--dir, default the working directory) and,
+over SSH, the target's current release, and writes the deploy plan
+(zap.deploy-plan/1) to stdout. It changes nothing anywhere.
+
+  zap-eval zap.ts | zap-deploy plan | zap-deploy run
+
+  --dir DIR          the app's git checkout (default: the working directory)
+  --force            ship a dirty tree, or the version already live
+  --skip-build       leave out the build step
+  --skip-preflight   record that the drift preflight is skipped
+  --bootstrap        connect as the target's bootstrap_user
+  --text             write the plan as text (what a dry run shows) instead
+
+show writes a deploy plan document as text.
+
+run executes a deploy plan: build, tarball, upload, the release script,
+restart, health, readiness, and a rollback when a step after the swap fails.
+It writes event lines (zap.events/1) to stdout and warnings to stderr. A plan
+with no plan_hash (a dirty tree without --force, the live version without
+--force, a masked host) is refused; a plan whose live release is already its
+version says so and exits 0.
+
+Exit status: plan and show: 0 written, 2 bad input, 1 a problem in the world
+(git, the connection, the target). run: 0 the release is live and healthy
+(or was already), 1 a step failed (after any rollback), 2 refused before
+anything ran.
+`
 
 // Main runs zap-deploy with args and returns its exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	for _, a := range args {
-		if a == "-h" || a == "--help" || a == "-help" {
-			fmt.Fprintln(stdout, "usage: zap-deploy\n\nzap-deploy ships an app to a remote target as a versioned release.\nIt is not built yet.")
-			return 0
-		}
+	if len(args) == 0 {
+		return stage.Finish("zap-deploy", usage, stage.BadInput(errors.New("name a verb: plan, show or run"), "run zap-deploy --help for its usage"), stdout, stderr)
 	}
-	fmt.Fprintln(stderr, "zap-deploy: not built yet")
-	return 2
+	var err error
+	switch args[0] {
+	case "plan":
+		err = planVerb(ctx, args[1:], stdin, stdout)
+	case "show":
+		err = showVerb(args[1:], stdin, stdout)
+	case "run":
+		err = runVerb(ctx, args[1:], stdin, stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		err = flagHelp
+	default:
+		err = stage.BadInput(fmt.Errorf("unknown verb %q", args[0]), "run zap-deploy --help for its usage")
+	}
+	return stage.Finish("zap-deploy", usage, err, stdout, stderr)
+}
+
+func planVerb(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) error {
+	fs := stage.NewFlagSet("zap-deploy plan")
+	var o deploy.Options
+	fs.StringVar(&o.Dir, "dir", ".", "the app's git checkout")
+	fs.BoolVar(&o.Flags.Force, "force", false, "")
+	fs.BoolVar(&o.Flags.SkipBuild, "skip-build", false, "")
+	fs.BoolVar(&o.Flags.SkipPreflight, "skip-preflight", false, "")
+	fs.BoolVar(&o.Flags.Bootstrap, "bootstrap", false, "")
+	text := fs.Bool("text", false, "")
+	if err := stage.Parse(fs, args); err != nil {
+		return err
+	}
+	passed, err := envpass.Load()
+	if err != nil {
+		return stage.BadInput(err)
+	}
+	data, err := stage.ReadInput(fs, stdin, "declaration")
+	if err != nil {
+		return err
+	}
+	d, err := declaration.Read(data)
+	if err == nil {
+		err = d.Validate()
+	}
+	if err != nil {
+		return stage.Unreadable(err, "declaration", "zap-eval")
+	}
+	switch {
+	case d.Deploy == nil:
+		return stage.BadInput(errors.New("declaration: the config declares no deploy block (zap.deploy)"))
+	case d.Target.Local:
+		return stage.BadInput(errors.New("declaration: target: zap deploy ships to a remote host; the config's target is the local machine"))
+	}
+	m, err := deploy.Make(ctx, d, passed.Lookup, o, dial)
+	if err != nil {
+		return classify(err)
+	}
+	if *text {
+		_, err = io.WriteString(stdout, deploy.Text(m))
+		return err
+	}
+	return writePlan(stdout, m.Plan)
+}
+
+func writePlan(stdout io.Writer, p *deployplan.Plan) error {
+	out, err := p.Encode()
+	if err != nil {
+		return fmt.Errorf("encode the deploy plan: %w", err)
+	}
+	if _, err := stdout.Write(append(out, '\n')); err != nil {
+		return stage.InWorld(fmt.Errorf("write the deploy plan: %w", err))
+	}
+	return nil
+}
+
+func readPlan(fs interface {
+	NArg() int
+	Arg(int) string
+}, stdin io.Reader) (*deployplan.Plan, error) {
+	if fs.NArg() > 1 {
+		return nil, stage.BadInput(fmt.Errorf("want at most one plan file, not %d arguments", fs.NArg()))
+	}
+	data, err := stage.Read(fs.Arg(0), stdin)
+	if err != nil {
+		return nil, stage.BadInput(fmt.Errorf("read the deploy plan: %w", err))
+	}
+	p, err := deployplan.Read(data)
+	if err != nil {
+		return nil, stage.Unreadable(err, "deploy plan", "zap-deploy plan")
+	}
+	return p, nil
+}
+
+func showVerb(args []string, stdin io.Reader, stdout io.Writer) error {
+	fs := stage.NewFlagSet("zap-deploy show")
+	if err := stage.Parse(fs, args); err != nil {
+		return err
+	}
+	p, err := readPlan(fs, stdin)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(stdout, deploy.Text(&deploy.Made{Plan: p}))
+	return err
+}
+
+func runVerb(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := stage.NewFlagSet("zap-deploy run")
+	dir := fs.String("dir", ".", "the app's git checkout")
+	if err := stage.Parse(fs, args); err != nil {
+		return err
+	}
+	p, err := readPlan(fs, stdin)
+	if err != nil {
+		return err
+	}
+	if deploy.AlreadyLive(p) {
+		fmt.Fprintf(stderr, "server already at this version: %s is live on %s\n", escape.Line(p.Source.Version), escape.Line(p.Target.Host))
+		return nil
+	}
+	if p.Hash == "" {
+		return stage.BadInput(errors.New("the deploy plan has no plan_hash: a dirty tree without --force, or a host, user or health domain behind a masked reference, can't be deployed"))
+	}
+	if err := deployplan.Verify(p, deploy.Install, deploy.Rollback); err != nil {
+		return stage.BadInput(err)
+	}
+	src, err := deploy.ReadSource(ctx, *dir)
+	if err != nil {
+		return stage.InWorld(err)
+	}
+	if src != p.Source {
+		return stage.BadInput(fmt.Errorf("the checkout is at %s now, not the plan's %s: make a new plan", src.Version, p.Source.Version))
+	}
+	c, err := dial(ctx, sshhost.Target{Host: p.Target.Host, User: p.Target.User, Port: p.Target.Port, Identity: p.Target.Identity})
+	if err != nil {
+		return classify(err)
+	}
+	defer c.Close()
+	r := &deploy.Runner{Plan: p, Dir: *dir, Client: c, Events: stdout,
+		Warn: func(s string) { fmt.Fprintf(stderr, "warning: %s\n", escape.Line(s)) }}
+	if err := r.Run(ctx); err != nil {
+		return stage.InWorld(err)
+	}
+	return nil
+}
+
+// flagHelp is --help as a verb.
+var flagHelp = flag.ErrHelp
+
+// dial connects to the target as the operator's ssh would.
+func dial(ctx context.Context, t sshhost.Target) (*sshhost.Client, error) {
+	c, err := sshhost.Dial(ctx, t, operatorHome())
+	if err != nil {
+		var ce *sshhost.ConnectError
+		if errors.As(err, &ce) {
+			return nil, stage.InWorld(fmt.Errorf("cannot connect to %s: %s", t.Host, ce.Reason), ce.Hints...)
+		}
+		return nil, stage.InWorld(fmt.Errorf("cannot connect to %s: %w", t.Host, err))
+	}
+	return c, nil
+}
+
+// classify gives an error of the plan's making its exit code: a target
+// that resolves to nothing is bad input, the rest the world's.
+func classify(err error) error {
+	var te *sshhost.TargetError
+	var se *stage.Error
+	switch {
+	case errors.As(err, &se):
+		return err
+	case errors.As(err, &te):
+		if te.Hint != "" {
+			return stage.BadInput(err, te.Hint)
+		}
+		return stage.BadInput(err)
+	}
+	return stage.InWorld(err)
+}
+
+// operatorHome is what ~ means in the operator's ssh config.
+func operatorHome() string {
+	if u, err := user.Current(); err == nil && u.HomeDir != "" {
+		return u.HomeDir
+	}
+	return os.Getenv("HOME")
 }

@@ -1,0 +1,138 @@
+package deploy
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/zap-go/zap/internal/ops"
+	"github.com/zap-go/zap/internal/testhook"
+	"github.com/zap-go/zap/pkg/deployplan"
+	"github.com/zap-go/zap/pkg/events"
+)
+
+// attemptLimit bounds one health request.
+const attemptLimit = 10 * time.Second
+
+// Outcome is how a poll ended: the last HTTP status (0 for no answer), and
+// the last error when there was no answer.
+type Outcome struct {
+	Status   int
+	Attempts int
+	URL      string
+	LastErr  error
+}
+
+// Err is nil for a 2xx, else why the check failed.
+func (o Outcome) Err() error {
+	switch {
+	case o.Status >= 200 && o.Status < 300:
+		return nil
+	case o.Status != 0:
+		return fmt.Errorf("%s answered %d after %d attempt(s) (a redirect is not followed, so a 3xx is not healthy)", o.URL, o.Status, o.Attempts)
+	case o.LastErr != nil:
+		return fmt.Errorf("%s didn't answer after %d attempt(s): %v", o.URL, o.Attempts, o.LastErr)
+	}
+	return fmt.Errorf("%s didn't answer", o.URL)
+}
+
+// Poll asks c.URL over HTTPS from this machine until it answers 2xx, up to
+// c.Attempts times, c.IntervalMS apart, never following a redirect. When
+// the attempts run out the last HTTP status decides: a connection failure
+// after it doesn't replace it.
+func Poll(ctx context.Context, c *deployplan.Check) Outcome {
+	client := &http.Client{
+		Timeout:       attemptLimit,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		Transport:     transport(),
+	}
+	o := Outcome{URL: c.URL}
+	for i := 0; i < c.Attempts; i++ {
+		if i > 0 {
+			select {
+			case <-ctx.Done():
+				o.LastErr = ctx.Err()
+				return o
+			case <-time.After(time.Duration(c.IntervalMS) * time.Millisecond):
+			}
+		}
+		o.Attempts++
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.URL, nil)
+		if err != nil {
+			o.LastErr = err
+			return o
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			o.LastErr = err
+			continue
+		}
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+		resp.Body.Close()
+		o.Status = resp.StatusCode
+		if o.Status >= 200 && o.Status < 300 {
+			return o
+		}
+	}
+	return o
+}
+
+// transport is the health checks' transport. In a test build only,
+// ZAP_TEST_HEALTH_ADDR=HOST:PORT (or https://HOST:PORT) sends every health request there (the
+// lab host's app), keeping the URL's name for TLS: the test-only stand-in
+// for a DNS record naming the target.
+func transport() http.RoundTripper {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.Proxy = nil
+	if addr := strings.TrimPrefix(os.Getenv("ZAP_TEST_HEALTH_ADDR"), "https://"); addr != "" && testhook.On() {
+		var d net.Dialer
+		t.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
+			return d.DialContext(ctx, network, addr)
+		}
+	}
+	return t
+}
+
+// rollback re-points current at the previous release (a compare-and-swap
+// under the deploy lock), restarts and re-checks health. It is always one
+// event: rolled back (step_ok), failed, or skipped.
+func (r *Runner) rollback(ctx context.Context) {
+	p := r.Plan
+	r.step++
+	if p.Live.State != deployplan.LiveRelease || p.Live.Release == p.Source.Version {
+		reason := "nothing to roll back to: current stays at the failed release " + p.Source.Version + "; a manual rollback is needed"
+		r.Warn(reason)
+		r.emit(events.Event{Event: events.StepSkipped, ID: "rollback", Step: r.step, Reason: reason})
+		return
+	}
+	r.emit(events.Event{Event: events.StepStarted, ID: "rollback", Step: r.step, Summary: "rollback to " + p.Live.Release})
+	res := r.Client.Shell(ctx, "sh", strings.NewReader(ops.Input(Rollback, p.Path, p.Source.Version, p.Live.Release)), scriptLimit)
+	if res.Err == nil && res.Status == 3 {
+		reason := strings.TrimPrefix(lastLines(res.Stdout, 1), "skip: ")
+		reason = "rollback skipped: " + reason + "; current is left as it is: check it"
+		r.Warn(reason)
+		r.emit(events.Event{Event: events.StepSkipped, ID: "rollback", Step: r.step, Reason: reason})
+		return
+	}
+	err := shellErr(res, scriptLimit)
+	if err == nil && p.Steps.Restart != "" {
+		err = r.restart(ctx)
+	}
+	if err == nil && p.Steps.Health != nil {
+		if err = r.poll(ctx, p.Steps.Health, false).Err(); err != nil {
+			err = fmt.Errorf("the restored release %s is not healthy either: manual intervention is needed: %w", p.Live.Release, err)
+		}
+	}
+	if err != nil {
+		r.Warn("rollback failed: " + err.Error())
+		r.emit(failedEvent("rollback", r.step, err))
+		return
+	}
+	r.Warn("rolled back to " + p.Live.Release)
+	r.emit(events.Event{Event: events.StepOK, ID: "rollback", Step: r.step, Summary: "rolled back to " + p.Live.Release})
+}

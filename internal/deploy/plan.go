@@ -1,0 +1,298 @@
+package deploy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/user"
+	"strings"
+	"time"
+
+	"github.com/zeebo/blake3"
+
+	"github.com/zap-go/zap/internal/ops"
+	"github.com/zap-go/zap/internal/resolve"
+	"github.com/zap-go/zap/internal/sshhost"
+	"github.com/zap-go/zap/internal/vocab"
+	"github.com/zap-go/zap/pkg/canon"
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/deployplan"
+	"github.com/zap-go/zap/pkg/observation"
+)
+
+// Defaults of a deploy block's optional fields.
+const (
+	DefaultReleases   = 5
+	DefaultHealthPath = "/health"
+	DefaultAttempts   = 30
+	DefaultIntervalMS = 2000
+)
+
+// readLimit bounds the plan's read of the target.
+const readLimit = 60 * time.Second
+
+// Options are the plan-changing flags and where the checkout is.
+type Options struct {
+	Dir   string
+	Flags deployplan.Flags
+}
+
+// UnbindableError is a plan that names a host, user or health domain
+// through a masked reference: it is shown, never hashed.
+type UnbindableError struct{ Ref string }
+
+func (e *UnbindableError) Error() string {
+	return fmt.Sprintf("the reference %s is a secret, so the plan can't name its machine: no review can bind it", e.Ref)
+}
+
+// Made is a plan with what its reading found beside it.
+type Made struct {
+	Plan *deployplan.Plan
+	// Warnings are shown with the plan.
+	Warnings []string
+	// Unbindable names a masked reference the host, user or health domain
+	// resolves through ("" for none): the plan then has no hash.
+	Unbindable string
+}
+
+// Make reads the checkout and the target of d into a deploy plan. env
+// resolves references. dial connects to the resolved target.
+func Make(ctx context.Context, d *declaration.Declaration, env resolve.Env, o Options, dial func(context.Context, sshhost.Target) (*sshhost.Client, error)) (*Made, error) {
+	dep := d.Deploy
+	if dep == nil {
+		return nil, errors.New("the config declares no deploy block (zap.deploy)")
+	}
+	if d.Target.Local {
+		return nil, errors.New("target: zap deploy ships to a remote host; the config's target is the local machine")
+	}
+	src, err := ReadSource(ctx, o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	res := resolve.Resolve(d, env)
+	m := &Made{}
+	refs, domain, masked := deployRefs(d, env)
+	if masked != "" {
+		m.Unbindable = masked
+	}
+	for _, r := range res.References {
+		if r.Secret && targetUses(&d.Target, r.Name, o.Flags.Bootstrap) {
+			m.Unbindable = r.Name
+		}
+	}
+	if dep.Health != nil && domain == "" {
+		return nil, fmt.Errorf("deploy.health.domain: the reference %s is unset or empty", strings.Join(dep.Health.Domain.Refs(), ", "))
+	}
+	t, err := sshhost.ResolveTarget(&d.Target, res.Text, o.Flags.Bootstrap)
+	if err != nil {
+		return nil, err
+	}
+	c, err := dial(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	who, live, warn, err := readTarget(ctx, c, dep.Path)
+	if err != nil {
+		return nil, err
+	}
+	m.Warnings = append(m.Warnings, warn...)
+	p := &deployplan.Plan{
+		Format:     deployplan.Format,
+		Target:     deployplan.Target{Declared: declared(&d.Target, o.Flags.Bootstrap), Host: t.Host, Port: t.Port, Identity: t.Identity, User: who},
+		Operator:   operator(),
+		Source:     src,
+		Flags:      o.Flags,
+		Live:       live,
+		Preflight:  preflight(d, o.Flags.SkipPreflight),
+		Path:       dep.Path,
+		References: refs,
+	}
+	p.Steps = steps(d, p, domain)
+	if m.Unbindable == "" && Bindable(p) {
+		if p.Hash, err = deployplan.Hash(p, Install, Rollback); err != nil {
+			return nil, err
+		}
+	}
+	return m, finish(m, p)
+}
+
+func finish(m *Made, p *deployplan.Plan) error {
+	m.Plan = p
+	return p.Validate()
+}
+
+// Bindable says whether a review can bind p: not a dirty tree without
+// --force, not a release already live without --force.
+func Bindable(p *deployplan.Plan) bool {
+	return (p.Source.Tree == deployplan.Clean || p.Flags.Force) && !AlreadyLive(p)
+}
+
+// AlreadyLive says whether the live release is the plan's version and the
+// plan doesn't force a redeploy: "server already at this version". A dirty
+// tree without --force is never already live.
+func AlreadyLive(p *deployplan.Plan) bool {
+	return !p.Flags.Force && p.Source.Tree == deployplan.Clean &&
+		p.Live.State == deployplan.LiveRelease && p.Live.Release == p.Source.Version
+}
+
+// steps says each step of the deploy.
+func steps(d *declaration.Declaration, p *deployplan.Plan, domain string) deployplan.Steps {
+	dep := d.Deploy
+	s := deployplan.Steps{Artifacts: append([]string{}, dep.Artifacts...)}
+	if !p.Flags.SkipBuild {
+		s.Build = dep.Build
+	}
+	s.Upload.Name = ".zap-deploy-" + p.Target.User + "-" + p.Source.Version + ".tar.gz"
+	keep := DefaultReleases
+	if dep.Releases != nil {
+		keep = *dep.Releases
+	}
+	s.Script = ReleaseScript(dep.Path, p.Target.User, p.Source.Version, p.Live, keep, dep.Shared, dep.Prepare, p.Operator)
+	if dep.Service != "" {
+		switch d.Target.ServiceManager {
+		case vocab.ManagerOpenRC:
+			s.Restart = "rc-service " + vocab.Quote(dep.Service) + " restart"
+		default:
+			s.Restart = "systemctl daemon-reload && systemctl restart " + vocab.Quote(dep.Service)
+		}
+	}
+	if h := dep.Health; h != nil {
+		c := deployplan.Check{URL: "https://" + domain + h.Path, Attempts: DefaultAttempts, IntervalMS: DefaultIntervalMS}
+		if h.Path == "" {
+			c.URL = "https://" + domain + DefaultHealthPath
+		}
+		if h.Attempts != nil {
+			c.Attempts = *h.Attempts
+		}
+		if h.IntervalMS != nil {
+			c.IntervalMS = *h.IntervalMS
+		}
+		s.Health = &c
+		if !strings.HasSuffix(c.URL, "://"+domain+"/ready") {
+			r := c
+			r.URL = "https://" + domain + "/ready"
+			s.Ready = &r
+		}
+	}
+	return s
+}
+
+// readTarget reads who the deploy connects as and what current names.
+func readTarget(ctx context.Context, c *sshhost.Client, path string) (who string, live deployplan.Live, warn []string, err error) {
+	r := c.Shell(ctx, "sh", strings.NewReader(ops.Input(readScript, path)), readLimit)
+	switch {
+	case r.Err != nil:
+		return "", live, nil, r.Err
+	case r.TimedOut:
+		return "", live, nil, fmt.Errorf("reading %s on the target took longer than %v", path, readLimit)
+	case r.Status != 0:
+		return "", live, nil, fmt.Errorf("reading %s on the target exited %d: %s", path, r.Status, strings.TrimSpace(r.Stderr))
+	}
+	for _, line := range strings.Split(strings.TrimSpace(r.Stdout), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 2 && f[0] == "user":
+			who = f[1]
+		case len(f) == 2 && f[0] == "current" && f[1] == "none":
+			live.State = deployplan.LiveNone
+		case len(f) == 2 && f[0] == "current" && f[1] == "other":
+			return "", live, nil, fmt.Errorf("%s/current is not a symbolic link, so it names no release to roll back to: point it at the live release by hand, or remove it to deploy as onto a fresh host", path)
+		case len(f) == 4 && f[0] == "current" && f[1] == "link":
+			if !deployplan.IsRelease(f[2]) {
+				return "", live, nil, fmt.Errorf("%s/current names %q, which is no release's name: point it at the live release by hand, or remove it to deploy as onto a fresh host", path, f[2])
+			}
+			live = deployplan.Live{State: deployplan.LiveRelease, Release: f[2]}
+			if f[3] == "missing" {
+				live.State = deployplan.LiveMissing
+				warn = append(warn, fmt.Sprintf("current names the release %s, which is not on the host", f[2]))
+			}
+		}
+	}
+	if who == "" || live.State == "" {
+		return "", live, nil, fmt.Errorf("reading %s on the target: an answer the deploy doesn't read: %q", path, r.Stdout)
+	}
+	return who, live, warn, nil
+}
+
+// deployRefs resolves the references of the deploy block: the plan's
+// references list, the health domain, and the name of a secret among them.
+func deployRefs(d *declaration.Declaration, env resolve.Env) (refs []observation.Reference, domain, masked string) {
+	values := map[string]string{}
+	for _, name := range d.Deploy.Refs() {
+		v, _ := env(name)
+		values[name] = v
+		r := observation.Reference{Name: name, Secret: resolve.Secret(d, name, v)}
+		if r.Secret {
+			masked = name
+		} else {
+			r.Value = v
+		}
+		refs = append(refs, r)
+	}
+	if d.Deploy.Health != nil {
+		domain, _ = d.Deploy.Health.Domain.Resolve(func(n string) (string, bool) { return values[n], true })
+	}
+	return refs, domain, masked
+}
+
+// targetUses says whether the target's host or connecting user reads the
+// variable name.
+func targetUses(t *declaration.Target, name string, bootstrap bool) bool {
+	user := t.User
+	if bootstrap {
+		user = t.BootstrapUser
+	}
+	for _, v := range []*declaration.Text{t.Host, user} {
+		if v == nil {
+			continue
+		}
+		for _, r := range v.Refs() {
+			if r == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// declared is the target's host as the config writes it.
+func declared(t *declaration.Target, _ bool) string {
+	if t.Host == nil {
+		return ""
+	}
+	return t.Host.String()
+}
+
+// operator is user@host of the machine zap runs on.
+func operator() string {
+	name := os.Getenv("USER")
+	if u, err := user.Current(); err == nil {
+		name = u.Username
+	}
+	host, _ := os.Hostname()
+	return name + "@" + host
+}
+
+// preflight is the drift preflight's state: skipped, nothing declared, or
+// how many resources it checks and a digest of their declarations as
+// written.
+func preflight(d *declaration.Declaration, skip bool) deployplan.Preflight {
+	switch {
+	case skip:
+		return deployplan.Preflight{State: deployplan.PreflightSkipped}
+	case len(d.Resources) == 0:
+		return deployplan.Preflight{State: deployplan.PreflightNone}
+	}
+	h := blake3.New()
+	h.WriteString("zap deploy preflight v1\n")
+	for i := range d.Resources {
+		b, err := canon.Marshal(&d.Resources[i])
+		if err != nil {
+			b = []byte(err.Error())
+		}
+		fmt.Fprintf(h, "%d:%s\n", len(b), b)
+	}
+	return deployplan.Preflight{State: deployplan.PreflightChecks, Count: len(d.Resources), Digest: fmt.Sprintf("%x", h.Sum(nil))}
+}

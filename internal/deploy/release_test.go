@@ -1,0 +1,173 @@
+package deploy
+
+import (
+	"bytes"
+	"crypto/sha512"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zap-go/zap/internal/ops"
+	"github.com/zap-go/zap/pkg/deployplan"
+)
+
+// releaseEnv is an app path holding an uploaded archive of one file,
+// bin/app, and the archive's digest.
+func releaseEnv(t *testing.T, user, version string) (path, digest string) {
+	t.Helper()
+	if _, err := exec.LookPath("flock"); err != nil {
+		t.Skip("skipped: the release script needs flock, which this machine lacks")
+	}
+	path = t.TempDir()
+	src := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(src, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, "bin", "app"), []byte("v "+version+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	archive := filepath.Join(path, ".zap-deploy-"+user+"-"+version+".tar.gz")
+	if out, err := exec.Command("tar", "-czf", archive, "-C", src, "bin").CombinedOutput(); err != nil {
+		t.Fatalf("tar: %v: %s", err, out)
+	}
+	if err := os.Chmod(archive, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha512.Sum512(b)
+	return path, hex.EncodeToString(sum[:])
+}
+
+// runRelease runs the release script with sh, as the deploy's session does.
+func runRelease(t *testing.T, script, digest string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command("sh")
+	cmd.Stdin = strings.NewReader(ops.Input(script, digest))
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
+}
+
+func me(t *testing.T) string {
+	out, err := exec.Command("id", "-un").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// TestReleaseScriptRecoversAndSwaps: a release moved aside by a deploy
+// killed between place and swap is put back, the staging directory left
+// behind removed, each a warning, and the new release swapped in; a prepare
+// command's exit ends only that command.
+func TestReleaseScriptRecoversAndSwaps(t *testing.T) {
+	user := me(t)
+	path, digest := releaseEnv(t, user, "bbbbbbbbbbbb")
+	for _, d := range []string{"releases/.zap-stage/x", "releases/.zap-old-aaaaaaaaaaaa"} {
+		if err := os.MkdirAll(filepath.Join(path, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(path, "releases", "aaaaaaaaaaaa"), filepath.Join(path, "current")); err != nil {
+		t.Fatal(err)
+	}
+	script := ReleaseScript(path, user, "bbbbbbbbbbbb", deployplan.Live{State: deployplan.LiveRelease, Release: "aaaaaaaaaaaa"}, 2, nil,
+		[]string{"exit 0", "echo prepared >&2; touch marker"}, "me@here")
+	if again := ReleaseScript(path, user, "bbbbbbbbbbbb", deployplan.Live{State: deployplan.LiveRelease, Release: "aaaaaaaaaaaa"}, 2, nil,
+		[]string{"exit 0", "echo prepared >&2; touch marker"}, "me@here"); again != script {
+		t.Fatal("the same inputs gave two scripts")
+	}
+	out, errOut, code := runRelease(t, script, digest)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"warning: removed releases/.zap-stage, which an unfinished deploy left\n",
+		"warning: put releases/.zap-old-aaaaaaaaaaaa back as releases/aaaaaaaaaaaa",
+		"swapped\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "prepared") {
+		t.Errorf("the prepare commands' output isn't on stderr: %q", errOut)
+	}
+	link, _ := os.Readlink(filepath.Join(path, "current"))
+	if link != filepath.Join(path, "releases", "bbbbbbbbbbbb") {
+		t.Errorf("current = %q", link)
+	}
+	for _, f := range []string{"releases/aaaaaaaaaaaa", "releases/bbbbbbbbbbbb/marker", "releases/bbbbbbbbbbbb/bin/app", "deploy_info.json"} {
+		if _, err := os.Stat(filepath.Join(path, f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(path, ".zap-deploy-"+user+"-bbbbbbbbbbbb.tar.gz")); !os.IsNotExist(err) {
+		t.Errorf("the archive is still there: %v", err)
+	}
+}
+
+// TestReleaseScriptRefuses: a wrong digest, an archive others can write, a
+// failing prepare command and a shared name the release ships a directory
+// at each stop the script before the swap, current left as it was.
+func TestReleaseScriptRefuses(t *testing.T) {
+	user := me(t)
+	for name, tc := range map[string]struct {
+		prepare []string
+		shared  []string
+		edit    func(path, archive string, digest *string)
+		want    string
+	}{
+		"digest":   {edit: func(_, _ string, d *string) { *d = strings.Repeat("0", 128) }, want: "doesn't have the digest"},
+		"writable": {edit: func(_, a string, _ *string) { os.Chmod(a, 0o622) }, want: "that no one else can write"},
+		"prepare":  {prepare: []string{"true", "false", "touch ../../never"}, want: "a prepare command failed (exit 1)"},
+		"shared":   {shared: []string{"bin"}, want: "ships a directory at the shared name bin"},
+		"lock": {edit: func(path, _ string, _ *string) {
+			cmd := exec.Command("flock", filepath.Join(path, ".zap-deploy.lock"), "sleep", "3")
+			os.WriteFile(filepath.Join(path, ".zap-deploy.lock"), nil, 0o640)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cmd.Wait() })
+			for i := 0; i < 100 && exec.Command("flock", "-n", filepath.Join(path, ".zap-deploy.lock"), "true").Run() == nil; i++ {
+				exec.Command("sleep", "0.05").Run()
+			}
+		}, want: "another deploy is running for this app"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path, digest := releaseEnv(t, user, "bbbbbbbbbbbb")
+			if tc.edit != nil {
+				tc.edit(path, filepath.Join(path, ".zap-deploy-"+user+"-bbbbbbbbbbbb.tar.gz"), &digest)
+			}
+			script := ReleaseScript(path, user, "bbbbbbbbbbbb", deployplan.Live{State: deployplan.LiveNone}, 2, tc.shared, tc.prepare, "me@here")
+			out, errOut, code := runRelease(t, script, digest)
+			if code != 1 || !strings.Contains(out, "stop: ") || !strings.Contains(out, tc.want) {
+				t.Fatalf("exit %d, want 1 stopping with %q\nstdout %s\nstderr %s", code, tc.want, out, errOut)
+			}
+			if strings.Contains(out, "swapped") {
+				t.Error("it swapped")
+			}
+			if _, err := os.Lstat(filepath.Join(path, "current")); !os.IsNotExist(err) {
+				t.Errorf("current exists: %v", err)
+			}
+			if _, err := os.Lstat(filepath.Join(path, "releases", ".zap-stage")); !os.IsNotExist(err) {
+				t.Errorf("the staging directory is left: %v", err)
+			}
+			if _, err := os.Stat(filepath.Join(path, "never")); err == nil {
+				t.Error("a prepare command after the failed one ran")
+			}
+		})
+	}
+}

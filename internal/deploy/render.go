@@ -1,0 +1,106 @@
+package deploy
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/pkg/deployplan"
+)
+
+// Text renders a made plan as the dry run shows it: the target, the tree,
+// the live release and the preflight, every step with its command, script,
+// paths or URL, the references, then the plan_hash, or why there is none.
+// Text from the config, the environment and the target is escaped
+// (<U+XXXX>), so no value can hide or forge a line.
+func Text(m *Made) string {
+	p := m.Plan
+	var b strings.Builder
+	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	e := escape.Line
+	for _, w := range m.Warnings {
+		line("warning: %s", e(w))
+	}
+	if AlreadyLive(p) {
+		line("server already at this version: %s is live on %s (--force ships it again)", e(p.Source.Version), e(p.Target.Host))
+		return b.String()
+	}
+	line("deploy %s to %s (target %s) as %s", e(p.Source.Version), e(p.Target.Host), e(p.Target.Declared), e(p.Target.User))
+	line("  commit:    %s", e(p.Source.Commit))
+	switch p.Source.Tree {
+	case deployplan.Dirty:
+		line("  tree:      uncommitted changes or untracked files (id %s)", p.Source.DirtyID)
+	default:
+		line("  tree:      clean")
+	}
+	line("  operator:  %s", e(p.Operator))
+	switch p.Live.State {
+	case deployplan.LiveNone:
+		line("  live:      nothing at %s/current: a first deploy, nothing to roll back to", e(p.Path))
+	case deployplan.LiveRelease:
+		line("  live:      %s (the rollback returns to it)", e(p.Live.Release))
+	case deployplan.LiveMissing:
+		line("  live:      current names %s, which is not on the host", e(p.Live.Release))
+	default:
+		line("  live:      current couldn't be read")
+	}
+	switch f := p.Preflight; f.State {
+	case deployplan.PreflightSkipped:
+		line("  preflight: skipped (--skip-preflight)")
+	case deployplan.PreflightNone:
+		line("  preflight: nothing declared to check")
+	default:
+		line("  preflight: %d resource(s), digest %s", f.Count, f.Digest)
+	}
+	showSteps(&b, p)
+	if len(p.References) > 0 {
+		line("references:")
+		for _, r := range p.References {
+			if r.Secret {
+				line("  %s: (a secret)", e(r.Name))
+			} else {
+				line("  %s = %s", e(r.Name), e(r.Value))
+			}
+		}
+	}
+	switch {
+	case m.Unbindable != "":
+		line("UNBINDABLE: the host, connecting user or health domain resolves through the masked reference %s: no plan_hash, and a wetrun is refused", e(m.Unbindable))
+	case p.Source.Tree == deployplan.Dirty && !p.Flags.Force:
+		line("no plan_hash: the tree has uncommitted changes or untracked files; a wetrun is refused without --force")
+	default:
+		line("plan_hash: %s", p.Hash)
+	}
+	return b.String()
+}
+
+// showSteps writes the plan's steps, numbered.
+func showSteps(b *strings.Builder, p *deployplan.Plan) {
+	n := 0
+	step := func(format string, args ...any) {
+		n++
+		fmt.Fprintf(b, "%d. "+format+"\n", append([]any{n}, args...)...)
+	}
+	e := escape.Line
+	s := p.Steps
+	if s.Build != "" {
+		step("build (locally, in the checkout):\n     %s", escape.Indent(s.Build, "     "))
+	}
+	step("tarball (locally, in a private directory of the run): tar -czf release.tar.gz -- %s", e(strings.Join(s.Artifacts, " ")))
+	step("upload: %s/%s, as %s, mode 600, checked by SHA-512", e(p.Path), e(s.Upload.Name), e(p.Target.User))
+	step("release script (sh, on the target, as %s):\n     %s", e(p.Target.User), escape.Indent(s.Script, "     "))
+	if s.Restart != "" {
+		step("restart (as root): %s", e(s.Restart))
+	}
+	if s.Health != nil {
+		step("health: GET %s until 2xx, %d attempt(s) %dms apart, no redirects followed", e(s.Health.URL), s.Health.Attempts, s.Health.IntervalMS)
+	}
+	if s.Ready != nil {
+		step("readiness: GET %s until 2xx (404: skipped with a warning)", e(s.Ready.URL))
+	}
+	if p.Live.State == deployplan.LiveRelease && p.Live.Release != p.Source.Version {
+		step("on a failure after the swap: current back to %s/releases/%s (under the deploy lock), restart, health", e(p.Path), e(p.Live.Release))
+	} else {
+		step("on a failure after the swap: nothing to roll back to (a manual rollback is needed)")
+	}
+}

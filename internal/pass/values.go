@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/fetch"
 	"github.com/zap-go/zap/internal/kind"
 	"github.com/zap-go/zap/internal/kinds"
 	"github.com/zap-go/zap/internal/resolve"
@@ -90,4 +91,49 @@ func BadTemplates(d *declaration.Declaration, res *resolve.Resolution) []string 
 		}
 	}
 	return out
+}
+
+// BadURLs lists, for every URL a resource fetches that holds a reference,
+// the rule its resolved value breaks (fetch.CheckURL): the config's check
+// reads only what is written, so a reference could bring in plain http off
+// loopback or a user:password@. A wetrun refuses these before anything
+// changes, so one is refused even where the pinned bytes are cached and no
+// fetch would run. Each names the resource, the field and the URL as
+// declared, never the value; a URL with an unset reference is left to the
+// check of unset references.
+func BadURLs(d *declaration.Declaration, res *resolve.Resolution) []string {
+	var out []string
+	for i := range d.Resources {
+		r := &d.Resources[i]
+		f, ok := r.Fetched()
+		if !ok {
+			continue
+		}
+		check := func(field string, t declaration.Text) {
+			for _, n := range t.Refs() {
+				if v, _ := res.Lookup(n); v == "" {
+					return
+				}
+			}
+			if !t.HasRefs() {
+				return
+			}
+			if err := fetch.CheckURL(res.Text(t)); err != nil {
+				out = append(out, fmt.Sprintf("resource %s: %s: %s resolves to a URL Zap doesn't fetch: %v",
+					escape.Line(r.ID), field, escape.Line(t.String()), err))
+			}
+		}
+		check(urlField[f.Kind], f.URL)
+		if f.Verify != nil && f.Verify.SignatureURL != nil {
+			check("source.verify.signature_url", *f.Verify.SignatureURL)
+		}
+	}
+	return out
+}
+
+// urlField is the field of each kind of fetched source that holds its URL.
+var urlField = map[string]string{
+	declaration.LockRemoteFile: "content.url",
+	declaration.LockBuild:      "source.url",
+	declaration.LockAptKey:     "key_url",
 }

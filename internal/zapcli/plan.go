@@ -60,6 +60,7 @@ func (a *app) preview(ctx context.Context, config string, cmd state.Command, opt
 		return nil, nil, err
 	}
 	a.warnBadValues(pass.BadValues(pl.Plan, s.Res))
+	a.warnBadURLs(pass.BadURLs(ev.Decl, s.Res))
 	opts.Unbindable, opts.Unrecorded = s.Conn.Masked, s.Conn.MaskedHost
 	if render.Lock(a.stdout, s.lockView(false)) {
 		fmt.Fprintln(a.stdout)

@@ -8,7 +8,9 @@ import (
 )
 
 // The values a planned command or a template can't take (pass.BadValues,
-// pass.BadTemplates): a preview warns of them, a wetrun refuses them.
+// pass.BadTemplates), and the fetched URLs whose references resolve to one
+// Zap doesn't fetch (pass.BadURLs): a preview warns of commands and URLs,
+// a wetrun refuses all three.
 
 // warnBadValues prints a warning for each value a planned command can't
 // carry (plan and a dry apply: the wetrun refuses them).
@@ -33,6 +35,29 @@ func refuseBadValues(bad []pass.BadValue) error {
 	}
 	return fail(2, strings.Join(lines, "\n")+"\nnothing was run",
 		"hand the command the value through env, which is quoted after it resolves, or change the value")
+}
+
+// warnBadURLs prints a warning for each fetched URL whose references
+// resolve to one Zap doesn't fetch (plan and a dry apply: the wetrun
+// refuses them).
+func (a *app) warnBadURLs(bad []string) {
+	for _, b := range bad {
+		fmt.Fprintf(a.stderr, "warning: %s\n", b)
+	}
+	if len(bad) > 0 {
+		fmt.Fprintln(a.stderr, "hint: a wetrun refuses this plan; "+badURLHint)
+	}
+}
+
+const badURLHint = "change the value the reference resolves to: https:// (http:// only to a loopback host), with no user:password@ (a credential goes in auth)"
+
+// refuseBadURLs is the wetrun's check of every fetched URL's resolved
+// value, before anything runs.
+func refuseBadURLs(bad []string) error {
+	if len(bad) == 0 {
+		return nil
+	}
+	return fail(2, strings.Join(bad, "\n")+"\nnothing was run", badURLHint)
 }
 
 // refuseBadTemplates is the wetrun's check of every template's values,

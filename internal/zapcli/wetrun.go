@@ -50,6 +50,9 @@ func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) err
 	if err := refuseBadTemplates(pass.BadTemplates(ev.Decl, s.Res)); err != nil {
 		return err
 	}
+	if err := refuseBadURLs(pass.BadURLs(ev.Decl, s.Res)); err != nil {
+		return err
+	}
 	w := &wetrun{s: s, o: o, ev: ev, det: det, pl: pl}
 	if review.Mismatch(pl.Plan.Hash, o.expect) {
 		return w.refuse(render.ReasonExpect)

@@ -206,7 +206,6 @@ func readTarget(ctx context.Context, c *sshhost.Client, path string) (who string
 			live = deployplan.Live{State: deployplan.LiveRelease, Release: f[2]}
 			if f[3] == "missing" {
 				live.State = deployplan.LiveMissing
-				warn = append(warn, fmt.Sprintf("current names the release %s, which is not on the host", f[2]))
 			}
 		}
 	}

@@ -21,6 +21,9 @@ func Text(m *Made) string {
 	for _, w := range m.Warnings {
 		line("warning: %s", e(w))
 	}
+	if p.Live.State == deployplan.LiveMissing {
+		line("warning: current names the release %s, which is not on the host: this deploy replaces it", e(p.Live.Release))
+	}
 	if AlreadyLive(p) {
 		line("server already at this version: %s is live on %s (--force ships it again)", e(p.Source.Version), e(p.Target.Host))
 		return b.String()
@@ -64,10 +67,12 @@ func Text(m *Made) string {
 		}
 	}
 	switch {
-	case m.Unbindable != "":
-		line("UNBINDABLE: the host, connecting user or health domain resolves through the masked reference %s: no plan_hash, and a wetrun is refused", e(m.Unbindable))
 	case p.Source.Tree == deployplan.Dirty && !p.Flags.Force:
 		line("no plan_hash: the tree has uncommitted changes or untracked files; a wetrun is refused without --force")
+	case m.Unbindable != "":
+		line("UNBINDABLE: the host, connecting user or health domain resolves through the masked reference %s: no plan_hash, and a wetrun is refused", e(m.Unbindable))
+	case p.Hash == "":
+		line("UNBINDABLE: the host, connecting user or health domain resolves through a masked reference: no plan_hash, and a wetrun is refused")
 	default:
 		line("plan_hash: %s", p.Hash)
 	}

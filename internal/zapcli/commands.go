@@ -33,6 +33,7 @@ func (a *app) run(ctx context.Context, args []string) error {
 		a.updateCommand(f),
 		a.planCommand(f),
 		a.applyCommand(f),
+		a.deployCommand(f),
 		a.detectCommand(f),
 		a.statusCommand(f),
 		a.configCommand(f),

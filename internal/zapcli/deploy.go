@@ -1,0 +1,340 @@
+package zapcli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/peterbourgon/ff/v3/ffcli"
+
+	"github.com/zap-go/zap/internal/deploy"
+	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/pass"
+	"github.com/zap-go/zap/internal/render"
+	"github.com/zap-go/zap/internal/state"
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/deployplan"
+	"github.com/zap-go/zap/pkg/events"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// deployOptions are zap deploy's flags.
+type deployOptions struct {
+	wetrun, json bool
+	expect       string
+	flags        deployplan.Flags
+}
+
+// deployCommand is zap deploy [--wetrun] [--expect-plan HASH] [--json]
+// [--force] [--skip-build] [--skip-preflight] [--bootstrap] [CONFIG].
+func (a *app) deployCommand(f *flagSets) *ffcli.Command {
+	fs := f.target("zap deploy")
+	var o deployOptions
+	fs.BoolVar(&o.wetrun, "wetrun", false, "ship the release: execute the deploy plan you reviewed (without it, deploy only previews)")
+	fs.StringVar(&o.expect, "expect-plan", "", "execute only if the deploy plan's plan_hash is exactly `HASH` (with --wetrun)")
+	fs.BoolVar(&o.json, "json", false, "stream the wetrun's events as JSON lines on stdout (with --wetrun)")
+	fs.BoolVar(&o.flags.Force, "force", false, "ship a tree with uncommitted changes or untracked files (as <hash>-dirty-<id>), or the version already live")
+	fs.BoolVar(&o.flags.SkipBuild, "skip-build", false, "leave out the build step")
+	fs.BoolVar(&o.flags.SkipPreflight, "skip-preflight", false, "skip the drift preflight (the convergence pass before shipping)")
+	return &ffcli.Command{
+		Name:       "deploy",
+		ShortUsage: "zap deploy [--wetrun] [--expect-plan HASH] [--json] [--force] [--skip-build] [--skip-preflight] [CONFIG]",
+		ShortHelp:  "preview a release of the app; with --wetrun, ship it",
+		LongHelp: `Run from inside the app's git checkout. Without --wetrun: reads the
+checkout and the target's current release and prints the deploy plan, every
+step with its command, script or URL, and its plan_hash, recorded as this
+host's deploy preview (exit 0). With --wetrun: plans again and executes only
+the plan you reviewed (--expect-plan, or the deploy preview), after the drift
+preflight (the convergence pass: exit 2 when the host drifted from its
+config). Exit status: 0 shipped and healthy, or already at this version;
+1 a step failed (after any rollback); 2 refused or an input error.`,
+		FlagSet: fs,
+		Exec: onConfig(func(ctx context.Context, config string) error {
+			o.flags.Bootstrap = a.bootstrap
+			switch {
+			case o.expect != "" && !o.wetrun:
+				return fail(2, "--expect-plan binds a wetrun to a reviewed plan; a dry run takes no --expect-plan", "add --wetrun to execute the plan it names")
+			case o.json && !o.wetrun:
+				return fail(2, "--json streams a wetrun's events; a dry run has none", "add --wetrun, or leave out --json for the text preview")
+			}
+			return a.cmdDeploy(ctx, config, o)
+		}),
+	}
+}
+
+// deployRun is one zap deploy past evaluation.
+type deployRun struct {
+	a        *app
+	s        *session
+	ev       *pass.Evaluation
+	o        deployOptions
+	dir      string
+	previews *deploy.Previews
+	host     string
+}
+
+// cmdDeploy is zap deploy, dry or wet.
+func (a *app) cmdDeploy(ctx context.Context, config string, o deployOptions) error {
+	s, err := a.open(config, true)
+	if err != nil {
+		return err
+	}
+	ev, err := s.Load(ctx)
+	if err != nil {
+		return err
+	}
+	switch {
+	case ev.Decl.Deploy == nil:
+		return fail(2, "the config declares no deploy block (zap.deploy): there is nothing to deploy")
+	case ev.Decl.Target.Local:
+		return fail(2, "zap deploy ships to a remote host, and the config's target is the local machine")
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return failf(1, "the working directory: %v", err)
+	}
+	d := &deployRun{a: a, s: s, ev: ev, o: o, dir: dir, host: pass.HostKey(ev.Decl, s.Res)}
+	if s.Store != nil {
+		d.previews = &deploy.Previews{Dir: s.Store.Dir(), UID: os.Getuid()}
+	}
+	if o.wetrun {
+		return d.wetrun(ctx)
+	}
+	p, err := d.plan(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(a.stdout, deploy.Text(&deploy.Made{Plan: p}))
+	return d.record(a.stdout, p)
+}
+
+// plan runs zap-deploy plan on the declaration.
+func (d *deployRun) plan(ctx context.Context) (*deployplan.Plan, error) {
+	args := []string{"plan", "--dir", d.dir}
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{d.o.flags.Force, "--force"}, {d.o.flags.SkipBuild, "--skip-build"}, {d.o.flags.SkipPreflight, "--skip-preflight"}, {d.o.flags.Bootstrap, "--bootstrap"}} {
+		if f.on {
+			args = append(args, f.name)
+		}
+	}
+	out, err := d.s.Stages.Run(ctx, "zap-deploy", d.ev.JSON, args...)
+	if err != nil {
+		return nil, err
+	}
+	p, err := deployplan.Read(out)
+	if err == nil && p.Hash != "" {
+		err = deployplan.Verify(p, deploy.Install, deploy.Rollback)
+	}
+	if err != nil {
+		return nil, failf(1, "zap-deploy wrote a deploy plan zap can't read: %v", err)
+	}
+	return p, nil
+}
+
+// record records p as this host's deploy preview when it has a hash.
+func (d *deployRun) record(w io.Writer, p *deployplan.Plan) error {
+	if p.Hash == "" {
+		return nil
+	}
+	if d.previews == nil {
+		fmt.Fprintln(w, "note: no state directory, so no deploy preview was recorded: only --expect-plan binds a wetrun")
+		return nil
+	}
+	if err := d.previews.Record(d.s.Abs, d.host, p.Hash); err != nil {
+		return pass.StateError(err)
+	}
+	return nil
+}
+
+// text is where the wetrun's text report goes: stderr under --json.
+func (d *deployRun) text() io.Writer {
+	if d.o.json {
+		return d.a.stderr
+	}
+	return d.a.stdout
+}
+
+// wetrun is zap deploy --wetrun.
+func (d *deployRun) wetrun(ctx context.Context) error {
+	if err := checkWetrun(d.s.Session); err != nil {
+		return err
+	}
+	if !d.o.flags.Force {
+		src, err := deploy.ReadSource(ctx, d.dir)
+		if err != nil {
+			return failf(1, "%v", err)
+		}
+		if src.Tree == deployplan.Dirty {
+			return fail(2, "the checkout has uncommitted changes or untracked files: the release would ship them under the commit's version",
+				"commit them, or deploy the tree as it is with --force (its version gets -dirty-<id>)")
+		}
+	}
+	p, err := d.plan(ctx)
+	if err != nil {
+		return err
+	}
+	t := d.text()
+	switch {
+	case deploy.AlreadyLive(p):
+		fmt.Fprint(t, deploy.Text(&deploy.Made{Plan: p}))
+		return nil
+	case p.Hash == "":
+		return fail(2, "the host, connecting user or health domain resolves through a masked reference: no review can bind this deploy")
+	case d.o.expect != "" && d.o.expect != p.Hash:
+		return d.refuse(p, render.ReasonExpect)
+	}
+	var preview *deploy.Preview
+	if d.o.expect == "" {
+		if d.previews != nil {
+			if preview, err = d.previews.Load(d.s.Abs, d.host); err != nil {
+				return pass.StateError(err)
+			}
+		}
+		switch {
+		case preview == nil:
+			return d.refuse(p, render.ReasonNoPreview)
+		case preview.Hash != p.Hash:
+			return d.refuse(p, render.ReasonChanged)
+		}
+	}
+	if err := d.preflight(ctx, p); err != nil {
+		return err
+	}
+	if preview != nil {
+		if err := preview.Claim(); err != nil {
+			if errors.Is(err, state.ErrClaimLost) {
+				return fail(2, "another wetrun claimed this deploy preview first: one preview covers one wetrun, so this one shipped nothing",
+					"preview again (zap deploy), then run zap deploy --wetrun")
+			}
+			return pass.StateError(err)
+		}
+	}
+	return d.execute(ctx, p)
+}
+
+// refuse shows the plan under the REFUSED banner, records it as the
+// preview, and exits 2 with nothing built or uploaded.
+func (d *deployRun) refuse(p *deployplan.Plan, reason string) error {
+	t := d.text()
+	expected := ""
+	if reason == render.ReasonExpect {
+		expected = d.o.expect
+	}
+	render.Refused(t, reason, expected)
+	fmt.Fprintln(t)
+	fmt.Fprint(t, deploy.Text(&deploy.Made{Plan: p}))
+	if err := d.record(t, p); err != nil {
+		return err
+	}
+	return exit(2)
+}
+
+// preflight is the drift preflight: the convergence pass against the
+// config, recorded as the last-run report (no preview). Any change but a
+// pipeline's or a service's that only its trigger fires, and any held
+// resource, is drift: exit 2 before anything is built.
+func (d *deployRun) preflight(ctx context.Context, p *deployplan.Plan) error {
+	if p.Preflight.State != deployplan.PreflightChecks {
+		return nil
+	}
+	if err := d.s.ReadPins(ctx, d.ev); err != nil {
+		return err
+	}
+	det, err := d.s.DetectThenPlan(ctx, d.ev)
+	if err != nil {
+		return err
+	}
+	pl, err := d.s.Plan(ctx, det)
+	if err != nil {
+		return err
+	}
+	if err := d.s.RecordPass(state.CmdDetect, false, "", d.ev, det); err != nil {
+		return err
+	}
+	drift := driftOf(pl.Plan)
+	if len(drift) == 0 {
+		return nil
+	}
+	return fail(2, "drift preflight: the host has drifted from its config, so nothing was shipped:\n"+strings.Join(drift, "\n"),
+		"review the changes with zap apply, converge with zap apply --wetrun, then deploy again")
+}
+
+// driftOf lists what in a convergence plan is drift to a deploy: every
+// change but a pipeline's and a service's whose only change is the restart
+// or reload its trigger fires from sources that aren't drift themselves,
+// and every held resource.
+func driftOf(p *plan.Plan) []string {
+	var out []string
+	quiet := map[string]bool{}
+	for _, c := range p.Changes {
+		switch {
+		case c.Type == declaration.KindPipeline || c.Type == plan.KindZap:
+			quiet[c.ID] = true
+			continue
+		case c.Type == declaration.KindService && c.Action == plan.Update && len(c.Drift) == 0 &&
+			c.Trigger != nil && c.Trigger.Pending == "" && len(c.Trigger.By) > 0 && allQuiet(quiet, c.Trigger.By):
+			quiet[c.ID] = true
+			continue
+		}
+		out = append(out, fmt.Sprintf("  %s (%s): %s", escape.Line(c.ID), c.Type, c.Action))
+	}
+	for _, h := range p.Held {
+		out = append(out, fmt.Sprintf("  %s: held (%s)", escape.Line(h.ID), escape.Line(h.Reason)))
+	}
+	return out
+}
+
+func allQuiet(quiet map[string]bool, ids []string) bool {
+	for _, id := range ids {
+		if !quiet[id] {
+			return false
+		}
+	}
+	return true
+}
+
+// execute runs zap-deploy run on the plan, its events passed on under
+// --json and said as lines of text otherwise.
+func (d *deployRun) execute(ctx context.Context, p *deployplan.Plan) error {
+	doc, err := p.Encode()
+	if err != nil {
+		return failf(1, "encode the deploy plan: %v", err)
+	}
+	return d.s.Stages.Stream(ctx, "zap-deploy", doc, func(line []byte) error {
+		e, err := events.Read(line)
+		if err != nil {
+			return failf(1, "zap-deploy wrote an event zap can't read: %v", err)
+		}
+		if d.o.json {
+			_, err := d.a.stdout.Write(append(line, '\n'))
+			return err
+		}
+		deployEventText(d.a.stdout, e)
+		return nil
+	}, "run", "--dir", d.dir)
+}
+
+// deployEventText says one event of a deploy as a line of the text report.
+func deployEventText(w io.Writer, e *events.Event) {
+	switch e.Event {
+	case events.StepStarted:
+		fmt.Fprintf(w, "%d. %s\n", e.Step, escape.Line(e.Summary))
+	case events.StepFailed:
+		fmt.Fprintf(w, "   failed: %s\n", escape.Indent(e.Error, "   "))
+	case events.StepSkipped:
+		fmt.Fprintf(w, "   skipped: %s\n", escape.Line(e.Reason))
+	case events.StepOK:
+		if e.Summary != "" {
+			fmt.Fprintf(w, "   ok: %s\n", escape.Line(e.Summary))
+		}
+	case events.RunOK:
+		fmt.Fprintln(w, "deployed")
+	case events.RunFailed:
+		fmt.Fprintln(w, "deploy failed")
+	}
+}

@@ -82,11 +82,12 @@ tidy-check:
 
 # Speed budgets, measured side by side with the floor (a hand-written shell
 # script doing the same reads or writes) and, when installed, the peer:
-# zap plan, and zap apply --wetrun of 200, 2,000 and 20,000 new files,
-# locally and (as root) over a private sshd. BENCH_PART=reads|writes.
+# zap plan, and zap apply --wetrun of 200 and 2,000 new files (20,000, with
+# peak RSS, when BENCH_BIG=1), locally and (as root) over private sshds,
+# beside ansible-playbook and pyinfra where installed. BENCH_PART=reads|writes.
 bench: build
 	./testdata/bench/run.sh
-	./testdata/bench/ssh.sh
+	GO=$(GO) ./testdata/bench/ssh.sh
 	./testdata/bench/fetched.sh
 
 # The main job on this machine: a config that manages a directory, a file, a

@@ -14,12 +14,32 @@
 # at most 1.5 times the floor; at least 100 times faster than the peer; and
 # 2,000 files at most 3 times the 200-file time.
 #
-# Then the writes (writes.sh): `zap apply --wetrun` of 200 and 2,000 new
-# files (content, mode 644, owner root) into a fresh directory, against the
-# floor issue 16 defines: ONE ssh session running one `sudo -n sh -c` per
-# file with the content on its standard input. 20,000 files only with
-# BENCH_BIG=1 (about ten minutes today). BENCH_PART=reads or writes runs only
-# that half; BENCH_WRITE_RUNS (default 3, for 200 files; 2,000 and 20,000 run
+# Reads also: zap plan of the 2,000-file config beside the same floor for
+# 2,000 files, budget at most 1.2 times it (issue 16).
+#
+# Then the writes (writes.sh), issue 16's apply columns in one run: `zap
+# apply --wetrun` of 200 and 2,000 new files (content, mode 644, owner root)
+# into a fresh directory, logging in as root, beside
+#   the floor: ONE ssh session running, per file, the `sudo -n sh -s` of
+#     zap's put with the same bytes on stdin (the constant put script of
+#     internal/ops, written by testdata/bench/floorput);
+#   the peers: ansible-playbook (copy tasks, pipelining) and pyinfra
+#     (files.put) writing the same 200 files, each skipped with a note where
+#     it isn't installed;
+# and the same 200 files (zap and the floor) with 100 ms added to every
+# session's shell start, to show what a session costs zap. Root's shell
+# start files are never touched: the write sshds (two, started here) set
+# HOME for their sessions to a directory of the bench's (SetEnv), whose
+# .bashrc, the one root's bash reads when sshd runs a command, is empty for
+# one and `sleep 0.1` for the other; sudo gives the commands root's own
+# HOME again.
+# Budgets (issue 16): 200 files at most 5 s and at most 2 times the floor;
+# the 100 ms shell start paid once per batch, not per file (read here as at
+# most 10 session starts, 1 s, where one per file is 200); 2,000 files at
+# most 10 times the 200; at least 20 times faster than ansible-playbook.
+# 20,000 files (wetrun, then plan of them converged, each with its peak
+# RSS) only with BENCH_BIG=1. BENCH_PART=reads or writes runs only that
+# half; BENCH_WRITE_RUNS (default 3, for 200 files; 2,000 and 20,000 run
 # once) and BENCH_TIMEOUT (seconds per zap run; default 300 for 200 files,
 # 1800 for 2,000, 3600 for 20,000) shape the writes.
 #
@@ -27,6 +47,7 @@
 # (default zaptest), since zap-eval never evaluates as root. BENCH_BIN (the
 # binaries; default bin/, which make build fills), BENCH_RUNS
 # (default 11), BENCH_PEER_RUNS (default 1), BENCH_FILES (default 200).
+# The floor's writer is built with go (GO, default go).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 if [ "$(id -u)" != 0 ]; then
@@ -51,10 +72,11 @@ for b in zap zap-eval zap-detect zap-plan zap-exec; do
 done
 
 work=$(mktemp -d /tmp/zap-bench-ssh.XXXXXX)
-sshd_pid=
+sshd_pids=()
 sudoers=
 cleanup() {
-	[ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null || true
+	local p
+	for p in "${sshd_pids[@]}"; do kill "$p" 2>/dev/null || true; done
 	[ -n "$sudoers" ] && rm -f "$sudoers"
 	rm -rf "$work"
 }
@@ -62,35 +84,47 @@ trap cleanup EXIT
 chmod 755 "$work"
 mkdir -p "$work/sshd" "$work/home/.ssh" "$work/sshbin" "$work/target" /run/sshd
 
-# The server: a free port on 127.0.0.1, key login for $user.
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 ssh-keygen -q -t ed25519 -N '' -f "$work/sshd/host_ed25519"
 ssh-keygen -q -t ed25519 -N '' -f "$work/home/.ssh/id_ed25519"
 cp "$work/home/.ssh/id_ed25519.pub" "$work/sshd/authorized_keys"
 chmod 644 "$work/sshd/authorized_keys"
-cat > "$work/sshd/sshd_config" <<EOF
+sudoers=/etc/sudoers.d/zap-bench-ssh-$$
+echo "$user ALL=(ALL) NOPASSWD: ALL" > "$sudoers"
+chmod 440 "$sudoers"
+
+# start_sshd NAME [CONFIG LINE...]: a private sshd on a free port of
+# 127.0.0.1 with key login for $user and root (by the bench's own
+# authorized_keys, never root's), its port in port and recorded in the
+# client's known_hosts.
+start_sshd() {
+	local name=$1 i
+	shift
+	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	{
+		cat <<EOF
 Port $port
 ListenAddress 127.0.0.1
 HostKey $work/sshd/host_ed25519
-PidFile $work/sshd/sshd.pid
+PidFile $work/sshd/$name.pid
 AuthorizedKeysFile $work/sshd/authorized_keys
 UsePAM yes
-PermitRootLogin no
+PermitRootLogin prohibit-password
 PasswordAuthentication no
 KbdInteractiveAuthentication no
 StrictModes no
 MaxSessions 50
 MaxStartups 50
 EOF
-sudoers=/etc/sudoers.d/zap-bench-ssh-$port
-echo "$user ALL=(ALL) NOPASSWD: ALL" > "$sudoers"
-chmod 440 "$sudoers"
-/usr/sbin/sshd -D -f "$work/sshd/sshd_config" -E "$work/sshd/log" &
-sshd_pid=$!
-for ((i = 0; i < 100; i++)); do
-	(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-	sleep 0.05
-done
+		printf '%s\n' "$@"
+	} > "$work/sshd/$name.config"
+	/usr/sbin/sshd -D -f "$work/sshd/$name.config" -E "$work/sshd/$name.log" &
+	sshd_pids+=($!)
+	for ((i = 0; i < 100; i++)); do
+		(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+		sleep 0.05
+	done
+	echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$work/sshd/host_ed25519.pub")" >> "$work/home/.ssh/known_hosts"
+}
 
 # The client: an ssh config naming the identity and known_hosts, read by an
 # ssh wrapper on PATH (ssh reads the account's own home, not HOME).
@@ -100,9 +134,9 @@ Host *
   UserKnownHostsFile $work/home/.ssh/known_hosts
   GlobalKnownHostsFile /dev/null
 EOF
-echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$work/sshd/host_ed25519.pub")" > "$work/home/.ssh/known_hosts"
 printf '#!/bin/sh\nexec %s -F %s "$@"\n' "$(command -v ssh)" "$work/home/.ssh/config" > "$work/sshbin/ssh"
 chmod 755 "$work/sshbin/ssh"
+start_sshd reads
 
 # A project of $1 files under $work/target/$2, and the files themselves,
 # written converged (content and mode 644) straight onto the host's disk.
@@ -150,47 +184,111 @@ as() {
 	runuser -u "$user" -- env HOME="$work/home" ZAP_HOME="$work/zaphome" PATH="$work/sshbin:$PATH" "$@"
 }
 
-if [ "$part" != reads ]; then
+# ssh_writes: the write half (see the top), its table and its budgets.
+ssh_writes() {
+	local n shell r limit row zap200 floor200 zapslow floorslow zap2000 tag=0 rows=() sizes
 	# shellcheck source=writes.sh
 	. "$root/testdata/bench/writes.sh"
 	as_user() { as "$@"; }
-	floor_cmd() { as timeout -k 10 "$2" sh -c "ssh -p $port $user@127.0.0.1 sh < '$1'"; }
+	floor_cmd() { as timeout -k 10 "$2" sh -c "ssh -p $wport root@127.0.0.1 sh < '$1'"; }
 	# A floor or wetrun its timeout stopped may leave the target's shell
 	# writing a moment longer: try the removal again.
 	clear_dir() { rm -rf "$1" 2>/dev/null || { sleep 2; rm -rf "$1"; }; }
 	zaphomes=$work/zaphomes
 	mkdir -m 700 "$zaphomes"
 	chown "$user" "$zaphomes"
-	echo "zap bench over SSH, writes: N new files (content, mode 644, owner root) into a fresh directory"
-	echo "on 127.0.0.1:$port as $user with sudo; each run: a fresh ZAP_HOME, the directory removed,"
-	echo "zap apply (the dry run a wetrun needs as its review, not timed), then zap apply --wetrun, timed alone"
-	echo "floor: one ssh session running one sudo -n sh -c 'cat > f.tmp; chmod; chown; mv' per file, content on stdin"
+	(cd "$root" && "${GO:-go}" build -o "$work/floorput" ./testdata/bench/floorput)
+
+	# The two write sshds: root's shell start is the bench's .bashrc.
+	mkdir -p "$work/rootenv/plain" "$work/rootenv/slow"
+	: > "$work/rootenv/plain/.bashrc"
+	echo 'sleep 0.1' > "$work/rootenv/slow/.bashrc"
+	start_sshd plain "SetEnv HOME=$work/rootenv/plain"
+	local plain=$port
+	start_sshd slow "SetEnv HOME=$work/rootenv/slow"
+	local slow=$port
+
+	echo "zap bench over SSH, writes: N new files (content, mode 644, owner root) into a fresh directory,"
+	echo "logging in as root on 127.0.0.1 (private sshds whose sessions' HOME is the bench's: an empty .bashrc,"
+	echo "or one that sleeps 100 ms); each run: a fresh ZAP_HOME, the directory removed, zap apply (the dry"
+	echo "run a wetrun needs as its review, not timed), then zap apply --wetrun, timed alone; medians"
+	echo "floor: one ssh session running per file the sudo -n sh -s of zap's put, the same bytes on stdin"
 	echo
-	sizes="$files $big"
-	if [ "${BENCH_BIG:-}" = 1 ]; then
-		sizes="$sizes $((big * 10))"
-		echo "BENCH_BIG=1: $((big * 10)) files too; over SSH that takes ten minutes or more today (issue 16 saw 3,730 files in 580 s)"
-	fi
-	writes_header
-	for n in $sizes; do
-		mkdir -p "$work/w$n"
-		echo '{"name": "zap-bench-ssh-writes", "private": true}' > "$work/w$n/package.json"
-		write_config "$work/w$n/zap.ts" "{host: '127.0.0.1', port: $port, user: '$user'}" "$work/target/writes" "$n" root
-		write_floor_ssh "$work/w$n/floor.sh" "$work/target/writes" "$n" root
-		chown -R "$user" "$work/w$n"
-		(cd "$work/w$n" && as "$bin/zap" lock zap.ts > /dev/null)
+	sizes="$files plain $files slow $big plain"
+	[ "${BENCH_BIG:-}" = 1 ] && sizes="$sizes $((big * 10)) plain"
+	printf '%-28s %14s %14s %7s %5s %9s\n' 'resources' 'zap --wetrun' floor ratio runs 'peak RSS'
+	set -- $sizes
+	while [ $# -gt 0 ]; do
+		n=$1 shell=$2
+		shift 2
+		tag=$((tag + 1)) project_tag=$tag
+		wport=$plain
+		[ "$shell" = slow ] && wport=$slow
+		mkdir -p "$work/w$tag"
+		echo '{"name": "zap-bench-ssh-writes", "private": true}' > "$work/w$tag/package.json"
+		write_config "$work/w$tag/zap.ts" "{host: '127.0.0.1', port: $wport, user: 'root'}" "$work/target/writes" "$n" root
+		local floor=
+		if [ "$n" -le "$big" ]; then
+			floor=$work/w$tag/floor.sh
+			"$work/floorput" "$n" "$work/target/writes" root > "$floor"
+		fi
+		chown -R "$user" "$work/w$tag"
+		(cd "$work/w$tag" && as "$bin/zap" lock zap.ts > /dev/null)
 		r=1 limit=1800
 		[ "$n" -eq "$files" ] && r=${BENCH_WRITE_RUNS:-3} limit=300
 		[ "$n" -gt "$big" ] && limit=3600
-		bench_writes "$n" "$r" "${BENCH_TIMEOUT:-$limit}" "$work/w$n" "$work/target/writes" "$work/w$n/floor.sh"
+		local with=
+		[ "$n" -gt "$big" ] && with=plan
+		bench_writes "$n" "$r" "${BENCH_TIMEOUT:-$limit}" "$work/w$tag" "$work/target/writes" "$floor" "$with"
+		row=$n
+		[ "$shell" = slow ] && row="$n, +100 ms shell start"
+		printf '%-28s %14s %14s %7s %5s %9s\n' "$row" "$(ms "$zap_ms")" "$(ms "$floor_ms")" "$(ratio_of "$zap_ms" "$floor_ms")" "$r" "$zap_rss"
+		[ -n "$with" ] && rows+=("$(printf '%-28s %14s %14s %7s %5s %9s' "$n, zap plan (converged)" "$(ms "$plan_ms")" - - 1 "$plan_rss")")
+		case $n-$shell in
+		$files-plain) zap200=$zap_ms floor200=$floor_ms ;;
+		$files-slow) zapslow=$zap_ms floorslow=$floor_ms ;;
+		$big-plain) zap2000=$zap_ms ;;
+		esac
 	done
-	if [ "${BENCH_BIG:-}" != 1 ]; then
-		writes_row $((big * 10)) "skipped" "skipped" 0
-		echo "($((big * 10)) files skipped: a wetrun that size over SSH takes ten minutes or more today (issue 16); BENCH_BIG=1 runs it)"
-	fi
+	for row in "${rows[@]}"; do echo "$row"; done
+	[ "${BENCH_BIG:-}" = 1 ] || echo "($((big * 10)) files: skipped; BENCH_BIG=1 runs their wetrun and plan over SSH, with peak RSS)"
+	wport=$plain
+	peer_writes "$files" "$work/target/writes" ssh "$plain" root "$work/home/.ssh/config"
+	echo "peer: ansible-playbook (copy tasks, pipelining), $files files: $(ms "$ansible_ms")"
+	echo "peer: pyinfra (files.put), $files files: $(ms "$pyinfra_ms")"
 	load_note
-	peer_writes "$files" "$work/target/writes" ssh "$port" "$user" "$work/home/.ssh/config"
 	echo
+	echo "budgets (issue 16), never failing the bench:"
+	budget "zap --wetrun, $files files (s)" "$(per "$zap200" 1000)" 5 '<='
+	budget "zap --wetrun / floor, $files files" "$(per "$zap200" "$floor200")" 2 '<='
+	# What 100 ms more per session start cost, in session starts.
+	budget "+100 ms shell start: session starts zap paid" "$(minus_per "$zapslow" "$zap200" 100)" 10 '<=' "(one per file would be $files)"
+	echo "  (the floor, one session, paid $(minus_per "$floorslow" "$floor200" 100) session starts of 100 ms: the sleep's own figure on this machine)"
+	budget "zap --wetrun, $big files / $files files" "$(per "$zap2000" "$zap200")" 10 '<='
+	budget "ansible-playbook / zap --wetrun, $files files" "$(per "$ansible_ms" "$zap200")" 20 '>='
+	echo
+}
+
+# per A B: A / B to two places, or "-" when either isn't a figure.
+per() {
+	case $1$2 in
+	*[!0-9]* | '') echo - ;;
+	*) awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f\n", a / (b > 0 ? b : 1) }' ;;
+	esac
+}
+
+# minus_per A B C: (A - B) / C to one place, or "-".
+minus_per() {
+	case $1$2 in
+	*[!0-9]* | '') echo - ;;
+	*) awk -v a="$1" -v b="$2" -v c="$3" 'BEGIN { printf "%.1f\n", (a - b) / c }' ;;
+	esac
+}
+
+if [ "$part" != reads ]; then
+	reads_port=$port
+	ssh_writes
+	port=$reads_port
 fi
 [ "$part" = writes ] && exit 0
 
@@ -225,6 +323,8 @@ floor=$(median_ms as sh -c "ssh -p $port $user@127.0.0.1 sudo -n sh < '$work/sma
 row "floor: ssh host sudo -n sh < floor.sh" "$floor"
 zap_big=$(cd "$work/big" && median_ms as "$bin/zap" plan zap.ts)
 row "zap plan, $big files (whole command)" "$zap_big"
+floor_big=$(median_ms as sh -c "ssh -p $port $user@127.0.0.1 sudo -n sh < '$work/big/floor.sh'")
+row "floor, $big files" "$floor_big"
 
 peer=
 if command -v ansible-playbook >/dev/null 2>&1; then
@@ -261,3 +361,5 @@ if [ -n "$peer" ]; then
 fi
 r=$(ratio "$zap_big" "$zap_small")
 printf '%d files / %d files    %8sx  (budget <= 3x)     %s\n' "$big" "$files" "$r" "$(verdict "$r" 3 '<=')"
+r=$(ratio "$zap_big" "$floor_big")
+printf 'zap plan / floor, %d   %8sx  (budget <= 1.2x)   %s\n' "$big" "$r" "$(verdict "$r" 1.2 '<=')"

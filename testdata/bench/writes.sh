@@ -16,7 +16,10 @@
 # Each run removes the directory, previews (`zap apply`, the dry run a wetrun
 # needs as its review), then times only `zap apply --wetrun`, under a timeout:
 # a run over it prints "over N s" instead of a figure. A run that doesn't
-# leave exactly N files of the declared content behind fails the bench.
+# leave exactly N files of the declared content behind fails the bench. The
+# wetrun runs under /usr/bin/time (where there is one) for its peak RSS:
+# the largest resident set of zap and the stages it ran, each of which
+# reports its own high-water mark to the process that waits for it.
 
 # write_config FILE TARGET DIR N OWNER: a zap.ts for TARGET (zap.target's
 # argument) declaring the directory DIR and N files in it, each with 40 lines
@@ -63,24 +66,8 @@ write_floor_local() {
 	} > "$1"
 }
 
-# write_floor_ssh FILE DIR N OWNER: the SSH floor as issue 16 defines it,
-# a script for ONE ssh session running one `sudo -n sh -c` per file with the
-# content on its standard input (written to a temporary name, then chmod,
-# chown and rename).
-write_floor_ssh() {
-	local i text
-	{
-		echo "sudo -n mkdir -p '$2' </dev/null || exit 1"
-		for ((i = 0; i < $3; i++)); do
-			# shellcheck disable=SC2016 # expanded by the target's sh, not here
-			printf 'sudo -n sh -c '\''cat > "$1.tmp" && chmod 644 "$1.tmp" && chown %s "$1.tmp" && mv "$1.tmp" "$1"'\'' sh %s <<'\''EOF'\'' || exit 1\n' "$4" "$2/f$i.txt"
-			file_text "$i"
-			# shellcheck disable=SC2059 # the text is the format: file_text wrote it as one
-			printf "$text"
-			echo EOF
-		done
-	} > "$1"
-}
+# The SSH floor is testdata/bench/floorput's: one ssh session running, per
+# file, the sudo -n sh -s that zap's put runs, with the same bytes on stdin.
 
 # check_files DIR N: DIR holds exactly N files f0.txt … with the declared
 # content.
@@ -139,9 +126,41 @@ wetrun_once() {
 		timeout -k 10 "$limit" "$bin/zap" apply zap.ts
 	case $took in *[!0-9]*) echo "$took"; return ;; esac
 	timed "$zh.wet" "the wetrun of $project" as_user env -C "$project" ZAP_HOME="$zh" \
-		timeout -k 10 "$limit" "$bin/zap" apply --wetrun zap.ts
+		"${peak[@]}" -o "$zh.rss" timeout -k 10 "$limit" "$bin/zap" apply --wetrun zap.ts
 	case $took in *[!0-9]*) ;; *) check_files "$dir" "$n" || took=failed ;; esac
 	echo "$took"
+}
+
+# peak: the wrapper that writes a command's peak RSS (KB) into the file
+# after its -o; where /usr/bin/time is missing, one that drops -o FILE and
+# runs the command, so the figure reads "-".
+if [ -x /usr/bin/time ]; then
+	peak=(/usr/bin/time -f %M)
+else
+	# shellcheck disable=SC2016 # expanded by that sh
+	peak=(sh -c 'shift 2; exec "$@"' peak)
+fi
+
+# rss_of FILE...: the largest peak RSS the files hold, in MB, or "-".
+rss_of() {
+	local f k max=0
+	for f in "$@"; do
+		[ -r "$f" ] || continue
+		k=$(grep -E '^[0-9]+$' "$f" | tail -n 1)
+		[ -n "$k" ] && ((k > max)) && max=$k
+	done
+	((max > 0)) || { echo -; return; }
+	awk -v k="$max" 'BEGIN { printf "%.0f MB\n", k / 1024 }'
+}
+
+# plan_once PROJECT K: times `zap plan` of the converged files as the
+# wetrun left them, setting plan_ms (or "over N s", "failed") and plan_rss.
+plan_once() {
+	local project=$1 zh="$zaphomes/$2" took
+	timed "$zh.plan" "the plan of $project" as_user env -C "$project" ZAP_HOME="$zh" \
+		"${peak[@]}" -o "$zh.plan.rss" timeout -k 10 "$limit" "$bin/zap" plan zap.ts
+	plan_ms=$took
+	plan_rss=$(rss_of "$zh.plan.rss")
 }
 
 # floor_once SCRIPT DIR N: one run of the floor, as wetrun_once.
@@ -153,19 +172,30 @@ floor_once() {
 	echo "$took"
 }
 
-# bench_writes N RUNS LIMIT PROJECT DIR FLOOR: one table row, the median of
-# RUNS runs each of zap and the floor.
+# bench_writes N RUNS LIMIT PROJECT DIR FLOOR [plan]: RUNS runs each of zap
+# and the floor, setting zap_ms and floor_ms (the medians, in ms, or the
+# first run that isn't a figure), zap_rss (the wetruns' peak RSS) and, with
+# plan, plan_ms and plan_rss of a `zap plan` of the files the last wetrun
+# converged.
 bench_writes() {
-	local n=$1 runs=$2 limit=$3 project=$4 dir=$5 floor=$6 z=() f=() r zm fm
+	local n=$1 runs=$2 limit=$3 project=$4 dir=$5 floor=$6 z=() f=() r rss=()
 	for ((r = 0; r < runs; r++)); do
-		z+=("$(wetrun_once "$project" "$dir" "$n" "w$n-$r")")
-		f+=("$(floor_once "$floor" "$dir" "$n")")
+		z+=("$(wetrun_once "$project" "$dir" "$n" "w$n-$r-$project_tag")")
+		rss+=("$zaphomes/w$n-$r-$project_tag.rss")
+		if [ "${7:-}" = plan ] && [ $((r + 1)) -eq "$runs" ]; then
+			case ${z[-1]} in *[!0-9]*) plan_ms=- plan_rss=- ;; *) plan_once "$project" "w$n-$r-$project_tag" ;; esac
+		fi
+		[ -n "$floor" ] && f+=("$(floor_once "$floor" "$dir" "$n")")
 	done
 	clear_dir "$dir"
-	zm=$(median "${z[@]}")
-	fm=$(median "${f[@]}")
-	writes_row "$n" "$zm" "$fm" "$runs"
+	zap_ms=$(median "${z[@]}")
+	floor_ms=-
+	[ -n "$floor" ] && floor_ms=$(median "${f[@]}")
+	zap_rss=$(rss_of "${rss[@]}")
 }
+
+# project_tag tells runs of the same size for different projects apart.
+project_tag=0
 
 writes_header() {
 	printf '%-10s %16s %16s %8s %6s\n' resources 'zap --wetrun' floor ratio runs
@@ -173,14 +203,32 @@ writes_header() {
 
 # writes_row N ZAP FLOOR RUNS
 writes_row() {
-	local zc=$2 fc=$3 ratio=-
-	case $2 in *[!0-9]*) ;; *) zc="$2 ms" ;; esac
-	case $3 in *[!0-9]*) ;; *) fc="$3 ms" ;; esac
-	case $2$3 in
-	*[!0-9]*) ;;
-	*) ratio=$(awk -v a="$2" -v b="$3" 'BEGIN { printf "%.1fx", a / (b > 0 ? b : 1) }') ;;
+	printf '%-10s %16s %16s %8s %6s\n' "$1" "$(ms "$2")" "$(ms "$3")" "$(ratio_of "$2" "$3")" "$4"
+}
+
+# ms CELL: a figure in ms as "N ms", anything else as it is.
+ms() {
+	case $1 in *[!0-9]* | '') echo "$1" ;; *) echo "$1 ms" ;; esac
+}
+
+# ratio_of A B: A / B as "N.Nx", or "-" when either isn't a figure.
+ratio_of() {
+	case $1$2 in
+	*[!0-9]* | '') echo - ;;
+	*) awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx\n", a / (b > 0 ? b : 1) }' ;;
 	esac
-	printf '%-10s %16s %16s %8s %6s\n' "$1" "$zc" "$fc" "$ratio" "$4"
+}
+
+# budget WHAT VALUE LIMIT OP [NOTE]: one budget line, VALUE (a number, or
+# anything else for "not measured") against LIMIT with OP (<= or >=),
+# saying whether it is met, then NOTE. The bench never fails on a figure.
+budget() {
+	local verdict
+	case $2 in
+	'' | *[!0-9.]*) verdict="not measured" ;;
+	*) verdict=$(awk -v v="$2" -v l="$3" -v op="$4" 'BEGIN { ok = (op == "<=") ? v <= l : v >= l; print ok ? "met" : "NOT MET" }') ;;
+	esac
+	printf '  %-50s %8s   budget %s %-4s  %s%s\n' "$1" "$2" "$4" "$3" "$verdict" "${5:+  $5}"
 }
 
 # load_note: the load average, printed next to the figures, since the bench
@@ -190,13 +238,15 @@ load_note() {
 }
 
 # peer_writes N DIR CONN...: the peers writing the same N files into DIR,
-# each only where it is installed, one run each. CONN is "local", or
-# "ssh PORT USER CONFIG" for the private sshd (become / sudo for root).
+# each only where it is installed, one run each, setting ansible_ms and
+# pyinfra_ms (ms, or why there is no figure). CONN is "local", or "ssh PORT
+# USER CONFIG" for the private sshd (become / sudo for root).
 peer_writes() {
-	local n=$1 dir=$2 conn=$3 d="$work/peer-w$1" i text ms any=
+	local n=$1 dir=$2 conn=$3 d="$work/peer-w$1" i text
 	mkdir -p "$d"
+	ansible_ms="skipped: ansible-playbook is not installed (the bench installs nothing)"
+	pyinfra_ms="skipped: pyinfra is not installed (the bench installs nothing)"
 	if command -v ansible-playbook >/dev/null 2>&1; then
-		any=1
 		{
 			if [ "$conn" = local ]; then
 				printf -- '- hosts: localhost\n  connection: local\n'
@@ -215,13 +265,11 @@ peer_writes() {
 		else
 			echo "127.0.0.1 ansible_port=$4 ansible_user=$5 ansible_ssh_common_args='-F $6'" > "$d/hosts"
 		fi
-		ms=$(peer_once "$dir" "$n" "$d" env ANSIBLE_PIPELINING=True ANSIBLE_HOST_KEY_CHECKING=False \
+		ansible_ms=$(peer_once "$dir" "$n" "$d" env ANSIBLE_PIPELINING=True ANSIBLE_HOST_KEY_CHECKING=False \
 			ANSIBLE_REMOTE_TMP=/tmp/.ansible-zap-bench ANSIBLE_LOCAL_TEMP="$d/tmp" \
 			ansible-playbook -i "$d/hosts" "$d/play.yml")
-		echo "peer: ansible-playbook (copy tasks, pipelining), $n files: $ms"
 	fi
 	if command -v pyinfra >/dev/null 2>&1; then
-		any=1
 		{
 			echo 'import io'
 			echo 'from pyinfra.operations import files'
@@ -230,17 +278,15 @@ peer_writes() {
 			echo "    files.put(src=io.StringIO(f'file {i}\\\\n' * 40), dest=f'$dir/f{i}.txt', mode='644')"
 		} > "$d/deploy.py"
 		if [ "$conn" = local ]; then
-			ms=$(peer_once "$dir" "$n" "$d" pyinfra -y @local "$d/deploy.py")
+			pyinfra_ms=$(peer_once "$dir" "$n" "$d" pyinfra -y @local "$d/deploy.py")
 		else
-			ms=$(peer_once "$dir" "$n" "$d" env SSH_CONFIG="$6" pyinfra -y --ssh-port "$4" --ssh-user "$5" --sudo 127.0.0.1 "$d/deploy.py")
+			pyinfra_ms=$(peer_once "$dir" "$n" "$d" env SSH_CONFIG="$6" pyinfra -y --ssh-port "$4" --ssh-user "$5" --sudo 127.0.0.1 "$d/deploy.py")
 		fi
-		echo "peer: pyinfra (files.put), $n files: $ms"
 	fi
-	[ -n "$any" ] || echo "peer: not installed (neither ansible-playbook nor pyinfra is on PATH; the bench installs nothing)"
 }
 
 # peer_once DIR N PEERDIR CMD...: one timed run of a peer as the bench's
-# account, in ms, or "over N s" / "failed".
+# account: its wall time in ms, or "over N s" / "failed".
 peer_once() {
 	local dir=$1 n=$2 s e rc=0
 	shift 3
@@ -255,5 +301,5 @@ peer_once() {
 	*) echo "failed (exit $rc)"; return ;;
 	esac
 	check_files "$dir" "$n" || { echo failed; return; }
-	echo "$(((e - s) / 1000000)) ms"
+	echo "$(((e - s) / 1000000))"
 }

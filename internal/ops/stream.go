@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"bufio"
 	"encoding/base64"
 	"io"
 	"strings"
@@ -77,22 +78,31 @@ func PutInputReader(script string, r io.Reader) io.ReadCloser {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		lw := &lineWriter{w: pw}
+		// The lines go out in chunks of streamChunk: a pipe hands each
+		// write to the reader whole, and over SSH each read is a packet.
+		bw := bufio.NewWriterSize(pw, streamChunk)
+		lw := &lineWriter{w: bw}
 		enc := base64.NewEncoder(base64.StdEncoding, lw)
 		_, err := io.Copy(enc, r)
 		if err == nil {
 			err = enc.Close()
 		}
 		if err == nil && lw.n > 0 {
-			_, err = pw.Write([]byte("\n"))
+			_, err = bw.WriteString("\n")
 		}
 		if err == nil {
-			_, err = pw.Write([]byte(ContentEnd + "\n"))
+			_, err = bw.WriteString(ContentEnd + "\n")
+		}
+		if err == nil {
+			err = bw.Flush()
 		}
 		pw.CloseWithError(err)
 	}()
 	return &stream{Reader: io.MultiReader(strings.NewReader(script), pr), pr: pr, done: done}
 }
+
+// streamChunk is how much of PutInputReader's stream is handed on at once.
+const streamChunk = 32 << 10
 
 // stream is PutInputReader's reader.
 type stream struct {

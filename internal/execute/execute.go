@@ -162,11 +162,7 @@ func (r *Runner) step(ctx context.Context, s *PreparedStep) error {
 		}
 		return r.Host.Put(ctx, p)
 	case s.Put != nil && s.Put.Remote != nil:
-		p, err := r.remotePut(ctx, s.Put)
-		if err != nil {
-			return err
-		}
-		return r.Host.Put(ctx, p)
+		return r.remotePut(ctx, s.Put)
 	case s.Put != nil:
 		return r.Host.Put(ctx, s.Put)
 	case s.Extract != nil:

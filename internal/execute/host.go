@@ -46,10 +46,10 @@ type ZapOp struct {
 	// Timeout is the operation's limit; 0 is none.
 	Timeout time.Duration
 	// Payload, when not nil, is what the script reads after its text on
-	// stdin, as the body of the here-document its last line opens
-	// (ops.PutInput): a build's source archive, which zap-exec attaches
-	// once it has the pinned bytes.
-	Payload []byte
+	// stdin, streamed as the body of the here-document its last line
+	// opens (ops.PutInputReader): a build's source archive, which zap-exec
+	// attaches once it has the pinned bytes.
+	Payload *Body
 }
 
 // Split returns the arguments an argv carries (the path, when the operation
@@ -84,8 +84,11 @@ type Put struct {
 	Source string
 	// Remote is where the content is fetched from, for a put whose content
 	// is remote: Content and SHA512 are empty until the runner fetches it
-	// (Runner.Fetch) when the step runs.
+	// (Runner.Fetch) when the step runs, and then Body.
 	Remote *Remote
+	// Body, when not nil, is the content as a stream (Len, Reader: a
+	// remote file's bytes from the content cache); Content is then empty.
+	Body *Body
 	// SHA512 is the hex SHA-512 the plan recorded for Content; the staged
 	// bytes must have it.
 	SHA512 string

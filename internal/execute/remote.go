@@ -3,13 +3,8 @@ package execute
 import (
 	"bytes"
 	"context"
-	"crypto/sha512"
-	"encoding/hex"
 	"errors"
-	"fmt"
 	"io"
-
-	"github.com/zeebo/blake3"
 
 	"github.com/zap-go/zap/internal/fetch"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -37,9 +32,40 @@ type Fetcher interface {
 	Fetch(ctx context.Context, req fetch.Request) (*fetch.Entry, error)
 }
 
-// RemoteLimit is the largest remote file a put places whole (extract
-// none): its bytes are held in memory while they are written.
-const RemoteLimit = 64 << 20
+// RemoteLimit is the largest remote file or archive a step places: fetch's
+// size bound. The bytes are streamed from their content cache entry to the
+// target, never held whole, so the bound is the cache's and the target's
+// room, not the operator's memory; an entry over it (a cache hit isn't
+// fetched, so fetch's own bound doesn't see it) fails the step, saying so.
+const RemoteLimit = fetch.DefaultMaxBytes
+
+// Body is content too large to hold: read as it is sent, from its first
+// byte each time it is wanted (a put refused natively is sent again whole
+// under sudo). A remote file's bytes and a build's source archive are one,
+// their content cache entry's file held open for the run.
+type Body struct {
+	From io.ReaderAt
+	Size int64
+}
+
+// Reader is the body from its first byte.
+func (b *Body) Reader() io.Reader { return io.NewSectionReader(b.From, 0, b.Size) }
+
+// Len is the length of a put's content: its Body's, else Content's.
+func (p *Put) Len() int64 {
+	if p.Body != nil {
+		return p.Body.Size
+	}
+	return int64(len(p.Content))
+}
+
+// Reader is a put's content from its first byte: its Body, else Content.
+func (p *Put) Reader() io.Reader {
+	if p.Body != nil {
+		return p.Body.Reader()
+	}
+	return bytes.NewReader(p.Content)
+}
 
 // prepareRemote resolves a remote content's url and auth (an auth that
 // resolves to nothing is refused: no request goes without the credential
@@ -65,9 +91,9 @@ func (r resolver) prepareRemote(c *declaration.Content) (*Remote, error) {
 }
 
 // getRemote is the pinned bytes of rm, at most limit of them: from the
-// content cache, or fetched into it, and hashed again as they are read. A
-// fetch that fails or bytes that aren't the pin's fail the step before the
-// target is touched.
+// content cache, or fetched into it, hashed again on the way (both
+// digests). A fetch that fails, bytes that aren't the pin's, or more of
+// them than limit fail the step before the target is touched.
 func (r *Runner) getRemote(ctx context.Context, rm *Remote, limit int64) (*fetch.Entry, error) {
 	if r.Fetch == nil {
 		return nil, Errorf(events.Permanent, "this run can't fetch remote content; nothing was written")
@@ -75,6 +101,14 @@ func (r *Runner) getRemote(ctx context.Context, rm *Remote, limit int64) (*fetch
 	e, err := r.Fetch.Fetch(ctx, fetch.Request{Declared: rm.Declared, URL: rm.URL, Bearer: rm.Bearer, Pin: rm.Pin, Limit: limit})
 	if err != nil {
 		return nil, Errorf(fetchCode(err), "%v; nothing on the target was touched", err)
+	}
+	switch {
+	case e.Blake3 != rm.Pin:
+		e.Close()
+		return nil, Errorf(events.Permanent, "%v; nothing on the target was touched", &fetch.MismatchError{Want: rm.Pin, Got: e.Blake3})
+	case e.Size > limit:
+		e.Close()
+		return nil, Errorf(events.Permanent, "%s is %d bytes, more than %d, the most a remote file or archive may be; nothing on the target was touched", rm.Declared, e.Size, limit)
 	}
 	return e, nil
 }
@@ -92,30 +126,19 @@ func fetchCode(err error) events.Code {
 	return events.Permanent
 }
 
-// remotePut returns put p with its remote content's bytes as its content,
-// held to RemoteLimit and checked against the pin once more as they are
-// read from the cache.
-func (r *Runner) remotePut(ctx context.Context, p *Put) (*Put, error) {
+// remotePut puts p with its remote content's bytes streamed from their
+// cache entry (Body), never held whole; the target checks the staged bytes
+// against the entry's SHA-512, taken as it was hashed against the pin,
+// before they take the path's name.
+func (r *Runner) remotePut(ctx context.Context, p *Put) error {
 	e, err := r.getRemote(ctx, p.Remote, RemoteLimit)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer e.Close()
-	var buf bytes.Buffer
-	b3, s5 := blake3.New(), sha512.New()
-	n, err := io.Copy(io.MultiWriter(&buf, b3, s5), io.LimitReader(e.File, RemoteLimit+1))
-	switch {
-	case err != nil:
-		return nil, fmt.Errorf("read the fetched bytes of %s: %w; nothing was written", p.Remote.Declared, err)
-	case n > RemoteLimit:
-		return nil, Errorf(events.Permanent, "%s is larger than %d MiB, the most a remote file or archive may be; nothing was written", p.Remote.Declared, RemoteLimit>>20)
-	}
-	if got := hex.EncodeToString(b3.Sum(nil)); got != p.Remote.Pin {
-		return nil, Errorf(events.Permanent, "%v; nothing on the target was touched", &fetch.MismatchError{Want: p.Remote.Pin, Got: got})
-	}
 	out := *p
-	out.Content, out.SHA512 = buf.Bytes(), hex.EncodeToString(s5.Sum(nil))
-	return &out, nil
+	out.Content, out.Body, out.SHA512 = nil, &Body{From: e.File, Size: e.Size}, e.SHA512
+	return r.Host.Put(ctx, &out)
 }
 
 // Extract is an extract operation's arguments: the fetched archive
@@ -139,10 +162,6 @@ type Extractor interface {
 	Extract(ctx context.Context, x *Extract, archive io.Reader, size int64, sha string) error
 }
 
-// ExtractLimit is the largest archive an extract takes: streamed from the
-// content cache, never held whole.
-const ExtractLimit = fetch.DefaultMaxBytes
-
 // prepareExtract resolves an extract step: its path, its remote content
 // and its literal arguments (form, strip count, provenance).
 func prepareExtract(ps PreparedStep, op *plan.Op, r resolver, c Context) (PreparedStep, error) {
@@ -162,14 +181,14 @@ func prepareExtract(ps PreparedStep, op *plan.Op, r resolver, c Context) (Prepar
 }
 
 // extract gets x's archive (from the cache or fetched into it, checked
-// against the pin, at most ExtractLimit bytes) and streams it to the host;
+// against the pin, at most RemoteLimit bytes) and streams it to the host;
 // the script checks it against the entry's SHA-512 before it extracts.
 func (r *Runner) extract(ctx context.Context, x *Extract) error {
 	ex, ok := r.Host.(Extractor)
 	if !ok {
 		return Errorf(events.Permanent, "this host can't extract an archive; nothing was written")
 	}
-	e, err := r.getRemote(ctx, x.Remote, ExtractLimit)
+	e, err := r.getRemote(ctx, x.Remote, RemoteLimit)
 	if err != nil {
 		return err
 	}

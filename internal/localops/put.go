@@ -67,7 +67,7 @@ func (h *Host) put(ctx context.Context, p *execute.Put) error {
 		a.mode = declared
 	}
 	cleanStaged(dirfd)
-	if err := install(dirfd, p.Path, p.Content, p.SHA512, a); err != nil {
+	if err := install(dirfd, p.Path, p.Reader(), p.Len(), p.SHA512, a); err != nil {
 		return err
 	}
 	if p.Validate == nil {
@@ -84,7 +84,7 @@ func (h *Host) put(ctx context.Context, p *execute.Put) error {
 		return fmt.Errorf("the check %w; the new file is removed", verr)
 	}
 	back := attrs{mode: old.mode&^setIDSticky | old.mode&setIDSticky&declared, uid: old.uid, gid: old.gid}
-	if err := install(dirfd, p.Path, old.data, hexSHA512(old.data), back); err != nil {
+	if err := install(dirfd, p.Path, bytes.NewReader(old.data), int64(len(old.data)), hexSHA512(old.data), back); err != nil {
 		return fmt.Errorf("the check %w, and putting the old file back failed: %v", verr, err)
 	}
 	return fmt.Errorf("the check %w; the old file is back", verr)
@@ -143,10 +143,11 @@ func hasACL(dirfd int, name string) (bool, error) {
 	return false, err
 }
 
-// install stages data beside path (in the directory open at dirfd), checks
-// it against sum, gives it a, and renames it onto path. On failure the
-// staged file is removed.
-func install(dirfd int, path string, data []byte, sum string, a attrs) (err error) {
+// install stages the size bytes data gives beside path (in the directory
+// open at dirfd), written as they are read, never held whole; checks them
+// against sum, gives them a, and renames the file onto path. On failure
+// the staged file is removed.
+func install(dirfd int, path string, data io.Reader, size int64, sum string, a attrs) (err error) {
 	f, tmp, err := stage(dirfd, parent(path))
 	if err != nil {
 		return err
@@ -163,7 +164,7 @@ func install(dirfd int, path string, data []byte, sum string, a attrs) (err erro
 		}
 		f.Close()
 	}()
-	if _, err := f.Write(data); err != nil {
+	if _, err := io.Copy(f, io.LimitReader(data, size)); err != nil {
 		return fmt.Errorf("write the staged file %s: %w", tmp, err)
 	}
 	if err := f.Sync(); err != nil {
@@ -174,8 +175,8 @@ func install(dirfd int, path string, data []byte, sum string, a attrs) (err erro
 	if err != nil {
 		return fmt.Errorf("read back the staged file %s: %w", tmp, err)
 	}
-	if got := hex.EncodeToString(h.Sum(nil)); n != int64(len(data)) || got != sum {
-		return execute.Errorf(events.Permanent, "the staged file holds %d bytes with SHA-512 %.16s…, not the %d the plan's %.16s… names", n, got, len(data), sum)
+	if got := hex.EncodeToString(h.Sum(nil)); n != size || got != sum {
+		return execute.Errorf(events.Permanent, "the staged file holds %d bytes with SHA-512 %.16s…, not the %d the plan's %.16s… names", n, got, size, sum)
 	}
 	if err := setOwner(f, a.uid, a.gid); err != nil {
 		return fmt.Errorf("give the staged file %s its owner: %w", tmp, err)

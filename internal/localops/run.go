@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -30,14 +31,15 @@ func (h *Host) Run(ctx context.Context, c *execute.Command) error {
 			return fmt.Errorf("can't enter %s: %w", c.Cwd, syscall.ENOTDIR)
 		}
 	}
-	return h.runScript(ctx, []string{h.shell(), "-s"}, c, false)
+	return h.runScript(ctx, []string{h.shell(), "-s"}, c, nil, false)
 }
 
-// runScript runs argv, which reads c.Script on stdin, in its own session,
+// runScript runs argv, which reads c.Script on stdin (or stdin, when it
+// isn't nil: c.Script and what follows it, streamed), in its own session,
 // in c.Cwd, under c.Timeout. With keepTerminal it is only its own process
 // group, still in Zap's session, for a sudo that must find the credential a
 // sudo -v on the session's terminal left.
-func (h *Host) runScript(ctx context.Context, argv []string, c *execute.Command, keepTerminal bool) error {
+func (h *Host) runScript(ctx context.Context, argv []string, c *execute.Command, stdin io.Reader, keepTerminal bool) error {
 	if c.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.Timeout)
@@ -49,7 +51,10 @@ func (h *Host) runScript(ctx context.Context, argv []string, c *execute.Command,
 	if cmd.Env == nil {
 		cmd.Env = []string{}
 	}
-	cmd.Stdin = strings.NewReader(c.Script)
+	cmd.Stdin = stdin
+	if stdin == nil {
+		cmd.Stdin = strings.NewReader(c.Script)
+	}
 	stdout, stderr := execute.NewTail(execute.OutputLimit), execute.NewTail(execute.OutputLimit)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: !keepTerminal, Setpgid: keepTerminal}

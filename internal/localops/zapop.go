@@ -3,6 +3,7 @@ package localops
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -59,10 +60,13 @@ func (h *Host) Op(ctx context.Context, o *execute.ZapOp) error {
 	}
 	viaSudo := o.Privilege != plan.Login && os.Geteuid() != 0
 	script := ops.Input(o.Script, input...)
+	var stdin io.Reader
 	if o.Payload != nil {
-		script = string(ops.PutInput(script, o.Payload))
+		body := ops.PutInputReader(script, o.Payload.Reader())
+		defer body.Close()
+		stdin = body
 	}
-	err := h.runScript(ctx, argv, &execute.Command{Script: script, Timeout: o.Timeout}, viaSudo)
+	err := h.runScript(ctx, argv, &execute.Command{Script: script, Timeout: o.Timeout}, stdin, viaSudo)
 	var ee *execute.ExitError
 	if errors.As(err, &ee) && ee.Status == 1 && viaSudo && isSudoRefusal(ee.Output) {
 		return execute.Errorf(events.Permission, "sudo refused: %s", lastLine(ee.Output))

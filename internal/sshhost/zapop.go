@@ -2,6 +2,7 @@ package sshhost
 
 import (
 	"context"
+	"io"
 	"strings"
 
 	"github.com/zap-go/zap/internal/execute"
@@ -31,11 +32,13 @@ func (e *Exec) Op(ctx context.Context, o *execute.ZapOp) error {
 	for _, a := range args {
 		cmd.WriteString(" " + vocab.Quote(a))
 	}
-	stdin := []byte(ops.Input(o.Script, input...))
+	var stdin io.Reader = strings.NewReader(ops.Input(o.Script, input...))
 	if o.Payload != nil {
-		stdin = ops.PutInput(string(stdin), o.Payload)
+		body := ops.PutInputReader(ops.Input(o.Script, input...), o.Payload.Reader())
+		defer body.Close()
+		stdin = body
 	}
-	r := e.c.session(ctx, cmd.String(), stdin, o.Timeout)
+	r := e.c.sessionTo(ctx, cmd.String(), stdin, o.Timeout, nil)
 	switch {
 	case r.timedOut:
 		return &execute.TimeoutError{After: o.Timeout, Output: r.output()}

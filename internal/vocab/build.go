@@ -23,7 +23,9 @@ const (
 	BuildArgs
 )
 
-// BuildSourceLimit is the largest source archive a build takes: the
-// archive crosses to the target inside the script's input (base64 in a
-// here-document) and is held in memory on the way.
-const BuildSourceLimit = 256 << 20
+// BuildSourceLimit is the largest source archive a build takes, fetch's
+// own size bound (1 GiB): the archive crosses to the target inside the
+// script's input (base64 in a here-document), streamed from its content
+// cache entry and never held whole, so the bound is the cache's and the
+// target's room, not the operator's memory.
+const BuildSourceLimit = 1 << 30

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"sync"
 
@@ -58,40 +57,55 @@ func buildSteps(p *execute.Prepared, lookup execute.Lookup) ([]buildStep, error)
 }
 
 // attachSources fetches each build's source archive through the operator's
-// content cache and makes it its step's payload, before anything runs. A
-// source the rules refuse (its URL, a pin mismatch, a signature that
-// doesn't verify, a minisign Zap won't run) refuses the run, exit 2; one
-// the world keeps from it (the network, the cache) fails it, exit 1; in
-// both nothing has changed on the target.
-func attachSources(ctx context.Context, steps []buildStep, res *resolve.Resolution, masker *mask.Masker) error {
+// content cache and makes it its step's payload, before anything runs: the
+// cache entry's file, held open until the returned release is called and
+// streamed to the target when the step runs, never held whole. A source the
+// rules refuse (its URL, a pin mismatch, a signature that doesn't verify, a
+// minisign Zap won't run, more than vocab.BuildSourceLimit bytes, a cache
+// hit included) refuses the run, exit 2; one the world keeps from it (the
+// network, the cache) fails it, exit 1; in both nothing has changed on the
+// target.
+func attachSources(ctx context.Context, steps []buildStep, res *resolve.Resolution, masker *mask.Masker) (release func(), err error) {
+	var held []*fetch.Entry
+	release = func() {
+		for _, e := range held {
+			e.Close()
+		}
+	}
 	if len(steps) == 0 {
-		return nil
+		return release, nil
 	}
 	cache := contentCache()
 	if cache == nil {
-		return stage.InWorld(errors.New("a build's source goes through the content cache, and there is no state directory ($ZAP_HOME or ~/.zap) to hold it; nothing was changed"))
+		return release, stage.InWorld(errors.New("a build's source goes through the content cache, and there is no state directory ($ZAP_HOME or ~/.zap) to hold it; nothing was changed"))
 	}
 	f := fetch.New(cache, fetch.Options{})
 	defer f.Close()
+	defer func() {
+		if err != nil {
+			release()
+		}
+	}()
 	find := sync.OnceValues(func() (*fetch.Minisign, error) { return fetch.FindMinisign(os.Getenv) })
 	for _, s := range steps {
-		data, sha, err := source(ctx, f, s, res, find)
+		e, err := source(ctx, f, s, res, find)
 		if err != nil {
 			refused := fetch.Refused(err)
 			err = fmt.Errorf("resource %q: %s; nothing was changed", s.change.ID, masker.String(err.Error()))
 			if refused {
-				return refuse(err)
+				return release, refuse(err)
 			}
-			return stage.InWorld(err)
+			return release, stage.InWorld(err)
 		}
-		s.op.Payload = data
-		s.op.Args = append(s.op.Args, sha, s.run)
+		held = append(held, e)
+		s.op.Payload = &execute.Body{From: e.File, Size: e.Size}
+		s.op.Args = append(s.op.Args, e.SHA512, s.run)
 	}
-	return nil
+	return release, nil
 }
 
-// source is s's pinned source archive and its SHA-512.
-func source(ctx context.Context, f *fetch.Fetcher, s buildStep, res *resolve.Resolution, find func() (*fetch.Minisign, error)) ([]byte, string, error) {
+// source is s's pinned source archive: its content cache entry, open.
+func source(ctx context.Context, f *fetch.Fetcher, s buildStep, res *resolve.Resolution, find func() (*fetch.Minisign, error)) (*fetch.Entry, error) {
 	fd, _ := s.change.Resource.Fetched()
 	req := fetch.Request{
 		Declared: fd.URL.String(),
@@ -101,7 +115,7 @@ func source(ctx context.Context, f *fetch.Fetcher, s buildStep, res *resolve.Res
 	}
 	if fd.Auth != nil {
 		if req.Bearer = res.Text(*fd.Auth); req.Bearer == "" {
-			return nil, "", fmt.Errorf("source.auth: resolves to nothing")
+			return nil, fmt.Errorf("source.auth: resolves to nothing")
 		}
 	}
 	if v := fd.Verify; v != nil {
@@ -113,15 +127,12 @@ func source(ctx context.Context, f *fetch.Fetcher, s buildStep, res *resolve.Res
 	}
 	e, err := f.Fetch(ctx, req)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	defer e.Close()
-	data, err := io.ReadAll(io.LimitReader(e.File, vocab.BuildSourceLimit+1))
-	switch {
-	case err != nil:
-		return nil, "", fmt.Errorf("read the cached source: %w", err)
-	case int64(len(data)) != e.Size:
-		return nil, "", fmt.Errorf("the cached source changed as it was read")
+	if e.Size > vocab.BuildSourceLimit {
+		e.Close()
+		// A cache hit isn't fetched, so the fetch's bound didn't see it.
+		return nil, &fetch.Error{URL: req.Declared, Err: fmt.Errorf("%w: the cached source is %d bytes, more than %d MiB, the most a build's source may be", fetch.ErrTooLarge, e.Size, vocab.BuildSourceLimit>>20)}
 	}
-	return data, e.SHA512, nil
+	return e, nil
 }

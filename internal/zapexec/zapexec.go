@@ -181,7 +181,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	}
 	// A build's source is on this machine, checked, before the target is
 	// reached.
-	if err := attachSources(ctx, builds, res, masker); err != nil {
+	release, err := attachSources(ctx, builds, res, masker)
+	defer release()
+	if err != nil {
 		return err
 	}
 

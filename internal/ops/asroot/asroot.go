@@ -53,17 +53,28 @@ const snapshotTag = "zap-snapshot "
 // ps.
 func PutArgs(p *execute.Put, what string) (argv, stdin []string) {
 	argv = []string{p.Path, p.Mode, p.Owner, p.Group}
-	stdin = []string{p.SHA512, strconv.Itoa(len(p.Content))}
+	stdin = []string{p.SHA512, strconv.FormatInt(p.Len(), 10)}
 	if what != "" {
 		stdin = append(stdin, what)
 	}
 	return argv, stdin
 }
 
-// putOnce runs the put script once through root for p.
+// putOnce runs the put script once through root for p: a Body streamed
+// (ops.PutInputReader, through a StreamRoot), never held whole.
 func putOnce(ctx context.Context, root Root, script string, p *execute.Put, what string) ([]byte, error) {
 	argv, stdin := PutArgs(p, what)
-	return root.RunOp(ctx, plan.OpPut, ops.PutInput(ops.Input(script, stdin...), p.Content), argv...)
+	in := ops.Input(script, stdin...)
+	if p.Body == nil {
+		return root.RunOp(ctx, plan.OpPut, ops.PutInput(in, p.Content), argv...)
+	}
+	sr, ok := root.(StreamRoot)
+	if !ok {
+		return nil, execute.Errorf(events.Permanent, "this host can't stream a file's content to the put script")
+	}
+	body := ops.PutInputReader(in, p.Body.Reader())
+	defer body.Close()
+	return sr.RunOpStream(ctx, plan.OpPut, body, argv...)
 }
 
 // Snapshot is the file a validated put replaces, as the put script read it

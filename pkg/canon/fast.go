@@ -51,7 +51,7 @@ type fast struct {
 	// MemberListValid): skip passes over a string to its closing quote
 	// without checking what it holds.
 	wellFormed bool
-	// keys is check's stack of the keys of the objects being read, each
+	// keys is the stack of the keys of the objects being read, each
 	// object's above its parent's, so an object's keys take no
 	// allocation of their own.
 	keys [][]byte
@@ -573,29 +573,8 @@ func (f *fast) check() bool {
 		var seen map[string]bool
 		for more := true; more; {
 			_, _, key, ok := f.key()
-			if !ok {
+			if !ok || !f.newKey(base, &seen, key) {
 				return false
-			}
-			// A duplicate: few keys are compared one by one, many
-			// through a set.
-			if seen != nil {
-				if seen[string(key)] {
-					return false
-				}
-				seen[string(key)] = true
-			} else {
-				for _, k := range f.keys[base:] {
-					if bytes.Equal(k, key) {
-						return false
-					}
-				}
-				f.keys = append(f.keys, key)
-				if len(f.keys)-base > 16 {
-					seen = map[string]bool{}
-					for _, k := range f.keys[base:] {
-						seen[string(k)] = true
-					}
-				}
 			}
 			if more, ok = f.checkAt(segment{key: key, index: -1}, '}'); !ok {
 				return false
@@ -788,41 +767,48 @@ func memberList(f *fast, list []Member) ([]Member, bool) {
 	if list == nil {
 		list = make([]Member, 0, 8) // most objects have a few members
 	}
-	first := len(list)
+	base := len(f.keys)
 	var seen map[string]bool
 	ok := f.split('{', '}', func() bool {
 		_, _, key, ok := f.key()
-		if !ok {
+		if !ok || !f.newKey(base, &seen, key) {
 			return false
-		}
-		// A duplicate: few keys are compared one by one, many through a
-		// set.
-		if seen != nil {
-			if seen[string(key)] {
-				return false
-			}
-			seen[string(key)] = true
-		} else {
-			for _, e := range list[first:] {
-				if bytes.Equal(e.Key, key) {
-					return false
-				}
-			}
-			if len(list)-first >= 16 {
-				seen = map[string]bool{string(key): true}
-				for _, e := range list[first:] {
-					seen[string(e.Key)] = true
-				}
-			}
 		}
 		v, ok := f.value()
 		list = append(list, Member{Key: key, Value: v})
 		return ok
 	})
+	f.keys = f.keys[:base]
 	if !ok {
 		return nil, false
 	}
 	return list, true
+}
+
+// newKey reports whether key is new among the keys of the object being
+// read, f.keys[base:] or, past 16 of them, *seen, and records it there:
+// few keys are compared one by one, many through a set.
+func (f *fast) newKey(base int, seen *map[string]bool, key []byte) bool {
+	if *seen != nil {
+		if (*seen)[string(key)] {
+			return false
+		}
+		(*seen)[string(key)] = true
+		return true
+	}
+	for _, k := range f.keys[base:] {
+		if bytes.Equal(k, key) {
+			return false
+		}
+	}
+	f.keys = append(f.keys, key)
+	if len(f.keys)-base > 16 {
+		*seen = make(map[string]bool, len(f.keys)-base)
+		for _, k := range f.keys[base:] {
+			(*seen)[string(k)] = true
+		}
+	}
+	return true
 }
 
 // split reads data, one object or array whose opening byte is open and

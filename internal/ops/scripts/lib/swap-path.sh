@@ -31,16 +31,13 @@ zap_swap_path() {
 	cd -P -- "$dir" 2>/dev/null || zap_fail 94 "refused $p: its directory $dir is missing or can't be entered"
 	res=$(pwd -P)
 	real=${res%/}/$name
-	# Each directory as PATH names it, then as it resolves.
+	# /, then each directory as PATH names it, then as it resolves, each
+	# from the deepest up.
 	set -- /
 	for w in "$dir" "$res"; do
-		q= r=${w#/}
-		while [ -n "$r" ]; do
-			case $r in
-			*/*) q=$q/${r%%/*} r=${r#*/} ;;
-			*) q=$q/$r r= ;;
-			esac
-			set -- "$@" "$q"
+		while [ -n "${w#/}" ]; do
+			set -- "$@" "$w"
+			w=${w%/*}
 		done
 	done
 	for d do

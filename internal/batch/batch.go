@@ -261,19 +261,7 @@ if command exec {v}<"$p"; then r+=" $i:$v" f+=" /proc/$q/fd/$v"; else d+=" $i"; 
 done
 echo "o $q$r"
 [ -z "$d" ] || echo "d$d"
-[ -n "$f" ] || exit 0
-o=$(stat -L -c "%f %h" $f) || exit 3
-echo "$o"
-set -- $o
-s=
-for g in $f; do
-[ "$#" -ge 2 ] || exit 3
-case "$1 $2" in "8"???" 1") s+=" $g";; esac
-shift 2
-done
-[ "$#" = 0 ] || exit 3
-if [ -n "$s" ]; then sha512sum $s || exit 3; fi
-exit 0
+` + windowEnd + `
 ) || exit 3
 shift $((e-i))
 i=$e
@@ -301,19 +289,7 @@ done
 echo "o $q$r"
 [ -z "$d" ] || echo "d$d"
 if [ "$i" -lt "$e" ]; then (eval "$L"); exit $?; fi
-[ -n "$f" ] || exit 0
-o=$(stat -L -c "%f %h" $f) || exit 3
-echo "$o"
-set -- $o
-s=
-for g in $f; do
-[ "$#" -ge 2 ] || exit 3
-case "$1 $2" in "8"???" 1") s="$s $g";; esac
-shift 2
-done
-[ "$#" = 0 ] || exit 3
-if [ -n "$s" ]; then sha512sum $s || exit 3; fi
-exit 0'
+` + windowEnd + `'
 x= a= b= i=0
 exec 2>/dev/null
 [ "$D" -gt 0 ] || exit 0
@@ -332,6 +308,24 @@ e=$((i+W))
 shift $((e-i))
 i=$e
 done
+exit 0`
+
+// windowEnd is how a window of pathScript ends, its descriptors open in f:
+// one stat -L through them all, its lines printed, and one sha512sum of
+// those that are regular files of one link. Exit 3 when the stat fails or
+// its lines don't match the descriptors.
+const windowEnd = `[ -n "$f" ] || exit 0
+o=$(stat -L -c "%f %h" $f) || exit 3
+echo "$o"
+set -- $o
+s=
+for g in $f; do
+[ "$#" -ge 2 ] || exit 3
+case "$1 $2" in "8"???" 1") s="$s $g";; esac
+shift 2
+done
+[ "$#" = 0 ] || exit 3
+if [ -n "$s" ]; then sha512sum $s || exit 3; fi
 exit 0`
 
 // commandWrapper runs an operator's script, read on its stdin, in a shell

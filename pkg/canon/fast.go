@@ -194,19 +194,13 @@ func (f *fast) number() ([]byte, bool) {
 	case f.pos < len(d) && d[f.pos] == '0':
 		f.pos++
 	case f.pos < len(d) && '1' <= d[f.pos] && d[f.pos] <= '9':
-		for f.pos < len(d) && '0' <= d[f.pos] && d[f.pos] <= '9' {
-			f.pos++
-		}
+		f.digits()
 	default:
 		return nil, false
 	}
 	if f.pos < len(d) && d[f.pos] == '.' {
 		f.pos++
-		n := f.pos
-		for f.pos < len(d) && '0' <= d[f.pos] && d[f.pos] <= '9' {
-			f.pos++
-		}
-		if f.pos == n {
+		if f.digits() == 0 {
 			return nil, false
 		}
 	}
@@ -215,15 +209,20 @@ func (f *fast) number() ([]byte, bool) {
 		if f.pos < len(d) && (d[f.pos] == '+' || d[f.pos] == '-') {
 			f.pos++
 		}
-		n := f.pos
-		for f.pos < len(d) && '0' <= d[f.pos] && d[f.pos] <= '9' {
-			f.pos++
-		}
-		if f.pos == n {
+		if f.digits() == 0 {
 			return nil, false
 		}
 	}
 	return d[start:f.pos], true
+}
+
+// digits passes over the decimal digits at f.pos and says how many.
+func (f *fast) digits() int {
+	n := f.pos
+	for f.pos < len(f.data) && '0' <= f.data[f.pos] && f.data[f.pos] <= '9' {
+		f.pos++
+	}
+	return f.pos - n
 }
 
 func (f *fast) literal(word string) bool {

@@ -35,11 +35,7 @@ func (a *app) cmdDetect(ctx context.Context, config string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.ReadPins(ctx, ev); err != nil {
-		return err
-	}
-	s.warmSudo(ctx, ev.Decl, false)
-	det, err := s.Detect(ctx, ev)
+	det, err := s.Observe(ctx, ev, false, false)
 	if err != nil {
 		return err
 	}

@@ -53,11 +53,7 @@ id with no tracked pin), or an input error.`,
 // cmdUpdate is zap update: mint each named tracked pin (or every one) anew,
 // writing each as it is minted, and exit by the worst failure.
 func (a *app) cmdUpdate(ctx context.Context, config string, ids []string) error {
-	s, err := a.open(config, false)
-	if err != nil {
-		return err
-	}
-	ev, err := s.Load(ctx)
+	s, ev, err := a.load(ctx, config)
 	if err != nil {
 		return err
 	}

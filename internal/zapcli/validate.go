@@ -36,11 +36,7 @@ error and exits 2. No target is read.`,
 
 // cmdValidate is zap config validate: evaluation and its gates only.
 func (a *app) cmdValidate(ctx context.Context, config string) error {
-	s, err := a.open(config, false)
-	if err != nil {
-		return err
-	}
-	ev, err := s.Load(ctx)
+	_, ev, err := a.load(ctx, config)
 	if err != nil {
 		return err
 	}

@@ -32,11 +32,7 @@ func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) err
 		return err
 	}
 	h := pass.HostKey(ev.Decl, s.Res)
-	if err := s.ReadPins(ctx, ev); err != nil {
-		return err
-	}
-	s.warmSudo(ctx, ev.Decl, true)
-	det, err := s.DetectThenPlan(ctx, ev)
+	det, err := s.Observe(ctx, ev, true, true)
 	if err != nil {
 		return err
 	}
@@ -162,13 +158,7 @@ func (w *wetrun) refuse(reason string) error {
 		expected = w.o.expect
 	}
 	render.Refused(t, reason, expected)
-	fmt.Fprintln(t)
-	w.lockBanner(false)
-	render.Plan(t, w.pl.Plan, render.PlanOptions{Mode: render.ModeRefused})
-	if err := w.s.Record(state.CmdRefused, true, w.pl.Plan.Hash, w.ev, w.det); err != nil {
-		return err
-	}
-	return exit(2)
+	return w.unchanged(state.CmdRefused)
 }
 
 // decline renders the plan under the DECLINED banner, records it as the
@@ -176,10 +166,17 @@ func (w *wetrun) refuse(reason string) error {
 func (w *wetrun) decline() error {
 	t := w.text()
 	render.Declined(t)
+	return w.unchanged(state.CmdDeclined)
+}
+
+// unchanged ends a wetrun that changes nothing, under the banner written:
+// the plan, recorded as the preview with cmd, and exit 2.
+func (w *wetrun) unchanged(cmd state.Command) error {
+	t := w.text()
 	fmt.Fprintln(t)
 	w.lockBanner(false)
 	render.Plan(t, w.pl.Plan, render.PlanOptions{Mode: render.ModeRefused})
-	if err := w.s.Record(state.CmdDeclined, true, w.pl.Plan.Hash, w.ev, w.det); err != nil {
+	if err := w.s.Record(cmd, true, w.pl.Plan.Hash, w.ev, w.det); err != nil {
 		return err
 	}
 	return exit(2)

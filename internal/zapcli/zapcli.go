@@ -172,6 +172,17 @@ func (a *app) open(config string, withState bool) (*session, error) {
 	return s, nil
 }
 
+// load opens a command on config, with no state directory, and evaluates
+// it (pass.Session.Load).
+func (a *app) load(ctx context.Context, config string) (*session, *pass.Evaluation, error) {
+	s, err := a.open(config, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	ev, err := s.Load(ctx)
+	return s, ev, err
+}
+
 // start opens a command on config, with the state directory, and starts
 // its pass (pass.Session.Start): the config evaluated, its connection
 // context held to check, and the target's last run read.

@@ -2,6 +2,7 @@ package lockhash
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/zap-go/zap/internal/lock"
@@ -92,10 +93,8 @@ type Report struct {
 
 // Of is the standing of the tracked resource id; nil when id isn't one.
 func (r *Report) Of(id string) *Standing {
-	for i := range r.Tracked {
-		if r.Tracked[i].ID == id {
-			return &r.Tracked[i]
-		}
+	if i := slices.IndexFunc(r.Tracked, func(s Standing) bool { return s.ID == id }); i >= 0 {
+		return &r.Tracked[i]
 	}
 	return nil
 }

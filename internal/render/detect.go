@@ -8,17 +8,19 @@ import (
 	"github.com/zap-go/zap/pkg/observation"
 )
 
-// Mark is the word a verdict is listed with by zap detect and zap status.
+// marks are the words the verdicts are listed with.
+var marks = map[observation.Verdict]string{
+	observation.Converged:    "ok",
+	observation.Drifted:      "drift",
+	observation.Absent:       "absent",
+	observation.Undetermined: "?",
+}
+
+// Mark is the word a verdict is listed with by zap detect and zap status;
+// one it doesn't know, as it is.
 func Mark(v observation.Verdict) string {
-	switch v {
-	case observation.Converged:
-		return "ok"
-	case observation.Drifted:
-		return "drift"
-	case observation.Absent:
-		return "absent"
-	case observation.Undetermined:
-		return "?"
+	if m, ok := marks[v]; ok {
+		return m
 	}
 	return string(v)
 }

@@ -178,8 +178,7 @@ func (s *Session) Preview(ctx context.Context) (*Evaluation, *Detection, *Planne
 // Observe is a pass's first read of the target: its tracked pins
 // classified against the lock (ReadPins), the front end's Env.BeforeDetect,
 // if any (changes: the pass may change the target), then zap-detect
-// (Detect), with thenPlan zap-plan started on its answer at once
-// (detectWith).
+// (Detect), or with thenPlan DetectThenPlan.
 func (s *Session) Observe(ctx context.Context, ev *Evaluation, changes, thenPlan bool) (*Detection, error) {
 	if err := s.ReadPins(ctx, ev); err != nil {
 		return nil, err
@@ -234,7 +233,7 @@ type Detection struct {
 	Obs  *observation.Observations
 	JSON []byte
 	// planning is zap-plan already running on JSON, started as soon as
-	// zap-detect answered (Observe with thenPlan); nil when it wasn't started.
+	// zap-detect answered (DetectThenPlan); nil when it wasn't started.
 	planning chan stageResult
 	stopPlan context.CancelFunc
 	// report is the last-run report of the pass being made meanwhile,
@@ -257,12 +256,17 @@ func (s *Session) Detect(ctx context.Context, ev *Evaluation) (*Detection, error
 	return s.detectWith(ctx, ev, false)
 }
 
-// detectWith runs zap-detect on the declaration and, with thenPlan, when
-// it answers starts zap-plan on its observations at once, while zap reads
-// them and makes the pass's report: Plan takes zap-plan's answer. zap-plan
-// is a pure function of the observations, so starting it before zap has
-// read them changes nothing but the time: observations zap can't read fail
-// the pass as before, and zap-plan's answer is dropped.
+// DetectThenPlan runs zap-detect on the declaration and, when it answers,
+// starts zap-plan on its observations at once, while zap reads them and
+// makes the pass's report: Plan takes zap-plan's answer. zap-plan is a
+// pure function of the observations, so starting it before zap has read
+// them changes nothing but the time: observations zap can't read fail the
+// pass as before, and zap-plan's answer is dropped.
+func (s *Session) DetectThenPlan(ctx context.Context, ev *Evaluation) (*Detection, error) {
+	return s.detectWith(ctx, ev, true)
+}
+
+// detectWith is Detect, or with thenPlan DetectThenPlan.
 func (s *Session) detectWith(ctx context.Context, ev *Evaluation, thenPlan bool) (*Detection, error) {
 	out, err := s.runDetect(ctx, ev.JSON, s.detectArgs())
 	if err != nil {
@@ -305,7 +309,7 @@ type Planned struct {
 }
 
 // Plan runs zap-plan on the observations (or takes the answer of the one
-// Observe started) and checks the plan_hash.
+// DetectThenPlan started) and checks the plan_hash.
 func (s *Session) Plan(ctx context.Context, det *Detection) (*Planned, error) {
 	var out []byte
 	var err error

@@ -159,3 +159,36 @@ func (s *SSHD) KillCommands() {
 		}
 	}
 }
+
+// KillConnections sends SIGKILL to the sshd processes serving the
+// connections (every sshd below the listening one), by PID, and to nothing
+// else: each connection drops (the kernel closes its socket), while what
+// its sessions ran is left running, orphaned, to find its pipes closed on
+// its own, as after a connection lost on the way. It returns those
+// processes, as they were when the connections were killed.
+func (s *SSHD) KillConnections() []proctree.Proc {
+	if s.st == nil || s.st.cmd == nil || s.st.cmd.Process == nil {
+		return nil
+	}
+	var left []proctree.Proc
+	// Again while the sshd was forking a connection's process.
+	for range 3 {
+		killed := 0
+		for _, p := range proctree.Descendants(s.st.cmd.Process.Pid) {
+			comm, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(p), "comm"))
+			if err != nil {
+				continue
+			}
+			if strings.TrimSpace(string(comm)) != "sshd" {
+				left = append(left, proctree.Of(p))
+				continue
+			}
+			syscall.Kill(p, syscall.SIGKILL)
+			killed++
+		}
+		if killed == 0 {
+			break
+		}
+	}
+	return left
+}

@@ -12,6 +12,11 @@
 // where the kill hits the write's processes on the target. A local write
 // denied natively is also run through its sudo fallback (localops.Sudo).
 //
+// TestConnectionCutAt20RandomMoments drives the zap binaries themselves
+// ($ZAP_TEST_BIN): a 500-file apply over the loopback sshd whose connection
+// is dropped at 20 random moments, each cut checked file by file and event
+// by event, the moments drawn from a seed it logs (docs/testing.md).
+//
 // The tests need root (to act as zaptest, and as the root Zap runs as under
 // sudo); run as another account they skip, saying why, and so do the SSH
 // cases where no private sshd can run.

@@ -74,9 +74,23 @@ done
 work=$(mktemp -d /tmp/zap-bench-ssh.XXXXXX)
 sshd_pids=()
 sudoers=
+# below PID: PID's descendants, as the process table shows them now.
+below() {
+	local c
+	for c in $(ps -o pid= --ppid "$1"); do
+		echo "$c"
+		below "$c"
+	done
+}
+# cleanup stops each sshd and, first, what its sessions still run (a floor
+# an interrupted bench left writing), by PID.
 cleanup() {
 	local p
-	for p in "${sshd_pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	for p in "${sshd_pids[@]}"; do
+		# shellcheck disable=SC2046 # one PID a word
+		kill -9 $(below "$p") 2>/dev/null || true
+		kill "$p" 2>/dev/null || true
+	done
 	[ -n "$sudoers" ] && rm -f "$sudoers"
 	rm -rf "$work"
 }

@@ -46,7 +46,7 @@ func run(args []string) error {
 	}
 	n, err := strconv.Atoi(args[0])
 	if err != nil || n < 1 || n > 1_000_000 {
-		return fmt.Errorf("N: %q is not a count from 1 to 1000000", args[0])
+		return fmt.Errorf("the count %q is not a number from 1 to 1000000", args[0])
 	}
 	dir, owner := args[1], args[2]
 	script, ok := ops.Script(plan.OpPut)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zeebo/blake3"
 
+	"github.com/zap-go/zap/internal/lock"
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/sshhost"
@@ -32,10 +33,12 @@ const (
 // readLimit bounds the plan's read of the target.
 const readLimit = 60 * time.Second
 
-// Options are the plan-changing flags and where the checkout is.
+// Options are the plan-changing flags, where the checkout is, and the
+// config's zap.lock ("" for none: no pin is read).
 type Options struct {
 	Dir   string
 	Flags deployplan.Flags
+	Lock  string
 }
 
 // UnbindableError is a plan that names a host, user or health domain
@@ -93,11 +96,14 @@ func Make(ctx context.Context, d *declaration.Declaration, env resolve.Env, o Op
 		return nil, err
 	}
 	defer c.Close()
-	who, live, warn, err := readTarget(ctx, c, dep.Path)
+	pre, err := preflight(d, o)
 	if err != nil {
 		return nil, err
 	}
-	m.Warnings = append(m.Warnings, warn...)
+	who, live, err := readTarget(ctx, c, dep.Path)
+	if err != nil {
+		return nil, err
+	}
 	p := &deployplan.Plan{
 		Format:     deployplan.Format,
 		Target:     deployplan.Target{Declared: declared(&d.Target, o.Flags.Bootstrap), Host: t.Host, Port: t.Port, Identity: t.Identity, User: who},
@@ -105,7 +111,7 @@ func Make(ctx context.Context, d *declaration.Declaration, env resolve.Env, o Op
 		Source:     src,
 		Flags:      o.Flags,
 		Live:       live,
-		Preflight:  preflight(d, o.Flags.SkipPreflight),
+		Preflight:  pre,
 		Path:       dep.Path,
 		References: refs,
 	}
@@ -180,15 +186,15 @@ func steps(d *declaration.Declaration, p *deployplan.Plan, domain string) deploy
 }
 
 // readTarget reads who the deploy connects as and what current names.
-func readTarget(ctx context.Context, c *sshhost.Client, path string) (who string, live deployplan.Live, warn []string, err error) {
+func readTarget(ctx context.Context, c *sshhost.Client, path string) (who string, live deployplan.Live, err error) {
 	r := c.Shell(ctx, "sh", strings.NewReader(ops.Input(readScript, path)), readLimit)
 	switch {
 	case r.Err != nil:
-		return "", live, nil, r.Err
+		return "", live, r.Err
 	case r.TimedOut:
-		return "", live, nil, fmt.Errorf("reading %s on the target took longer than %v", path, readLimit)
+		return "", live, fmt.Errorf("reading %s on the target took longer than %v", path, readLimit)
 	case r.Status != 0:
-		return "", live, nil, fmt.Errorf("reading %s on the target exited %d: %s", path, r.Status, strings.TrimSpace(r.Stderr))
+		return "", live, fmt.Errorf("reading %s on the target exited %d: %s", path, r.Status, strings.TrimSpace(r.Stderr))
 	}
 	for _, line := range strings.Split(strings.TrimSpace(r.Stdout), "\n") {
 		f := strings.Fields(line)
@@ -198,10 +204,10 @@ func readTarget(ctx context.Context, c *sshhost.Client, path string) (who string
 		case len(f) == 2 && f[0] == "current" && f[1] == "none":
 			live.State = deployplan.LiveNone
 		case len(f) == 2 && f[0] == "current" && f[1] == "other":
-			return "", live, nil, fmt.Errorf("%s/current is not a symbolic link, so it names no release to roll back to: point it at the live release by hand, or remove it to deploy as onto a fresh host", path)
+			return "", live, fmt.Errorf("%s/current is not a symbolic link, so it names no release to roll back to: point it at the live release by hand, or remove it to deploy as onto a fresh host", path)
 		case len(f) == 4 && f[0] == "current" && f[1] == "link":
 			if !deployplan.IsRelease(f[2]) {
-				return "", live, nil, fmt.Errorf("%s/current names %q, which is no release's name: point it at the live release by hand, or remove it to deploy as onto a fresh host", path, f[2])
+				return "", live, fmt.Errorf("%s/current names %q, which is no release's name: point it at the live release by hand, or remove it to deploy as onto a fresh host", path, f[2])
 			}
 			live = deployplan.Live{State: deployplan.LiveRelease, Release: f[2]}
 			if f[3] == "missing" {
@@ -210,9 +216,9 @@ func readTarget(ctx context.Context, c *sshhost.Client, path string) (who string
 		}
 	}
 	if who == "" || live.State == "" {
-		return "", live, nil, fmt.Errorf("reading %s on the target: an answer the deploy doesn't read: %q", path, r.Stdout)
+		return "", live, fmt.Errorf("reading %s on the target: an answer the deploy doesn't read: %q", path, r.Stdout)
 	}
-	return who, live, warn, nil
+	return who, live, nil
 }
 
 // deployRefs resolves the references of the deploy block: the plan's
@@ -276,22 +282,32 @@ func operator() string {
 
 // preflight is the drift preflight's state: skipped, nothing declared, or
 // how many resources it checks and a digest of their declarations as
-// written.
-func preflight(d *declaration.Declaration, skip bool) deployplan.Preflight {
+// written and of the pins zap.lock (o.Lock) holds for them.
+func preflight(d *declaration.Declaration, o Options) (deployplan.Preflight, error) {
 	switch {
-	case skip:
-		return deployplan.Preflight{State: deployplan.PreflightSkipped}
+	case o.Flags.SkipPreflight:
+		return deployplan.Preflight{State: deployplan.PreflightSkipped}, nil
 	case len(d.Resources) == 0:
-		return deployplan.Preflight{State: deployplan.PreflightNone}
+		return deployplan.Preflight{State: deployplan.PreflightNone}, nil
+	}
+	var l *lock.Lock
+	if o.Lock != "" {
+		var err error
+		if l, err = lock.Read(o.Lock); err != nil {
+			return deployplan.Preflight{}, err
+		}
 	}
 	h := blake3.New()
 	h.WriteString("zap deploy preflight v1\n")
 	for i := range d.Resources {
 		b, err := canon.Marshal(&d.Resources[i])
 		if err != nil {
-			b = []byte(err.Error())
+			return deployplan.Preflight{}, err
 		}
 		fmt.Fprintf(h, "%d:%s\n", len(b), b)
+		if e := l.Entry(d.Resources[i].ID); e != nil {
+			fmt.Fprintf(h, "pin %s %s\n", e.Blake3, e.ConfigHash)
+		}
 	}
-	return deployplan.Preflight{State: deployplan.PreflightChecks, Count: len(d.Resources), Digest: fmt.Sprintf("%x", h.Sum(nil))}
+	return deployplan.Preflight{State: deployplan.PreflightChecks, Count: len(d.Resources), Digest: fmt.Sprintf("%x", h.Sum(nil))}, nil
 }

@@ -248,7 +248,7 @@ func (r *Runner) release(ctx context.Context, digest string) (bool, error) {
 	}
 	if swapped {
 		// Taken as swapped only when current, read again, names it.
-		_, live, _, err := readTarget(ctx, r.Client, r.Plan.Path)
+		_, live, err := readTarget(ctx, r.Client, r.Plan.Path)
 		swapped = err == nil && live.Release == r.Plan.Source.Version
 		if swapped {
 			r.Warn("the release script failed after the swap: " + firstNonEmpty(stop, lastLines(res.Stderr, 1)))

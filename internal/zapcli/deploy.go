@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/peterbourgon/ff/v3/ffcli"
+	"golang.org/x/sys/unix"
 
 	"github.com/zap-go/zap/internal/deploy"
 	"github.com/zap-go/zap/internal/escape"
@@ -113,7 +114,7 @@ func (a *app) cmdDeploy(ctx context.Context, config string, o deployOptions) err
 
 // plan runs zap-deploy plan on the declaration.
 func (d *deployRun) plan(ctx context.Context) (*deployplan.Plan, error) {
-	args := []string{"plan", "--dir", d.dir}
+	args := []string{"plan", "--dir", d.dir, "--lock", d.s.Lock}
 	for _, f := range []struct {
 		on   bool
 		name string
@@ -195,11 +196,27 @@ func (d *deployRun) wetrun(ctx context.Context) error {
 				return pass.StateError(err)
 			}
 		}
+		reason := ""
 		switch {
 		case preview == nil:
-			return d.refuse(p, render.ReasonNoPreview)
+			reason = render.ReasonNoPreview
 		case preview.Hash != p.Hash:
-			return d.refuse(p, render.ReasonChanged)
+			reason = render.ReasonChanged
+		}
+		if reason != "" {
+			tty, ok := d.a.terminal()
+			if !ok || d.o.json {
+				return d.refuse(p, reason)
+			}
+			yes, err := d.ask(tty, p, reason)
+			if err != nil {
+				return failf(1, "%v", err)
+			}
+			if !yes {
+				return d.decline(p)
+			}
+			// Reviewed at the terminal: any recorded preview is
+			// withdrawn below, as a bound wetrun's is.
 		}
 	}
 	if err := d.preflight(ctx, p); err != nil {
@@ -221,17 +238,60 @@ func (d *deployRun) wetrun(ctx context.Context) error {
 // preview, and exits 2 with nothing built or uploaded.
 func (d *deployRun) refuse(p *deployplan.Plan, reason string) error {
 	t := d.text()
-	expected := ""
+	fmt.Fprintf(t, "%s — %s: a wetrun ships only the deploy plan you reviewed\n", render.BannerRefused, reason)
 	if reason == render.ReasonExpect {
-		expected = d.o.expect
+		fmt.Fprintf(t, "--expect-plan named %s\n", escape.Line(d.o.expect))
 	}
-	render.Refused(t, reason, expected)
+	fmt.Fprintln(t, "nothing was built or uploaded. The plan below is now the deploy preview: run zap deploy --wetrun again to ship it if nothing moves, or pass --expect-plan <plan_hash>")
+	return d.showRecorded(t, p)
+}
+
+// decline shows the plan under the DECLINED banner, records it as the
+// preview, and exits 2 with nothing built or uploaded.
+func (d *deployRun) decline(p *deployplan.Plan) error {
+	t := d.text()
+	fmt.Fprintf(t, "%s — the answer was not the first eight characters of this plan's plan_hash\n", render.BannerDeclined)
+	fmt.Fprintln(t, "nothing was built or uploaded. The plan below is now the deploy preview: run zap deploy --wetrun again to ship it if nothing moves")
+	return d.showRecorded(t, p)
+}
+
+func (d *deployRun) showRecorded(t io.Writer, p *deployplan.Plan) error {
 	fmt.Fprintln(t)
 	fmt.Fprint(t, deploy.Text(&deploy.Made{Plan: p}))
 	if err := d.record(t, p); err != nil {
 		return err
 	}
 	return exit(2)
+}
+
+// ask shows the plan with no review on the terminal under the UNREVIEWED
+// banner and asks for the first eight characters of its plan_hash, as zap
+// apply's question does: what was typed ahead is discarded first.
+func (d *deployRun) ask(tty *os.File, p *deployplan.Plan, reason string) (bool, error) {
+	out := d.a.stderr
+	fmt.Fprintf(out, "UNREVIEWED — %s\n\n", reason)
+	fmt.Fprint(out, deploy.Text(&deploy.Made{Plan: p}))
+	fmt.Fprintf(out, "\nThis plan has no review (%s).\n", reason)
+	if err := unix.IoctlSetInt(int(tty.Fd()), unix.TCFLSH, unix.TCIFLUSH); err != nil {
+		return false, fmt.Errorf("discard the input typed ahead: %w", err)
+	}
+	fmt.Fprint(out, "To execute exactly this plan, type the first eight characters of its plan_hash: ")
+	d.a.flushOutputs()
+	var answer []byte
+	buf := make([]byte, 1)
+	for len(answer) < 4096 {
+		n, err := tty.Read(buf)
+		if n == 1 && buf[0] == '\n' {
+			break
+		}
+		answer = append(answer, buf[:n]...)
+		if err != nil {
+			break
+		}
+	}
+	fmt.Fprintln(out)
+	a := strings.TrimSpace(string(answer))
+	return len(a) == 8 && strings.EqualFold(a, p.Hash[:8]), nil
 }
 
 // preflight is the drift preflight: the convergence pass against the

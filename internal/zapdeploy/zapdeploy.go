@@ -43,6 +43,8 @@ over SSH, the target's current release, and writes the deploy plan
   --force            ship a dirty tree, or the version already live
   --skip-build       leave out the build step
   --skip-preflight   record that the drift preflight is skipped
+  --lock PATH        fold the pins the zap.lock at PATH holds for the
+                     declared resources into the preflight's digest
   --bootstrap        connect as the target's bootstrap_user
   --text             write the plan as text (what a dry run shows) instead
 
@@ -86,6 +88,7 @@ func planVerb(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 	fs := stage.NewFlagSet("zap-deploy plan")
 	var o deploy.Options
 	fs.StringVar(&o.Dir, "dir", ".", "the app's git checkout")
+	fs.StringVar(&o.Lock, "lock", "", "take the preflight's pins from the zap.lock at `PATH`")
 	fs.BoolVar(&o.Flags.Force, "force", false, "")
 	fs.BoolVar(&o.Flags.SkipBuild, "skip-build", false, "")
 	fs.BoolVar(&o.Flags.SkipPreflight, "skip-preflight", false, "")

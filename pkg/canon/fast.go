@@ -257,27 +257,20 @@ func (f *fast) transform(out []byte) ([]byte, bool) {
 		} else if empty {
 			return append(out, ']'), true
 		}
-		for {
+		for more := true; more; {
 			var ok bool
 			if out, ok = f.transform(out); !ok {
 				return nil, false
 			}
-			f.ws()
-			if f.pos >= len(f.data) {
+			if more, ok = f.sep(']'); !ok {
 				return nil, false
 			}
-			switch f.data[f.pos] {
-			case ',':
-				f.pos++
+			if more {
 				out = append(out, ',')
-				continue
-			case ']':
-				f.pos++
-				f.depth--
-				return append(out, ']'), true
 			}
-			return nil, false
 		}
+		f.depth--
+		return append(out, ']'), true
 	case c == '"':
 		raw, plain, ok := f.str()
 		if !ok {

@@ -36,6 +36,9 @@
 // one whose command exited 0 without printing its expected text fails with
 // no exit (the command's was 0), its output what the command printed.
 //
+// A Host that is a Pipeliner is handed runs of consecutive steps of Zap's
+// own operations at once (batch.go); the stream is the same either way.
+//
 // code is the failure's triage category (see Classify). Secret values are
 // masked out of every error and output (internal/mask).
 package execute
@@ -65,6 +68,11 @@ type Runner struct {
 	// Fetch gets a remote content's pinned bytes on the operator's
 	// machine; nil fails every step that needs them.
 	Fetch Fetcher
+
+	// flat is the run's steps in order; batch the batch under way, when
+	// the Host is a Pipeliner.
+	flat  []*PreparedStep
+	batch *batchRun
 }
 
 // Result counts a run's changes.
@@ -77,11 +85,16 @@ type Result struct {
 // written: the run stops there.
 func (r *Runner) Run(ctx context.Context, p *Prepared) (Result, error) {
 	var res Result
+	r.flat = flatten(p)
+	defer r.endBatch()
 	if err := r.emit(&events.Event{Event: events.RunStarted, Format: events.Format, PlanHash: p.Hash, Changes: len(p.Changes)}); err != nil {
 		return res, err
 	}
 	failedID := ""
-	for _, c := range p.Changes {
+	base := 0
+	for i := range p.Changes {
+		c := &p.Changes[i]
+		base += len(c.Steps)
 		id, kind := c.Change.ID, c.Change.Type
 		if failedID != "" {
 			res.Skipped++
@@ -90,7 +103,7 @@ func (r *Runner) Run(ctx context.Context, p *Prepared) (Result, error) {
 			}
 			continue
 		}
-		ok, err := r.change(ctx, &c)
+		ok, err := r.change(ctx, c, base-len(c.Steps))
 		if err != nil {
 			return res, err
 		}
@@ -108,15 +121,16 @@ func (r *Runner) Run(ctx context.Context, p *Prepared) (Result, error) {
 	return res, r.emit(end)
 }
 
-// change runs one change's steps and reports whether all succeeded.
-func (r *Runner) change(ctx context.Context, c *PreparedChange) (bool, error) {
+// change runs one change's steps and reports whether all succeeded; base
+// is the index of its first step in the run's flat list.
+func (r *Runner) change(ctx context.Context, c *PreparedChange, base int) (bool, error) {
 	id, kind := c.Change.ID, c.Change.Type
 	if err := r.emit(&events.Event{Event: events.ChangeStarted, ID: id, Type: kind, Action: string(c.Change.Action)}); err != nil {
 		return false, err
 	}
 	var failure *events.Event
-	for i, s := range c.Steps {
-		n := i + 1
+	for i := range c.Steps {
+		s, n := &c.Steps[i], i+1
 		if failure != nil {
 			if err := r.emit(&events.Event{Event: events.StepSkipped, ID: id, Step: n, Summary: s.Summary, Reason: "an earlier step of the change failed"}); err != nil {
 				return false, err
@@ -132,14 +146,14 @@ func (r *Runner) change(ctx context.Context, c *PreparedChange) (bool, error) {
 			}
 			continue
 		}
-		serr := r.step(ctx, &s)
+		serr := r.step(ctx, s, base+i)
 		if serr == nil {
 			if err := r.emit(&events.Event{Event: events.StepOK, ID: id, Step: n}); err != nil {
 				return false, err
 			}
 			continue
 		}
-		failure = r.failed(id, n, &s, serr)
+		failure = r.failed(id, n, s, serr)
 		if err := r.emit(failure); err != nil {
 			return false, err
 		}
@@ -150,9 +164,14 @@ func (r *Runner) change(ctx context.Context, c *PreparedChange) (bool, error) {
 	return true, r.emit(&events.Event{Event: events.ChangeOK, ID: id, Type: kind})
 }
 
-func (r *Runner) step(ctx context.Context, s *PreparedStep) error {
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("interrupted: %w", err)
+// step runs s, the run's step g: in a batch when the Host can (batched),
+// else alone.
+func (r *Runner) step(ctx context.Context, s *PreparedStep, g int) error {
+	if err := interrupted(ctx); err != nil {
+		return err
+	}
+	if ok, err := r.batched(ctx, g); ok {
+		return err
 	}
 	switch {
 	case s.Put != nil && s.Put.Source != "":

@@ -36,6 +36,9 @@ import (
 // won't is the fixed failure "sudo authentication failed" (permission), and
 // every later operation of the run fails the same way without asking again.
 //
+// A run of such operations (and of the other constant scripts, Op) goes
+// through one session for the run instead of one each: see Pipeline.
+//
 // An operator's command runs as the connecting user: the session's command
 // is `sh`, reading execute.Script on stdin, so nothing of it is on an argv.
 // Past its limit the session is sent SIGKILL and closed.
@@ -92,22 +95,49 @@ func (e *Exec) RunOpStream(ctx context.Context, name plan.OpName, stdin io.Reade
 	if err := e.sudo(ctx); err != nil {
 		return nil, err
 	}
-	var cmd strings.Builder
-	cmd.WriteString("sudo -n " + ops.Invocation)
-	for _, a := range args {
-		cmd.WriteString(" " + vocab.Quote(a))
-	}
 	var out target.OpOutput
-	r := e.c.sessionTo(ctx, cmd.String(), stdin, 0, &out)
+	r := e.c.sessionTo(ctx, rootCommand(args), stdin, 0, &out)
+	if out.Over() {
+		r.outBytes = overLimit
+	}
+	if err := rootError(name, r); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// overLimit is more than an operation script's stdout may hold: a
+// snapshot and its line.
+const overLimit = asroot.SnapshotLimit + 4096 + 1
+
+// rootCommand is the command an operation runs as under sudo: `sudo -n sh
+// -s --` and args, each single-quoted.
+func rootCommand(args []string) string {
+	return quotedCommand("sudo -n "+ops.Invocation, args)
+}
+
+// quotedCommand is cmd followed by args, each single-quoted.
+func quotedCommand(cmd string, args []string) string {
+	var b strings.Builder
+	b.WriteString(cmd)
+	for _, a := range args {
+		b.WriteString(" " + vocab.Quote(a))
+	}
+	return b.String()
+}
+
+// rootError is how a put, dir or link script's session ended, as its
+// step's error.
+func rootError(name plan.OpName, r sessionResult) error {
 	switch {
 	case r.err != nil:
-		return nil, r.err
-	case out.Over():
-		return nil, target.OverError(name)
+		return r.err
+	case r.outBytes >= overLimit:
+		return target.OverError(name)
 	case r.status == 0:
-		return out.Bytes(), nil
+		return nil
 	}
-	return nil, asroot.Failure(name, r.status, r.stderr)
+	return asroot.Failure(name, r.status, r.stderr)
 }
 
 // sudo checks once per run that sudo works without a password.
@@ -144,6 +174,8 @@ type sessionResult struct {
 	stdout, stderr string
 	timedOut       bool
 	err            error // no status: the connection dropped, or no session
+	// outBytes is how many bytes stdout carried, where they are counted.
+	outBytes int64
 }
 
 func (r *sessionResult) output() string { return execute.JoinOutput(r.stdout, r.stderr) }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/internal/ops"
-	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/events"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -21,16 +20,10 @@ import (
 // session is sent SIGKILL and closed.
 func (e *Exec) Op(ctx context.Context, o *execute.ZapOp) error {
 	args, input := o.Split()
-	var cmd strings.Builder
 	if o.Privilege != plan.Login {
 		if err := e.sudo(ctx); err != nil {
 			return err
 		}
-		cmd.WriteString("sudo -n ")
-	}
-	cmd.WriteString("sh -s --")
-	for _, a := range args {
-		cmd.WriteString(" " + vocab.Quote(a))
 	}
 	var stdin io.Reader = strings.NewReader(ops.Input(o.Script, input...))
 	if o.Payload != nil {
@@ -38,7 +31,20 @@ func (e *Exec) Op(ctx context.Context, o *execute.ZapOp) error {
 		defer body.Close()
 		stdin = body
 	}
-	r := e.c.sessionTo(ctx, cmd.String(), stdin, o.Timeout, nil)
+	return opError(o, e.c.sessionTo(ctx, opCommand(o, args), stdin, o.Timeout, nil))
+}
+
+// opCommand is the command an operation runs as: `sh -s -- [PATH]`, under
+// `sudo -n` unless its privilege is login's.
+func opCommand(o *execute.ZapOp, args []string) string {
+	if o.Privilege != plan.Login {
+		return rootCommand(args)
+	}
+	return quotedCommand(ops.Invocation, args)
+}
+
+// opError is how an operation's session ended, as its step's error.
+func opError(o *execute.ZapOp, r sessionResult) error {
 	switch {
 	case r.timedOut:
 		return &execute.TimeoutError{After: o.Timeout, Output: r.output()}

@@ -1,0 +1,421 @@
+package sshhost
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/zap-go/zap/internal/execute"
+	"github.com/zap-go/zap/internal/ops"
+	"github.com/zap-go/zap/internal/ops/asroot"
+	"github.com/zap-go/zap/internal/vocab"
+	"github.com/zap-go/zap/pkg/events"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// Pipeline runs steps in one session (execute.Pipeliner): the session's
+// command is `sh`, the step driver, and its stdin carries, step after step,
+// the very command and stdin each step's own session would have had:
+//
+//	sudo -n sh -s -- 'PATH' 'MODE' 'OWNER' 'GROUP' <<'ZAP_STEP_<token>_<k>' &
+//	<the step's stdin: ops.Input, ops.PutInput>
+//	ZAP_STEP_<token>_<k>
+//	zap_p=$!; wait "$zap_p"; zap_s=$?; zap_p=
+//	printf '\n%s %s\n' ZAP_END_<token> <k> >&2; printf '\n%s %s %s\n' ZAP_END_<token> <k> "$zap_s"
+//	[ "$zap_s" = 0 ] || exit 0
+//
+// So every write is still one `sudo -n sh -s` reading the constant script
+// (a login operation's `sh -s` goes without sudo), the here-document hands
+// it exactly its input, and the driver ends at the first step that fails:
+// none after it runs. The token is random per batch, so no input can end
+// its here-document early or forge an end line; an input holding it
+// anyway is refused. The steps are written ahead, as fast as the session
+// takes them, while their ends are read in order: each step's stdout and
+// stderr are what the driver's streams carry between two end lines (less
+// the newline the end line opens with), after what the session printed
+// before the first step (a login shell's notices), which each step's own
+// session would have printed too. A step runs in the background of the
+// driver, which waits for it: on SIGTERM the driver passes it to the step
+// (sudo passes it to the script) and exits.
+//
+// A step past its limit (counted from the end of the step before it), or a
+// cancelled run, sends the session SIGTERM, then SIGKILL after opGrace:
+// the step timed out or was interrupted and none after it runs. A session
+// that ends before a step's end line is a dropped connection (transient).
+func (e *Exec) Pipeline(ctx context.Context, steps []execute.BatchStep) execute.Batch {
+	b := &driverRun{e: e, steps: steps, changed: make(chan struct{}, 1), started: time.Now(), stopAt: len(steps)}
+	for i, s := range steps {
+		if s.Op != nil && s.Op.Privilege == plan.Login {
+			continue
+		}
+		if err := e.sudo(ctx); err != nil {
+			// The steps before the first root one run; that one fails as
+			// its own session would have.
+			b.stopAt, b.stopErr = i, err
+		}
+		break
+	}
+	if b.stopAt > 0 {
+		b.start(steps[:b.stopAt])
+	}
+	return b
+}
+
+var _ execute.Pipeliner = (*Exec)(nil)
+
+// driverRun is a Pipeline under way.
+type driverRun struct {
+	e       *Exec
+	steps   []execute.BatchStep
+	stopAt  int   // the steps at and after it don't run in the session
+	stopErr error // the step stopAt's failure, when it is one of steps
+	next    int   // the step Next waits for (0-based)
+	started time.Time
+
+	s        *ssh.Session
+	startErr error
+	waited   chan struct{} // closed once the session ended
+	waitErr  error
+	changed  chan struct{} // a section ended, or a stream or the session
+
+	mu      sync.Mutex
+	out     splitter // stdout
+	errs    splitter // stderr
+	ends    []time.Time
+	stopped bool
+}
+
+// section is what one stream carried for one step.
+type section struct {
+	tail   *execute.Tail
+	n      int64
+	status int
+}
+
+// splitter collects one stream's sections: the 0th what came before the
+// first step.
+type splitter struct {
+	done []section
+	cur  section
+	eof  bool
+	// held is a newline read and not yet written to cur: it belongs to
+	// cur unless an end line follows it.
+	held bool
+}
+
+// sofar is what cur holds so far, its held newline included.
+func (sp *splitter) sofar() string {
+	if sp.held {
+		return sp.cur.tail.String() + "\n"
+	}
+	return sp.cur.tail.String()
+}
+
+// start opens the session and starts writing the driver and reading its
+// streams.
+func (b *driverRun) start(steps []execute.BatchStep) {
+	var tok [16]byte
+	rand.Read(tok[:])
+	token := hex.EncodeToString(tok[:])
+	b.out.cur = section{tail: execute.NewTail(execute.OutputLimit)}
+	b.errs.cur = section{tail: execute.NewTail(execute.OutputLimit)}
+	s, err := b.e.c.client.NewSession()
+	if err != nil {
+		b.startErr = execute.Errorf(events.Transient, "the connection to %s is gone: %v", b.e.c.Config.Host, err)
+		return
+	}
+	stdin, err1 := s.StdinPipe()
+	stdout, err2 := s.StdoutPipe()
+	stderr, err3 := s.StderrPipe()
+	if err := errors.Join(err1, err2, err3); err != nil {
+		s.Close()
+		b.startErr = execute.Errorf(events.Transient, "start a session on %s: %v", b.e.c.Config.Host, err)
+		return
+	}
+	if err := s.Start("sh"); err != nil {
+		s.Close()
+		b.startErr = execute.Errorf(events.Transient, "start a session on %s: %v", b.e.c.Config.Host, err)
+		return
+	}
+	b.s, b.waited = s, make(chan struct{})
+	end := "ZAP_END_" + token
+	var reading sync.WaitGroup
+	reading.Add(2)
+	go func() { defer reading.Done(); b.read(stdout, end, &b.out, true) }()
+	go func() { defer reading.Done(); b.read(stderr, end, &b.errs, false) }()
+	go func() {
+		reading.Wait()
+		b.waitErr = s.Wait()
+		close(b.waited)
+		b.notify()
+	}()
+	go b.write(stdin, token, steps)
+}
+
+// driverStart is what the driver runs first: the trap that passes SIGTERM
+// to the step under way, and the end lines of the 0th section.
+const driverStart = `trap '[ -z "$zap_p" ] || kill -TERM "$zap_p" 2>/dev/null; exit 143' TERM
+printf '\n%%s 0\n' %[1]s >&2; printf '\n%%s 0 0\n' %[1]s
+`
+
+// write writes the driver's text to stdin, step after step, and closes it
+// after the last; a step the session won't take (it ended) stops it.
+func (b *driverRun) write(stdin io.WriteCloser, token string, steps []execute.BatchStep) {
+	defer stdin.Close()
+	w := bufio.NewWriterSize(stdin, 64<<10)
+	end := vocab.Quote("ZAP_END_" + token)
+	if _, err := fmt.Fprintf(w, driverStart, end); err != nil {
+		return
+	}
+	for i, s := range steps {
+		k := strconv.Itoa(i + 1)
+		cmd, input, err := stepText(s)
+		delim := "ZAP_STEP_" + token + "_" + k
+		if err == nil && strings.Contains(input, token) {
+			err = errors.New("the step's input holds the batch's delimiter")
+		}
+		if err != nil {
+			// The driver reports the step failed with nothing run.
+			fmt.Fprintf(w, "printf '%%s\\n' %s >&2\nzap_s=93\n", vocab.Quote(err.Error()))
+		} else {
+			fmt.Fprintf(w, "%s <<'%s' &\n%s", cmd, delim, input)
+			if !strings.HasSuffix(input, "\n") {
+				w.WriteString("\n")
+			}
+			fmt.Fprintf(w, "%s\nzap_p=$!; wait \"$zap_p\"; zap_s=$?; zap_p=\n", delim)
+		}
+		fmt.Fprintf(w, "printf '\\n%%s %%s\\n' %s %s >&2; printf '\\n%%s %%s %%s\\n' %s %s \"$zap_s\"\n[ \"$zap_s\" = 0 ] || exit 0\n", end, k, end, k)
+		if w.Flush() != nil {
+			return
+		}
+	}
+}
+
+// stepText is a step's command and its stdin, as its own session would
+// have them.
+func stepText(s execute.BatchStep) (cmd, input string, err error) {
+	var name plan.OpName
+	var args []string
+	switch {
+	case s.Put != nil:
+		name = plan.OpPut
+	case s.Dir != nil:
+		name, args = plan.OpDir, []string{s.Dir.Path, s.Dir.Mode, s.Dir.Owner, s.Dir.Group}
+	case s.Link != nil:
+		name, args = plan.OpLink, []string{s.Link.Path}
+	case s.Op != nil:
+		argv, in := s.Op.Split()
+		return opCommand(s.Op, argv), ops.Input(s.Op.Script, in...), nil
+	}
+	script, ok := ops.Script(name)
+	if !ok {
+		return "", "", fmt.Errorf("this zap has no %s script", name)
+	}
+	switch {
+	case s.Put != nil:
+		argv, in := asroot.PutArgs(s.Put, "")
+		args, input = argv, string(ops.PutInput(ops.Input(script.Text, in...), s.Put.Content))
+	case s.Link != nil:
+		input = ops.Input(script.Text, s.Link.Target)
+	default:
+		input = script.Text
+	}
+	return rootCommand(args), input, nil
+}
+
+// read splits a stream of the driver into sections at its end lines; the
+// stdout ones carry the step's exit status.
+func (b *driverRun) read(r io.Reader, end string, sp *splitter, status bool) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	endLine := []byte(end + " ")
+	atStart := true
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if atStart && bytes.HasPrefix(chunk, endLine) && err == nil {
+			b.endSection(sp, chunk[len(endLine):len(chunk)-1], status)
+			continue
+		}
+		if len(chunk) > 0 {
+			b.mu.Lock()
+			if sp.held {
+				sp.cur.tail.Write([]byte("\n"))
+				sp.cur.n++
+			}
+			data := chunk
+			sp.held = data[len(data)-1] == '\n'
+			if sp.held {
+				data = data[:len(data)-1]
+			}
+			sp.cur.tail.Write(data)
+			sp.cur.n += int64(len(data))
+			atStart = sp.held
+			b.mu.Unlock()
+		}
+		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+			b.mu.Lock()
+			sp.eof = true
+			b.mu.Unlock()
+			b.notify()
+			return
+		}
+	}
+}
+
+// endSection ends sp's section at an end line (its fields after the
+// token: the step's number and, on stdout, its status) and opens the next
+// one with the 0th section's bytes.
+func (b *driverRun) endSection(sp *splitter, fields []byte, status bool) {
+	f := strings.Fields(string(fields))
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	cur := sp.cur
+	if status && len(f) == 2 {
+		cur.status, _ = strconv.Atoi(f[1])
+	}
+	sp.done = append(sp.done, cur)
+	sp.held = false
+	next := execute.NewTail(execute.OutputLimit)
+	next.Write([]byte(sp.done[0].tail.String()))
+	sp.cur = section{tail: next, n: sp.done[0].n}
+	if min(len(b.out.done), len(b.errs.done)) > len(b.ends) {
+		b.ends = append(b.ends, time.Now())
+	}
+	b.notify()
+}
+
+func (b *driverRun) notify() {
+	select {
+	case b.changed <- struct{}{}:
+	default:
+	}
+}
+
+// Next waits for the next step's end.
+func (b *driverRun) Next(ctx context.Context) error {
+	i := b.next
+	b.next++
+	switch {
+	case i == b.stopAt && b.stopErr != nil:
+		return b.stopErr
+	case i >= b.stopAt:
+		return execute.Errorf(events.Permanent, "the batch ended before this step")
+	case b.startErr != nil:
+		err := b.startErr
+		b.startErr = execute.Errorf(events.Transient, "the batch's session on %s never started", b.e.c.Config.Host)
+		return err
+	}
+	limit := time.Duration(0)
+	if op := b.steps[i].Op; op != nil {
+		limit = op.Timeout
+	}
+	var timeout <-chan time.Time
+	if limit > 0 {
+		b.mu.Lock()
+		begun := b.started
+		if len(b.ends) > i {
+			begun = b.ends[i]
+		}
+		b.mu.Unlock()
+		t := time.NewTimer(time.Until(begun.Add(limit)))
+		defer t.Stop()
+		timeout = t.C
+	}
+	for {
+		b.mu.Lock()
+		res, ok := b.result(i)
+		b.mu.Unlock()
+		if ok {
+			return b.stepError(i, res)
+		}
+		select {
+		case <-b.changed:
+		case <-timeout:
+			b.stop()
+			b.mu.Lock()
+			out := execute.JoinOutput(b.out.sofar(), b.errs.sofar())
+			b.mu.Unlock()
+			return &execute.TimeoutError{After: limit, Output: out}
+		case <-ctx.Done():
+			b.stop()
+			return fmt.Errorf("interrupted: %w", ctx.Err())
+		}
+	}
+}
+
+// result is the step i's session result (0-based), once both its sections
+// ended or the session did; ok is false while it runs. b.mu is held.
+func (b *driverRun) result(i int) (sessionResult, bool) {
+	k := i + 1
+	if len(b.out.done) > k && len(b.errs.done) > k {
+		o, e := b.out.done[k], b.errs.done[k]
+		return sessionResult{status: o.status, stdout: o.tail.String(), stderr: e.tail.String(), outBytes: o.n}, true
+	}
+	select {
+	case <-b.waited:
+	default:
+		return sessionResult{}, false
+	}
+	var ee *ssh.ExitError
+	if errors.As(b.waitErr, &ee) && ee.Signal() == "" && !b.stopped {
+		return sessionResult{err: execute.Errorf(events.Transient, "the session on %s ended (exit %d) before the step did", b.e.c.Config.Host, ee.ExitStatus())}, true
+	}
+	return sessionResult{err: execute.Errorf(events.Transient, "the connection to %s dropped before the step ended", b.e.c.Config.Host)}, true
+}
+
+// stepError is the step i's error, as its own session's would be.
+func (b *driverRun) stepError(i int, r sessionResult) error {
+	s := b.steps[i]
+	switch {
+	case s.Op != nil:
+		return opError(s.Op, r)
+	case s.Put != nil:
+		return rootError(plan.OpPut, r)
+	case s.Dir != nil:
+		return rootError(plan.OpDir, r)
+	}
+	return rootError(plan.OpLink, r)
+}
+
+// stop ends the session: SIGTERM, which the driver passes to the step under
+// way, then SIGKILL after opGrace.
+func (b *driverRun) stop() {
+	b.mu.Lock()
+	if b.s == nil || b.stopped {
+		b.mu.Unlock()
+		return
+	}
+	b.stopped = true
+	b.mu.Unlock()
+	b.s.Signal(ssh.SIGTERM)
+	select {
+	case <-b.waited:
+	case <-time.After(opGrace):
+		b.s.Signal(ssh.SIGKILL)
+	}
+	b.s.Close()
+	<-b.waited
+}
+
+// Close ends the batch, stopping a step under way.
+func (b *driverRun) Close() {
+	if b.s == nil {
+		return
+	}
+	select {
+	case <-b.waited:
+		b.s.Close()
+	default:
+		b.stop()
+	}
+}

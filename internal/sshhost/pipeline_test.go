@@ -266,3 +266,64 @@ func TestPipelineDroppedConnection(t *testing.T) {
 	wantFile(t, d+"/a", "a\n")
 	wantNoFile(t, d+"/after")
 }
+
+// alone is an Exec that isn't an execute.Pipeliner: every step its own
+// session.
+type alone struct{ execute.Host }
+
+// TestRunnerEventsSameBatchedOrNot runs one plan (changes of several steps,
+// a note and an operator's command among them, a failure in the third
+// change) through the runner twice on the same files: with the steps
+// batched and with a session each. The two event streams are the same
+// byte for byte.
+func TestRunnerEventsSameBatchedOrNot(t *testing.T) {
+	pt := newPipeTarget(t)
+	d := pt.dir
+	change := func(id string, steps ...execute.PreparedStep) execute.PreparedChange {
+		return execute.PreparedChange{Change: &plan.Change{ID: id, Type: "file", Action: "create"}, Steps: steps}
+	}
+	step := func(summary string, b execute.BatchStep) execute.PreparedStep {
+		return execute.PreparedStep{Summary: summary, Put: b.Put, Dir: b.Dir, Link: b.Link, Op: b.Op}
+	}
+	p := &execute.Prepared{Hash: strings.Repeat("a", 64), Changes: []execute.PreparedChange{
+		change("a",
+			step("dir sub", execute.BatchStep{Dir: &execute.Dir{Path: d + "/sub", Mode: "755"}}),
+			execute.PreparedStep{Summary: "a note", Note: "nothing to run"},
+			step("put sub/a", filePut(d+"/sub/a", "a\n"))),
+		change("b",
+			step("put b", filePut(d+"/b", "b\n")),
+			execute.PreparedStep{Summary: "echo", Command: &execute.Command{Script: "echo hi\n"}},
+			step("link", execute.BatchStep{Link: &execute.Link{Path: d + "/ln", Target: "b"}})),
+		change("c",
+			step("say", login("echo said; echo on stderr >&2\n", time.Minute)),
+			step("put blocked", filePut(d+"/blocker/f", "no\n")),
+			step("put c", filePut(d+"/c", "no\n"))),
+		change("d", step("put d", filePut(d+"/d", "no\n"))),
+	}}
+	run := func(h execute.Host) string {
+		t.Helper()
+		entries, _ := os.ReadDir(d)
+		for _, e := range entries {
+			os.RemoveAll(filepath.Join(d, e.Name()))
+		}
+		if err := os.WriteFile(filepath.Join(d, "blocker"), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		r := &execute.Runner{Host: h, Events: &out}
+		res, err := r.Run(context.Background(), p)
+		if err != nil || res.OK != 2 || res.Failed != 1 || res.Skipped != 1 {
+			t.Fatalf("got %+v, %v\n%s", res, err, out.String())
+		}
+		wantFile(t, d+"/sub/a", "a\n")
+		wantNoFile(t, d+"/c")
+		return out.String()
+	}
+	batched, single := run(pt.e), run(alone{pt.e})
+	if batched != single {
+		t.Fatalf("batched:\n%s\none session each:\n%s", batched, single)
+	}
+	if !strings.Contains(batched, `{"event":"step_failed","id":"c","step":2,`) || !strings.Contains(batched, `{"event":"change_skipped","id":"d",`) {
+		t.Fatalf("the events:\n%s", batched)
+	}
+}

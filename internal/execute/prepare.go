@@ -138,80 +138,98 @@ func prepareStep(id string, s plan.Step, lookup Lookup, c Context) (PreparedStep
 	case plan.StepNote:
 		ps.Note = s.Note
 	case plan.StepCommand:
-		cmd := s.Command
-		run, err := r.command("run", cmd.Run)
+		cmd, err := prepareCommand(s.Command, r)
 		if err != nil {
 			return PreparedStep{}, err
 		}
-		env := map[string]string{}
-		for name, t := range cmd.Env {
-			v, err := r.env("env."+name, t)
-			if err != nil {
-				return PreparedStep{}, err
-			}
-			env[name] = v
-		}
-		if cmd.Cwd != "" && !strings.HasPrefix(cmd.Cwd, "/") {
-			return fail("cwd: %q is not an absolute path", cmd.Cwd)
-		}
-		ps.Command = &Command{Cwd: cmd.Cwd, Script: Script(cmd.Cwd, env, run), Timeout: seconds(cmd.Timeout)}
+		ps.Command = cmd
 	case plan.StepOp:
-		op := s.Op
-		switch op.Name {
+		switch op := s.Op; op.Name {
 		case plan.OpPut, plan.OpDir, plan.OpLink:
+			return preparePath(ps, id, op, r, c)
 		case plan.OpExtract:
 			return prepareExtract(ps, op, r, c)
 		default:
 			return prepareOp(ps, id, op, r, c)
 		}
-		path, err := r.path("path", op.Path, c.Home)
+	}
+	return ps, nil
+}
+
+// prepareCommand resolves an operator's command: its run text, its env and
+// its cwd, which must be absolute.
+func prepareCommand(cmd *plan.Command, r resolver) (*Command, error) {
+	run, err := r.command("run", cmd.Run)
+	if err != nil {
+		return nil, err
+	}
+	env := map[string]string{}
+	for name, t := range cmd.Env {
+		v, err := r.env("env."+name, t)
 		if err != nil {
+			return nil, err
+		}
+		env[name] = v
+	}
+	if cmd.Cwd != "" && !strings.HasPrefix(cmd.Cwd, "/") {
+		return nil, &PrepareError{ID: r.id, Msg: fmt.Sprintf("cwd: %q is not an absolute path", cmd.Cwd)}
+	}
+	return &Command{Cwd: cmd.Cwd, Script: Script(cmd.Cwd, env, run), Timeout: seconds(cmd.Timeout)}, nil
+}
+
+// preparePath prepares a put, dir or link: its path resolved, and what the
+// operation writes there.
+func preparePath(ps PreparedStep, id string, op *plan.Op, r resolver, c Context) (PreparedStep, error) {
+	fail := func(format string, args ...any) (PreparedStep, error) {
+		return PreparedStep{}, &PrepareError{ID: id, Msg: fmt.Sprintf(format, args...)}
+	}
+	path, err := r.path("path", op.Path, c.Home)
+	if err != nil {
+		return PreparedStep{}, err
+	}
+	switch op.Name {
+	case plan.OpPut:
+		if path == "/" {
+			return fail("path: / can't be a file")
+		}
+		p := &Put{Path: path, Mode: op.Mode, Owner: op.Owner, Group: op.Group}
+		if err := r.content(p, op, c.Home); err != nil {
 			return PreparedStep{}, err
 		}
-		switch op.Name {
-		case plan.OpPut:
-			if path == "/" {
-				return fail("path: / can't be a file")
-			}
-			p := &Put{Path: path, Mode: op.Mode, Owner: op.Owner, Group: op.Group}
-			if err := r.content(p, op, c.Home); err != nil {
-				return PreparedStep{}, err
-			}
-			if op.Validate != nil {
-				v, err := r.command("validate", *op.Validate)
-				if err != nil {
-					return PreparedStep{}, err
-				}
-				p.Validate = &Command{Script: Script("", nil, v), Timeout: seconds(op.Timeout)}
-			}
-			ps.Put = p
-		case plan.OpDir:
-			ps.Dir = &Dir{Path: path, Mode: op.Mode, Owner: op.Owner, Group: op.Group}
-		case plan.OpLink:
-			if path == "/" {
-				return fail("path: / can't be a link")
-			}
-			if op.Target == nil {
-				return fail("the link step has no target")
-			}
-			target, err := r.text("target", *op.Target)
+		if op.Validate != nil {
+			v, err := r.command("validate", *op.Validate)
 			if err != nil {
 				return PreparedStep{}, err
 			}
-			if target == "" || strings.ContainsRune(target, 0) {
-				return fail("target: resolves to nothing, or holds a NUL")
-			}
-			if c.Home == "" && expandHome(target, "/") != target {
-				return fail("target: %s is under ~, and the target declares no home (Zap never guesses a remote home)", target)
-			}
-			target = expandHome(target, c.Home)
-			if strings.HasPrefix(target, "/") && aboveOrAtState(clean(target)) {
-				return fail("target: resolves to %s, at or above Zap's own %s", clean(target), StateDir)
-			}
-			ps.Link = &Link{Path: path, Target: target}
-		default:
-			return fail("unknown operation %q", op.Name)
+			p.Validate = &Command{Script: Script("", nil, v), Timeout: seconds(op.Timeout)}
 		}
+		ps.Put = p
+	case plan.OpDir:
+		ps.Dir = &Dir{Path: path, Mode: op.Mode, Owner: op.Owner, Group: op.Group}
+	case plan.OpLink:
+		if path == "/" {
+			return fail("path: / can't be a link")
+		}
+		if op.Target == nil {
+			return fail("the link step has no target")
+		}
+		target, err := r.text("target", *op.Target)
+		if err != nil {
+			return PreparedStep{}, err
+		}
+		if target == "" || strings.ContainsRune(target, 0) {
+			return fail("target: resolves to nothing, or holds a NUL")
+		}
+		if c.Home == "" && expandHome(target, "/") != target {
+			return fail("target: %s is under ~, and the target declares no home (Zap never guesses a remote home)", target)
+		}
+		target = expandHome(target, c.Home)
+		if strings.HasPrefix(target, "/") && aboveOrAtState(clean(target)) {
+			return fail("target: resolves to %s, at or above Zap's own %s", clean(target), StateDir)
+		}
+		ps.Link = &Link{Path: path, Target: target}
+	default:
+		return fail("unknown operation %q", op.Name)
 	}
 	return ps, nil
 }

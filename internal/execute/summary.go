@@ -47,6 +47,8 @@ func Summary(s plan.Step, user string) string {
 			keys = append(keys, declaration.KeyShown(k))
 		}
 		return "user-keys " + op.Args[0] + " keys " + strings.Join(keys, ", ") + " (as " + account(op.Privilege, user) + ")"
+	case postgres(op) != "":
+		return postgres(op)
 	case op.Path.IsZero() && op.Privilege == plan.Root && describes(op):
 		// A package, service or ufw operation: the commands its script
 		// runs, each under an explicit sudo.
@@ -107,6 +109,12 @@ func account(p plan.Privilege, user string) string {
 }
 
 func boolp(b bool) *bool { return &b }
+
+// postgres is opcmd's wording of a database's operation, or "".
+func postgres(op *plan.Op) string {
+	s, _ := opcmd.Postgres(string(op.Name), op.Args)
+	return s
+}
 
 // describes reports whether opcmd words op.
 func describes(op *plan.Op) bool {

@@ -2,7 +2,7 @@
 // lookup every stage goes through: detection (Of(r).Detect), planning
 // (Steps), the preview (Declared) and the front end's sudo warm-up and
 // value checks. A kind the declaration knows but no file here provides
-// (database today) is read as held: Of returns a kind whose
+// (none today) is read as held: Of returns a kind whose
 // detector holds, naming the kind, so it is never planned.
 //
 // Each kind is a file here (<name>.go; directory and link share paths.go)
@@ -40,6 +40,7 @@ var all = []kind.Kind{
 	kind.Def[*declaration.Service]{Name: declaration.KindService, Read: detect.NewService, Plan: serviceSteps, Show: showService, As: plan.Root},
 	kind.Def[*declaration.Swap]{Name: declaration.KindSwap, Read: detect.NewSwap, Plan: swapSteps, As: plan.Root},
 	kind.Def[*declaration.Firewall]{Name: declaration.KindFirewall, Read: detect.NewFirewall, Plan: firewallSteps, As: plan.Root},
+	kind.Def[*declaration.Database]{Name: declaration.KindDatabase, Read: detect.NewDatabase, Plan: databaseSteps, Show: showDatabase, As: plan.Root},
 	kind.Def[*declaration.Verify]{Name: declaration.KindVerify, Read: detect.NewVerify, Plan: verifySteps, As: plan.Login},
 	kind.Def[*declaration.Pipeline]{Name: declaration.KindPipeline, Read: detect.NewPipeline, Plan: pipelineSteps, Show: showPipeline, As: plan.Login, NoState: true},
 	kind.Def[*declaration.AptRepo]{Name: declaration.KindAptRepo, Read: detect.NewAptRepo, Plan: aptRepoSteps, Show: showAptRepo, As: plan.Root},

@@ -275,6 +275,9 @@ func OpSummary(c observation.Context, op *plan.Op) string {
 	if op.Name == "installer" && len(op.Args) == 2 {
 		return "run the script fetched from " + escape.Line(op.Args[0]) + " (piped to " + escape.Line(op.Args[1]) + ")"
 	}
+	if s, ok := opcmd.Postgres(string(op.Name), op.Args); ok {
+		return escape.Line(s)
+	}
 	if cmd, ok := opcmd.DescribeSudo(string(op.Name), op.Args); ok && op.Path.IsZero() && op.Privilege == plan.Root {
 		// A package, service or ufw operation: the commands its script
 		// runs, each under an explicit sudo, so the line reads the same

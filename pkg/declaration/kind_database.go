@@ -167,3 +167,12 @@ func checkHBAHost(t Text) error {
 func (x *Database) manages(string) []managed {
 	return []managed{{"database_name", "database", textKey(x.DatabaseName), "the database " + x.DatabaseName.String(), false}}
 }
+
+// PgMethod is the auth method of the rules: the declared one, or
+// scram-sha-256.
+func (a *DatabaseAuth) PgMethod() string {
+	if a.Method == "" {
+		return "scram-sha-256"
+	}
+	return a.Method
+}

@@ -180,3 +180,18 @@ func Normalize(script string) string {
 	}
 	return b.String()
 }
+
+// Postgres words a database's operation, which runs psql and its writes as
+// the postgres account, whatever the step's privilege:
+//
+//	pg-database app app                          pg database app, owned by the role app (as postgres)
+//	pg-hba app app 127.0.0.1/32 scram-sha-256    pg_hba rule: host app app 127.0.0.1/32 scram-sha-256 (as postgres)
+func Postgres(name string, args []string) (string, bool) {
+	switch {
+	case name == "pg-database" && len(args) == 2:
+		return "pg database " + args[0] + ", owned by the role " + args[1] + " (as postgres)", true
+	case name == "pg-hba" && len(args) == 4:
+		return "pg_hba rule: host " + strings.Join(args, " ") + " (as postgres)", true
+	}
+	return "", false
+}

@@ -1,0 +1,243 @@
+package detect
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/vocab"
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/observation"
+)
+
+// PgTimeout is the limit, in seconds, psql's catalog query runs under
+// (detection.md), and PgProbeTimeout the probe's as a whole: the query and
+// the read of pg_hba.conf after it.
+const (
+	PgTimeout      = 50
+	PgProbeTimeout = PgTimeout + 10
+)
+
+// PgHBALimit is how much of pg_hba.conf the probe reads; a longer file
+// holds every database's rules.
+const PgHBALimit = 256 << 10
+
+// The exits of PgProbe other than 0 (read) and what the probe's shell
+// gives for a failed command of its own.
+const (
+	pgNone      = 3 // no psql, or no postgres account: no PostgreSQL
+	pgFailed    = 4 // the query failed; psql's messages follow
+	pgTimedOut  = 5 // the query ran past PgTimeout
+	pgUnread    = 6 // pg_hba.conf couldn't be read as postgres
+	pgNoAccount = 7 // neither sudo nor setpriv to act as postgres
+)
+
+// pgHBAMark is the line between the query's rows and pg_hba.conf in the
+// probe's output.
+const pgHBAMark = "--zap-pg_hba.conf--"
+
+// PgCatalogQuery is the catalog query, one row of JSON: every role, and
+// each database with its owner. With SHOW hba_file before it, it is
+// psql's whole output.
+const PgCatalogQuery = `SELECT json_build_object(` +
+	`'roles', (SELECT coalesce(json_agg(rolname ORDER BY rolname), '[]') FROM pg_roles), ` +
+	`'databases', (SELECT coalesce(json_object_agg(datname, pg_get_userbyid(datdba)), '{}') FROM pg_database))`
+
+// PgProbe reads the server as the postgres account, from root: the
+// hba_file setting and the catalog row in one psql -X call under a timeout
+// of its own (run as postgres, so it stops psql itself), then that
+// pg_hba.conf, at most PgHBALimit+1 bytes of it, read as postgres too. It
+// is the same text for every database, so a pass runs it once however
+// many databases it reads (detect.Pass). With no psql or no postgres
+// account it exits 3 before anything runs.
+var PgProbe = `PATH=${PATH:-/usr/bin:/bin}:/usr/sbin:/sbin
+command -v psql >/dev/null 2>&1 || exit 3
+id -u postgres >/dev/null 2>&1 || exit 3
+if command -v sudo >/dev/null 2>&1; then
+	as_pg() { sudo -n -u postgres -- "$@"; }
+elif command -v setpriv >/dev/null 2>&1; then
+	as_pg() { setpriv --reuid=postgres --regid="$(id -g postgres)" --init-groups -- "$@"; }
+else
+	echo "neither sudo nor setpriv is here to act as postgres"
+	exit 7
+fi
+cd / || exit 4
+out=$(as_pg timeout ` + strconv.Itoa(PgTimeout) + ` psql -X -q -A -t -v ON_ERROR_STOP=1 -d postgres -c 'SHOW hba_file' -c "` + PgCatalogQuery + `" 2>&1)
+s=$?
+[ "$s" -eq 124 ] && exit 5
+if [ "$s" -ne 0 ]; then
+	printf '%s\n' "$out"
+	exit 4
+fi
+printf '%s\n` + pgHBAMark + `\n' "$out"
+f=${out%%
+*}
+as_pg head -c ` + strconv.Itoa(PgHBALimit+1) + ` -- "$f" 2>&1 || exit 6`
+
+// Database detects a PostgreSQL database, its owning role and its pg_hba
+// rules by PgProbe's one read, as root (which acts as postgres). No psql
+// or no postgres account reads absent; a query that fails, output that
+// isn't the query's row, and a pg_hba.conf postgres can't read hold
+// (detection.md). A database that isn't there reads absent; otherwise a
+// missing role, another owner and each rule's missing line are drift.
+type Database struct {
+	Name, Role string
+	// Rules are the pg_hba.conf lines of auth.hosts, in order.
+	Rules []string
+}
+
+// NewDatabase makes a database's detector. A name or host that is a
+// reference holds: the steps carry each as an argument of Zap's own
+// operations, which are literal.
+func NewDatabase(d *declaration.Database, _ Env) Detector {
+	name, ok := d.DatabaseName.Plain()
+	if !ok {
+		return Held("database_name: a reference can't be handed to a database's steps yet: write the name")
+	}
+	role, ok := d.Username.Plain()
+	if !ok {
+		return Held("username: a reference can't be handed to a database's steps yet: write the name")
+	}
+	db := &Database{Name: name, Role: role}
+	if d.Auth != nil {
+		for i, h := range d.Auth.Hosts {
+			host, ok := h.Plain()
+			if !ok {
+				return Held(fmt.Sprintf("auth.hosts[%d]: a reference can't be handed to a database's steps yet: write the address", i))
+			}
+			db.Rules = append(db.Rules, vocab.PgHBALine(name, role, host, d.Auth.PgMethod()))
+		}
+	}
+	return db
+}
+
+// Queries: PgProbe, as root.
+func (d *Database) Queries() []Query {
+	return []Query{{Op: OpProbe, Lane: observation.LaneRoot, Command: &Command{Text: PgProbe, Timeout: PgProbeTimeout}}}
+}
+
+// Verdict: see Database.
+func (d *Database) Verdict(a []Answer) Result {
+	if len(a) != 1 {
+		return hold(fmt.Sprintf("%d answers for the database's 1 read", len(a)))
+	}
+	r := a[0]
+	if r.Status != StatusOK {
+		return hold(problem(r, "PostgreSQL's catalog", PgProbeTimeout))
+	}
+	switch r.Exit {
+	case 0:
+	case pgNone:
+		return absent()
+	case pgFailed:
+		return hold("the catalog query as postgres failed (is the server running?): " + pgMessage(r.Output))
+	case pgTimedOut:
+		return hold(fmt.Sprintf("the catalog query as postgres ran past %ds", PgTimeout))
+	case pgNoAccount:
+		return hold("neither sudo nor setpriv is on the target to run psql as postgres")
+	case pgUnread:
+		hba, _, _ := strings.Cut(r.Output, "\n")
+		_, msg, _ := strings.Cut(r.Output, pgHBAMark+"\n")
+		return hold("the postgres account can't read the pg_hba.conf the server names (" + escape.Line(hba) + "): " + pgMessage(msg))
+	default:
+		return hold(fmt.Sprintf("reading PostgreSQL's catalog exited %d", r.Exit))
+	}
+	cat, reason := ParsePgProbe(r.Output)
+	if reason != "" {
+		return hold(reason)
+	}
+	return d.compare(cat)
+}
+
+// compare judges the declared database against what the probe read.
+func (d *Database) compare(cat PgCatalog) Result {
+	owner, ok := cat.Databases[d.Name]
+	if !ok {
+		return absent()
+	}
+	var diff []observation.Difference
+	hasRole := false
+	for _, r := range cat.Roles {
+		hasRole = hasRole || r == d.Role
+	}
+	if !hasRole {
+		diff = append(diff, observation.Difference{Field: vocab.FieldPgRole, Observed: vocab.PgMissing, Desired: vocab.PgPresent})
+	}
+	if owner != d.Role {
+		diff = append(diff, observation.Difference{Field: vocab.FieldPgOwner, Observed: owner, Desired: d.Role})
+	}
+	for i, rule := range d.Rules {
+		if !PgHBAHas(cat.HBA, rule) {
+			diff = append(diff, observation.Difference{Field: fmt.Sprintf("auth.hosts[%d]", i), Observed: vocab.PgMissing, Desired: rule})
+		}
+	}
+	if diff == nil {
+		return converged()
+	}
+	return drifted(diff)
+}
+
+// PgCatalog is what PgProbe read: the pg_hba.conf the server names and its
+// text, every role, and each database's owner.
+type PgCatalog struct {
+	HBAFile   string            `json:"-"`
+	HBA       string            `json:"-"`
+	Roles     []string          `json:"roles"`
+	Databases map[string]string `json:"databases"`
+}
+
+// ParsePgProbe parses PgProbe's output when it exited 0: the hba_file
+// line, the catalog row, the mark, and pg_hba.conf. A reason says why it
+// doesn't parse.
+func ParsePgProbe(out string) (PgCatalog, string) {
+	var c PgCatalog
+	lines := strings.SplitN(out, "\n", 4)
+	if len(lines) < 3 || lines[2] != pgHBAMark || !strings.HasPrefix(lines[0], "/") {
+		return c, "PostgreSQL's catalog query didn't answer with its one row"
+	}
+	dec := json.NewDecoder(bytes.NewReader([]byte(lines[1])))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil || dec.More() || c.Databases == nil {
+		return c, "PostgreSQL's catalog query didn't answer with its one row"
+	}
+	c.HBAFile = lines[0]
+	if len(lines) == 4 {
+		c.HBA = lines[3]
+	}
+	if len(c.HBA) > PgHBALimit {
+		return c, fmt.Sprintf("%s is larger than %d KiB, which Zap reads of it", escape.Line(c.HBAFile), PgHBALimit>>10)
+	}
+	return c, ""
+}
+
+// PgHBAHas reports whether the pg_hba.conf text has rule (fields separated
+// by single spaces) as a line of its own: the same fields, separated by
+// any spaces and tabs, with nothing after them but a comment. It is the
+// match the pg-hba script makes before it inserts.
+func PgHBAHas(text, rule string) bool {
+	want := strings.Fields(rule)
+	for line := range strings.SplitSeq(text, "\n") {
+		line, _, _ = strings.Cut(line, "#")
+		got := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' || r == '\r' })
+		if slices.Equal(got, want) {
+			return true
+		}
+	}
+	return false
+}
+
+// pgMessage is the first line of what psql or head printed, for a reason.
+func pgMessage(out string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(out), "\n")
+	if line == "" {
+		return "no message"
+	}
+	if len(line) > 200 {
+		line = line[:200] + "…"
+	}
+	return escape.Line(line)
+}

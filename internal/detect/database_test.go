@@ -1,0 +1,123 @@
+package detect
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/zap-go/zap/internal/vocab"
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/observation"
+)
+
+func pgAnswer(exit int, out string) []Answer {
+	return []Answer{{Status: StatusOK, Exit: exit, Output: out}}
+}
+
+func pgDatabase(name, role string, hosts ...string) Detector {
+	d := &declaration.Database{Engine: "postgresql", DatabaseName: declaration.Lit(name), Username: declaration.Lit(role)}
+	if len(hosts) > 0 {
+		d.Auth = &declaration.DatabaseAuth{}
+		for _, h := range hosts {
+			d.Auth.Hosts = append(d.Auth.Hosts, declaration.Lit(h))
+		}
+	}
+	return NewDatabase(d, Env{})
+}
+
+// TestDatabaseVerdictRecorded reads PgProbe's answers recorded from
+// Debian 12's PostgreSQL 15 (testdata/postgres/README; none from Alpine):
+// the fresh cluster reads absent, the database made with its rule
+// converges, another owner and a missing rule drift, and a stopped server
+// holds with psql's message.
+func TestDatabaseVerdictRecorded(t *testing.T) {
+	fresh := recorded(t, "postgres", "debian15-fresh.out")
+	app := recorded(t, "postgres", "debian15-app.out")
+	stopped := recorded(t, "postgres", "debian15-stopped.out")
+	owned := strings.Replace(app, `"zt_db1" : "zt_role1"`, `"zt_db1" : "postgres"`, 1)
+	for _, c := range []struct {
+		name    string
+		d       Detector
+		exit    int
+		out     string
+		verdict observation.Verdict
+		drift   []observation.Difference
+		reason  string
+	}{
+		{"fresh", pgDatabase("zt_db1", "zt_role1", "127.0.0.1/32"), 0, fresh, observation.Absent, nil, ""},
+		{"made", pgDatabase("zt_db1", "zt_role1", "127.0.0.1/32"), 0, app, observation.Converged, nil, ""},
+		{"no auth", pgDatabase("zt_db1", "zt_role1"), 0, app, observation.Converged, nil, ""},
+		{"another owner", pgDatabase("zt_db1", "zt_role1", "127.0.0.1/32"), 0, owned, observation.Drifted,
+			[]observation.Difference{{Field: vocab.FieldPgOwner, Observed: "postgres", Desired: "zt_role1"}}, ""},
+		{"rule missing", pgDatabase("zt_db1", "zt_role1", "127.0.0.1/32", "::1/128"), 0, app, observation.Drifted,
+			[]observation.Difference{{Field: "auth.hosts[1]", Observed: vocab.PgMissing, Desired: "host zt_db1 zt_role1 ::1/128 scram-sha-256"}}, ""},
+		{"role missing", pgDatabase("postgres", "app"), 0, fresh, observation.Drifted,
+			[]observation.Difference{{Field: vocab.FieldPgRole, Observed: vocab.PgMissing, Desired: vocab.PgPresent},
+				{Field: vocab.FieldPgOwner, Observed: "postgres", Desired: "app"}}, ""},
+		{"stopped", pgDatabase("zt_db1", "zt_role1"), 4, stopped, observation.Undetermined, nil,
+			`the catalog query as postgres failed (is the server running?): psql: error: connection to server on socket "/var/run/postgresql/.s.PGSQL.5432" failed: No such file or directory`},
+		{"no postgresql", pgDatabase("zt_db1", "zt_role1"), 3, "", observation.Absent, nil, ""},
+		{"timed out", pgDatabase("zt_db1", "zt_role1"), 5, "", observation.Undetermined, nil, "the catalog query as postgres ran past 50s"},
+		{"hba unreadable", pgDatabase("zt_db1", "zt_role1"), 6, "/etc/pg_hba.conf\n{}\n" + pgHBAMark + "\nhead: /etc/pg_hba.conf: Permission denied\n", observation.Undetermined, nil,
+			"the postgres account can't read the pg_hba.conf the server names (/etc/pg_hba.conf): head: /etc/pg_hba.conf: Permission denied"},
+		{"not one row", pgDatabase("zt_db1", "zt_role1"), 0, "/etc/pg_hba.conf\n{}\n{}\n" + pgHBAMark + "\n", observation.Undetermined, nil,
+			"PostgreSQL's catalog query didn't answer with its one row"},
+		{"a field of its own", pgDatabase("zt_db1", "zt_role1"), 0, "/etc/pg_hba.conf\n{\"databases\":{},\"x\":1}\n" + pgHBAMark + "\n", observation.Undetermined, nil,
+			"PostgreSQL's catalog query didn't answer with its one row"},
+		{"too long", pgDatabase("zt_db1", "zt_role1"), 0, "/p\n{\"roles\":[],\"databases\":{}}\n" + pgHBAMark + "\n" + strings.Repeat("#\n", PgHBALimit), observation.Undetermined, nil,
+			"/p is larger than 256 KiB, which Zap reads of it"},
+	} {
+		got := c.d.Verdict(pgAnswer(c.exit, c.out))
+		if got.Verdict != c.verdict || !reflect.DeepEqual(got.Drift, c.drift) || got.Reason != c.reason {
+			t.Errorf("%s: %s %v %q, want %s %v %q", c.name, got.Verdict, got.Drift, got.Reason, c.verdict, c.drift, c.reason)
+		}
+	}
+}
+
+// TestDatabaseOneProbe: every database declares the same one probe, as
+// root, so a pass of any number of them runs psql once.
+func TestDatabaseOneProbe(t *testing.T) {
+	a, b := pgDatabase("a", "ra").Queries(), pgDatabase("b", "rb", "10.0.0.0/8").Queries()
+	if len(a) != 1 || !reflect.DeepEqual(a, b) || a[0].Lane != observation.LaneRoot || a[0].Command.Timeout != PgProbeTimeout {
+		t.Fatalf("queries %+v and %+v, want one and the same root probe", a, b)
+	}
+	for _, w := range []string{"timeout 50 psql -X ", "sudo -n -u postgres", "head -c 262145 "} {
+		if !strings.Contains(PgProbe, w) {
+			t.Errorf("PgProbe lacks %q", w)
+		}
+	}
+}
+
+// TestDatabaseReferencesHold: a name or host that is a reference holds,
+// naming the field, since the steps' arguments are literal.
+func TestDatabaseReferencesHold(t *testing.T) {
+	ref := declaration.Ref("DB")
+	for field, d := range map[string]*declaration.Database{
+		"database_name": {DatabaseName: ref, Username: declaration.Lit("r")},
+		"username":      {DatabaseName: declaration.Lit("d"), Username: ref},
+		"auth.hosts[0]": {DatabaseName: declaration.Lit("d"), Username: declaration.Lit("r"), Auth: &declaration.DatabaseAuth{Hosts: []declaration.Text{ref}}},
+	} {
+		got := NewDatabase(d, Env{}).Verdict(nil)
+		if got.Verdict != observation.Undetermined || !strings.HasPrefix(got.Reason, field+": ") {
+			t.Errorf("%s: %s %q, want a hold naming it", field, got.Verdict, got.Reason)
+		}
+	}
+}
+
+// TestPgHBAHas: a rule is a line of its five fields, any blanks between
+// them and a comment after; anything more or less is another line.
+func TestPgHBAHas(t *testing.T) {
+	rule := "host app app 127.0.0.1/32 scram-sha-256"
+	for text, want := range map[string]bool{
+		"host app app 127.0.0.1/32 scram-sha-256\n":                 true,
+		"  host\tapp   app 127.0.0.1/32 scram-sha-256 # mine\n":     true,
+		"# host app app 127.0.0.1/32 scram-sha-256\n":               false,
+		"host app app 127.0.0.1/32 scram-sha-256 clientcert=1\n":    false,
+		"hostssl app app 127.0.0.1/32 scram-sha-256\n":              false,
+		"host app app 127.0.0.1/32 md5\nhost all all 0.0.0.0/0 x\n": false,
+	} {
+		if got := PgHBAHas(text, rule); got != want {
+			t.Errorf("PgHBAHas(%q) = %v, want %v", text, got, want)
+		}
+	}
+}

@@ -1,0 +1,31 @@
+# The shared part of the pg-* scripts (run as root): zap_pg_name checks a
+# database or role name again as pg_hba.conf would read it, zap_as_pg runs
+# a command as the postgres account (sudo -n -u postgres, else setpriv),
+# and zap_psql runs psql -X as postgres on the SQL on its stdin, under a
+# timeout of its own, with the psql variables given as NAME=VALUE
+# arguments (read as :'NAME' and :"NAME", so a value is never SQL text).
+zap_pg_name() {
+	case $2 in
+	'' | [+@/-]* | *[[:space:][:cntrl:]\#\",]*) zap_fail 93 "$1 $2 isn't a name pg_hba.conf reads as one" ;;
+	esac
+}
+command -v psql >/dev/null 2>&1 || zap_fail 94 "there is no psql: install PostgreSQL first"
+id -u postgres >/dev/null 2>&1 || zap_fail 94 "there is no postgres account: install PostgreSQL first"
+zap_as_pg() {
+	if command -v sudo >/dev/null 2>&1; then
+		sudo -n -u postgres -- "$@"
+	elif command -v setpriv >/dev/null 2>&1; then
+		setpriv --reuid=postgres --regid="$(id -g postgres)" --init-groups -- "$@"
+	else
+		zap_fail 94 "neither sudo nor setpriv is here to act as postgres"
+	fi
+}
+zap_psql() {
+	zap_pv=
+	for zap_a; do
+		zap_pv="$zap_pv -v $zap_a"
+	done
+	# shellcheck disable=SC2086 # each NAME=VALUE is one word: no blank in it
+	zap_as_pg timeout 50 psql -X -q -A -t -v ON_ERROR_STOP=1 -d postgres $zap_pv
+}
+cd /

@@ -1,0 +1,232 @@
+package ops_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// pgTools are the applets a BusyBox shell has first on PATH for the pg-*
+// scripts (what runs as postgres runs under sudo's own PATH).
+var pgTools = []string{"awk", "cat", "chgrp", "chmod", "cmp", "head", "id", "ln", "mktemp", "mv", "rm", "sleep", "stat", "timeout", "tr"}
+
+// pgMachine is the pg_hba.conf of the machine's default PostgreSQL
+// cluster, which the pg-* scripts act on, for a test run as root; it
+// skips, saying why, where there is none running. The test holds an flock
+// (/run/zap-pg-test.lock) while it runs, since every test of the machine's
+// cluster rewrites the one pg_hba.conf, and puts the file's bytes back at
+// its end (written in place as postgres, then a reload).
+func pgMachine(t *testing.T) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("the pg-* scripts run as root and act as postgres: run the tests as root")
+	}
+	for _, tool := range []string{"psql", "sudo"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s here: .ci/run installs postgresql and sudo", tool)
+		}
+	}
+	lock, err := os.OpenFile("/run/zap-pg-test.lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lock.Close() })
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	hba, err := pgQuery("SHOW hba_file")
+	if err != nil {
+		t.Skipf("the machine's default PostgreSQL cluster doesn't answer psql as postgres (start it: pg_ctlcluster 15 main start): %v", err)
+	}
+	old, err := os.ReadFile(hba)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		put := exec.Command("sudo", "-n", "-u", "postgres", "sh", "-c", `cat > "$1"`, "sh", hba)
+		put.Stdin = strings.NewReader(string(old))
+		if out, err := put.CombinedOutput(); err != nil {
+			t.Errorf("putting %s back: %v: %s", hba, err, out)
+		}
+		if _, err := pgQuery("SELECT pg_reload_conf()"); err != nil {
+			t.Error(err)
+		}
+	})
+	return hba
+}
+
+// pgQuery runs sql through psql -X as postgres and returns its rows.
+func pgQuery(sql string) (string, error) {
+	cmd := exec.Command("sudo", "-n", "-u", "postgres", "psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", "postgres", "-c", sql)
+	cmd.Dir = "/"
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("psql -c %q: %v: %s", sql, err, out)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+func pgMust(t *testing.T, sql string) string {
+	t.Helper()
+	out, err := pgQuery(sql)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// pgRun runs the operation name with args under sh, and returns its exit
+// status and stderr.
+func pgRun(t *testing.T, sh userShell, name string, args ...string) (int, string) {
+	t.Helper()
+	cmd := shellCmd(sh, sh.path, scriptText(t, plan.OpName(name)), "", args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode(), stderr.String()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0, stderr.String()
+}
+
+func fileState(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := st.Sys().(*syscall.Stat_t)
+	return fmt.Sprintf("%s %o %d:%d %d", b, st.Mode().Perm(), s.Uid, s.Gid, s.Ino)
+}
+
+// leftovers are the names the pg-hba script stages beside the file.
+func leftovers(t *testing.T, hba string) []string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(filepath.Dir(hba), ".*zap*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestPgScriptsOnThisMachine runs pg-database and pg-hba under dash, bash
+// and BusyBox against the machine's own PostgreSQL (Debian's postgresql,
+// which .ci/run installs): the role and database made once, the owner set
+// back, the rule above the first host line with the file's mode and group
+// kept and a second run changing nothing; a file postgres doesn't own
+// refused (93) and a file the server can't parse with the line in it put
+// back (1), each as it was, with nothing left beside it.
+func TestPgScriptsOnThisMachine(t *testing.T) {
+	hba := pgMachine(t)
+	for i, sh := range opShells(t, "pg", os.Getenv("PATH"), pgTools) {
+		db, role := fmt.Sprintf("zt_db_%d_%d", os.Getpid(), i), fmt.Sprintf("zt_role_%d_%d", os.Getpid(), i)
+		t.Cleanup(func() {
+			pgQuery("DROP DATABASE IF EXISTS " + db)
+			pgQuery("DROP ROLE IF EXISTS " + role)
+		})
+		for range 2 {
+			if code, stderr := pgRun(t, sh, "pg-database", db, role); code != 0 {
+				t.Fatalf("%s: pg-database: exit %d: %s", sh.name, code, stderr)
+			}
+		}
+		pgMust(t, "ALTER DATABASE "+db+" OWNER TO postgres")
+		if code, stderr := pgRun(t, sh, "pg-database", db, role); code != 0 {
+			t.Fatalf("%s: pg-database: exit %d: %s", sh.name, code, stderr)
+		}
+		if got := pgMust(t, "SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = '"+db+"'"); got != role {
+			t.Errorf("%s: owner %q, want %q", sh.name, got, role)
+		}
+
+		if err := os.Chmod(hba, 0o604); err != nil {
+			t.Fatal(err)
+		}
+		if code, stderr := pgRun(t, sh, "pg-hba", db, role, "127.0.0.1/32", "scram-sha-256"); code != 0 {
+			t.Fatalf("%s: pg-hba: exit %d: %s", sh.name, code, stderr)
+		}
+		text, err := os.ReadFile(hba)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := "host " + db + " " + role + " 127.0.0.1/32 scram-sha-256\n"
+		at := strings.Index(string(text), line)
+		if at < 0 || strings.Contains(string(text)[:at], "\nhost ") {
+			t.Errorf("%s: the rule isn't above the first host line:\n%s", sh.name, text)
+		}
+		if st, _ := os.Stat(hba); st.Mode().Perm() != 0o604 {
+			t.Errorf("%s: mode %o, want 604 kept", sh.name, st.Mode().Perm())
+		}
+		before := fileState(t, hba)
+		if code, stderr := pgRun(t, sh, "pg-hba", db, role, "127.0.0.1/32", "scram-sha-256"); code != 0 || fileState(t, hba) != before {
+			t.Errorf("%s: pg-hba again: exit %d (%s), or the file changed", sh.name, code, stderr)
+		}
+
+		os.Chown(hba, 0, -1)
+		before = fileState(t, hba)
+		code, stderr := pgRun(t, sh, "pg-hba", db, role, "10.0.0.0/8", "md5")
+		if code != 93 || !strings.Contains(stderr, "belongs to root, not postgres") || fileState(t, hba) != before {
+			t.Errorf("%s: pg-hba of a file root owns: exit %d (%s), or the file changed", sh.name, code, stderr)
+		}
+		pgOwn(t, hba)
+
+		bogus := exec.Command("sudo", "-n", "-u", "postgres", "sh", "-c", `echo "host all bogus" >> "$1"`, "sh", hba)
+		if out, err := bogus.CombinedOutput(); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		before = fileState(t, hba)
+		code, stderr = pgRun(t, sh, "pg-hba", db, role, "10.0.0.0/8", "md5")
+		if code != 1 || !strings.Contains(stderr, "can't parse") || !strings.Contains(stderr, "the old "+hba+" is back") || fileState(t, hba) != before {
+			t.Errorf("%s: pg-hba into a file the server can't parse: exit %d (%s), or the file isn't the old one", sh.name, code, stderr)
+		}
+		if l := leftovers(t, hba); len(l) != 0 {
+			t.Errorf("%s: left beside %s: %v", sh.name, hba, l)
+		}
+		drop := exec.Command("sudo", "-n", "-u", "postgres", "sed", "-i", "/^host all bogus$/d", hba)
+		if out, err := drop.CombinedOutput(); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+	}
+}
+
+// pgOwn gives hba back to postgres.
+func pgOwn(t *testing.T, hba string) {
+	t.Helper()
+	if out, err := exec.Command("chown", "postgres", hba).CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+}
+
+// TestPgNameRefusals: a name or argument pg_hba.conf would misread exits
+// 93 before psql runs.
+func TestPgNameRefusals(t *testing.T) {
+	if _, err := exec.LookPath("psql"); err != nil {
+		t.Skip("no psql here: the scripts check for it first (.ci/run installs postgresql)")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("the scripts look the postgres account up first; run as root")
+	}
+	for _, sh := range opShells(t, "pg", os.Getenv("PATH"), pgTools) {
+		for _, args := range [][]string{
+			{"pg-database", "a b", "r"}, {"pg-database", "d", "-r"}, {"pg-database", "d#", "r"}, {"pg-database", `d"`, "r"},
+			{"pg-database", "d,e", "r"}, {"pg-database", "+d", "r"}, {"pg-database", "d"},
+			{"pg-hba", "d", "r", "db.local", "md5"}, {"pg-hba", "d", "r", "10.0.0.1", "md5"}, {"pg-hba", "d", "r", "10.0.0.0/8", "trust"},
+			{"pg-hba", "@d", "r", "10.0.0.0/8", "md5"},
+		} {
+			if code, stderr := pgRun(t, sh, args[0], args[1:]...); code != 93 {
+				t.Errorf("%s: %q: exit %d (%s), want 93", sh.name, args, code, stderr)
+			}
+		}
+	}
+}

@@ -81,23 +81,6 @@ func pgMust(t *testing.T, sql string) string {
 	return out
 }
 
-// pgRun runs the operation name with args under sh, and returns its exit
-// status and stderr.
-func pgRun(t *testing.T, sh userShell, name string, args ...string) (int, string) {
-	t.Helper()
-	cmd := shellCmd(sh, sh.path, scriptText(t, plan.OpName(name)), "", args...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		return ee.ExitCode(), stderr.String()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return 0, stderr.String()
-}
-
 func fileState(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -138,12 +121,12 @@ func TestPgScriptsOnThisMachine(t *testing.T) {
 			pgQuery("DROP ROLE IF EXISTS " + role)
 		})
 		for range 2 {
-			if code, stderr := pgRun(t, sh, "pg-database", db, role); code != 0 {
+			if code, stderr := userRun(t, sh, "pg-database", db, role); code != 0 {
 				t.Fatalf("%s: pg-database: exit %d: %s", sh.name, code, stderr)
 			}
 		}
 		pgMust(t, "ALTER DATABASE "+db+" OWNER TO postgres")
-		if code, stderr := pgRun(t, sh, "pg-database", db, role); code != 0 {
+		if code, stderr := userRun(t, sh, "pg-database", db, role); code != 0 {
 			t.Fatalf("%s: pg-database: exit %d: %s", sh.name, code, stderr)
 		}
 		if got := pgMust(t, "SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = '"+db+"'"); got != role {
@@ -153,7 +136,7 @@ func TestPgScriptsOnThisMachine(t *testing.T) {
 		if err := os.Chmod(hba, 0o604); err != nil {
 			t.Fatal(err)
 		}
-		if code, stderr := pgRun(t, sh, "pg-hba", db, role, "127.0.0.1/32", "scram-sha-256"); code != 0 {
+		if code, stderr := userRun(t, sh, "pg-hba", db, role, "127.0.0.1/32", "scram-sha-256"); code != 0 {
 			t.Fatalf("%s: pg-hba: exit %d: %s", sh.name, code, stderr)
 		}
 		text, err := os.ReadFile(hba)
@@ -169,13 +152,13 @@ func TestPgScriptsOnThisMachine(t *testing.T) {
 			t.Errorf("%s: mode %o, want 604 kept", sh.name, st.Mode().Perm())
 		}
 		before := fileState(t, hba)
-		if code, stderr := pgRun(t, sh, "pg-hba", db, role, "127.0.0.1/32", "scram-sha-256"); code != 0 || fileState(t, hba) != before {
+		if code, stderr := userRun(t, sh, "pg-hba", db, role, "127.0.0.1/32", "scram-sha-256"); code != 0 || fileState(t, hba) != before {
 			t.Errorf("%s: pg-hba again: exit %d (%s), or the file changed", sh.name, code, stderr)
 		}
 
 		os.Chown(hba, 0, -1)
 		before = fileState(t, hba)
-		code, stderr := pgRun(t, sh, "pg-hba", db, role, "10.0.0.0/8", "md5")
+		code, stderr := userRun(t, sh, "pg-hba", db, role, "10.0.0.0/8", "md5")
 		if code != 93 || !strings.Contains(stderr, "belongs to root, not postgres") || fileState(t, hba) != before {
 			t.Errorf("%s: pg-hba of a file root owns: exit %d (%s), or the file changed", sh.name, code, stderr)
 		}
@@ -186,7 +169,7 @@ func TestPgScriptsOnThisMachine(t *testing.T) {
 			t.Fatalf("%v: %s", err, out)
 		}
 		before = fileState(t, hba)
-		code, stderr = pgRun(t, sh, "pg-hba", db, role, "10.0.0.0/8", "md5")
+		code, stderr = userRun(t, sh, "pg-hba", db, role, "10.0.0.0/8", "md5")
 		if code != 1 || !strings.Contains(stderr, "can't parse") || !strings.Contains(stderr, "the old "+hba+" is back") || fileState(t, hba) != before {
 			t.Errorf("%s: pg-hba into a file the server can't parse: exit %d (%s), or the file isn't the old one", sh.name, code, stderr)
 		}
@@ -224,7 +207,7 @@ func TestPgNameRefusals(t *testing.T) {
 			{"pg-hba", "d", "r", "db.local", "md5"}, {"pg-hba", "d", "r", "10.0.0.1", "md5"}, {"pg-hba", "d", "r", "10.0.0.0/8", "trust"},
 			{"pg-hba", "@d", "r", "10.0.0.0/8", "md5"},
 		} {
-			if code, stderr := pgRun(t, sh, args[0], args[1:]...); code != 93 {
+			if code, stderr := userRun(t, sh, plan.OpName(args[0]), args[1:]...); code != 93 {
 				t.Errorf("%s: %q: exit %d (%s), want 93", sh.name, args, code, stderr)
 			}
 		}

@@ -10,8 +10,6 @@ zap=pg-database
 #@include fail
 [ $# -eq 2 ] || zap_fail 93 "want 2 arguments (DATABASE ROLE), not $#"
 #@include pg
-zap_pg_name database "$1"
-zap_pg_name role "$2"
 zap_psql "db=$1" "role=$2" <<'SQL' || zap_fail 1 "psql as postgres failed"
 SELECT format('CREATE ROLE %I LOGIN', :'role')
 	WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = :'role') \gexec

@@ -22,8 +22,6 @@ zap=pg-hba
 #@include fail
 [ $# -eq 4 ] || zap_fail 93 "want 4 arguments (DATABASE ROLE ADDRESS METHOD), not $#"
 #@include pg
-zap_pg_name database "$1"
-zap_pg_name role "$2"
 case $3 in
 '' | *[!0-9A-Fa-f.:/]* | */*/*) zap_fail 93 "$3 isn't an IP address with its prefix length" ;;
 */*) ;;

@@ -1,9 +1,11 @@
-# The shared part of the pg-* scripts (run as root): zap_pg_name checks a
-# database or role name again as pg_hba.conf would read it, zap_as_pg runs
-# a command as the postgres account (sudo -n -u postgres, else setpriv),
-# and zap_psql runs psql -X as postgres on the SQL on its stdin, under a
-# timeout of its own, with the psql variables given as NAME=VALUE
-# arguments (read as :'NAME' and :"NAME", so a value is never SQL text).
+# The shared part of the pg-* scripts (run as root), which both take
+# DATABASE ROLE first: zap_pg_name checks each name again as pg_hba.conf
+# would read it (exit 93), psql and the postgres account must be there
+# (94), zap_as_pg runs a command as the postgres account (sudo -n -u
+# postgres, else setpriv), and zap_psql runs psql -X as postgres on the SQL
+# on its stdin, under a timeout of its own, with the psql variables given
+# as NAME=VALUE arguments (read as :'NAME' and :"NAME", so a value is never
+# SQL text).
 zap_pg_name() {
 	case $2 in
 	'' | [+@/-]* | *[[:space:][:cntrl:]\#\",]*) zap_fail 93 "$1 $2 isn't a name pg_hba.conf reads as one" ;;
@@ -28,4 +30,6 @@ zap_psql() {
 	# shellcheck disable=SC2086 # each NAME=VALUE is one word: no blank in it
 	zap_as_pg timeout 50 psql -X -q -A -t -v ON_ERROR_STOP=1 -d postgres $zap_pv
 }
+zap_pg_name database "$1"
+zap_pg_name role "$2"
 cd /

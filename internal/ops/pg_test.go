@@ -9,6 +9,9 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
 )
 
@@ -108,7 +111,8 @@ func leftovers(t *testing.T, hba string) []string {
 // TestPgScriptsOnThisMachine runs pg-database and pg-hba under dash, bash
 // and BusyBox against the machine's own PostgreSQL (Debian's postgresql,
 // which .ci/run installs): the role and database made once, the owner set
-// back, the rule above the first host line with the file's mode and group
+// back (detect.PgProbe, run here too, reading it drifted before and
+// converged after), the rule above the first host line with the file's mode and group
 // kept and a second run changing nothing; a file postgres doesn't own
 // refused (93) and a file the server can't parse with the line in it put
 // back (1), each as it was, with nothing left beside it.
@@ -126,6 +130,9 @@ func TestPgScriptsOnThisMachine(t *testing.T) {
 			}
 		}
 		pgMust(t, "ALTER DATABASE "+db+" OWNER TO postgres")
+		if got := pgDetect(t, sh, db, role); got.Verdict != observation.Drifted || len(got.Drift) != 1 || got.Drift[0].Observed != "postgres" {
+			t.Errorf("%s: detected %s %q %v with another owner, want the owner drifted", sh.name, got.Verdict, got.Reason, got.Drift)
+		}
 		if code, stderr := userRun(t, sh, "pg-database", db, role); code != 0 {
 			t.Fatalf("%s: pg-database: exit %d: %s", sh.name, code, stderr)
 		}
@@ -150,6 +157,9 @@ func TestPgScriptsOnThisMachine(t *testing.T) {
 		}
 		if st, _ := os.Stat(hba); st.Mode().Perm() != 0o604 {
 			t.Errorf("%s: mode %o, want 604 kept", sh.name, st.Mode().Perm())
+		}
+		if got := pgDetect(t, sh, db, role, "127.0.0.1/32"); got.Verdict != observation.Converged {
+			t.Errorf("%s: detected %s %q %v after both steps, want converged", sh.name, got.Verdict, got.Reason, got.Drift)
 		}
 		before := fileState(t, hba)
 		if code, stderr := userRun(t, sh, "pg-hba", db, role, "127.0.0.1/32", "scram-sha-256"); code != 0 || fileState(t, hba) != before {
@@ -181,6 +191,25 @@ func TestPgScriptsOnThisMachine(t *testing.T) {
 			t.Fatalf("%v: %s", err, out)
 		}
 	}
+}
+
+// pgDetect runs detect.PgProbe under sh, as root, and returns the verdict
+// of the database db owned by role with a rule for each of hosts.
+func pgDetect(t *testing.T, sh userShell, db, role string, hosts ...string) detect.Result {
+	t.Helper()
+	var out strings.Builder
+	code, stderr := userExec(t, sh, detect.PgProbe, &out)
+	if stderr != "" {
+		t.Logf("PgProbe's stderr: %s", stderr)
+	}
+	d := &declaration.Database{Engine: "postgresql", DatabaseName: declaration.Lit(db), Username: declaration.Lit(role)}
+	if len(hosts) > 0 {
+		d.Auth = &declaration.DatabaseAuth{}
+		for _, h := range hosts {
+			d.Auth.Hosts = append(d.Auth.Hosts, declaration.Lit(h))
+		}
+	}
+	return detect.NewDatabase(d, detect.Env{}).Verdict([]detect.Answer{{Status: detect.StatusOK, Exit: code, Output: out.String()}})
 }
 
 // pgOwn gives hba back to postgres.

@@ -1,6 +1,8 @@
 package detect
 
 import (
+	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -118,6 +120,30 @@ func TestPgHBAHas(t *testing.T) {
 	} {
 		if got := PgHBAHas(text, rule); got != want {
 			t.Errorf("PgHBAHas(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestDatabasesOnePsqlPerPass: a pass over ten databases on one server
+// asks one read, PgProbe once, and each database reads its own verdict
+// from the one answer (the budget: one psql call per pass).
+func TestDatabasesOnePsqlPerPass(t *testing.T) {
+	app := recorded(t, "postgres", "debian15-app.out")
+	var ds []Detector
+	for i := range 10 {
+		ds = append(ds, pgDatabase(fmt.Sprintf("zt_db%d", i), "zt_role1", "127.0.0.1/32"))
+	}
+	asked := 0
+	batches, results := Pass(context.Background(), hostFunc(func(_ observation.Lane, qs []Query) []Answer {
+		asked += len(qs)
+		return pgAnswer(0, app)
+	}), ds)
+	if asked != 1 || len(batches) != 1 || batches[0].Queries != 1 {
+		t.Fatalf("%d reads in %v, want PgProbe once", asked, batches)
+	}
+	for i, r := range results {
+		if want := map[bool]observation.Verdict{true: observation.Converged, false: observation.Absent}[i == 1]; r.Verdict != want {
+			t.Errorf("zt_db%d: %s, want %s", i, r.Verdict, want)
 		}
 	}
 }

@@ -24,7 +24,8 @@ var pgTools = []string{"awk", "cat", "chgrp", "chmod", "cmp", "head", "id", "ln"
 // skips, saying why, where there is none running. The test holds an flock
 // (/run/zap-pg-test.lock) while it runs, since every test of the machine's
 // cluster rewrites the one pg_hba.conf, and puts the file's bytes back at
-// its end (written in place as postgres, then a reload).
+// its end (written in place as postgres, its mode as it was, then a
+// reload).
 func pgMachine(t *testing.T) string {
 	t.Helper()
 	if os.Geteuid() != 0 {
@@ -51,7 +52,14 @@ func pgMachine(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	st, err := os.Stat(hba)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() {
+		if err := os.Chmod(hba, st.Mode().Perm()); err != nil {
+			t.Error(err)
+		}
 		put := exec.Command("sudo", "-n", "-u", "postgres", "sh", "-c", `cat > "$1"`, "sh", hba)
 		put.Stdin = strings.NewReader(string(old))
 		if out, err := put.CombinedOutput(); err != nil {

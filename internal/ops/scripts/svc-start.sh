@@ -5,6 +5,10 @@
 # then letters, digits and _ . @ : -), checked again here. Runs as root.
 # A wrong argument exits 93; the manager's own failure is its exit status.
 set -eu
-zap=svc-start verb=start
+zap=svc-start
 #@include svc-args
-#@include svc-verb
+case $manager in
+systemd) exec systemctl start -- "$svc" ;;
+openrc) exec rc-service "$svc" start ;;
+esac
+zap_fail 93 "not a service manager with a backend: $manager"

@@ -5,6 +5,10 @@
 # then letters, digits and _ . @ : -), checked again here. Runs as root.
 # A wrong argument exits 93; the manager's own failure is its exit status.
 set -eu
-zap=svc-stop verb=stop
+zap=svc-stop
 #@include svc-args
-#@include svc-verb
+case $manager in
+systemd) exec systemctl stop -- "$svc" ;;
+openrc) exec rc-service "$svc" stop ;;
+esac
+zap_fail 93 "not a service manager with a backend: $manager"

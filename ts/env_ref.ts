@@ -24,3 +24,12 @@ export function env_ref(name: string): Ref {
 	}
 	return OPEN + name + CLOSE;
 }
+
+/**
+ * Whether `value` is or holds a reference (from zap.env or env_ref). A recipe
+ * may check the form of a value written out, never of a reference, whose
+ * value only exists when Zap acts: it asks this first.
+ */
+export function has_ref(value: string): boolean {
+	return value.includes(OPEN);
+}

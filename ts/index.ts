@@ -1,5 +1,8 @@
 // @zap-go/zap: the builder's types for a config's type checking and editor
-// completion, and env_ref. Recipes arrive under recipes/ in a later issue.
+// completion, env_ref, and the shell quoting recipes use. The recipes
+// themselves are imported by their full paths, such as
+// '@zap-go/zap/recipes/nginx.ts'.
 
 export type * from './types.ts';
-export { env_ref } from './env_ref.ts';
+export { env_ref, has_ref } from './env_ref.ts';
+export { single_quote, sudo_as_user } from './shell.ts';

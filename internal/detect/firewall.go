@@ -54,12 +54,9 @@ func (u *Ufw) Queries() []Query {
 // Verdict: see Ufw. A status that doesn't parse, or has no Default: line
 // with both policies, holds.
 func (u *Ufw) Verdict(a []Answer) Result {
-	if len(a) != 1 {
-		return hold(fmt.Sprintf("%d answers for the firewall's 1 read", len(a)))
-	}
-	r := a[0]
-	if r.Status != StatusOK {
-		return hold(problem(r, "ufw's status", vocab.ProbeTimeout))
+	r, reason := firewallRead(a, "ufw's status")
+	if reason != "" {
+		return hold(reason)
 	}
 	if r.Exit != 0 {
 		// Not set up yet: no ufw (127), or one that can't report.
@@ -75,17 +72,36 @@ func (u *Ufw) Verdict(a []Answer) Result {
 	if st.Incoming == "" || st.Outgoing == "" {
 		return hold("ufw status verbose printed no Default: line with the incoming and outgoing policies: Zap can't tell the firewall's defaults")
 	}
+	return firewallVerdict(u.Allow, st.Allows, [2]string{st.Incoming, st.Outgoing}, [2]string{u.Incoming, u.Outgoing})
+}
+
+// firewallRead is a firewall's one read, or the reason to hold: other
+// than one answer, or a probe that didn't run (what names what it read).
+func firewallRead(a []Answer, what string) (Answer, string) {
+	if len(a) != 1 {
+		return Answer{}, fmt.Sprintf("%d answers for the firewall's 1 read", len(a))
+	}
+	if a[0].Status != StatusOK {
+		return Answer{}, problem(a[0], what, vocab.ProbeTimeout)
+	}
+	return a[0], ""
+}
+
+// firewallVerdict is the verdict of a firewall read whole, either backend:
+// a difference for each declared rule allows doesn't find, in declared
+// order, then for the incoming and the outgoing policy, each where the
+// observed one isn't the desired one.
+func firewallVerdict(allow []declaration.AllowRule, allows func(declaration.AllowRule) bool, observed, desired [2]string) Result {
 	var d []observation.Difference
-	for i, rule := range u.Allow {
-		if !st.Allows(rule) {
+	for i, rule := range allow {
+		if !allows(rule) {
 			d = append(d, observation.Difference{Field: vocab.FirewallRuleField(i), Observed: vocab.FirewallMissing, Desired: vocab.FirewallRule(rule)})
 		}
 	}
-	if st.Incoming != u.Incoming {
-		d = append(d, observation.Difference{Field: vocab.FieldFirewallIncoming, Observed: st.Incoming, Desired: u.Incoming})
-	}
-	if st.Outgoing != u.Outgoing {
-		d = append(d, observation.Difference{Field: vocab.FieldFirewallOutgoing, Observed: st.Outgoing, Desired: u.Outgoing})
+	for i, field := range [2]string{vocab.FieldFirewallIncoming, vocab.FieldFirewallOutgoing} {
+		if observed[i] != desired[i] {
+			d = append(d, observation.Difference{Field: field, Observed: observed[i], Desired: desired[i]})
+		}
 	}
 	if len(d) == 0 {
 		return converged()

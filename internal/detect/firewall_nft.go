@@ -59,12 +59,9 @@ func (n *Nft) Queries() []Query {
 
 // Verdict: see Nft. A listing that doesn't parse holds.
 func (n *Nft) Verdict(a []Answer) Result {
-	if len(a) != 1 {
-		return hold(fmt.Sprintf("%d answers for the firewall's 1 read", len(a)))
-	}
-	r := a[0]
-	if r.Status != StatusOK {
-		return hold(problem(r, "the nftables table "+NftTable, vocab.ProbeTimeout))
+	r, reason := firewallRead(a, "the nftables table "+NftTable)
+	if reason != "" {
+		return hold(reason)
 	}
 	if r.Exit != 0 {
 		return absent()
@@ -74,29 +71,8 @@ func (n *Nft) Verdict(a []Answer) Result {
 		return hold("nft list table " + NftTable + ": " + err.Error())
 	}
 	in, out := t.Base("input"), t.Base("output")
-	var d []observation.Difference
-	for i, rule := range n.Allow {
-		if in == nil || !in.Has(NftRuleLines(rule)...) {
-			d = append(d, observation.Difference{Field: vocab.FirewallRuleField(i), Observed: vocab.FirewallMissing, Desired: vocab.FirewallRule(rule)})
-		}
-	}
-	for _, p := range []struct {
-		field string
-		chain *NftChain
-		want  string
-	}{{vocab.FieldFirewallIncoming, in, n.Incoming}, {vocab.FieldFirewallOutgoing, out, n.Outgoing}} {
-		got := vocab.FirewallMissing
-		if p.chain != nil {
-			got = p.chain.Effective()
-		}
-		if got != p.want {
-			d = append(d, observation.Difference{Field: p.field, Observed: got, Desired: p.want})
-		}
-	}
-	if len(d) == 0 {
-		return converged()
-	}
-	return drifted(d)
+	has := func(rule declaration.AllowRule) bool { return in != nil && in.Has(NftRuleLines(rule)...) }
+	return firewallVerdict(n.Allow, has, [2]string{in.Effective(), out.Effective()}, [2]string{n.Incoming, n.Outgoing})
 }
 
 // NftTableListing is a table as nft list table prints it.
@@ -142,8 +118,11 @@ func (c *NftChain) Has(lines ...string) bool {
 
 // Effective is the chain's effective policy in a firewall's words: its
 // policy verb (accept: allow, drop: deny), refined by a trailing bare
-// reject rule (reject).
+// reject rule (reject); "missing" for a chain that isn't there (nil).
 func (c *NftChain) Effective() string {
+	if c == nil {
+		return vocab.FirewallMissing
+	}
 	if n := len(c.Rules); n > 0 && c.Rules[n-1] == "reject" {
 		return "reject"
 	}

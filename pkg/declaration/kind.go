@@ -153,6 +153,18 @@ func clonePtr[T any](p *T) *T {
 	return &c
 }
 
+// cloneEach returns a copy of s with each element cloned, or nil for nil.
+func cloneEach[T any](s []T, clone func(T) T) []T {
+	if s == nil {
+		return nil
+	}
+	c := make([]T, len(s))
+	for i, v := range s {
+		c[i] = clone(v)
+	}
+	return c
+}
+
 // emptyRequired returns v, a pointer to a struct, to be written with each
 // required list or map (its JSON tag has no omitempty: Read refuses it left
 // out, or null) that is nil written empty: v itself when none is, else a

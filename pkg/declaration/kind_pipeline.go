@@ -83,14 +83,15 @@ func (s Step) check(at string) *fieldMsg {
 
 func (x *Pipeline) clone() spec {
 	c := *x
-	c.Steps = slices.Clone(x.Steps)
-	for i := range c.Steps {
-		s := &c.Steps[i]
-		s.Env, s.DependsOn = maps.Clone(s.Env), slices.Clone(s.DependsOn)
-	}
+	c.Steps = cloneEach(x.Steps, Step.clone)
 	c.Env = maps.Clone(x.Env)
 	c.MaxConcurrency = clonePtr(x.MaxConcurrency)
 	return &c
+}
+
+func (s Step) clone() Step {
+	s.Env, s.DependsOn = maps.Clone(s.Env), slices.Clone(s.DependsOn)
+	return s
 }
 
 func (x *Pipeline) texts(out map[string]Text) {

@@ -69,12 +69,13 @@ func (a Assertion) check(at string) *fieldMsg {
 
 func (x *Verify) clone() spec {
 	c := *x
-	c.Assertions = slices.Clone(x.Assertions)
-	for i := range c.Assertions {
-		a := &c.Assertions[i]
-		a.NotEmpty, a.Run, a.Expect = clonePtr(a.NotEmpty), clonePtr(a.Run), clonePtr(a.Expect)
-	}
+	c.Assertions = cloneEach(x.Assertions, Assertion.clone)
 	return &c
+}
+
+func (a Assertion) clone() Assertion {
+	a.NotEmpty, a.Run, a.Expect = clonePtr(a.NotEmpty), clonePtr(a.Run), clonePtr(a.Expect)
+	return a
 }
 
 func (x *Verify) texts(out map[string]Text) {

@@ -101,3 +101,48 @@ func (m *module) refused(t testing.TB, want, name string, args ...any) {
 
 // ref is the text form of a reference to NAME, as zap.env gives it.
 func ref(name string) string { return "\uFDD0" + name + "\uFDD1" }
+
+// constant reads an exported constant.
+func (m *module) constant(t testing.TB, name string) any {
+	t.Helper()
+	v := m.exports.Get(name)
+	if v == nil || goja.IsUndefined(v) {
+		t.Fatalf("%s is not exported", name)
+	}
+	return v.Export()
+}
+
+// json calls name and gives its result as JSON, for comparing whole
+// results.
+func (m *module) json(t testing.TB, name string, args ...any) string {
+	t.Helper()
+	fn, ok := goja.AssertFunction(m.exports.Get(name))
+	if !ok {
+		t.Fatalf("%s is not an exported function", name)
+	}
+	vals := make([]goja.Value, len(args))
+	for i, a := range args {
+		vals[i] = m.rt.ToValue(a)
+	}
+	v, err := fn(goja.Undefined(), vals...)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	stringify, _ := goja.AssertFunction(m.rt.Get("JSON").ToObject(m.rt).Get("stringify"))
+	s, err := stringify(goja.Undefined(), v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.String()
+}
+
+// js evaluates a JavaScript expression, such as an options object literal,
+// for passing to a call.
+func (m *module) js(t testing.TB, expr string) goja.Value {
+	t.Helper()
+	v, err := m.rt.RunString("(" + expr + ")")
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}

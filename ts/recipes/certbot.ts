@@ -13,16 +13,18 @@
 import type { ScriptSpec } from '../types.ts';
 import { env_ref } from '../env_ref.ts';
 import { single_quote } from '../shell.ts';
+import { ACME_WEBROOT, LETSENCRYPT_LIVE } from './nginx.ts';
 
-/** The directory nginx serves /.well-known/acme-challenge/ from and
- * certbot --webroot writes its challenges into. The nginx site and the
- * webroot switch both read it here, so the two can't drift. */
-export const ACME_WEBROOT = '/var/www/acme';
+// The directory certbot --webroot writes its challenges into is the one the
+// nginx sites serve /.well-known/acme-challenge/ from, and the certificate is
+// read where the sites read it: nginx.ts's constants, so the two can't drift.
+// ACME_WEBROOT is re-exported for a config that imports certbot alone.
+export { ACME_WEBROOT };
 
 /** The options every certbot recipe takes. */
 export interface CertbotOptions {
 	/** The certificate's first name, and its name in certbot
-	 * (/etc/letsencrypt/live/<domain>). Takes a reference. */
+	 * (LETSENCRYPT_LIVE/<domain>). Takes a reference. */
 	domain: string;
 	/** More names on the same certificate. Each takes a reference. A name
 	 * added later makes the check fail, so the script runs again, preflight
@@ -141,7 +143,7 @@ export function certbot_dns_preflight(names: string[], expected_addresses: strin
 /** A check that passes when the live certificate of `domain` holds every
  * one of `names`, read from its subjectAltName. */
 function covers_check(domain: string, names: string[]): string {
-	const cert = single_quote(`/etc/letsencrypt/live/${domain}/cert.pem`);
+	const cert = single_quote(`${LETSENCRYPT_LIVE}/${domain}/cert.pem`);
 	return [
 		`zap_san=$(sudo openssl x509 -in ${cert} -noout -ext subjectAltName 2>/dev/null | tr -s ', ' '\\n\\n') || exit 1`,
 		`for zap_n in ${words(names)}; do printf '%s\\n' "$zap_san" | grep -qxF "DNS:$zap_n" || exit 1; done`,

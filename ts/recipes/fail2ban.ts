@@ -9,7 +9,7 @@ import { has_ref } from '../env_ref.ts';
 /** The command that checks fail2ban's whole configuration after the jail
  * is written; when it fails the old jail file is put back and fail2ban
  * isn't reloaded. */
-export const FAIL2BAN_VALIDATE = 'sudo fail2ban-client -t';
+export const FAIL2BAN_VALIDATE = 'sudo -n fail2ban-client -t';
 
 /** The options of fail2ban_jail. */
 export interface Fail2banJailOptions {

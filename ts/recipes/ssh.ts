@@ -25,7 +25,7 @@ import { has_ref } from '../env_ref.ts';
 /** The command that checks sshd's whole configuration, drop-ins included,
  * run after the drop-in is written; when it fails the old drop-in is put
  * back and sshd isn't reloaded. */
-export const SSHD_VALIDATE = 'sudo /usr/sbin/sshd -t';
+export const SSHD_VALIDATE = 'sudo -n /usr/sbin/sshd -t';
 
 /** Where the drop-in goes by default. sshd keeps the first value it reads
  * for most keywords and reads sshd_config.d/*.conf in name order from the

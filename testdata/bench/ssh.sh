@@ -23,6 +23,10 @@
 #   the floor: ONE ssh session running, per file, the `sudo -n sh -s` of
 #     zap's put with the same bytes on stdin (the constant put script of
 #     internal/ops, written by testdata/bench/floorput);
+#   the hand floor (200 files): ONE ssh session running, per file, `sudo -n
+#     sh -c 'cat > tmp && chmod && chown && mv'` with the content on stdin
+#     (floorput -hand): the unguarded write a person would type, issue 16's
+#     own floor, against which the put's checks show what they cost;
 #   the peers: ansible-playbook (copy tasks, pipelining) and pyinfra
 #     (files.put) writing the same 200 files, each skipped with a note where
 #     it isn't installed;
@@ -200,7 +204,7 @@ as() {
 
 # ssh_writes: the write half (see the top), its table and its budgets.
 ssh_writes() {
-	local n shell r limit row zap200 floor200 zapslow floorslow zap2000 tag=0 rows=() sizes
+	local n shell r limit row zap200 floor200 hand200 zapstarts=- zapslow floorslow zap2000 tag=0 rows=() sizes
 	# shellcheck source=writes.sh
 	. "$root/testdata/bench/writes.sh"
 	as_user() { as "$@"; }
@@ -216,7 +220,9 @@ ssh_writes() {
 	# The two write sshds: root's shell start is the bench's .bashrc.
 	mkdir -p "$work/rootenv/plain" "$work/rootenv/slow"
 	: > "$work/rootenv/plain/.bashrc"
-	echo 'sleep 0.1' > "$work/rootenv/slow/.bashrc"
+	# The slow shell start also counts itself: a line in starts per session.
+	: > "$work/rootenv/slow/starts"
+	printf 'echo >> %s\nsleep 0.1\n' "'$work/rootenv/slow/starts'" > "$work/rootenv/slow/.bashrc"
 	start_sshd plain "SetEnv HOME=$work/rootenv/plain"
 	local plain=$port
 	start_sshd slow "SetEnv HOME=$work/rootenv/slow"
@@ -227,24 +233,31 @@ ssh_writes() {
 	echo "or one that sleeps 100 ms); each run: a fresh ZAP_HOME, the directory removed, zap apply (the dry"
 	echo "run a wetrun needs as its review, not timed), then zap apply --wetrun, timed alone; medians"
 	echo "floor: one ssh session running per file the sudo -n sh -s of zap's put, the same bytes on stdin"
+	echo "hand: one ssh session running per file sudo -n sh -c 'cat > tmp && chmod && chown && mv', the content"
+	echo "on stdin (floorput -hand): what a person would write, with none of the put's checks"
 	echo
 	sizes="$files plain $files slow $big plain"
 	[ "${BENCH_BIG:-}" = 1 ] && sizes="$sizes $((big * 10)) plain"
-	printf '%-28s %14s %14s %7s %5s %9s\n' 'resources' 'zap --wetrun' floor ratio runs 'peak RSS'
+	printf '%-28s %14s %14s %7s %14s %7s %5s %9s\n' 'resources' 'zap --wetrun' floor ratio hand ratio runs 'peak RSS'
 	set -- $sizes
 	while [ $# -gt 0 ]; do
 		n=$1 shell=$2
 		shift 2
 		tag=$((tag + 1)) project_tag=$tag
 		wport=$plain
-		[ "$shell" = slow ] && wport=$slow
+		local starts_log=
+		[ "$shell" = slow ] && wport=$slow starts_log=$work/rootenv/slow/starts
 		mkdir -p "$work/w$tag"
 		echo '{"name": "zap-bench-ssh-writes", "private": true}' > "$work/w$tag/package.json"
 		write_config "$work/w$tag/zap.ts" "{host: '127.0.0.1', port: $wport, user: 'root'}" "$work/target/writes" "$n" root
-		local floor=
+		local floor= hand_floor=
 		if [ "$n" -le "$big" ]; then
 			floor=$work/w$tag/floor.sh
 			"$work/floorput" "$n" "$work/target/writes" root > "$floor"
+		fi
+		if [ "$n" -le "$files" ]; then
+			hand_floor=$work/w$tag/hand.sh
+			"$work/floorput" -hand "$n" "$work/target/writes" root > "$hand_floor"
 		fi
 		chown -R "$user" "$work/w$tag"
 		(cd "$work/w$tag" && as "$bin/zap" lock zap.ts > /dev/null)
@@ -256,11 +269,12 @@ ssh_writes() {
 		bench_writes "$n" "$r" "${BENCH_TIMEOUT:-$limit}" "$work/w$tag" "$work/target/writes" "$floor" "$with"
 		row=$n
 		[ "$shell" = slow ] && row="$n, +100 ms shell start"
-		printf '%-28s %14s %14s %7s %5s %9s\n' "$row" "$(ms "$zap_ms")" "$(ms "$floor_ms")" "$(ratio_of "$zap_ms" "$floor_ms")" "$r" "$zap_rss"
-		[ -n "$with" ] && rows+=("$(printf '%-28s %14s %14s %7s %5s %9s' "$n, zap plan (converged)" "$(ms "$plan_ms")" - - 1 "$plan_rss")")
+		printf '%-28s %14s %14s %7s %14s %7s %5s %9s\n' "$row" "$(ms "$zap_ms")" "$(ms "$floor_ms")" "$(ratio_of "$zap_ms" "$floor_ms")" \
+			"$(ms "$hand_ms")" "$(ratio_of "$zap_ms" "$hand_ms")" "$r" "$zap_rss"
+		[ -n "$with" ] && rows+=("$(printf '%-28s %14s %14s %7s %14s %7s %5s %9s' "$n, zap plan (converged)" "$(ms "$plan_ms")" - - - - 1 "$plan_rss")")
 		case $n-$shell in
-		$files-plain) zap200=$zap_ms floor200=$floor_ms ;;
-		$files-slow) zapslow=$zap_ms floorslow=$floor_ms ;;
+		$files-plain) zap200=$zap_ms floor200=$floor_ms hand200=$hand_ms ;;
+		$files-slow) zapslow=$zap_ms floorslow=$floor_ms zapstarts=$(cat "$zaphomes/w$n-$((r - 1))-$tag.starts" 2>/dev/null || echo -) ;;
 		$big-plain) zap2000=$zap_ms ;;
 		esac
 	done
@@ -275,8 +289,10 @@ ssh_writes() {
 	echo "budgets (issue 16), never failing the bench:"
 	budget "zap --wetrun, $files files (s)" "$(per "$zap200" 1000)" 5 '<='
 	budget "zap --wetrun / floor, $files files" "$(per "$zap200" "$floor200")" 2 '<='
+	budget "zap --wetrun / hand floor, $files files" "$(per "$zap200" "$hand200")" 2 '<='
 	# What 100 ms more per session start cost, in session starts.
 	budget "+100 ms shell start: session starts zap paid" "$(minus_per "$zapslow" "$zap200" 100)" 10 '<=' "(one per file would be $files)"
+	budget "shell starts counted in one wetrun (slow sshd)" "$zapstarts" 10 '<=' "(counted by the .bashrc itself)"
 	echo "  (the floor, one session, paid $(minus_per "$floorslow" "$floor200" 100) session starts of 100 ms: the sleep's own figure on this machine)"
 	budget "zap --wetrun, $big files / $files files" "$(per "$zap2000" "$zap200")" 10 '<='
 	budget "ansible-playbook / zap --wetrun, $files files" "$(per "$ansible_ms" "$zap200")" 20 '>='

@@ -117,7 +117,9 @@ ok_or_changes() {
 }
 
 # wetrun_once PROJECT DIR N K: one run, printing the wetrun's wall time in ms,
-# "over limit s", or "failed".
+# "over limit s", or "failed". When starts_log names a file the target's
+# shell start appends a line to, the wetrun's count of them goes to the
+# run's ZAP_HOME.starts.
 wetrun_once() {
 	local project=$1 dir=$2 n=$3 zh="$zaphomes/$4" took
 	clear_dir "$dir"
@@ -125,8 +127,11 @@ wetrun_once() {
 	timed "$zh.dry" "the dry run of $project" ok_or_changes as_user env -C "$project" ZAP_HOME="$zh" \
 		timeout -k 10 "$limit" "$bin/zap" apply zap.ts
 	case $took in *[!0-9]*) echo "$took"; return ;; esac
+	local before=0
+	[ -n "${starts_log:-}" ] && before=$(wc -l < "$starts_log")
 	timed "$zh.wet" "the wetrun of $project" as_user env -C "$project" ZAP_HOME="$zh" \
 		"${peak[@]}" -o "$zh.rss" timeout -k 10 "$limit" "$bin/zap" apply --wetrun zap.ts
+	[ -n "${starts_log:-}" ] && echo $(($(wc -l < "$starts_log") - before)) > "$zh.starts"
 	case $took in *[!0-9]*) ;; *) check_files "$dir" "$n" || took=failed ;; esac
 	echo "$took"
 }
@@ -173,12 +178,13 @@ floor_once() {
 }
 
 # bench_writes N RUNS LIMIT PROJECT DIR FLOOR [plan]: RUNS runs each of zap
-# and the floor, setting zap_ms and floor_ms (the medians, in ms, or the
+# and the floor (and of the script hand_floor names, when it is set: its
+# median in hand_ms, else hand_ms is -), setting zap_ms and floor_ms (the medians, in ms, or the
 # first run that isn't a figure), zap_rss (the wetruns' peak RSS) and, with
 # plan, plan_ms and plan_rss of a `zap plan` of the files the last wetrun
 # converged.
 bench_writes() {
-	local n=$1 runs=$2 limit=$3 project=$4 dir=$5 floor=$6 z=() f=() r rss=()
+	local n=$1 runs=$2 limit=$3 project=$4 dir=$5 floor=$6 z=() f=() h=() r rss=()
 	for ((r = 0; r < runs; r++)); do
 		z+=("$(wetrun_once "$project" "$dir" "$n" "w$n-$r-$project_tag")")
 		rss+=("$zaphomes/w$n-$r-$project_tag.rss")
@@ -186,11 +192,14 @@ bench_writes() {
 			case ${z[-1]} in *[!0-9]*) plan_ms=- plan_rss=- ;; *) plan_once "$project" "w$n-$r-$project_tag" ;; esac
 		fi
 		[ -n "$floor" ] && f+=("$(floor_once "$floor" "$dir" "$n")")
+		[ -n "${hand_floor:-}" ] && h+=("$(floor_once "$hand_floor" "$dir" "$n")")
 	done
 	clear_dir "$dir"
 	zap_ms=$(median "${z[@]}")
 	floor_ms=-
 	[ -n "$floor" ] && floor_ms=$(median "${f[@]}")
+	hand_ms=-
+	[ -n "${hand_floor:-}" ] && hand_ms=$(median "${h[@]}")
 	zap_rss=$(rss_of "${rss[@]}")
 }
 

@@ -17,8 +17,8 @@
 # on the path as written, links read as what they lead to, or walking up by
 # .. from where the path leads.
 #
-# The content is staged beside PATH in a new file (mktemp, mode 600 set on
-# it whatever the umask or a default access list gave) held open (read
+# The content is staged beside PATH in a new file (mktemp's, mode 600: the
+# umask and a default access list only take bits away from it) held open (read
 # only: no open here creates a file): .zap.lk.XXXXXX, locked (flock), in a
 # directory of the writer's where there is flock, else
 # .zap.pPID.UID.NS.BOOT.XXXXXX, naming the writing shell (lib/stage.sh).
@@ -83,6 +83,11 @@ zap_snapshot() {
 	head -c 16777217 <&4
 	exec 4<&-
 }
+# zap_keep_mode N: sets keep_mode to the number N in three octal digits,
+# with no process (an arithmetic expansion, not printf in a subshell).
+zap_keep_mode() {
+	keep_mode=$((($1 >> 6) & 7))$((($1 >> 3) & 7))$(($1 & 7))
+}
 zap_put() {
 	path=$1 mode=$2 owner=$3 group=$4 want=$5 length=$6 what=${7-}
 	zap_name "$path" "a file"
@@ -104,15 +109,19 @@ zap_put() {
 		zap_fail 94 "$path is a directory"
 	fi
 	if [ "$what" = snapshot ]; then zap_snapshot; fi
-	# What the new file keeps when MODE, OWNER or GROUP is unset.
-	keep_mode=$(printf '%o' $((0666 & ~0$(umask)))) keep_uid= keep_gid=
-	if [ -L "./$name" ]; then
+	# What the new file keeps when MODE, OWNER or GROUP is unset (with all
+	# three set, nothing is read for it).
+	keep_mode= keep_uid= keep_gid=
+	if [ -n "$mode" ] && [ -n "$owner" ] && [ -n "$group" ]; then
+		:
+	elif [ -L "./$name" ]; then
 		:
 	elif [ -e "./$name" ]; then
 		st=$(stat -c '%f %a %u %g %h' -- "./$name")
 		set -- $st
 		if [ $((0x$1 & 0170000)) -eq $((0100000)) ] && [ "$5" = 1 ] && [ "$below" = 0 ]; then
-			keep_mode=$(printf '%o' $((0$2 & 0777))) keep_uid=$3 keep_gid=$4
+			zap_keep_mode $((0$2 & 0777))
+			keep_uid=$3 keep_gid=$4
 			if [ -z "$mode" ]; then
 				if command -v getfacl >/dev/null 2>&1; then
 					acl=$(getfacl -c -s -p -- "./$name")
@@ -132,11 +141,16 @@ zap_put() {
 		set -- $here
 		keep_uid=$2 keep_gid=$3
 	fi
+	if [ -z "$mode$keep_mode" ]; then
+		keep_mode=$(umask)
+		zap_keep_mode $((0666 & ~0$keep_mode))
+	fi
 	zap_clean
 	trap 'zap_unstage' EXIT
 	trap 'exit 1' HUP INT TERM
+	# mktemp made it mode 600 (the umask and a default access list only
+	# ever take bits away from what a file is created with).
 	zap_stage
-	chmod 600 /proc/self/fd/3
 	if ! base64 -d >/proc/self/fd/3; then
 		zap_fail 93 "the content that arrived is not the content sent"
 	fi

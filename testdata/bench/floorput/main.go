@@ -7,7 +7,13 @@
 // for that file. What the floor leaves out is zap's: the plan, the events,
 // and whatever a step costs beyond its sudo.
 //
-// Usage: floorput N DIR OWNER > floor.sh
+// Usage: floorput [-hand] N DIR OWNER > floor.sh
+//
+// With -hand, the floor is the one a person would write instead (issue
+// 16's): per file, `sudo -n sh -c 'cat > TMP && chmod && chown && mv'`
+// with the content itself on stdin: no digest, no checks, six processes
+// where zap's put starts about twelve. It shows what zap's guarded write
+// costs over an unguarded one.
 //
 // File I is DIR/fI.txt, mode 644, holding the line "file I" 40 times (as
 // testdata/bench/writes.sh declares it). The script makes DIR first
@@ -41,14 +47,21 @@ func main() {
 }
 
 func run(args []string) error {
+	hand := len(args) > 0 && args[0] == "-hand"
+	if hand {
+		args = args[1:]
+	}
 	if len(args) != 3 {
-		return fmt.Errorf("usage: floorput N DIR OWNER")
+		return fmt.Errorf("usage: floorput [-hand] N DIR OWNER")
 	}
 	n, err := strconv.Atoi(args[0])
 	if err != nil || n < 1 || n > 1_000_000 {
 		return fmt.Errorf("the count %q is not a number from 1 to 1000000", args[0])
 	}
 	dir, owner := args[1], args[2]
+	if hand {
+		return handFloor(n, dir, owner)
+	}
 	script, ok := ops.Script(plan.OpPut)
 	if !ok {
 		return fmt.Errorf("internal/ops has no put script")
@@ -71,6 +84,20 @@ func run(args []string) error {
 		fmt.Fprintf(w, " <<'%s' || exit 1\n", end)
 		w.Write(body)
 		w.WriteString(end + "\n")
+	}
+	return w.Flush()
+}
+
+// handFloor writes the -hand floor: per file one sudo, one sh, and cat,
+// chmod, chown and mv, the content on stdin as the here-document's body.
+func handFloor(n int, dir, owner string) error {
+	w := bufio.NewWriter(os.Stdout)
+	fmt.Fprintf(w, "sudo -n mkdir -p %s </dev/null || exit 1\n", vocab.Quote(dir))
+	install := vocab.Quote(`cat > "$1.tmp" && chmod 644 "$1.tmp" && chown "$2" "$1.tmp" && mv -f "$1.tmp" "$1"`)
+	for i := range n {
+		content := strings.Repeat(fmt.Sprintf("file %d\n", i), 40)
+		fmt.Fprintf(w, "sudo -n sh -c %s sh %s %s <<'%s' || exit 1\n%s%s\n", install,
+			vocab.Quote(fmt.Sprintf("%s/f%d.txt", dir, i)), vocab.Quote(owner), end, content, end)
 	}
 	return w.Flush()
 }

@@ -47,15 +47,22 @@
 # UID for theirs, and removed by the next write as root to that directory.
 # A .zap.XXXXXX, and the names the scripts staged under before they shared
 # this, hold no proof and stay.
-tmp= staged= sgid= zap_name= zap_ns= zap_boot=
+tmp= staged= sgid= zap_name= zap_boot=
 # zap_me: sets me, the writer's uid (/proc/self's owner), unless it is set.
 zap_me() {
 	[ -n "${me:-}" ] || me=$(stat -L -c %u /proc/self)
 }
 # zap_ids: sets zap_ns, the inode of this shell's PID namespace, and
 # zap_boot, the first 8 hex digits of the boot_id; each 0 when unread.
+# lib/walk.sh's zap_below may have read zap_ns (and zap_pns, the namespace
+# /proc/$$ names) already, in the stat it runs anyway.
 zap_ids() {
-	zap_ns=$(stat -L -c %i /proc/self/ns/pid 2>/dev/null) || zap_ns=
+	case ${zap_ns:-} in
+	'' | *[!0-9]*)
+		zap_ns=$(stat -L -c %i /proc/self/ns/pid 2>/dev/null) || zap_ns=
+		zap_pns=
+		;;
+	esac
 	case $zap_ns in '' | *[!0-9]*) zap_ns=0 ;; esac
 	zap_boot=
 	{ read -r zap_boot </proc/sys/kernel/random/boot_id; } 2>/dev/null || :
@@ -86,7 +93,8 @@ zap_lock() {
 # (its group); the caller traps EXIT with zap_unstage first.
 zap_stage() {
 	zap_me
-	if [ "$(stat -c %u .)" = "$me" ] && command -v flock >/dev/null 2>&1; then
+	zap_here || zap_u=
+	if [ "$zap_u" = "$me" ] && command -v flock >/dev/null 2>&1; then
 		zap_name=lk.
 	else
 		zap_ids
@@ -99,20 +107,38 @@ zap_stage() {
 		zap_st=$(stat -L -c '%f %u %g %h %s %d:%i' /proc/self/fd/3)
 		set -- $zap_st
 		if [ $((0x$1 & 0170000)) -ne $((0100000)) ] || [ "$2" != "$me" ] || [ "$4" != 1 ] || [ "$5" != 0 ] ||
-			[ "$(stat -c '%d:%i' -- "$tmp")" != "$6" ]; then
+			! zap_at_name; then
 			zap_fail 94 "the staged file ${dir-$PWD}/${tmp#./} changed under it"
 		fi
 		staged=$6 sgid=$3
 		[ "$zap_name" = lk. ] || return 0
 		zap_lock || zap_fail 94 "the staged file ${dir-$PWD}/${tmp#./} is locked by another process"
-		zap_st=$(stat -c '%d:%i' -- "$tmp" 2>/dev/null) || zap_st=
-		[ "$zap_st" != "$staged" ] || return 0
-		if [ -n "$zap_st" ] || [ "$zap_n" -ge 3 ]; then
+		! zap_at_name || return 0
+		if [ -e "$tmp" ] || [ -L "$tmp" ] || [ "$zap_n" -ge 3 ]; then
 			zap_fail 94 "the staged file ${dir-$PWD}/${tmp#./} changed under it"
 		fi
 		staged= zap_n=$((zap_n + 1))
 		exec 3<&-
 	done
+}
+# zap_at_name: true when the name tmp is, not through a link, the file open
+# on fd 3 (test's -ef: the same device and inode, read by the shell itself).
+# A link swapped in after the -L test passes here, and is caught by the
+# stat zap_commit (or the put) reads without following before the rename.
+zap_at_name() {
+	[ ! -L "$tmp" ] && [ "$tmp" -ef /proc/self/fd/3 ]
+}
+# zap_here: sets zap_u and zap_m, the current directory's owner and mode:
+# lib/walk.sh's here and here_mode when the walk read them, else a stat.
+zap_here() {
+	if [ -n "${here:-}" ] && [ -n "${here_mode:-}" ]; then
+		set -- $here
+		zap_u=$2 zap_m=$here_mode
+		return 0
+	fi
+	zap_st=$(stat -c '%u %a' .) || return 1
+	set -- $zap_st
+	zap_u=$1 zap_m=$2
 }
 # zap_commit NAME: renames the staged file onto NAME in the current
 # directory (mv -T: a link at NAME is replaced, never followed), once the
@@ -136,11 +162,10 @@ zap_unstage() {
 # and only that (see the top).
 zap_clean() {
 	zap_me
-	zap_st=$(stat -c '%u %a' .) || return 0
-	set -- $zap_st
-	[ $((0$2 & 022)) -eq 0 ] || return 0
+	zap_here || return 0
+	[ $((0$zap_m & 022)) -eq 0 ] || return 0
 	zap_own=0
-	[ "$1" != "$me" ] || zap_own=1
+	[ "$zap_u" != "$me" ] || zap_own=1
 	if [ "$zap_own" = 1 ] && command -v flock >/dev/null 2>&1; then
 		for zap_f in ./.zap.lk.??????; do
 			case ${zap_f#./.zap.lk.} in *[!A-Za-z0-9]*) continue ;; esac
@@ -161,7 +186,8 @@ zap_clean() {
 	zap_ids
 	if [ "$zap_ns" = 0 ] || [ "$zap_boot" = 0 ] || [ ! -r "/proc/$$/status" ]; then return 0; fi
 	# /proc is this PID namespace's: the shell is there at $$, in it alone.
-	zap_st=$(stat -L -c %i "/proc/$$/ns/pid" 2>/dev/null) || return 0
+	zap_st=${zap_pns:-}
+	[ -n "$zap_st" ] || zap_st=$(stat -L -c %i "/proc/$$/ns/pid" 2>/dev/null) || return 0
 	[ "$zap_st" = "$zap_ns" ] || return 0
 	zap_st=
 	while read -r zap_k zap_f zap_x; do

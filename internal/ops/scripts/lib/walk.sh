@@ -4,7 +4,7 @@
 # `#@include walk`, so each script still travels whole; its text is what
 # plan_hash covers. The including script sets zap (its name) first.
 unset CDPATH
-me= gnu= here= below=0 at=
+me= gnu= here= here_mode= below=0 at=
 zap_fail() {
 	echo "zap $zap: $2" >&2
 	exit "$1"
@@ -33,7 +33,11 @@ zap_chown() {
 	[ "$u" != "$4" ] || u=
 	[ "$g" != "$5" ] || g=
 	[ -n "$u$g" ] || return 0
-	if [ -z "$gnu" ]; then
+	# Only a numeric id needs to know whose chown this is.
+	v=
+	case $u in '' | *[!0-9]*) ;; *) v=1 ;; esac
+	case $g in '' | *[!0-9]*) ;; *) v=1 ;; esac
+	if [ -n "$v" ] && [ -z "$gnu" ]; then
 		v=$(chown --version 2>/dev/null) || v=
 		case $v in
 		*coreutils*) gnu=+ ;;
@@ -50,7 +54,12 @@ zap_chown() {
 # far: each the path as written names up to the current one ($at), read as
 # what it leads to, and the current directory and each one above it by ..
 # to /. below=1 when one is shared. here is the current directory's
-# DEV:INO UID GID, and me the writer's uid (/proc/self's owner).
+# DEV:INO UID GID, here_mode its mode, and me the writer's uid (/proc/self's
+# owner). The same stat reads the PID namespaces of stat itself and of this
+# shell, zap_ns and zap_pns for lib/stage.sh, so a write spends no process
+# on them; when either can't be read both are left unset, and stage.sh
+# reads them itself. Each process a script starts costs a target milliseconds
+# (make bench), so the walk's reads share one.
 zap_below() {
 	set -- /
 	p= r=${at#/}
@@ -62,20 +71,27 @@ zap_below() {
 		set -- "$@" "$p"
 	done
 	set -- "$@" /proc/self .
-	k=$(($# - 1)) up=. r=$(pwd -P)
+	# cd -P, the only way the walk enters a directory, leaves PWD physical.
+	k=$(($# - 1)) up=. r=$PWD
 	while [ -n "${r#/}" ]; do
 		r=${r%/*} up=$up/..
 		set -- "$@" "$up"
 	done
 	n=$#
-	st=$(stat -L -c '%a %d:%i %u %g' -- "$@")
+	st=$(stat -L -c '%a %d:%i %u %g' -- "$@" /proc/self/ns/pid "/proc/$$/ns/pid" 2>/dev/null) || :
 	set -- $st
-	[ $# -eq $((n * 4)) ] || zap_fail 1 "can't read the directories ${at:-/} leads through"
+	zap_ns= zap_pns=
+	if [ $# -eq $((n * 4 + 8)) ]; then
+		eval "zap_ns=\${$((n * 4 + 2))} zap_pns=\${$((n * 4 + 6))}"
+		zap_ns=${zap_ns#*:} zap_pns=${zap_pns#*:}
+	elif [ $# -ne $((n * 4)) ]; then
+		zap_fail 1 "can't read the directories ${at:-/} leads through"
+	fi
 	i=1
-	while [ $# -gt 0 ]; do
+	while [ "$i" -le "$n" ]; do
 		if zap_shared "$1"; then below=1; fi
 		[ "$i" != "$k" ] || me=$3
-		[ "$i" != $((k + 1)) ] || here="$2 $3 $4"
+		[ "$i" != $((k + 1)) ] || here="$2 $3 $4" here_mode=$1
 		i=$((i + 1))
 		shift 4
 	done
@@ -100,7 +116,7 @@ zap_mkdir() {
 		if [ $# -ne 16 ] || [ "$6" != "$me" ] || [ "$9" != "$2" ] || [ "${13}" != "$5" ] || ! zap_empty; then
 			zap_fail 94 "$at changed while it was made: it is not the empty directory made there"
 		fi
-		here="$5 $6 $7"
+		here="$5 $6 $7" here_mode=$8
 		if [ "$below" = 0 ]; then
 			zap_chown . "$3" "$4" "$6" "$7"
 			here="$5 $3 $4"
@@ -111,7 +127,7 @@ zap_mkdir() {
 		cd -P -- "./$1"
 		st=$(stat -c '%d:%i %u %g %a' .)
 		set -- $st
-		here="$1 $2 $3"
+		here="$1 $2 $3" here_mode=$4
 		if zap_shared "$4"; then below=1; fi
 	elif [ -e "./$1" ] || [ -L "./$1" ]; then
 		zap_fail 94 "$at is in the way: it is not a directory"

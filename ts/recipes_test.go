@@ -17,7 +17,7 @@ func TestRecipesPure(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no recipes: %v", err)
 	}
-	impure := regexp.MustCompile(`\b(Date|Math\.random|fetch|crypto|performance|setTimeout|setInterval|require|process|Deno)\b|import\(`)
+	impure := regexp.MustCompile(`\bnew Date\b|\bDate\.|\bMath\.random\b|\b(fetch|setTimeout|setInterval|require|import)\(|\b(crypto|performance|process|Deno)\.`)
 	for _, f := range append(files, "shell.ts", "env_ref.ts") {
 		src, err := os.ReadFile(f)
 		if err != nil {

@@ -69,7 +69,7 @@ func TestHardenedOpenRCService(t *testing.T) {
 		"timeout 10 su -s /bin/sh -c \"$_zap_env_reader\" 'app' zap-env check '/etc/app/env' >\"$_zap_dir/out\" 2>&1 </dev/null",
 		"_zap_dir=$(mktemp -d /run/zap-env.XXXXXX)",
 		"head -c 4096",
-		"--user 'app:app'",
+		"--chuid 'app:app'",
 		"--chdir '/srv/app'",
 		"--exec /bin/sh -- -c \"$_zap_env_reader\" zap-env run '/etc/app/env' '/usr/bin/app' --port 3000",
 	} {
@@ -122,12 +122,26 @@ func TestOpenRCEnvReader(t *testing.T) {
 		{"A=1\r\n", "line 1 holds a carriage return"},
 		{"OK=1\nA=x\\\n", "line 2: a value may not hold a backslash"},
 	}
-	dir := t.TempDir()
+	// The reader refuses to run as root, so as root the test runs it as
+	// nobody, in a directory nobody can read.
+	var cred *syscall.Credential
+	if os.Geteuid() == 0 {
+		cred = &syscall.Credential{Uid: 65534, Gid: 65534}
+	}
+	dir, err := os.MkdirTemp("", "zap-env-reader-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, sh := range shells {
 		name := strings.Join(sh, " ")
 		run := func(args ...string) (string, error) {
 			cmd := exec.Command(sh[0], append(append(sh[1:], "-c", reader, "zap-env"), args...)...)
 			cmd.Env = []string{"PATH=/usr/bin:/bin", "KEEP=1"}
+			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 			out, err := cmd.CombinedOutput()
 			return string(out), err
 		}
@@ -167,6 +181,19 @@ func TestOpenRCEnvReader(t *testing.T) {
 		if out, err := run("check", filepath.Join(dir, "absent.env")); err == nil || !strings.Contains(out, "cannot be read by the user") {
 			t.Errorf("%s: an absent file: %v %q", name, err, out)
 		}
+		if cred != nil {
+			secret := filepath.Join(dir, "root.env")
+			if err := os.WriteFile(secret, []byte("A=1\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := run("check", secret); err == nil || !strings.Contains(out, "cannot be read by the user nobody") {
+				t.Errorf("%s: root's 600 file: %v %q", name, err, out)
+			}
+			cmd := exec.Command(sh[0], append(sh[1:], "-c", reader, "zap-env", "run", f, "/bin/echo", "STARTED")...)
+			if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "is read as root") || strings.Contains(string(out), "STARTED") {
+				t.Errorf("%s: run as root: %v %q", name, err, out)
+			}
+		}
 		fifo := filepath.Join(dir, "fifo.env")
 		_ = os.Remove(fifo)
 		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
@@ -174,6 +201,7 @@ func TestOpenRCEnvReader(t *testing.T) {
 		}
 		cmd := exec.Command("timeout", "1", sh[0])
 		cmd.Args = append(append(cmd.Args, sh[1:]...), "-c", reader, "zap-env", "check", fifo)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 		if err := cmd.Run(); err == nil || cmd.ProcessState.ExitCode() != 124 {
 			t.Errorf("%s: a FIFO: %v, want the timeout's 124", name, err)
 		}

@@ -205,6 +205,7 @@ export const OPENRC_ENV_CHECK_BYTES = 4096;
 export const OPENRC_ENV_READER = [
 	'_zap_mode=$1; _zap_file=$2; shift 2',
 	'_zap_fail() { printf "%s\\n" "the env file $_zap_file: $*" >&2; exit 1; }',
+	'[ "$(id -u)" != 0 ] || _zap_fail "is read as root: the service user was not taken on"',
 	'[ -r "$_zap_file" ] || _zap_fail "cannot be read by the user $(id -un)"',
 	'_zap_q=$(printf "\\047"); _zap_cr=$(printf "\\r"); _zap_n=0',
 	'while IFS= read -r _zap_line || [ -n "$_zap_line" ]; do',
@@ -236,7 +237,10 @@ export const OPENRC_ENV_READER = [
 /**
  * An OpenRC init script at /etc/init.d/<name> running `command` as `user`
  * in the background under start-stop-daemon, with umask 077 and its
- * pidfile in /run. With env_file, start_pre first has the service user
+ * pidfile in /run. The user is taken on with --chuid, which both OpenRC's
+ * start-stop-daemon and dpkg's (a Debian host running OpenRC) read as the
+ * user to run as (dpkg's reads --user only as a process to match); the
+ * reader refuses to run as root besides. With env_file, start_pre first has the service user
  * check the file (OPENRC_ENV_READER, through su under a 10-second timeout,
  * its output written to a private directory of root's under /run of which
  * root reads the first 4 KiB), refusing the start with the user's or the
@@ -256,7 +260,7 @@ export function hardened_openrc_service(options: HardenedServiceOptions): Servic
 	];
 	if (s.rw.length > 0) lines.push(`# Writes: ${s.rw.join(' ')}`);
 	lines.push('', 'depend() {', '\tneed net', ...(s.after.length > 0 ? [`\tafter ${s.after.join(' ')}`, `\twant ${s.after.join(' ')}`] : []), '}', '');
-	const daemon = ['start-stop-daemon --start --background --make-pidfile --pidfile "$pidfile"', `--user ${q(`${s.user}:${s.group}`)}`, '--umask 077'];
+	const daemon = ['start-stop-daemon --start --background --make-pidfile --pidfile "$pidfile"', `--chuid ${q(`${s.user}:${s.group}`)}`, '--umask 077'];
 	if (s.cwd !== null) daemon.push(`--chdir ${q(s.cwd)}`);
 	const args = s.args === '' ? '' : ` ${s.args}`;
 	if (s.env_file !== null) {

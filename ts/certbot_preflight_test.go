@@ -7,36 +7,6 @@ import (
 	"testing"
 )
 
-// TestHardeningRecipesPure: the SSH, firewall, fail2ban, Deno, PostgreSQL,
-// certbot and fuz_app recipes each give the same output for the same
-// arguments, call after call and in a fresh runtime.
-func TestHardeningRecipesPure(t *testing.T) {
-	for _, c := range []struct{ file, fn, args string }{
-		{"recipes/ssh.ts", "debian_ssh_hardening", `{allow_users: ['deploy', '\uFDD0DEPLOY_USER\uFDD1'], depends_on: ['u']}`},
-		{"recipes/ssh.ts", "alpine_ssh_hardening", `{allow_users: ['ops'], port: 2222, permit_root_login: 'prohibit-password'}`},
-		{"recipes/firewall.ts", "debian_web_firewall", `{extra: [{port: 5353, proto: 'udp'}]}`},
-		{"recipes/firewall.ts", "alpine_web_firewall", `{ssh_port: 2222, web: false}`},
-		{"recipes/fail2ban.ts", "fail2ban_jail", `{backend: 'systemd', port: 2222}`},
-		{"recipes/deno.ts", "deno_install", `{user: 'app', version: '\uFDD0V\uFDD1', sha256: '\uFDD0S\uFDD1'}`},
-		{"recipes/postgres.ts", "postgres_apt_repo", `{}`},
-		{"recipes/postgres.ts", "alpine_postgres_setup", `{version: 16}`},
-		{"recipes/certbot.ts", "debian_certbot_issue", `{domain: '\uFDD0D\uFDD1', extra_domains: ['www.example.org'], email: 'ops@example.org'}`},
-		{"recipes/certbot.ts", "alpine_certbot_webroot", `{domain: 'example.org', email: 'ops@example.org', expected_addresses: ['203.0.113.9']}`},
-		{"recipes/fuz_app.ts", "fuz_app_env_base", `{path: '/srv/app/.env', owner: 'app', database_url: '\uFDD0DB\uFDD1', secret_cookie_keys: '\uFDD0K\uFDD1', allowed_origins: 'https://example.org'}`},
-		{"recipes/fuz_app.ts", "fuz_app_trusted_proxies", `{}`},
-		{"recipes/fuz_app.ts", "fuz_app_bootstrap_token", `{user: 'app', path: '/srv/app/token'}`},
-	} {
-		a, b := load(t, c.file), load(t, c.file)
-		first := a.json(t, c.fn, a.js(t, c.args))
-		if again := a.json(t, c.fn, a.js(t, c.args)); again != first {
-			t.Errorf("%s gave two outputs for the same arguments:\n%s\n%s", c.fn, first, again)
-		}
-		if other := b.json(t, c.fn, b.js(t, c.args)); other != first {
-			t.Errorf("%s gave another output in a fresh runtime:\n%s\n%s", c.fn, first, other)
-		}
-	}
-}
-
 // TestCertbotPreflightRuns runs the DNS preflight under each shell a target
 // may have (dash, BusyBox ash) with getent on this machine. Names that are
 // IP literals resolve to themselves with no resolver, so no network is

@@ -15,6 +15,7 @@ import (
 	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
+	"github.com/zap-go/zap/internal/stages"
 	"github.com/zap-go/zap/internal/state"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/deployplan"
@@ -365,7 +366,7 @@ func (d *deployRun) execute(ctx context.Context, p *deployplan.Plan) error {
 	if err != nil {
 		return failf(1, "encode the deploy plan: %v", err)
 	}
-	return d.s.Stages.Stream(ctx, "zap-deploy", doc, func(line []byte) error {
+	err = d.s.Stages.Stream(ctx, "zap-deploy", doc, func(line []byte) error {
 		e, err := events.Read(line)
 		if err != nil {
 			return failf(1, "zap-deploy wrote an event zap can't read: %v", err)
@@ -377,6 +378,30 @@ func (d *deployRun) execute(ctx context.Context, p *deployplan.Plan) error {
 		deployEventText(d.a.stdout, e)
 		return nil
 	}, "run", "--dir", d.dir)
+	d.warningsOf(err)
+	return err
+}
+
+// warningsOf prints the warning lines of a failed zap-deploy run (a failed
+// rollback, the repairs of an unfinished deploy) as warnings, ahead of the
+// error, and leaves the error only its own lines: a stage that fails has
+// its whole stderr made into its error otherwise.
+func (d *deployRun) warningsOf(err error) {
+	var se *stages.Error
+	if !errors.As(err, &se) || se.Stage != "zap-deploy" {
+		return
+	}
+	var rest []string
+	for _, l := range strings.Split(se.Msg, "\n") {
+		if strings.HasPrefix(l, "warning: ") {
+			fmt.Fprintln(d.a.stderr, l)
+			continue
+		}
+		rest = append(rest, l)
+	}
+	if len(rest) > 0 {
+		se.Msg = strings.Join(rest, "\n")
+	}
 }
 
 // deployEventText says one event of a deploy as a line of the text report.

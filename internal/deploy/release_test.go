@@ -171,3 +171,76 @@ func TestReleaseScriptRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestReleaseScriptKilled: a release script killed (SIGKILL, the test-only
+// KillVar) inside its place step, with the version's earlier release moved
+// aside and the new one still staged, leaves current alone; the next run
+// puts the aside release back and removes the staging directory, and is
+// killed itself after placing, before the swap; the run after that removes
+// the aside release the new one replaced and swaps.
+func TestReleaseScriptKilled(t *testing.T) {
+	user := me(t)
+	const live, version = "aaaaaaaaaaaa", "bbbbbbbbbbbb"
+	path, digest := releaseEnv(t, user, version)
+	for _, d := range []string{"releases/" + live, "releases/" + version + "/old"} {
+		if err := os.MkdirAll(filepath.Join(path, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(path, "releases", live), filepath.Join(path, "current")); err != nil {
+		t.Fatal(err)
+	}
+	script := func() string {
+		return ReleaseScript(path, user, version, deployplan.Live{State: deployplan.LiveRelease, Release: live}, 3, nil, nil, "me@here")
+	}
+	exists := func(rel string) bool {
+		_, err := os.Lstat(filepath.Join(path, rel))
+		return err == nil
+	}
+	current := func() string {
+		link, _ := os.Readlink(filepath.Join(path, "current"))
+		return filepath.Base(link)
+	}
+
+	t.Setenv(KillVar, "aside")
+	s := script()
+	if !strings.Contains(s, "kill -9 $$ # "+KillVar+"='aside'") {
+		t.Fatalf("the script has no kill line:\n%s", s)
+	}
+	out, errOut, code := runRelease(t, s, digest)
+	if code != -1 || strings.Contains(out, "swapped") {
+		t.Fatalf("killed at aside: exit %d (want -1, a signal)\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	if !exists("releases/.zap-stage/bin/app") || !exists("releases/.zap-old-"+version+"/old") || exists("releases/"+version) || current() != live {
+		t.Fatalf("killed at aside: stage %v, aside %v, release %v, current %s", exists("releases/.zap-stage"), exists("releases/.zap-old-"+version), exists("releases/"+version), current())
+	}
+
+	t.Setenv(KillVar, "placed")
+	out, errOut, code = runRelease(t, script(), digest)
+	if code != -1 || strings.Contains(out, "swapped") {
+		t.Fatalf("killed at placed: exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"warning: removed releases/.zap-stage, which an unfinished deploy left\n",
+		"warning: put releases/.zap-old-" + version + " back as releases/" + version,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	if exists("releases/.zap-stage") || !exists("releases/.zap-old-"+version+"/old") || !exists("releases/"+version+"/bin/app") || current() != live {
+		t.Fatalf("killed at placed: stage %v, aside %v, release %v, current %s", exists("releases/.zap-stage"), exists("releases/.zap-old-"+version), exists("releases/"+version), current())
+	}
+
+	t.Setenv(KillVar, "")
+	out, errOut, code = runRelease(t, script(), digest)
+	if code != 0 || !strings.Contains(out, "swapped\n") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	if want := "warning: removed releases/.zap-old-" + version + ", which an unfinished deploy moved aside (releases/" + version + " is filled)"; !strings.Contains(out, want) {
+		t.Errorf("stdout lacks %q:\n%s", want, out)
+	}
+	if current() != version || exists("releases/.zap-old-"+version) || exists("releases/.zap-stage") || !exists("releases/"+live) || exists("releases/"+version+"/old") {
+		t.Errorf("after: current %s, aside %v, stage %v", current(), exists("releases/.zap-old-"+version), exists("releases/.zap-stage"))
+	}
+}

@@ -7,9 +7,11 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
+	"github.com/zap-go/zap/internal/testhook"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/deployplan"
 )
@@ -50,6 +52,40 @@ func ReleaseScript(path, user, version string, live deployplan.Live, keep int, s
 		fmt.Fprintf(&b, "\tsh -ec %s || return\n", vocab.Quote(p))
 	}
 	b.WriteString("\t:\n}\n")
-	b.WriteString(releaseBody)
+	body := releaseBody
+	if point := os.Getenv(KillVar); point != "" && testhook.On() {
+		body = withKill(body, point)
+	}
+	b.WriteString(body)
 	return b.String()
+}
+
+// KillVar names the test-only variable that, in a test build alone
+// (internal/testhook), has the release script kill itself with SIGKILL at
+// a point of its work, so a test can show what the next deploy recovers
+// from a script killed there (docs/deploy.md, Testing). The line is part
+// of the plan's release script, so the plan shows it and its hash covers it.
+const KillVar = "ZAP_TEST_DEPLOY_KILL"
+
+// killPoints are the points KillVar names, each the line of the release
+// script's body the kill goes before: "aside", inside the place step after
+// an existing release of the version was moved aside and before the
+// staging directory is renamed in; "placed", after the place step and
+// before the swap.
+var killPoints = map[string]string{
+	"aside":  "mv -T -- releases/.zap-stage \"releases/$version\"\n",
+	"placed": "rm -f -- .zap-current\n",
+}
+
+// withKill is body with the test kill before point's line; an unknown
+// point, or one whose line the body lacks, kills at the start instead, so
+// a test naming it fails rather than passes unkilled.
+func withKill(body, point string) string {
+	line := "kill -9 $$ # " + KillVar + "=" + vocab.Quote(point) + ": a test build's kill\n"
+	anchor, ok := killPoints[point]
+	i := strings.Index(body, anchor)
+	if !ok || i < 0 || strings.Count(body, anchor) != 1 {
+		return line + body
+	}
+	return body[:i] + line + body[i:]
 }

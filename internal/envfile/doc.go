@@ -41,6 +41,12 @@
 // It never quotes the line or any part of a value: a malformed line may be a
 // secret (the second line of a key pasted across lines, say).
 //
+// Every reader of an env file is bounded, and the error names the bound:
+// Load reads at most MaxSize bytes (16 MiB), Parse at most MaxLines lines
+// (4096, blank and comment lines included) and values of at most MaxValue
+// bytes (1 MiB); a value past MaxValue is refused with its line and name,
+// never its text.
+//
 // Permissions warns about a file its group or everyone can write (whoever
 // can rewrite it chooses the host a deploy goes to) and about one they can
 // read while it holds a secret; chmod 600 answers both.

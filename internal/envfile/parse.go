@@ -41,6 +41,19 @@ func (e *Error) Hint() string { return e.Problem.hint() }
 
 const bom = "\uFEFF"
 
+// The bounds of an env file, each named in the error that reports it: the
+// file's size (Load), its lines and one value's length (Parse). A value
+// past Threshold in internal/envpass still reaches the stages, on a
+// descriptor; these bounds keep that descriptor within its own.
+const (
+	// MaxSize is the most bytes Load reads from an env file.
+	MaxSize = 16 << 20
+	// MaxLines is the most lines, blank and comment lines included.
+	MaxLines = 4096
+	// MaxValue is the longest value, in bytes.
+	MaxValue = 1 << 20
+)
+
 // Parse reads data, the contents of the env file called name, and returns its
 // assignments in file order, or the first line it refuses as an *Error.
 func Parse(name string, data []byte) ([]Var, error) {
@@ -50,6 +63,9 @@ func Parse(name string, data []byte) ([]Var, error) {
 	lineNo := 0
 	for len(data) > 0 {
 		lineNo++
+		if lineNo > MaxLines {
+			return nil, &Error{File: name, Line: lineNo, Problem: TooManyLines}
+		}
 		var line []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
 			line, data = data[:i], data[i+1:]
@@ -58,6 +74,9 @@ func Parse(name string, data []byte) ([]Var, error) {
 			line, data = data, nil
 		}
 		v, p := parseLine(string(line))
+		if p == "" && len(v.Value) > MaxValue {
+			p = ValueTooLong
+		}
 		if p == "" && v.Name != "" {
 			if at, ok := first[v.Name]; ok {
 				return nil, &Error{File: name, Line: lineNo, Name: v.Name, Problem: Duplicate, First: at}

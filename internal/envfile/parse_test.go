@@ -2,6 +2,9 @@ package envfile
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -261,4 +264,40 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestBounds: a file of MaxLines lines and a value of MaxValue bytes
+// parse; one line or one byte more is refused naming the bound, never the
+// value; Load refuses a file past MaxSize before parsing it.
+func TestBounds(t *testing.T) {
+	lines := strings.Repeat("# c\n", MaxLines-1) + "A=1\n"
+	if vars, err := Parse("f.env", []byte(lines)); err != nil || len(vars) != 1 {
+		t.Fatalf("%d lines: %v, %v", MaxLines, vars, err)
+	}
+	_, err := Parse("f.env", []byte(lines+"B=2\n"))
+	want := fmt.Sprintf("f.env:%d: the file goes on past line %d, the most lines an env file may have", MaxLines+1, MaxLines)
+	if err == nil || err.Error() != want {
+		t.Fatalf("%d lines: got %v, want %s", MaxLines+1, err, want)
+	}
+
+	value := strings.Repeat("v", MaxValue)
+	if vars, err := Parse("f.env", []byte("BIG="+value+"\n")); err != nil || len(vars) != 1 || vars[0].Value != value {
+		t.Fatalf("a value of %d bytes: %v", MaxValue, err)
+	}
+	in := "BIG='" + marker + value + "'\n"
+	_, err = Parse("f.env", []byte(in))
+	var e *Error
+	if !errors.As(err, &e) || e.Problem != ValueTooLong || e.Error() != "f.env:1: BIG: the value is longer than 1024 KiB, the most an env-file value may be" {
+		t.Fatalf("a value of %d bytes: %v", MaxValue+1, err)
+	}
+	assertQuotesNothing(t, in, e)
+
+	path := filepath.Join(t.TempDir(), "huge.env")
+	if err := os.WriteFile(path, []byte("A="+strings.Repeat("x", MaxSize)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = Load(path, func(string, string) bool { return false })
+	if err == nil || err.Error() != "env file "+path+" is larger than 16 MiB, the most an env file may hold" {
+		t.Fatalf("a file past %d bytes: %v", MaxSize, err)
+	}
 }

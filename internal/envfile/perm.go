@@ -79,9 +79,12 @@ func Load(path string, isSecret func(name, value string) bool) ([]Var, []Warning
 	if err != nil {
 		return nil, nil, fmt.Errorf("read env file: %w", err)
 	}
-	data, err := io.ReadAll(f)
+	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
 	if err != nil {
 		return nil, nil, fmt.Errorf("read env file: %w", err)
+	}
+	if len(data) > MaxSize {
+		return nil, nil, fmt.Errorf("env file %s is larger than %d MiB, the most an env file may hold", path, MaxSize>>20)
 	}
 	vars, err := Parse(path, data)
 	if err != nil {

@@ -1,5 +1,7 @@
 package envfile
 
+import "fmt"
+
 // Problem is why Parse refuses a line.
 type Problem string
 
@@ -20,6 +22,8 @@ const (
 	LineBreak             Problem = "line_break"
 	NUL                   Problem = "nul"
 	InvalidUTF8           Problem = "invalid_utf8"
+	TooManyLines          Problem = "too_many_lines"
+	ValueTooLong          Problem = "value_too_long"
 )
 
 var problems = map[Problem]struct{ message, hint string }{
@@ -49,6 +53,10 @@ var problems = map[Problem]struct{ message, hint string }{
 		"some loaders read it as a line break; remove it"},
 	NUL:         {"the line holds a NUL", ""},
 	InvalidUTF8: {"the line isn't valid UTF-8", ""},
+	TooManyLines: {fmt.Sprintf("the file goes on past line %d, the most lines an env file may have", MaxLines),
+		"split it, or keep what the config doesn't reference elsewhere"},
+	ValueTooLong: {fmt.Sprintf("the value is longer than %d KiB, the most an env-file value may be", MaxValue>>10),
+		"keep a value that long in a file of its own"},
 }
 
 func (p Problem) message() string { return problems[p].message }

@@ -80,7 +80,7 @@ func (s *Runner) Command(ctx context.Context, name string, args ...string) *exec
 	if s.gc != "" && (name == "zap-detect" || name == "zap-plan") {
 		cmd.Env = append(append([]string{}, s.env...), "GOGC="+s.gc)
 	}
-	if s.bigEnv != nil && (name == "zap-detect" || name == "zap-exec") {
+	if s.bigEnv != nil && (name == "zap-detect" || name == "zap-exec" || name == "zap-deploy") {
 		// Not a /proc/self/fd path: nothing to release, no error.
 		_, _ = envpass.Attach(cmd, s.bigEnv)
 	}

@@ -177,6 +177,11 @@ func runVerb(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err := stage.Parse(fs, args); err != nil {
 		return err
 	}
+	// run resolves no reference; reading the descriptor closes it and
+	// takes its variable out, so no process run starts gets either.
+	if _, err := envpass.Load(); err != nil {
+		return stage.BadInput(err)
+	}
 	p, err := readPlan(fs, stdin)
 	if err != nil {
 		return err

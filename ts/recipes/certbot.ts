@@ -56,9 +56,11 @@ export interface CertbotOptions {
 /** The options of the issuance core: CertbotOptions and the command that
  * stops nginx. */
 export interface CertbotIssueCoreOptions extends CertbotOptions {
-	/** The command that stops nginx to free port 80, shell words by design
-	 * (the wrappers pass `sudo systemctl stop nginx` or `sudo rc-service
-	 * nginx stop`). It runs only after the preflight passed. */
+	/** The command that stops nginx to free port 80, shell words by design.
+	 * The wrappers stop it only when it runs (`systemctl is-active` /
+	 * `rc-service nginx status` first), so a host with no nginx yet is
+	 * issued too. It runs only after the preflight passed; when it fails,
+	 * certbot doesn't run. */
 	stop_command: string;
 }
 
@@ -211,14 +213,15 @@ export function certbot_webroot_core(options: CertbotWebrootCoreOptions): Script
 	return with_depends({ id: options.id ?? 'certbot-webroot', check, run }, options.depends_on);
 }
 
-/** The issuance on Debian and Ubuntu: nginx stopped with systemctl. */
+/** The issuance on Debian and Ubuntu: nginx, when it runs, stopped with
+ * systemctl. */
 export function debian_certbot_issue(options: CertbotOptions): ScriptSpec {
-	return certbot_issue_core({ ...options, stop_command: 'sudo systemctl stop nginx' });
+	return certbot_issue_core({ ...options, stop_command: 'if systemctl is-active --quiet nginx; then sudo systemctl stop nginx; fi' });
 }
 
-/** The issuance on Alpine: nginx stopped with rc-service. */
+/** The issuance on Alpine: nginx, when it runs, stopped with rc-service. */
 export function alpine_certbot_issue(options: CertbotOptions): ScriptSpec {
-	return certbot_issue_core({ ...options, stop_command: 'sudo rc-service nginx stop' });
+	return certbot_issue_core({ ...options, stop_command: 'if sudo rc-service nginx status >/dev/null 2>&1; then sudo rc-service nginx stop; fi' });
 }
 
 /** The webroot switch on Debian and Ubuntu: renewals reload nginx with

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -88,31 +89,55 @@ type Database struct {
 	Name, Role string
 	// Rules are the pg_hba.conf lines of auth.hosts, in order.
 	Rules []string
+	// ShownRole and ShownRules are Role and Rules as drift shows them:
+	// resolved, except a value holding a secret, written as declared.
+	ShownRole  string
+	ShownRules []string
 }
 
-// NewDatabase makes a database's detector. A name or host that is a
-// reference holds: the steps carry each as an argument of Zap's own
-// operations, which are literal.
-func NewDatabase(d *declaration.Database, _ Env) Detector {
-	name, ok := d.DatabaseName.Plain()
-	if !ok {
-		return Held("database_name: a reference can't be handed to a database's steps yet: write the name")
+// NewDatabase makes a database's detector. A name or host that holds a
+// reference is compared as it resolves; a value pg_hba.conf would misread
+// (or holding a NUL or a reference marker) holds the resource, naming the
+// field, and the value only when no secret is in it.
+func NewDatabase(d *declaration.Database, env Env) Detector {
+	name, reason := pgValue("database_name", d.DatabaseName, env, func(s string) error { return declaration.CheckHBAName(s, "database") })
+	if reason != "" {
+		return Held(reason)
 	}
-	role, ok := d.Username.Plain()
-	if !ok {
-		return Held("username: a reference can't be handed to a database's steps yet: write the name")
+	role, reason := pgValue("username", d.Username, env, func(s string) error { return declaration.CheckHBAName(s, "role") })
+	if reason != "" {
+		return Held(reason)
 	}
-	db := &Database{Name: name, Role: role}
+	db := &Database{Name: name, Role: role, ShownRole: show(d.Username, role, env)}
 	if d.Auth != nil {
 		for i, h := range d.Auth.Hosts {
-			host, ok := h.Plain()
-			if !ok {
-				return Held(fmt.Sprintf("auth.hosts[%d]: a reference can't be handed to a database's steps yet: write the address", i))
+			host, reason := pgValue(fmt.Sprintf("auth.hosts[%d]", i), h, env, declaration.CheckHBAHost)
+			if reason != "" {
+				return Held(reason)
 			}
-			db.Rules = append(db.Rules, vocab.PgHBALine(name, role, host, d.Auth.PgMethod()))
+			method := d.Auth.PgMethod()
+			db.Rules = append(db.Rules, vocab.PgHBALine(name, role, host, method))
+			db.ShownRules = append(db.ShownRules, vocab.PgHBALine(show(d.DatabaseName, name, env), db.ShownRole, show(h, host, env), method))
 		}
 	}
 	return db
+}
+
+// pgValue resolves a database's name or host and checks the value as
+// pg_hba.conf would read it (check), or says why it holds. A plain value
+// passed the same check at evaluation.
+func pgValue(field string, t declaration.Text, env Env, check func(string) error) (string, string) {
+	s, reason := resolveValue(field, t, env, "\x00")
+	if reason != "" || !t.HasRefs() {
+		return s, reason
+	}
+	if err := check(s); err != nil {
+		if show(t, s, env) != s {
+			return "", fmt.Sprintf("%s: %s resolves to a value pg_hba.conf would read as something else, which Zap won't use here", field, t.String())
+		}
+		return "", fmt.Sprintf("%s: %s resolves to a value Zap won't use here: %v", field, t.String(), err)
+	}
+	return s, ""
 }
 
 // Queries: PgProbe, as root.
@@ -168,11 +193,15 @@ func (d *Database) compare(cat PgCatalog) Result {
 		diff = append(diff, observation.Difference{Field: vocab.FieldPgRole, Observed: vocab.PgMissing, Desired: vocab.PgPresent})
 	}
 	if owner != d.Role {
-		diff = append(diff, observation.Difference{Field: vocab.FieldPgOwner, Observed: owner, Desired: d.Role})
+		diff = append(diff, observation.Difference{Field: vocab.FieldPgOwner, Observed: owner, Desired: cmp.Or(d.ShownRole, d.Role)})
 	}
 	for i, rule := range d.Rules {
 		if !PgHBAHas(cat.HBA, rule) {
-			diff = append(diff, observation.Difference{Field: fmt.Sprintf("auth.hosts[%d]", i), Observed: vocab.PgMissing, Desired: rule})
+			shown := rule
+			if i < len(d.ShownRules) {
+				shown = d.ShownRules[i]
+			}
+			diff = append(diff, observation.Difference{Field: fmt.Sprintf("auth.hosts[%d]", i), Observed: vocab.PgMissing, Desired: shown})
 		}
 	}
 	if diff == nil {

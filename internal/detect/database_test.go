@@ -90,19 +90,50 @@ func TestDatabaseOneProbe(t *testing.T) {
 	}
 }
 
-// TestDatabaseReferencesHold: a name or host that is a reference holds,
-// naming the field, since the steps' arguments are literal.
-func TestDatabaseReferencesHold(t *testing.T) {
-	ref := declaration.Ref("DB")
-	for field, d := range map[string]*declaration.Database{
-		"database_name": {DatabaseName: ref, Username: declaration.Lit("r")},
-		"username":      {DatabaseName: declaration.Lit("d"), Username: ref},
-		"auth.hosts[0]": {DatabaseName: declaration.Lit("d"), Username: declaration.Lit("r"), Auth: &declaration.DatabaseAuth{Hosts: []declaration.Text{ref}}},
+// TestDatabaseReferencesResolve: a name, role or host that is a
+// reference is compared as it resolves; a value pg_hba.conf would misread
+// holds, naming the field, and shows the value only when no secret is in
+// it; drift shows a secret's value as written.
+func TestDatabaseReferencesResolve(t *testing.T) {
+	vals := map[string]string{"DB": "app", "ROLE": "web", "NET": "127.0.0.1/32", "TOKEN": "s3cr3t-role", "BAD": "my app", "BADTOKEN": "all", "HOST": "db.example.com", "NUL": "a\x00b"}
+	env := Env{Value: func(n string) string { return vals[n] }, Secret: func(n string) bool { return strings.Contains(n, "TOKEN") }}
+	d := &declaration.Database{DatabaseName: declaration.Ref("DB"), Username: declaration.Ref("ROLE"),
+		Auth: &declaration.DatabaseAuth{Hosts: []declaration.Text{declaration.Ref("NET")}}}
+	got, ok := NewDatabase(d, env).(*Database)
+	if !ok || got.Name != "app" || got.Role != "web" || !reflect.DeepEqual(got.Rules, []string{"host app web 127.0.0.1/32 scram-sha-256"}) {
+		t.Fatalf("detector %#v, want the resolved names and rule", got)
+	}
+	res := got.compare(PgCatalog{Roles: []string{"web"}, Databases: map[string]string{"app": "web"}, HBA: "host app web 127.0.0.1/32 scram-sha-256\n"})
+	if res.Verdict != observation.Converged {
+		t.Errorf("resolved and present: %s %v, want converged", res.Verdict, res.Drift)
+	}
+
+	secret := &declaration.Database{DatabaseName: declaration.Ref("DB"), Username: declaration.Ref("TOKEN"),
+		Auth: &declaration.DatabaseAuth{Hosts: []declaration.Text{declaration.Ref("NET")}}}
+	res = NewDatabase(secret, env).(*Database).compare(PgCatalog{Roles: []string{"postgres"}, Databases: map[string]string{"app": "postgres"}})
+	if res.Verdict != observation.Drifted || len(res.Drift) != 3 || res.Drift[1].Desired != "{env:TOKEN}" || res.Drift[2].Desired != "host app {env:TOKEN} 127.0.0.1/32 scram-sha-256" {
+		t.Errorf("secret role drifted: %s %+v, want the role written as declared", res.Verdict, res.Drift)
+	}
+
+	for field, c := range map[string]struct {
+		d    *declaration.Database
+		show string
+	}{
+		"database_name": {&declaration.Database{DatabaseName: declaration.Ref("BAD"), Username: declaration.Lit("r")}, `"my app" holds whitespace`},
+		"username":      {&declaration.Database{DatabaseName: declaration.Lit("d"), Username: declaration.Ref("BADTOKEN")}, "{env:BADTOKEN} resolves to a value pg_hba.conf would read as something else"},
+		"auth.hosts[0]": {&declaration.Database{DatabaseName: declaration.Lit("d"), Username: declaration.Lit("r"), Auth: &declaration.DatabaseAuth{Hosts: []declaration.Text{declaration.Ref("HOST")}}}, `"db.example.com" is not an IP address`},
 	} {
-		got := NewDatabase(d, Env{}).Verdict(nil)
-		if got.Verdict != observation.Undetermined || !strings.HasPrefix(got.Reason, field+": ") {
-			t.Errorf("%s: %s %q, want a hold naming it", field, got.Verdict, got.Reason)
+		got := NewDatabase(c.d, env).Verdict(nil)
+		if got.Verdict != observation.Undetermined || !strings.HasPrefix(got.Reason, field+": ") || !strings.Contains(got.Reason, c.show) {
+			t.Errorf("%s: %s %q, want a hold naming it and saying %q", field, got.Verdict, got.Reason, c.show)
 		}
+		if field == "username" && strings.Contains(got.Reason, `"all"`) {
+			t.Errorf("the secret's value is in the reason: %q", got.Reason)
+		}
+	}
+	nul := NewDatabase(&declaration.Database{DatabaseName: declaration.Ref("NUL"), Username: declaration.Lit("r")}, env).Verdict(nil)
+	if nul.Verdict != observation.Undetermined || !strings.Contains(nul.Reason, "database_name: the reference NUL resolves to a value holding a NUL") {
+		t.Errorf("a NUL: %s %q, want a hold", nul.Verdict, nul.Reason)
 	}
 }
 

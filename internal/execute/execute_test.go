@@ -464,6 +464,27 @@ func TestZapOp(t *testing.T) {
 		t.Errorf("a NUL argument: %v", err)
 	}
 
+	// Text arguments follow the literal ones, resolved; the summary
+	// writes the reference, never its value.
+	withText := op("svc", "", "reload")
+	withText.Steps[0].Op.TextArgs = []declaration.Text{declaration.Ref("DB"), declaration.Lit("x")}
+	vals := map[string]string{"DB": "o'b", "NUL": "a\x00b"}
+	lookup := func(n string) (string, bool) { v, ok := vals[n]; return v, ok }
+	pp, err = Prepare(&plan.Plan{Changes: []plan.Change{withText}}, lookup, c)
+	if err != nil || strings.Join(pp.Changes[0].Steps[0].Op.Args, "|") != "reload|o'b|x" {
+		t.Fatalf("text args: %v %+v", err, pp)
+	}
+	if got := pp.Changes[0].Steps[0].Summary; got != "svc reload {env:DB} x (as root)" {
+		t.Errorf("summary %q", got)
+	}
+	for name, want := range map[string]string{"NUL": "text_args[0]: the value of NUL holds a NUL", "GONE": "text_args[0]: references GONE, which the plan's references block doesn't record"} {
+		withText.Steps[0].Op.TextArgs[0] = declaration.Ref(name)
+		_, err = Prepare(&plan.Plan{Changes: []plan.Change{withText}}, lookup, c)
+		if !errors.As(err, &pe) || !strings.Contains(err.Error(), want) {
+			t.Errorf("text arg %s: %v, want %q", name, err, want)
+		}
+	}
+
 	pp, err = Prepare(&plan.Plan{Hash: "h", Changes: []plan.Change{op("svc", "", "restart")}}, noRefs, c)
 	if err != nil {
 		t.Fatal(err)

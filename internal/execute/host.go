@@ -39,7 +39,7 @@ type ZapOp struct {
 	Name   string
 	Script string
 	// Args are the script's arguments: its path first when HasPath, then
-	// its literal arguments.
+	// its literal arguments, then its text arguments, resolved.
 	Args      []string
 	HasPath   bool
 	Privilege plan.Privilege

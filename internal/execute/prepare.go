@@ -236,7 +236,9 @@ func preparePath(ps PreparedStep, id string, op *plan.Op, r resolver, c Context)
 
 // prepareOp prepares one of Zap's other operations: its path, when it has
 // one, resolved like any other (and handed to the script first), then its
-// literal arguments. The script itself is looked up when the plan's hash
+// literal arguments, then its text arguments resolved (a NUL or a
+// reference delimiter in a value refused, as in an env value: they reach
+// the script on stdin, never through a shell's quoting). The script itself is looked up when the plan's hash
 // is verified (zap-exec refuses an operation this zap has no script for).
 func prepareOp(ps PreparedStep, id string, op *plan.Op, r resolver, c Context) (PreparedStep, error) {
 	z := &ZapOp{Name: string(op.Name), Privilege: op.Privilege, Timeout: seconds(op.Timeout)}
@@ -253,6 +255,13 @@ func prepareOp(ps PreparedStep, id string, op *plan.Op, r resolver, c Context) (
 		}
 	}
 	z.Args = append(z.Args, op.Args...)
+	for i, t := range op.TextArgs {
+		a, err := r.env(fmt.Sprintf("text_args[%d]", i), t)
+		if err != nil {
+			return PreparedStep{}, err
+		}
+		z.Args = append(z.Args, a)
+	}
 	if c.Scripts == nil {
 		return PreparedStep{}, &PrepareError{ID: id, Msg: fmt.Sprintf("no script for the operation %q", op.Name)}
 	}

@@ -68,7 +68,7 @@ func Summary(s plan.Step, user string) string {
 		if !op.Path.IsZero() {
 			words = append(words, op.Path.String())
 		}
-		words = append(words, op.Args...)
+		words = append(words, op.Written()...)
 		return strings.Join(words, " ") + " (as " + account(op.Privilege, user) + ")"
 	}
 	var paren []string
@@ -112,7 +112,7 @@ func boolp(b bool) *bool { return &b }
 
 // postgres is opcmd's wording of a database's operation, or "".
 func postgres(op *plan.Op) string {
-	s, _ := opcmd.Postgres(string(op.Name), op.Args)
+	s, _ := opcmd.Postgres(string(op.Name), op.Written())
 	return s
 }
 

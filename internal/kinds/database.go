@@ -18,17 +18,13 @@ import (
 // the database unless it exists, its owner set back) when the database is
 // absent, the role missing or the owner another; then pg-hba for each
 // rule whose line is missing (every rule when absent). A converged part
-// has no step; a rule already in the file reloads nothing.
+// has no step; a rule already in the file reloads nothing. The names and
+// addresses are the steps' text arguments, as declared: a reference in
+// one is resolved only when the step runs, so the plan holds no value.
 func databaseSteps(d *declaration.Database, at kind.Planned) ([]plan.Step, error) {
-	name, ok := d.DatabaseName.Plain()
-	if !ok {
-		return nil, fmt.Errorf("database_name: a reference can't be handed to a database's steps yet")
+	op := func(name plan.OpName, args ...declaration.Text) plan.Step {
+		return plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: name, TextArgs: args, Privilege: plan.Root, Timeout: vocab.PgTimeout}}
 	}
-	role, ok := d.Username.Plain()
-	if !ok {
-		return nil, fmt.Errorf("username: a reference can't be handed to a database's steps yet")
-	}
-	op := rootOps(vocab.PgTimeout)
 	all := at.Verdict == observation.Absent
 	catalog, rules := all, map[string]bool{}
 	for _, diff := range at.Drift {
@@ -41,21 +37,16 @@ func databaseSteps(d *declaration.Database, at kind.Planned) ([]plan.Step, error
 	}
 	steps := []plan.Step{}
 	if catalog {
-		steps = append(steps, op(vocab.OpPgDatabase, name, role))
+		steps = append(steps, op(vocab.OpPgDatabase, d.DatabaseName, d.Username))
 	}
 	if d.Auth == nil {
 		return steps, nil
 	}
 	for i, h := range d.Auth.Hosts {
-		field := fmt.Sprintf("auth.hosts[%d]", i)
-		if !all && !rules[field] {
+		if !all && !rules[fmt.Sprintf("auth.hosts[%d]", i)] {
 			continue
 		}
-		host, ok := h.Plain()
-		if !ok {
-			return nil, fmt.Errorf("%s: a reference can't be handed to a database's steps yet", field)
-		}
-		steps = append(steps, op(vocab.OpPgHBA, name, role, host, d.Auth.PgMethod()))
+		steps = append(steps, op(vocab.OpPgHBA, d.DatabaseName, d.Username, h, declaration.Lit(d.Auth.PgMethod())))
 	}
 	return steps, nil
 }

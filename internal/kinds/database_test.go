@@ -40,10 +40,37 @@ func TestDatabaseSteps(t *testing.T) {
 			if s.Op.Privilege != "root" || s.Op.Timeout != vocab.PgTimeout {
 				t.Errorf("%s: %s runs as %s under %ds", name, s.Op.Name, s.Op.Privilege, s.Op.Timeout)
 			}
-			got = append(got, op{string(s.Op.Name), s.Op.Args})
+			if len(s.Op.Args) != 0 {
+				t.Errorf("%s: %s has literal args %q, want only text args", name, s.Op.Name, s.Op.Args)
+			}
+			got = append(got, op{string(s.Op.Name), s.Op.Written()})
 		}
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: steps %v, want %v", name, got, c.want)
+		}
+	}
+}
+
+// TestDatabaseStepsKeepReferences: a name, role or host written as a
+// reference reaches the steps as the reference, resolved only when the
+// step runs, so the plan holds no value.
+func TestDatabaseStepsKeepReferences(t *testing.T) {
+	d := &declaration.Database{Engine: "postgresql", DatabaseName: declaration.Ref("APP_DB"), Username: declaration.Ref("APP_ROLE"),
+		Auth: &declaration.DatabaseAuth{Hosts: []declaration.Text{declaration.Ref("APP_NET")}}}
+	steps, err := databaseSteps(d, kind.Planned{Verdict: observation.Absent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{"{env:APP_DB}", "{env:APP_ROLE}"}, {"{env:APP_DB}", "{env:APP_ROLE}", "{env:APP_NET}", "scram-sha-256"}}
+	if len(steps) != len(want) {
+		t.Fatalf("%d steps, want %d", len(steps), len(want))
+	}
+	for i, s := range steps {
+		if got := s.Op.Written(); !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("step %d (%s): %q, want %q", i, s.Op.Name, got, want[i])
+		}
+		if s.Op.TextArgs[0].Refs()[0] != "APP_DB" {
+			t.Errorf("step %d: database %v, want the reference", i, s.Op.TextArgs[0])
 		}
 	}
 }

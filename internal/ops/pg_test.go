@@ -21,7 +21,8 @@ var pgTools = []string{"awk", "cat", "chgrp", "chmod", "cmp", "head", "id", "ln"
 
 // pgMachine is the pg_hba.conf of the machine's default PostgreSQL
 // cluster, which the pg-* scripts act on, for a test run as root; it
-// skips, saying why, where there is none running. The test holds an flock
+// starts that cluster when it is down (pgStartDefault), and skips, saying
+// why, where there is none it can start. The test holds an flock
 // (/run/zap-pg-test.lock) while it runs, since every test of the machine's
 // cluster rewrites the one pg_hba.conf, and puts the file's bytes back at
 // its end (written in place as postgres, its mode as it was, then a
@@ -45,8 +46,11 @@ func pgMachine(t *testing.T) string {
 		t.Fatal(err)
 	}
 	hba, err := pgQuery("SHOW hba_file")
+	if err != nil && pgStartDefault(t) {
+		hba, err = pgQuery("SHOW hba_file")
+	}
 	if err != nil {
-		t.Skipf("the machine's default PostgreSQL cluster doesn't answer psql as postgres (start it: pg_ctlcluster 15 main start): %v", err)
+		t.Skipf("the machine's default PostgreSQL cluster doesn't answer psql as postgres, and it couldn't be started: %v", err)
 	}
 	old, err := os.ReadFile(hba)
 	if err != nil {
@@ -70,6 +74,38 @@ func pgMachine(t *testing.T) string {
 		}
 	})
 	return hba
+}
+
+// pgStartDefault starts the machine's default cluster (the one on port
+// 5432, which psql as postgres reaches) when it is down, and stops it
+// again at the test's end, before the flock is let go: only the test
+// that started it stops it, and every test using that cluster holds the
+// flock. It reports whether it started one; where it can't, it logs why.
+func pgStartDefault(t *testing.T) bool {
+	t.Helper()
+	out, err := exec.Command("pg_lsclusters", "-h").Output()
+	if err != nil {
+		t.Logf("pg_lsclusters: %v", err)
+		return false
+	}
+	for line := range strings.Lines(string(out)) {
+		f := strings.Fields(line)
+		if len(f) < 4 || f[2] != "5432" || f[3] != "down" {
+			continue
+		}
+		if out, err := exec.Command("pg_ctlcluster", f[0], f[1], "start").CombinedOutput(); err != nil {
+			t.Logf("pg_ctlcluster %s %s start: %v: %s", f[0], f[1], err, out)
+			return false
+		}
+		t.Cleanup(func() {
+			if out, err := exec.Command("pg_ctlcluster", f[0], f[1], "stop").CombinedOutput(); err != nil {
+				t.Errorf("stopping the cluster %s %s this test started: %v: %s", f[0], f[1], err, out)
+			}
+		})
+		return true
+	}
+	t.Log("no cluster on port 5432 is down to start (pg_lsclusters)")
+	return false
 }
 
 // pgQuery runs sql through psql -X as postgres and returns its rows.
@@ -127,10 +163,12 @@ func leftovers(t *testing.T, hba string) []string {
 func TestPgScriptsOnThisMachine(t *testing.T) {
 	hba := pgMachine(t)
 	for i, sh := range opShells(t, "pg", os.Getenv("PATH"), pgTools) {
-		db, role := fmt.Sprintf("zt_db_%d_%d", os.Getpid(), i), fmt.Sprintf("zt_role_%d_%d", os.Getpid(), i)
+		// The role's name holds a single quote and a backslash, which
+		// pg_hba.conf reads as they are and psql's \set must carry.
+		db, role := fmt.Sprintf("zt_db_%d_%d", os.Getpid(), i), fmt.Sprintf(`zt_role_%d_%d'q\b`, os.Getpid(), i)
 		t.Cleanup(func() {
 			pgQuery("DROP DATABASE IF EXISTS " + db)
-			pgQuery("DROP ROLE IF EXISTS " + role)
+			pgQuery(`DROP ROLE IF EXISTS "` + role + `"`)
 		})
 		for range 2 {
 			if code, stderr := userRun(t, sh, "pg-database", db, role); code != 0 {

@@ -275,7 +275,7 @@ func OpSummary(c observation.Context, op *plan.Op) string {
 	if op.Name == "installer" && len(op.Args) == 2 {
 		return "run the script fetched from " + escape.Line(op.Args[0]) + " (piped to " + escape.Line(op.Args[1]) + ")"
 	}
-	if s, ok := opcmd.Postgres(string(op.Name), op.Args); ok {
+	if s, ok := opcmd.Postgres(string(op.Name), op.Written()); ok {
 		return escape.Line(s)
 	}
 	if cmd, ok := opcmd.DescribeSudo(string(op.Name), op.Args); ok && op.Path.IsZero() && op.Privilege == plan.Root {
@@ -297,7 +297,7 @@ func OpSummary(c observation.Context, op *plan.Op) string {
 		if !op.Path.IsZero() {
 			words = append(words, escape.Line(op.Path.String()))
 		}
-		for _, a := range op.Args {
+		for _, a := range op.Written() {
 			words = append(words, escape.Line(a))
 		}
 		return strings.Join(words, " ") + " (as " + Account(c, op.Privilege) + ")"

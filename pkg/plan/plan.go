@@ -211,9 +211,13 @@ type Op struct {
 	// Args are the arguments of an operation other than put, dir and
 	// link, as the script receives them (after Path, when Path is set).
 	// They are literal: an argument never holds a reference.
-	Args      []string  `json:"args,omitempty"`
-	Privilege Privilege `json:"privilege"`
-	Timeout   int       `json:"timeout,omitempty"`
+	Args []string `json:"args,omitempty"`
+	// TextArgs are arguments that may hold references (a database's
+	// names and addresses), resolved when the step runs and handed to
+	// the script after Args, on its stdin like them.
+	TextArgs  []declaration.Text `json:"text_args,omitempty"`
+	Privilege Privilege          `json:"privilege"`
+	Timeout   int                `json:"timeout,omitempty"`
 }
 
 // Hold is a resource left out of the plan because its state, or the state of
@@ -423,6 +427,20 @@ func Verify(p *Plan, script func(OpName) (Script, bool)) error {
 		return fmt.Errorf("plan_hash: the plan hashes to %s, not %s (the plan was edited, or made by a zap whose operation scripts differ)", got, p.Hash)
 	}
 	return nil
+}
+
+// Written is the operation's arguments as the plan writes them: Args,
+// then each of TextArgs with its references as {env:NAME}. A step's
+// wording is made from it, never from a resolved value.
+func (op *Op) Written() []string {
+	if len(op.TextArgs) == 0 {
+		return op.Args
+	}
+	out := append([]string(nil), op.Args...)
+	for _, t := range op.TextArgs {
+		out = append(out, t.String())
+	}
+	return out
 }
 
 // FetchedFrom describes where a put's or an extract's remote content comes

@@ -43,9 +43,10 @@ fi
 [ "$(stat -c %u -- "$f")" = "$(id -u postgres)" ] ||
 	zap_fail 93 "$f belongs to $(stat -c %U -- "$f"), not postgres: Zap rewrites pg_hba.conf only as postgres, and left it alone"
 
-# The rewrite, as postgres: insert F LINE prints the original's second
-# name (exit 10: the line is there, nothing written); restore F OLD
-# renames it back; drop F OLD removes the second name.
+# The rewrite, as postgres: insert F, with the line on its stdin (never
+# on an argv), prints the original's second name (exit 10: the line is
+# there, nothing written); restore F OLD renames it back; drop F OLD
+# removes the second name.
 # shellcheck disable=SC2016 # expanded by the shell that runs as postgres
 rewrite='set -eu
 act=$1 f=$2
@@ -55,7 +56,8 @@ case $act in
 restore) mv -f -- "$3" "$b"; exit ;;
 drop) rm -f -- "$3"; exit ;;
 esac
-if ZAP_LINE=$3 awk '\''BEGIN { n = split(ENVIRON["ZAP_LINE"], w, " ") }
+IFS= read -r line || { echo "no line on the rewrite'\''s stdin"; exit 93; }
+if ZAP_LINE=$line awk '\''BEGIN { n = split(ENVIRON["ZAP_LINE"], w, " ") }
 	{ sub(/#.*/, ""); if (NF != n) next; for (i = 1; i <= n; i++) if ($i != w[i]) next; found = 1; exit }
 	END { exit !found }'\'' "$b"; then
 	exit 10
@@ -64,11 +66,11 @@ mode=$(stat -c %a -- "$b") group=$(stat -c %g -- "$b")
 tmp=$(mktemp "./.$b.zap-XXXXXX") || { echo "postgres can'\''t write in the directory of $f"; exit 93; }
 old=
 trap '\''rm -f -- "$tmp"; [ -z "$old" ] || rm -f -- "$old"'\'' EXIT
-ZAP_LINE=$3 awk '\''!done && ($1 == "host" || $1 == "hostssl" || $1 == "hostnossl" || $1 == "hostgssenc" || $1 == "hostnogssenc") {
+ZAP_LINE=$line awk '\''!done && ($1 == "host" || $1 == "hostssl" || $1 == "hostnossl" || $1 == "hostgssenc" || $1 == "hostnogssenc") {
 		print ENVIRON["ZAP_LINE"]; done = 1 }
 	{ print }
 	END { if (!done) print ENVIRON["ZAP_LINE"] }'\'' "$b" >"$tmp"
-if ! ZAP_LINE=$3 awk '\''!gone && $0 == ENVIRON["ZAP_LINE"] { gone = 1; next } { print }'\'' "$tmp" | cmp -s - "$b"; then
+if ! ZAP_LINE=$line awk '\''!gone && $0 == ENVIRON["ZAP_LINE"] { gone = 1; next } { print }'\'' "$tmp" | cmp -s - "$b"; then
 	echo "the rewritten copy of $f isn'\''t the original plus the line (does it end without a newline?): left alone"
 	exit 93
 fi
@@ -80,7 +82,7 @@ mv -f -- "$tmp" "$b"
 printf "%s\n" "$old"
 trap - EXIT'
 s=0
-old=$(zap_as_pg sh -c "$rewrite" sh insert "$f" "$line" 2>&1) || s=$?
+old=$(printf '%s\n' "$line" | zap_as_pg sh -c "$rewrite" sh insert "$f" 2>&1) || s=$?
 case $s in
 0) ;;
 10) exit 0 ;;

@@ -5,7 +5,9 @@
 # postgres, else setpriv), and zap_psql runs psql -X as postgres on the SQL
 # on its stdin, under a timeout of its own, with the psql variables given
 # as NAME=VALUE arguments (read as :'NAME' and :"NAME", so a value is never
-# SQL text).
+# SQL text). The variables reach psql on its stdin too, each a \set line
+# ahead of the SQL with its value quoted as psql reads a backslash
+# command's argument (\ and ' doubled), so no value is on an argv.
 zap_pg_name() {
 	case $2 in
 	'' | [+@/-]* | *[[:space:][:cntrl:]\#\",]*) zap_fail 93 "$1 $2 isn't a name pg_hba.conf reads as one" ;;
@@ -23,12 +25,12 @@ zap_as_pg() {
 	fi
 }
 zap_psql() {
-	zap_pv=
-	for zap_a; do
-		zap_pv="$zap_pv -v $zap_a"
-	done
-	# shellcheck disable=SC2086 # each NAME=VALUE is one word: no blank in it
-	zap_as_pg timeout 50 psql -X -q -A -t -v ON_ERROR_STOP=1 -d postgres $zap_pv
+	{
+		for zap_a; do
+			printf '\\set %s '"'"'%s'"'"'\n' "${zap_a%%=*}" "$(printf '%s' "${zap_a#*=}" | sed "s/\\\\/\\\\\\\\/g; s/'/''/g")"
+		done
+		cat
+	} | zap_as_pg timeout 50 psql -X -q -A -t -v ON_ERROR_STOP=1 -d postgres
 }
 zap_pg_name database "$1"
 zap_pg_name role "$2"

@@ -11,7 +11,7 @@
 // them and the debian_* / alpine_* wrappers fill them in.
 
 import type { ScriptSpec } from '../types.ts';
-import { env_ref } from '../env_ref.ts';
+import { env_ref, has_ref } from '../env_ref.ts';
 import { single_quote } from '../shell.ts';
 import { ACME_WEBROOT, LETSENCRYPT_LIVE } from './nginx.ts';
 
@@ -76,6 +76,11 @@ export interface CertbotWebrootCoreOptions extends CertbotOptions {
 	reload_command: string;
 }
 
+/** What counts as an IP literal: four dotted numbers, or hex digits, dots
+ * and colons with a colon among them. The preflight's shell check uses the
+ * same pattern. */
+const IP_LITERAL = /^(([0-9]{1,3}[.]){3}[0-9]{1,3}|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)$/;
+
 /** The names on the certificate: domain, then extra_domains. */
 function names_of(options: CertbotOptions): string[] {
 	if (typeof options.domain !== 'string' || options.domain === '') {
@@ -109,7 +114,7 @@ export function certbot_dns_preflight(names: string[], expected_addresses: strin
 		'zap_pf_fail=0',
 		'zap_pf_expected=',
 		`for zap_pf_a in ${words(expected_addresses)}; do`,
-		`\tif printf '%s\\n' "$zap_pf_a" | grep -Eqx '([0-9]{1,3}[.]){3}[0-9]{1,3}|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*'; then`,
+		`\tif printf '%s\\n' "$zap_pf_a" | grep -Eqx ${single_quote(IP_LITERAL.source.slice(1, -1))}; then`,
 		`\t\tzap_pf_expected="$zap_pf_expected $(printf '%s' "$zap_pf_a" | tr 'A-F' 'a-f')"`,
 		'\telse',
 		`\t\techo "certbot preflight: expected address '$zap_pf_a' is not an IP literal: declare expected_addresses" >&2`,
@@ -162,8 +167,20 @@ function certbot_words(options: CertbotOptions, names: string[]): string {
 	].join(' ');
 }
 
+/** expected_addresses, or its default; one written out that isn't an IP
+ * literal is refused here (a reference is checked by the target, when the
+ * script runs). */
 function expected_of(options: CertbotOptions): string[] {
-	return options.expected_addresses ?? [env_ref('DEPLOY_HOST')];
+	const expected = options.expected_addresses ?? [env_ref('DEPLOY_HOST')];
+	if (expected.length === 0) {
+		throw new Error('certbot: expected_addresses: at least one address');
+	}
+	expected.forEach((a, i) => {
+		if (typeof a !== 'string' || (!has_ref(a) && !IP_LITERAL.test(a))) {
+			throw new Error(`certbot: expected_addresses[${i}]: ${JSON.stringify(a)} is not an IP literal`);
+		}
+	});
+	return expected;
 }
 
 function with_depends(spec: ScriptSpec, depends_on: string[] | undefined): ScriptSpec {

@@ -80,13 +80,28 @@ func TestHardenedOpenRCService(t *testing.T) {
 	if strings.Contains(script, ". /etc/app/env") || strings.Contains(script, "source") {
 		t.Errorf("the script sources the env file:\n%s", script)
 	}
-	// The script is sh: dash reads it (not runs it) without a syntax error.
-	f := filepath.Join(t.TempDir(), "app")
-	if err := os.WriteFile(f, []byte(script), 0o644); err != nil {
+	// Without an env file the daemon is the command itself, and nothing
+	// of the reader is there.
+	var plain struct{ Content struct{ Content string } }
+	if err := json.Unmarshal([]byte(m.json(t, "hardened_openrc_service", m.js(t, `{name: 'app', user: 'app', group: 'web', command: '/usr/bin/app', command_args: '--port 3000'}`))), &plain); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command("sh", "-n", f).CombinedOutput(); err != nil {
-		t.Errorf("sh -n: %v\n%s", err, out)
+	if want := "--chuid 'app:web' \\\n\t\t--umask 077 \\\n\t\t--exec '/usr/bin/app' -- --port 3000\n"; !strings.Contains(plain.Content.Content, want) {
+		t.Errorf("the script without an env file lacks %q:\n%s", want, plain.Content.Content)
+	}
+	if strings.Contains(plain.Content.Content, "_zap_") {
+		t.Errorf("the script without an env file carries the reader:\n%s", plain.Content.Content)
+	}
+	// Both scripts are sh: dash reads them (not runs them) without a
+	// syntax error.
+	for i, text := range []string{script, plain.Content.Content} {
+		f := filepath.Join(t.TempDir(), "app")
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := exec.Command("sh", "-n", f).CombinedOutput(); err != nil {
+			t.Errorf("script %d: sh -n: %v\n%s", i, err, out)
+		}
 	}
 }
 

@@ -40,8 +40,9 @@ import (
 // it exactly its input, and the driver ends at the first step that fails:
 // none after it runs. The token is random per batch, so no input can end
 // its here-document early or forge an end line; an input holding it
-// anyway is refused. The steps are written ahead, as fast as the session
-// takes them, while their ends are read in order: each step's stdout and
+// anyway is refused. A step is written once the one before it ended (its
+// end lines read, status 0), so the driver never holds a step to run past a
+// partition, and the ends are read in order: each step's stdout and
 // stderr are what the driver's streams carry between two end lines (less
 // the newline the end line opens with), after what the session printed
 // before the first step (a login shell's notices), which each step's own
@@ -54,7 +55,7 @@ import (
 // the step timed out or was interrupted and none after it runs. A session
 // that ends before a step's end line is a dropped connection (transient).
 func (e *Exec) Pipeline(ctx context.Context, steps []execute.BatchStep) execute.Batch {
-	b := &driverRun{e: e, steps: steps, changed: make(chan struct{}, 1), started: time.Now(), stopAt: len(steps)}
+	b := &driverRun{e: e, steps: steps, changed: make(chan struct{}, 1), ended: make(chan struct{}, 1), started: time.Now(), stopAt: len(steps)}
 	for i, s := range steps {
 		if s.Op != nil && s.Op.Privilege == plan.Login {
 			continue
@@ -88,6 +89,7 @@ type driverRun struct {
 	waited   chan struct{} // closed once the session ended
 	waitErr  error
 	changed  chan struct{} // a section ended, or a stream or the session
+	ended    chan struct{} // the same, for the writer (Next takes changed)
 
 	mu      sync.Mutex
 	out     splitter // stdout
@@ -170,7 +172,13 @@ printf '\n%%s 0\n' %[1]s >&2; printf '\n%%s 0 0\n' %[1]s
 `
 
 // write writes the driver's text to stdin, step after step, and closes it
-// after the last; a step the session won't take (it ended) stops it.
+// after the last; a step the session won't take (it ended) stops it. It
+// writes a step only once the one before it ended, both its end lines read
+// here with status 0 (awaitEnd): a driver that ran ahead on steps already
+// written would go on past a partition the operator reports as the step's
+// dropped connection, running steps the events call skipped. The price is
+// one round trip per step, against a session's setup and login per step
+// before the driver (docs/architecture.md).
 func (b *driverRun) write(stdin io.WriteCloser, token string, steps []execute.BatchStep) {
 	defer stdin.Close()
 	w := bufio.NewWriterSize(stdin, 64<<10)
@@ -199,6 +207,26 @@ func (b *driverRun) write(stdin io.WriteCloser, token string, steps []execute.Ba
 		if w.Flush() != nil {
 			return
 		}
+		if i+1 < len(steps) && !b.awaitEnd(i+1) {
+			return
+		}
+	}
+}
+
+// awaitEnd waits until step k (1-based) ended on both streams, and reports
+// whether it exited 0; false too once a stream ended or the batch stopped
+// first.
+func (b *driverRun) awaitEnd(k int) bool {
+	for {
+		b.mu.Lock()
+		done := len(b.out.done) > k && len(b.errs.done) > k
+		ok := done && b.out.done[k].status == 0
+		gone := b.out.eof || b.errs.eof || b.stopped
+		b.mu.Unlock()
+		if done || gone {
+			return ok
+		}
+		<-b.ended
 	}
 }
 
@@ -295,9 +323,11 @@ func (b *driverRun) endSection(sp *splitter, fields []byte, status bool) {
 }
 
 func (b *driverRun) notify() {
-	select {
-	case b.changed <- struct{}{}:
-	default:
+	for _, c := range []chan struct{}{b.changed, b.ended} {
+		select {
+		case c <- struct{}{}:
+		default:
+		}
 	}
 }
 
@@ -397,6 +427,7 @@ func (b *driverRun) stop() {
 	}
 	b.stopped = true
 	b.mu.Unlock()
+	b.notify()
 	b.s.Signal(ssh.SIGTERM)
 	select {
 	case <-b.waited:

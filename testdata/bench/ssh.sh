@@ -373,7 +373,7 @@ if command -v ansible-playbook >/dev/null 2>&1; then
 	chown -R "$user" "$work/peer"
 	runs_saved=$runs
 	runs=${BENCH_PEER_RUNS:-1}
-	peer=$(median_ms as env ANSIBLE_PIPELINING=True ANSIBLE_HOST_KEY_CHECKING=False ANSIBLE_REMOTE_TMP=/tmp/.ansible-zap-bench \
+	peer=$(median_ms as env ANSIBLE_PIPELINING=True ANSIBLE_HOST_KEY_CHECKING=False ANSIBLE_REMOTE_TMP="$work/peer/remote-tmp" \
 		ANSIBLE_LOCAL_TEMP="$work/peer/tmp" ansible-playbook --check -i "$work/peer/hosts" "$work/peer/play.yml")
 	runs=$runs_saved
 	row "peer: ansible-playbook --check, $files files" "$peer"

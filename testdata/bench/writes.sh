@@ -275,7 +275,7 @@ peer_writes() {
 			echo "127.0.0.1 ansible_port=$4 ansible_user=$5 ansible_ssh_common_args='-F $6'" > "$d/hosts"
 		fi
 		ansible_ms=$(peer_once "$dir" "$n" "$d" env ANSIBLE_PIPELINING=True ANSIBLE_HOST_KEY_CHECKING=False \
-			ANSIBLE_REMOTE_TMP=/tmp/.ansible-zap-bench ANSIBLE_LOCAL_TEMP="$d/tmp" \
+			ANSIBLE_REMOTE_TMP="$d/remote-tmp" ANSIBLE_LOCAL_TEMP="$d/tmp" \
 			ansible-playbook -i "$d/hosts" "$d/play.yml")
 	fi
 	if command -v pyinfra >/dev/null 2>&1; then

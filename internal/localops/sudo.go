@@ -57,7 +57,7 @@ func NewSudo(h *Host) *Sudo {
 }
 
 var _ Ops = (*Sudo)(nil)
-var _ asroot.Root = (*Sudo)(nil)
+var _ asroot.CommandRoot = (*Sudo)(nil)
 
 // RunOp runs one operation script under sudo (asroot.Root) and returns what it
 // printed on stdout, up to a snapshot's size.
@@ -72,6 +72,21 @@ func (s *Sudo) RunOpStream(ctx context.Context, name plan.OpName, stdin io.Reade
 		return nil, err
 	}
 	argv := append(append([]string{"-n"}, strings.Fields(ops.Invocation)...), args...)
+	return s.run(ctx, name, sudo, argv, stdin)
+}
+
+// RunOpCommand runs script as `sudo -n sh -c SCRIPT sh ARGS...` with stdin
+// a stream (asroot.CommandRoot).
+func (s *Sudo) RunOpCommand(ctx context.Context, name plan.OpName, script string, stdin io.Reader, args ...string) ([]byte, error) {
+	sudo, err := s.check(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.run(ctx, name, sudo, append([]string{"-n", "sh", "-c", script, "sh"}, args...), stdin)
+}
+
+// run runs sudo with argv, an operation script's, and stdin.
+func (s *Sudo) run(ctx context.Context, name plan.OpName, sudo string, argv []string, stdin io.Reader) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, sudo, argv...)
 	// The script runs as root, out of reach of a signal from here: sudo
 	// passes SIGTERM on to it.

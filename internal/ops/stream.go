@@ -142,3 +142,49 @@ func (l *lineWriter) Write(p []byte) (int, error) {
 	}
 	return written, nil
 }
+
+// putHereDoc is the put script's last line, which opens the here-document
+// its content arrives in.
+const putHereDoc = `zap_put "$@" <<'` + ContentEnd + `'`
+
+// putStreamTail is what StreamPut puts in place of putHereDoc: the line of
+// the arguments no argv shows, read by the shell's read (which takes a
+// byte at a time from a pipe, so none of the content is read ahead), then
+// the content's raw bytes, which cat copies into the staged file as they
+// arrive.
+const putStreamTail = `# Streamed (ops.StreamPut): sh -c runs this text with PATH MODE OWNER GROUP
+# on its argv; stdin is the line SHA512 LENGTH [snapshot|remove], then the
+# content's raw bytes, copied as they arrive: no here-document holds them.
+zap_args=
+IFS= read -r zap_args || zap_fail 93 "the content that arrived is not the content sent"
+set -f
+set -- "$@" $zap_args
+set +f
+zap_content() { cat; }
+zap_put "$@"
+`
+
+// StreamPut returns the put script's text (script, with its shared parts
+// in place) as a put whose content is too large to hold runs it: `sh -c`
+// with the text and PATH MODE OWNER GROUP on its argv, and on stdin only
+// PutStreamInput. The here-document the last line opens is replaced by a
+// tail that reads the arguments' line and then copies the raw content as
+// it arrives: a shell holds a here-document's body whole in memory before
+// the command reads it (dash, BusyBox ash), which for a file of a GiB is a
+// GiB on the target. Every other line is the put script's own, so every
+// rule of put.sh holds. It is false when script doesn't end in that line.
+func StreamPut(script string) (string, bool) {
+	body, ok := strings.CutSuffix(strings.TrimRight(script, "\n"), putHereDoc)
+	if !ok {
+		return "", false
+	}
+	return body + putStreamTail, true
+}
+
+// PutStreamInput is the stdin of StreamPut's script: args (the put's
+// arguments no argv shows: digest, length, and what else it does) on one
+// line, then r's bytes as they are, read as the shell reads the stream. No
+// argument holds a blank or a newline.
+func PutStreamInput(args []string, r io.Reader) io.Reader {
+	return io.MultiReader(strings.NewReader(strings.Join(args, " ")+"\n"), r)
+}

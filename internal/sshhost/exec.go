@@ -65,7 +65,10 @@ func (c *Client) Exec() *Exec {
 	return e
 }
 
-var _ execute.Host = (*Exec)(nil)
+var (
+	_ execute.Host       = (*Exec)(nil)
+	_ asroot.CommandRoot = (*Exec)(nil)
+)
 
 // Run runs an operator's command as the connecting user.
 func (e *Exec) Run(ctx context.Context, c *execute.Command) error {
@@ -92,11 +95,23 @@ func (e *Exec) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args .
 // RunOpStream is RunOp with stdin a stream (asroot.StreamRoot): an
 // archive crosses the connection as it is read, never held whole.
 func (e *Exec) RunOpStream(ctx context.Context, name plan.OpName, stdin io.Reader, args ...string) ([]byte, error) {
+	return e.rootSession(ctx, name, rootCommand(args), stdin)
+}
+
+// RunOpCommand runs script as `sudo -n sh -c SCRIPT sh ARGS...`, each
+// single-quoted, with stdin streamed as it is read (asroot.CommandRoot).
+func (e *Exec) RunOpCommand(ctx context.Context, name plan.OpName, script string, stdin io.Reader, args ...string) ([]byte, error) {
+	return e.rootSession(ctx, name, quotedCommand("sudo -n sh -c "+vocab.Quote(script)+" sh", args), stdin)
+}
+
+// rootSession runs command, an operation under sudo, after the run's sudo
+// check, and returns what it printed on stdout, up to a snapshot's size.
+func (e *Exec) rootSession(ctx context.Context, name plan.OpName, command string, stdin io.Reader) ([]byte, error) {
 	if err := e.sudo(ctx); err != nil {
 		return nil, err
 	}
 	var out target.OpOutput
-	r := e.c.sessionTo(ctx, rootCommand(args), stdin, 0, &out)
+	r := e.c.sessionTo(ctx, command, stdin, 0, &out)
 	if out.Over() {
 		r.outBytes = overLimit
 	}

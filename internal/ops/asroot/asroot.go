@@ -60,14 +60,25 @@ func PutArgs(p *execute.Put, what string) (argv, stdin []string) {
 	return argv, stdin
 }
 
-// putOnce runs the put script once through root for p: a Body streamed
-// (ops.PutInputReader, through a StreamRoot), never held whole.
+// putOnce runs the put script once through root for p. A Body is never
+// held whole, on either side: through a CommandRoot the script is
+// ops.StreamPut's, run by `sh -c`, and the raw bytes follow one line of
+// arguments on stdin (ops.PutStreamInput), so the target's shell holds no
+// here-document; through a StreamRoot alone it is streamed into the
+// here-document (ops.PutInputReader).
 func putOnce(ctx context.Context, root Root, script string, p *execute.Put, what string) ([]byte, error) {
 	argv, stdin := PutArgs(p, what)
-	in := ops.Input(script, stdin...)
 	if p.Body == nil {
-		return root.RunOp(ctx, plan.OpPut, ops.PutInput(in, p.Content), argv...)
+		return root.RunOp(ctx, plan.OpPut, ops.PutInput(ops.Input(script, stdin...), p.Content), argv...)
 	}
+	if cr, ok := root.(CommandRoot); ok {
+		text, ok := ops.StreamPut(script)
+		if !ok {
+			return nil, errors.New("this zap's put script doesn't end in its here-document")
+		}
+		return cr.RunOpCommand(ctx, plan.OpPut, text, ops.PutStreamInput(stdin, p.Body.Reader()), argv...)
+	}
+	in := ops.Input(script, stdin...)
 	sr, ok := root.(StreamRoot)
 	if !ok {
 		return nil, execute.Errorf(events.Permanent, "this host can't stream a file's content to the put script")
@@ -267,6 +278,14 @@ func LastLine(s string) string {
 type StreamRoot interface {
 	Root
 	RunOpStream(ctx context.Context, name plan.OpName, stdin io.Reader, args ...string) ([]byte, error)
+}
+
+// CommandRoot is a Root that can also run a script as `sh -c SCRIPT sh
+// ARGS...` under root, stdin a stream that holds no script: a put's content
+// reaches what reads it as it arrives, held by no shell (ops.StreamPut).
+type CommandRoot interface {
+	Root
+	RunOpCommand(ctx context.Context, name plan.OpName, script string, stdin io.Reader, args ...string) ([]byte, error)
 }
 
 // Extract extracts an archive through root: the extract script of

@@ -83,6 +83,9 @@ zap_snapshot() {
 	head -c 16777217 <&4
 	exec 4<&-
 }
+# zap_content: writes the content on stdout, decoded from the here-document
+# (ops.StreamPut's tail copies it raw instead).
+zap_content() { base64 -d; }
 # zap_keep_mode N: sets keep_mode to the number N in three octal digits,
 # with no process (an arithmetic expansion, not printf in a subshell).
 zap_keep_mode() {
@@ -151,7 +154,7 @@ zap_put() {
 	# mktemp made it mode 600 (the umask and a default access list only
 	# ever take bits away from what a file is created with).
 	zap_stage
-	if ! base64 -d >/proc/self/fd/3; then
+	if ! zap_content >/proc/self/fd/3; then
 		zap_fail 93 "the content that arrived is not the content sent"
 	fi
 	got=$(sha512sum </proc/self/fd/3)

@@ -21,6 +21,10 @@
 //	    writes ~/.ssh/config (alias zaptarget), known_hosts and an identity
 //	    in HOME, and sets SSH_PORT, SSH_IDENTITY, SSH_HOSTKEY and SSH_LOG;
 //	    kill kills it and every process it started; it stops at the end.
+//	sshd mem start | sshd mem stop MAXKIB
+//	    reads the peak memory (VmHWM) of every process the sshd started,
+//	    until the stop, which fails unless the highest is under MAXKIB
+//	    (sshdmem.go): the target side of a run over SSH.
 //
 //	nosudo
 //	    puts a sudo first on the script's PATH that refuses as sudo does for

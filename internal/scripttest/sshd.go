@@ -58,9 +58,19 @@ func haveSSHD() bool {
 //	sshd start   a private sshd on 127.0.0.1:<free port>
 //	sshd kill    kill it and every process it started (sessions included)
 //	sshd stop    stop it (done at the script's end anyway)
+//	sshd mem start | sshd mem stop MAXKIB
+//	             the peak memory of its sessions' processes (sshdmem.go)
 func cmdSSHD(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("sshd: ! makes no sense here")
+	}
+	if len(args) > 0 && args[0] == "mem" {
+		v, ok := sshds.Load(ts)
+		if !ok {
+			ts.Fatalf("sshd mem: sshd not started")
+		}
+		cmdSSHDMem(ts, v.(*sshdState), args[1:])
+		return
 	}
 	if len(args) != 1 {
 		ts.Fatalf("usage: sshd start|kill|stop")

@@ -28,7 +28,9 @@ const sudoGrace = 5 * time.Second
 // Sudo performs Zap's operations as root with the constant scripts of
 // internal/ops: one `sudo -n sh -s -- PATH [MODE OWNER GROUP]` per
 // operation, the other arguments, the script (ops.Input) and a put's content
-// (ops.PutInput) on stdin, in a process group of its own but
+// (ops.PutInput) on stdin; a put of a Body runs `sudo -n sh -c SCRIPT sh
+// PATH MODE OWNER GROUP` instead, its raw bytes on stdin (ops.StreamPut),
+// so no shell holds them. Each runs in a process group of its own but
 // in Zap's session, where sudo finds the credential a sudo -v on its
 // terminal left (-n: it never prompts). It is the Host.Elevated of a local
 // target: what the system refused natively is done again this way, whole.

@@ -28,7 +28,11 @@ import (
 // under sudo: the session's command is `sudo -n sh -s -- PATH [MODE OWNER
 // GROUP]`, each argument single-quoted, and the script arrives on stdin,
 // after the arguments no argv shows (ops.Input: a put's digest and length,
-// a link's target) and, for a put, before the content (ops.PutInput). A put with a validate check is
+// a link's target) and, for a put, before the content (ops.PutInput). A
+// put of a Body (a remote file's cached bytes) runs as `sudo -n sh -c
+// SCRIPT sh PATH MODE OWNER GROUP` instead, with one line of its other
+// arguments and then the raw bytes on stdin (ops.StreamPut), so no shell on
+// the target holds them as a here-document. A put with a validate check is
 // asroot.ValidatedPut: the put script snapshots the old file as root before it
 // writes, the check runs as the connecting user (an operator's command), and
 // a failed check puts the old file back with a second put. Before the first operation

@@ -16,9 +16,10 @@ func TestLocalWriteDeniedGoesThroughSudo(t *testing.T) {
 	dir := filepath.Join(w.base, "etc")
 	must(t, os.Mkdir(dir, 0o755))
 	f := filepath.Join(dir, "conf")
+	helper := "elevated"
 	run := func(path string) (string, error) {
 		cmd := w.cmd(w.bin, "-test.run=^$", f, "from zaptest\n")
-		cmd.Env = append(cmd.Env, helperEnv+"=elevated")
+		cmd.Env = append(cmd.Env, helperEnv+"="+helper)
 		cmd.Env[0] = "PATH=" + path
 		out, err := cmd.CombinedOutput()
 		return string(out), err
@@ -45,6 +46,15 @@ func TestLocalWriteDeniedGoesThroughSudo(t *testing.T) {
 	}
 	// A new file takes its directory's owner: root's, as the script gives it.
 	wantFile(t, f, []byte("from zaptest\n"), 0o644, 0, 0)
+	// A Body (a remote file's bytes) through sudo: the streamed put script
+	// (sudo -n sh -c), the same rules.
+	helper = "elevatedbody"
+	f = filepath.Join(dir, "streamed")
+	if out, err := run("/usr/sbin:/usr/bin:/sbin:/bin"); err != nil {
+		t.Fatalf("a streamed write through sudo: %v %s", err, out)
+	}
+	wantFile(t, f, []byte("from zaptest\n"), 0o644, 0, 0)
+	helper = "elevated"
 
 	// A directory zaptest may write but whose owner it can't give: what is
 	// made there is made through sudo, given root's owner and the group.

@@ -43,7 +43,9 @@ func TestMain(m *testing.M) {
 	case "swap":
 		os.Exit(helperSwap(os.Args[len(os.Args)-3], os.Args[len(os.Args)-2], os.Args[len(os.Args)-1]))
 	case "elevated":
-		os.Exit(helperElevated(os.Args[len(os.Args)-2], os.Args[len(os.Args)-1]))
+		os.Exit(helperElevated(os.Args[len(os.Args)-2], os.Args[len(os.Args)-1], false))
+	case "elevatedbody":
+		os.Exit(helperElevated(os.Args[len(os.Args)-2], os.Args[len(os.Args)-1], true))
 	}
 	fmt.Fprintf(os.Stderr, "unknown helper %q\n", os.Getenv(helperEnv))
 	os.Exit(2)
@@ -71,11 +73,17 @@ func helperPut(path, src string) int {
 }
 
 // helperElevated writes content to path as zap-exec does on a local target
-// (localops, Elevated its sudo fallback), and prints the failure.
-func helperElevated(path, content string) int {
+// (localops, Elevated its sudo fallback), and prints the failure; with
+// body, as a Body, as a remote file's cached bytes are written (streamed:
+// under sudo the put script runs as sudo -n sh -c).
+func helperElevated(path, content string, body bool) int {
 	h := localops.New(os.Environ())
 	h.Elevated = localops.NewSudo(h)
-	if err := h.Put(context.Background(), put(path, []byte(content), "")); err != nil {
+	p := put(path, []byte(content), "")
+	if body {
+		p = bodyPut(path, []byte(content), "")
+	}
+	if err := h.Put(context.Background(), p); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}

@@ -25,7 +25,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/zap-go/zap/internal/mask"
@@ -52,7 +51,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 // main runs the command and prints its error, once.
 func (a *app) main(ctx context.Context, args []string) int {
 	if a.getenv("GOGC") == "" {
-		debug.SetGCPercent(stages.GCPercent)
+		stages.TuneGC()
 	}
 	a.wrapOutputs()
 	defer a.flushOutputs()

@@ -29,7 +29,7 @@ type Early struct {
 func (s *Runner) Start(ctx context.Context, name string, input []byte, gc string, args ...string) *Early {
 	ctx, cancel := context.WithCancel(ctx)
 	e := &Early{name: name, input: input, gc: gc, args: args, cancel: cancel, done: make(chan struct{})}
-	cmd := s.commandGC(ctx, name, gc, args...)
+	cmd := s.commandGC(ctx, name, gc, len(input), args...)
 	cmd.Stdin = bytes.NewReader(input)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -81,10 +81,10 @@ func sameBytes(a, b []byte) bool {
 }
 
 // commandGC is Command with the GOGC gc ("" for the operator's own) for a
-// reading stage, whatever UseGC decided.
-func (s *Runner) commandGC(ctx context.Context, name, gc string, args ...string) *exec.Cmd {
+// reading stage given input bytes, whatever UseGC decided.
+func (s *Runner) commandGC(ctx context.Context, name, gc string, input int, args ...string) *exec.Cmd {
 	saved := s.gc
 	s.gc = gc
 	defer func() { s.gc = saved }()
-	return s.Command(ctx, name, args...)
+	return s.command(ctx, name, input, args...)
 }

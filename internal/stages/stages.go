@@ -44,8 +44,8 @@ type Runner struct {
 // saves a third of their work for some megabytes more.
 const GCPercent = 400
 
-// UseGC has zap-detect and zap-plan run with GOGC=GCPercent, unless the
-// operator set GOGC or the config references it (then a stage's
+// UseGC has zap-detect and zap-plan run with a GOGC of zap's choosing
+// (GCPercent, less for a large input: command), unless the operator set GOGC or the config references it (then a stage's
 // environment is exactly the operator's, as ever).
 func (s *Runner) UseGC(getenv func(string) string, referenced func(string) bool) {
 	if getenv("GOGC") == "" && !referenced("GOGC") {
@@ -74,11 +74,22 @@ func (s *Runner) Dir() string { return s.dir }
 
 // Command is the command that runs the stage name with args.
 func (s *Runner) Command(ctx context.Context, name string, args ...string) *exec.Cmd {
+	return s.command(ctx, name, -1, args...)
+}
+
+// command is Command for a stage given input bytes on stdin (-1 for not
+// known): a reading stage's GOGC is GCPercentFor the live heap such an
+// input takes (StageLivePerByte), or GCPercent when not known.
+func (s *Runner) command(ctx context.Context, name string, input int, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, filepath.Join(s.dir, name), args...)
 	cmd.Args[0] = name
 	cmd.Env = s.env
 	if s.gc != "" && (name == "zap-detect" || name == "zap-plan") {
-		cmd.Env = append(append([]string{}, s.env...), "GOGC="+s.gc)
+		gc := s.gc
+		if input >= 0 {
+			gc = strconv.Itoa(GCPercentFor(uint64(input) * StageLivePerByte))
+		}
+		cmd.Env = append(append([]string{}, s.env...), "GOGC="+gc)
 	}
 	if s.bigEnv != nil && (name == "zap-detect" || name == "zap-exec" || name == "zap-deploy") {
 		// Not a /proc/self/fd path: nothing to release, no error.
@@ -89,7 +100,7 @@ func (s *Runner) Command(ctx context.Context, name string, args ...string) *exec
 
 // Run runs a stage with stdin and returns what it wrote on stdout.
 func (s *Runner) Run(ctx context.Context, name string, stdin []byte, args ...string) ([]byte, error) {
-	return s.RunCmd(s.Command(ctx, name, args...), name, stdin)
+	return s.RunCmd(s.command(ctx, name, len(stdin), args...), name, stdin)
 }
 
 // RunCmd runs cmd, the stage name, with stdin and returns what it wrote on

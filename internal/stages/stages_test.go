@@ -43,6 +43,27 @@ func TestStageGC(t *testing.T) {
 	}
 }
 
+// TestStageGCForInput checks that a reading stage given a large input
+// runs with the GOGC GCPercentFor the live heap it takes, and one given a
+// small input with GCPercent.
+func TestStageGCForInput(t *testing.T) {
+	s := &Runner{dir: "/x", env: []string{"PATH=/bin"}}
+	s.UseGC(func(string) string { return "" }, func(string) bool { return false })
+	for _, c := range []struct {
+		input int
+		want  string
+	}{
+		{1 << 10, "GOGC=400"},
+		{GCHeadroom / StageLivePerByte / 2, "GOGC=200"},
+		{20 * GCHeadroom / StageLivePerByte, "GOGC=100"},
+	} {
+		got := s.command(context.Background(), "zap-plan", c.input).Env
+		if !slices.Contains(got, c.want) {
+			t.Errorf("input of %d bytes: env %q, want %s", c.input, got, c.want)
+		}
+	}
+}
+
 // TestStageTooBig: a stage the kernel won't start for the size of its
 // environment is not a missing stage, so the hint isn't to reinstall.
 func TestStageTooBig(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/peterbourgon/ff/v3/ffcli"
@@ -15,11 +16,13 @@ import (
 	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
+	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/stages"
 	"github.com/zap-go/zap/internal/state"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/deployplan"
 	"github.com/zap-go/zap/pkg/events"
+	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
 )
 
@@ -98,6 +101,7 @@ func (a *app) cmdDeploy(ctx context.Context, config string, o deployOptions) err
 	if err != nil {
 		return failf(1, "the working directory: %v", err)
 	}
+	a.maskDeploy(ev.Decl, s.Res)
 	d := &deployRun{a: a, s: s, ev: ev, o: o, dir: dir, host: pass.HostKey(ev.Decl, s.Res)}
 	if s.Store != nil {
 		d.previews = &deploy.Previews{Dir: s.Store.Dir(), UID: os.Getuid()}
@@ -109,7 +113,7 @@ func (a *app) cmdDeploy(ctx context.Context, config string, o deployOptions) err
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(a.stdout, deploy.Text(&deploy.Made{Plan: p}))
+	fmt.Fprint(a.stdout, deploy.Text(&deploy.Made{Plan: p, Unbindable: d.unbindable()}))
 	return d.record(a.stdout, p)
 }
 
@@ -161,10 +165,61 @@ func (d *deployRun) text() io.Writer {
 	return d.a.stdout
 }
 
+// maskedDomain names the secret references deploy.health.domain goes
+// through: a plan of it names no one URL, so no review can bind it.
+func (d *deployRun) maskedDomain() []string {
+	decl := d.ev.Decl
+	if decl.Deploy == nil || decl.Deploy.Health == nil {
+		return nil
+	}
+	var masked []string
+	for _, n := range decl.Deploy.Health.Domain.Refs() {
+		v, _ := d.a.lookupEnv(n)
+		if resolve.Secret(decl, n, v) && !slices.Contains(masked, n) {
+			masked = append(masked, n)
+		}
+	}
+	return masked
+}
+
+// unbindable names the masked reference the host, connecting user or
+// health domain goes through, "" for none.
+func (d *deployRun) unbindable() string {
+	if m := append(append([]string{}, d.s.Conn.Masked...), d.maskedDomain()...); len(m) > 0 {
+		return strings.Join(m, ", ")
+	}
+	return ""
+}
+
+// maskDeploy adds the secrets only the deploy block references (its
+// health domain, its build's variables) to what every output masks: the
+// config's own resolution reads the target and the resources alone.
+func (a *app) maskDeploy(decl *declaration.Declaration, res *resolve.Resolution) {
+	refs := append([]observation.Reference{}, res.References...)
+	extra := false
+	for _, n := range decl.Deploy.Refs() {
+		if _, seen := res.Lookup(n); seen {
+			continue
+		}
+		v, _ := a.lookupEnv(n)
+		secret := resolve.Secret(decl, n, v)
+		extra = extra || secret
+		refs = append(refs, observation.Reference{Name: n, Secret: secret})
+	}
+	if extra {
+		a.useSecrets(resolve.Recorded(refs, a.lookupEnv))
+	}
+}
+
 // wetrun is zap deploy --wetrun.
 func (d *deployRun) wetrun(ctx context.Context) error {
 	if err := checkWetrun(d.s.Session); err != nil {
 		return err
+	}
+	if m := d.maskedDomain(); len(m) > 0 {
+		return fail(2, fmt.Sprintf("deploy.health.domain goes through the secret reference %s, so no plan of it names one URL and a wetrun can't bind to a review",
+			strings.Join(m, ", ")),
+			"reference the health domain through a plain variable (zap.unmask('NAME') if the name reads as a secret's)")
 	}
 	if !d.o.flags.Force {
 		src, err := deploy.ReadSource(ctx, d.dir)

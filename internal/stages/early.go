@@ -36,7 +36,7 @@ func (s *Runner) Start(ctx context.Context, name string, input []byte, gc string
 	go func() {
 		defer close(e.done)
 		e.err = cmd.Run()
-		e.out, e.stderr = stdout.Bytes(), stderr.Bytes()
+		e.out, e.stderr = fit(stdout.Bytes()), stderr.Bytes()
 	}()
 	return e
 }

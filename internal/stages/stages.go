@@ -116,7 +116,17 @@ func (s *Runner) RunCmd(cmd *exec.Cmd, name string, stdin []byte) ([]byte, error
 		return nil, s.Failure(name, err, stderr.Bytes())
 	}
 	s.PassOn(stderr.Bytes())
-	return stdout.Bytes(), nil
+	return fit(stdout.Bytes()), nil
+}
+
+// fit is b in an array of its own length when the one it is in (a buffer
+// grown by doubling) is an eighth or more larger: zap holds a stage's
+// document for the rest of the pass.
+func fit(b []byte) []byte {
+	if cap(b)-len(b) < len(b)/8 {
+		return b
+	}
+	return bytes.Clone(b)
 }
 
 // Stream runs a stage with stdin and hands each line it writes on stdout to

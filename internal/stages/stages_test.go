@@ -64,6 +64,20 @@ func TestStageGCForInput(t *testing.T) {
 	}
 }
 
+// TestFit checks that a document in a buffer much larger than it is copied
+// to one of its own size, and one that nearly fills its buffer is kept.
+func TestFit(t *testing.T) {
+	big := make([]byte, 1<<20, 2<<20)
+	big[0] = 7
+	if got := fit(big); cap(got) >= 2<<20 || &got[0] == &big[0] || len(got) != 1<<20 || got[0] != 7 {
+		t.Errorf("fit of 1 MiB in 2: len %d cap %d, want a copy of the same bytes in less", len(got), cap(got))
+	}
+	full := make([]byte, 100, 105)
+	if got := fit(full); &got[0] != &full[0] {
+		t.Error("fit of 100 bytes in 105 copied them")
+	}
+}
+
 // TestStageTooBig: a stage the kernel won't start for the size of its
 // environment is not a missing stage, so the hint isn't to reinstall.
 func TestStageTooBig(t *testing.T) {

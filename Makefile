@@ -37,7 +37,7 @@ testbin:
 # testscript script (the stages alone and the end-to-end walks), which run
 # the binaries testbin built.
 test: typecheck check lab testbin
-	ZAP_TEST_BIN=$(CURDIR)/$(BIN)/test CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 30m ./...
+	ZAP_TEST_BIN=$(CURDIR)/$(BIN)/test CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 60m ./...
 	@$(GO) run ./internal/scripttest/tiers
 
 # The lab's systemd and OpenRC host images (internal/lab, docs/testing.md),

@@ -78,14 +78,18 @@ zap_below() {
 		set -- "$@" "$up"
 	done
 	n=$#
-	st=$(stat -L -c '%a %d:%i %u %g' -- "$@" /proc/self/ns/pid "/proc/$$/ns/pid" 2>/dev/null) || :
-	set -- $st
 	zap_ns= zap_pns=
-	if [ $# -eq $((n * 4 + 8)) ]; then
+	if st=$(stat -L -c '%a %d:%i %u %g' -- "$@" /proc/self/ns/pid "/proc/$$/ns/pid" 2>/dev/null) &&
+		zap_count $st && [ "$zap_c" -eq $((n * 4 + 8)) ]; then
+		set -- $st
 		eval "zap_ns=\${$((n * 4 + 2))} zap_pns=\${$((n * 4 + 6))}"
 		zap_ns=${zap_ns#*:} zap_pns=${zap_pns#*:}
-	elif [ $# -ne $((n * 4)) ]; then
-		zap_fail 1 "can't read the directories ${at:-/} leads through"
+	else
+		# A namespace that can't be read (or anything else): the directories
+		# alone, as strictly as ever; stage.sh reads the namespaces itself.
+		st=$(stat -L -c '%a %d:%i %u %g' -- "$@")
+		set -- $st
+		[ $# -eq $((n * 4)) ] || zap_fail 1 "can't read the directories ${at:-/} leads through"
 	fi
 	i=1
 	while [ "$i" -le "$n" ]; do
@@ -96,6 +100,8 @@ zap_below() {
 		shift 4
 	done
 }
+# zap_count WORD...: sets zap_c to the number of its arguments.
+zap_count() { zap_c=$#; }
 # zap_empty: true when the current directory holds no name but . and ..
 zap_empty() {
 	for f in .[!.]* ..?* *; do

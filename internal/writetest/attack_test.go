@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -54,29 +55,38 @@ func TestSymlinkAtPathIsReplacedNotFollowed(t *testing.T) {
 	})
 }
 
+// startSwapper starts the attacker that swaps links in at f (a name in
+// w.att) and waits until its loop has begun; the returned func stops it.
+func startSwapper(t *testing.T, w *world, f string) func() {
+	t.Helper()
+	attacker := w.cmd(w.bin, "-test.run=^$", w.att, filepath.Base(f), w.secret+":"+w.pwned)
+	attacker.Env = append(attacker.Env, helperEnv+"=swap")
+	var out bytes.Buffer
+	attacker.Stderr = &out
+	must(t, attacker.Start())
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			attacker.Process.Kill()
+			attacker.Wait()
+		})
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		if fi, err := os.Lstat(f); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			return stop
+		}
+		if time.Now().After(deadline) {
+			stop()
+			t.Fatalf("the attacker didn't start: %s", out.String())
+		}
+	}
+}
+
 func TestLinksSwappedInDuring200Writes(t *testing.T) {
 	forEachTarget(t, func(t *testing.T, w *world, tg *target) {
 		f := filepath.Join(w.att, "f")
-		attacker := w.cmd(w.bin, "-test.run=^$", w.att, "f", w.secret+":"+w.pwned)
-		attacker.Env = append(attacker.Env, helperEnv+"=swap")
-		var out bytes.Buffer
-		attacker.Stderr = &out
-		must(t, attacker.Start())
-		defer func() {
-			attacker.Process.Kill()
-			attacker.Wait()
-		}()
-		// Let it start its loop.
-		deadline := time.Now().Add(5 * time.Second)
-		for {
-			if fi, err := os.Lstat(f); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the attacker didn't start: %s", out.String())
-			}
-			time.Sleep(time.Millisecond)
-		}
+		stop := startSwapper(t, w, f)
+		defer stop()
 		ok, failed := 0, map[events.Code]int{}
 		for i := range 200 {
 			p := put(f, []byte(fmt.Sprintf("write %d\n", i)), "0644")
@@ -90,8 +100,7 @@ func TestLinksSwappedInDuring200Writes(t *testing.T) {
 			}
 			ok++
 		}
-		attacker.Process.Kill()
-		attacker.Wait()
+		stop()
 		t.Logf("200 writes raced: %d installed, failed %v", ok, failed)
 		w.intact()
 	})

@@ -5,7 +5,6 @@ import (
 	"crypto/sha512"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -49,25 +48,8 @@ func TestStreamedWritesAttacked(t *testing.T) {
 		}
 		wantFile(t, f, big, tg.writers(), 0, 0)
 
-		attacker := w.cmd(w.bin, "-test.run=^$", w.att, "f", w.secret+":"+w.pwned)
-		attacker.Env = append(attacker.Env, helperEnv+"=swap")
-		var out bytes.Buffer
-		attacker.Stderr = &out
-		must(t, attacker.Start())
-		defer func() {
-			attacker.Process.Kill()
-			attacker.Wait()
-		}()
-		deadline := time.Now().Add(5 * time.Second)
-		for {
-			if fi, err := os.Lstat(f); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the attacker didn't start: %s", out.String())
-			}
-			time.Sleep(time.Millisecond)
-		}
+		stop := startSwapper(t, w, f)
+		defer stop()
 		ok, failed := 0, map[events.Code]int{}
 		for i := range 40 {
 			content := append([]byte(fmt.Sprintf("write %d\n", i)), big...)
@@ -82,8 +64,7 @@ func TestStreamedWritesAttacked(t *testing.T) {
 			}
 			ok++
 		}
-		attacker.Process.Kill()
-		attacker.Wait()
+		stop()
 		t.Logf("40 streamed writes raced: %d installed, failed %v", ok, failed)
 		w.intact()
 	})

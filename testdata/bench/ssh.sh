@@ -42,7 +42,11 @@
 # most 10 session starts, 1 s, where one per file is 200); 2,000 files at
 # most 10 times the 200; at least 20 times faster than ansible-playbook.
 # 20,000 files (wetrun, then plan of them converged, each with its peak
-# RSS) only with BENCH_BIG=1. BENCH_PART=reads or writes runs only that
+# RSS) only with BENCH_BIG=1; BENCH_SSH_WRITES replaces the list of write
+# rows, as pairs of a count and a shell start (plain or slow), e.g. "200
+# plain 2000 plain". Each write row also gives zap's CPU time (zap and its
+# stages, user + system, median): the figure load on the machine changes
+# least. BENCH_PART=reads or writes runs only that
 # half; BENCH_WRITE_RUNS (default 3, for 200 files; 2,000 and 20,000 run
 # once) and BENCH_TIMEOUT (seconds per zap run; default 300 for 200 files,
 # 1800 for 2,000, 3600 for 20,000) shape the writes.
@@ -204,7 +208,7 @@ as() {
 
 # ssh_writes: the write half (see the top), its table and its budgets.
 ssh_writes() {
-	local n shell r limit row zap200 floor200 hand200 zapstarts=- zapslow floorslow zap2000 tag=0 rows=() sizes
+	local n shell r limit row zap200=- floor200=- hand200=- zapstarts=- zapslow=- floorslow=- zap2000=- tag=0 rows=() sizes
 	# shellcheck source=writes.sh
 	. "$root/testdata/bench/writes.sh"
 	as_user() { as "$@"; }
@@ -238,7 +242,8 @@ ssh_writes() {
 	echo
 	sizes="$files plain $files slow $big plain"
 	[ "${BENCH_BIG:-}" = 1 ] && sizes="$sizes $((big * 10)) plain"
-	printf '%-28s %14s %14s %7s %14s %7s %5s %9s\n' 'resources' 'zap --wetrun' floor ratio hand ratio runs 'peak RSS'
+	sizes=${BENCH_SSH_WRITES:-$sizes}
+	printf '%-28s %14s %14s %7s %14s %7s %5s %9s %9s\n' 'resources' 'zap --wetrun' floor ratio hand ratio runs 'peak RSS' 'zap CPU'
 	set -- $sizes
 	while [ $# -gt 0 ]; do
 		n=$1 shell=$2
@@ -269,8 +274,8 @@ ssh_writes() {
 		bench_writes "$n" "$r" "${BENCH_TIMEOUT:-$limit}" "$work/w$tag" "$work/target/writes" "$floor" "$with"
 		row=$n
 		[ "$shell" = slow ] && row="$n, +100 ms shell start"
-		printf '%-28s %14s %14s %7s %14s %7s %5s %9s\n' "$row" "$(ms "$zap_ms")" "$(ms "$floor_ms")" "$(ratio_of "$zap_ms" "$floor_ms")" \
-			"$(ms "$hand_ms")" "$(ratio_of "$zap_ms" "$hand_ms")" "$r" "$zap_rss"
+		printf '%-28s %14s %14s %7s %14s %7s %5s %9s %9s\n' "$row" "$(ms "$zap_ms")" "$(ms "$floor_ms")" "$(ratio_of "$zap_ms" "$floor_ms")" \
+			"$(ms "$hand_ms")" "$(ratio_of "$zap_ms" "$hand_ms")" "$r" "$zap_rss" "$(ms "$zap_cpu")"
 		[ -n "$with" ] && rows+=("$(printf '%-28s %14s %14s %7s %14s %7s %5s %9s' "$n, zap plan (converged)" "$(ms "$plan_ms")" - - - - 1 "$plan_rss")")
 		case $n-$shell in
 		$files-plain) zap200=$zap_ms floor200=$floor_ms hand200=$hand_ms ;;

@@ -137,10 +137,14 @@ wetrun_once() {
 }
 
 # peak: the wrapper that writes a command's peak RSS (KB) into the file
-# after its -o; where /usr/bin/time is missing, one that drops -o FILE and
-# runs the command, so the figure reads "-".
+# after its -o, and on the next line the CPU seconds (user, system) it and
+# the children it waited for used (zap and its stages: the operator's side,
+# which load on the machine slows but does not inflate); where
+# /usr/bin/time is missing, one that drops -o FILE and runs the command, so
+# the figures read "-".
 if [ -x /usr/bin/time ]; then
-	peak=(/usr/bin/time -f %M)
+	peak=(/usr/bin/time -f '%M
+%U %S')
 else
 	# shellcheck disable=SC2016 # expanded by that sh
 	peak=(sh -c 'shift 2; exec "$@"' peak)
@@ -156,6 +160,19 @@ rss_of() {
 	done
 	((max > 0)) || { echo -; return; }
 	awk -v k="$max" 'BEGIN { printf "%.0f MB\n", k / 1024 }'
+}
+
+# cpu_of FILE...: the median of the CPU times (user + system) the files
+# hold, in ms, or "-".
+cpu_of() {
+	local f c all=()
+	for f in "$@"; do
+		[ -r "$f" ] || continue
+		c=$(awk 'NF == 2 && $1 ~ /^[0-9.]+$/ && $2 ~ /^[0-9.]+$/ { ms = int(($1 + $2) * 1000) } END { if (ms != "") print ms }' "$f")
+		[ -n "$c" ] && all+=("$c")
+	done
+	[ "${#all[@]}" -gt 0 ] || { echo -; return; }
+	median "${all[@]}"
 }
 
 # plan_once PROJECT K: times `zap plan` of the converged files as the
@@ -180,7 +197,8 @@ floor_once() {
 # bench_writes N RUNS LIMIT PROJECT DIR FLOOR [plan]: RUNS runs each of zap
 # and the floor (and of the script hand_floor names, when it is set: its
 # median in hand_ms, else hand_ms is -), setting zap_ms and floor_ms (the medians, in ms, or the
-# first run that isn't a figure), zap_rss (the wetruns' peak RSS) and, with
+# first run that isn't a figure), zap_rss (the wetruns' peak RSS), zap_cpu
+# (their median CPU time, zap and its stages, in ms) and, with
 # plan, plan_ms and plan_rss of a `zap plan` of the files the last wetrun
 # converged.
 bench_writes() {
@@ -201,6 +219,7 @@ bench_writes() {
 	hand_ms=-
 	[ -n "${hand_floor:-}" ] && hand_ms=$(median "${h[@]}")
 	zap_rss=$(rss_of "${rss[@]}")
+	zap_cpu=$(cpu_of "${rss[@]}")
 }
 
 # project_tag tells runs of the same size for different projects apart.

@@ -24,21 +24,11 @@ Nothing changes without --wetrun.
 `
 
 // run parses args into one of the commands, each in a file of its own
-// (lock.go, update.go, validate.go, plan.go, apply.go, detect.go, status.go,
-// version.go), and runs it.
+// (init.go, lock.go, update.go, validate.go, plan.go, apply.go, detect.go,
+// status.go, graph.go, types.go, completion.go, version.go), and runs it.
 func (a *app) run(ctx context.Context, args []string) error {
 	f := &flagSets{a: a}
-	commands := []*ffcli.Command{
-		a.lockCommand(f),
-		a.updateCommand(f),
-		a.planCommand(f),
-		a.applyCommand(f),
-		a.deployCommand(f),
-		a.detectCommand(f),
-		a.statusCommand(f),
-		a.configCommand(f),
-		a.versionCommand(f),
-	}
+	commands := a.commands(f)
 	root := &ffcli.Command{
 		Name:        "zap",
 		ShortUsage:  "zap <command> [flags] [CONFIG]",
@@ -67,6 +57,25 @@ func (a *app) run(ctx context.Context, args []string) error {
 		return fail(2, msg, "zap <command> --help prints the command's flags")
 	}
 	return root.Run(ctx)
+}
+
+// commands are zap's commands, in the order zap lists them; zap
+// completion reads its scripts off this tree.
+func (a *app) commands(f *flagSets) []*ffcli.Command {
+	return []*ffcli.Command{
+		a.initCommand(f),
+		a.lockCommand(f),
+		a.updateCommand(f),
+		a.planCommand(f),
+		a.applyCommand(f),
+		a.deployCommand(f),
+		a.detectCommand(f),
+		a.statusCommand(f),
+		a.graphCommand(f),
+		a.configCommand(f),
+		a.typesCommand(f),
+		a.versionCommand(f),
+	}
 }
 
 // flagSets makes each command's flag set: its own, with the flags it shares

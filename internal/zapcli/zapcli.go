@@ -1,6 +1,7 @@
 // Package zapcli is zap, the front end: it parses the command line (one
-// file and one flag set per command: lock.go, validate.go, plan.go,
-// apply.go, detect.go, status.go, version.go), runs the pass through
+// file and one flag set per command: init.go, lock.go, validate.go,
+// plan.go, apply.go, detect.go, status.go, graph.go, types.go,
+// completion.go, version.go), runs the pass through
 // internal/pass, and prints what it found through internal/render. What
 // the commands do, their exit codes and the state they keep are in
 // docs/architecture.md (The front end and its state); the --json stream, the
@@ -10,6 +11,10 @@
 //
 //	zap                                   prints the loop and the commands
 //	zap version                           prints zap <version>
+//	zap init [DIR]                        starts a project and locks it
+//	zap types [DIR]                       writes @zap-go/zap into DIR/.zap/types
+//	zap graph [--svg] [CONFIG]            the resources and their edges as DOT
+//	zap completion bash|zsh|fish          a shell completion script
 //	zap lock [CONFIG]                     pins the zap-eval the config is evaluated with
 //	zap config validate [CONFIG]          evaluates the config only
 //	zap plan [--diff] [CONFIG]            detects and prints the plan

@@ -74,6 +74,7 @@ func (a *app) commands(f *flagSets) []*ffcli.Command {
 		a.graphCommand(f),
 		a.configCommand(f),
 		a.typesCommand(f),
+		a.completionCommand(f),
 		a.versionCommand(f),
 	}
 }

@@ -1,0 +1,347 @@
+package zapcli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/peterbourgon/ff/v3/ffcli"
+)
+
+// completionCommand is zap completion bash|zsh|fish.
+func (a *app) completionCommand(f *flagSets) *ffcli.Command {
+	return &ffcli.Command{
+		Name:       "completion",
+		ShortUsage: "zap completion bash|zsh|fish",
+		ShortHelp:  "print a completion script for bash, zsh or fish",
+		LongHelp: `Prints a script that completes zap's commands, each command's flags and,
+after a flag that takes a path or where CONFIG goes, file names. It is
+written from zap's own commands and flags, so it is as current as this zap.
+
+  bash  source <(zap completion bash), e.g. in ~/.bashrc
+  zsh   source <(zap completion zsh) after compinit, or save it as _zap in
+        a directory of $fpath
+  fish  zap completion fish > ~/.config/fish/completions/zap.fish
+
+Exit status: 0 printed; 2 no shell or one it doesn't know.`,
+		FlagSet: f.plain("zap completion"),
+		Exec: func(ctx context.Context, args []string) error {
+			if len(args) != 1 {
+				return fail(2, "zap completion takes one shell: bash, zsh or fish", "zap completion bash")
+			}
+			tree := completionTree()
+			var script string
+			switch args[0] {
+			case "bash":
+				script = bashCompletion(tree)
+			case "zsh":
+				script = zshCompletion(tree)
+			case "fish":
+				script = fishCompletion(tree)
+			default:
+				return fail(2, fmt.Sprintf("zap completion: no script for the shell %q", args[0]), "the shells are bash, zsh and fish")
+			}
+			_, err := fmt.Fprint(a.stdout, script)
+			return err
+		},
+	}
+}
+
+// compCmd is one command of the tree a script completes.
+type compCmd struct {
+	// path is the command's words after zap ("" for zap itself,
+	// "config validate").
+	path string
+	help string
+	subs []*compCmd
+	// flags are its flags, by name, with --help.
+	flags []compFlag
+	// files is a command whose arguments are file names: its usage
+	// names CONFIG or DIR.
+	files bool
+}
+
+// compFlag is a flag: takesValue marks one that isn't a bool, after which
+// the scripts offer file names (most of zap's take a PATH).
+type compFlag struct {
+	name       string
+	help       string
+	takesValue bool
+}
+
+// completable is a word the scripts can carry unquoted.
+var completable = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+
+// completionTree reads the commands and flags off zap's command tree, made
+// afresh (on an app of its own, so no flag of this run is touched), in
+// zap's order, every command before its subcommands.
+func completionTree() []*compCmd {
+	scratch := &app{}
+	root := &compCmd{subs: nil}
+	for _, c := range scratch.commands(&flagSets{a: scratch}) {
+		if sub := compOf(c, ""); sub != nil {
+			root.subs = append(root.subs, sub)
+		}
+	}
+	root.flags = []compFlag{{name: "help", help: "print zap's commands"}}
+	all := []*compCmd{}
+	var walk func(c *compCmd)
+	walk = func(c *compCmd) {
+		all = append(all, c)
+		for _, s := range c.subs {
+			walk(s)
+		}
+	}
+	walk(root)
+	return all
+}
+
+// compOf is c, a command under parent's path, with its flags and
+// subcommands; nil for a name no script can carry unquoted.
+func compOf(c *ffcli.Command, parent string) *compCmd {
+	if !completable.MatchString(c.Name) {
+		return nil
+	}
+	path := strings.TrimSpace(parent + " " + c.Name)
+	files := len(c.Subcommands) == 0 && (strings.Contains(c.ShortUsage, "CONFIG") || strings.Contains(c.ShortUsage, "DIR"))
+	cc := &compCmd{path: path, help: c.ShortHelp, files: files}
+	if c.FlagSet != nil {
+		c.FlagSet.VisitAll(func(f *flag.Flag) {
+			if !completable.MatchString(f.Name) {
+				return
+			}
+			_, usage := flag.UnquoteUsage(f)
+			b, isBool := f.Value.(interface{ IsBoolFlag() bool })
+			cc.flags = append(cc.flags, compFlag{name: f.Name, help: shortHelp(usage), takesValue: !(isBool && b.IsBoolFlag())})
+		})
+	}
+	cc.flags = append(cc.flags, compFlag{name: "help", help: "print the command's help and flags"})
+	sort.Slice(cc.flags, func(i, j int) bool { return cc.flags[i].name < cc.flags[j].name })
+	for _, s := range c.Subcommands {
+		if sub := compOf(s, path); sub != nil {
+			cc.subs = append(cc.subs, sub)
+		}
+	}
+	return cc
+}
+
+// shortHelp is a flag's usage cut to its first clause, at most 72
+// characters (cut at a word), for a completion menu.
+func shortHelp(s string) string {
+	if i := strings.IndexAny(s, ";("); i > 0 {
+		s = s[:i]
+	}
+	s = strings.TrimRight(strings.TrimSpace(s), ",:")
+	if utf8.RuneCountInString(s) > 72 {
+		cut := string([]rune(s)[:71])
+		if i := strings.LastIndexByte(cut, ' '); i > 0 {
+			cut = cut[:i]
+		}
+		s = strings.TrimRight(cut, " ,:") + "…"
+	}
+	return s
+}
+
+// names are the commands' paths, for a script's case of known paths.
+func names(tree []*compCmd) []string {
+	var out []string
+	for _, c := range tree {
+		if c.path != "" {
+			out = append(out, c.path)
+		}
+	}
+	return out
+}
+
+// flagNames are c's flags as typed, --name; value those taking a value.
+func flagNames(c *compCmd) (all, value []string) {
+	for _, f := range c.flags {
+		all = append(all, "--"+f.name)
+		if f.takesValue {
+			value = append(value, "--"+f.name)
+		}
+	}
+	return all, value
+}
+
+func subNames(c *compCmd) []string {
+	var out []string
+	for _, s := range c.subs {
+		out = append(out, s.path[strings.LastIndex(s.path, " ")+1:])
+	}
+	return out
+}
+
+// shQuote is s in single quotes, for bash and zsh.
+func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// quoteEach is the words, each shQuoted, joined by sep.
+func quoteEach(words []string, sep string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = shQuote(w)
+	}
+	return strings.Join(q, sep)
+}
+
+const bashHead = `# bash completion for zap, written by zap completion bash from zap's own
+# commands and flags. Load it with: source <(zap completion bash)
+_zap() {
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+	local cmd="" w i subs="" flags="" values=""
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		w=${COMP_WORDS[i]}
+		case $w in -*) continue ;; esac
+		case "${cmd:+$cmd }$w" in
+		%s) cmd="${cmd:+$cmd }$w" ;;
+		*) break ;;
+		esac
+	done
+	case $cmd in
+`
+
+const bashTail = `	esac
+	# After a flag that takes a path, and where CONFIG goes, bash's own
+	# file name completion (-o default) takes over.
+	case " $values " in *" $prev "*) COMPREPLY=(); return ;; esac
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$flags" -- "$cur"))
+	elif [[ -n $subs ]]; then
+		COMPREPLY=($(compgen -W "$subs" -- "$cur"))
+	else
+		COMPREPLY=()
+	fi
+}
+complete -o default -F _zap zap
+`
+
+// bashCompletion is the bash script: _zap finds the command typed so far
+// and offers its subcommands or, after a -, its flags.
+func bashCompletion(tree []*compCmd) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, bashHead, quoteEach(names(tree), "|"))
+	for _, c := range tree {
+		all, value := flagNames(c)
+		fmt.Fprintf(&b, "\t%s) subs=%s; flags=%s; values=%s ;;\n", shQuote(c.path),
+			shQuote(strings.Join(subNames(c), " ")), shQuote(strings.Join(all, " ")), shQuote(strings.Join(value, " ")))
+	}
+	b.WriteString(bashTail)
+	return b.String()
+}
+
+const zshHead = `#compdef zap
+# zsh completion for zap, written by zap completion zsh from zap's own
+# commands and flags. Load it with source <(zap completion zsh) after
+# compinit, or save it as _zap in a directory of $fpath.
+_zap() {
+	local cmd="" w i
+	local -a subs flags values
+	for ((i = 2; i < CURRENT; i++)); do
+		w=${words[i]}
+		[[ $w == -* ]] && continue
+		case "${cmd:+$cmd }$w" in
+		(%s) cmd="${cmd:+$cmd }$w" ;;
+		(*) break ;;
+		esac
+	done
+	case $cmd in
+`
+
+const zshTail = `	esac
+	if (( ${values[(Ie)${words[CURRENT-1]}]} )); then
+		_files
+	elif [[ $PREFIX == -* ]]; then
+		_describe -t flags 'flag' flags
+	elif (( $#subs )); then
+		_describe -t commands 'command' subs
+	else
+		_files
+	fi
+}
+if [ "$funcstack[1]" = "_zap" ]; then
+	_zap "$@"
+else
+	compdef _zap zap
+fi
+`
+
+// zshCompletion is the zsh script: the bash one's logic, with each
+// command's and flag's help beside it.
+func zshCompletion(tree []*compCmd) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, zshHead, quoteEach(names(tree), "|"))
+	for _, c := range tree {
+		var subs, flags []string
+		for _, s := range c.subs {
+			subs = append(subs, s.path[strings.LastIndex(s.path, " ")+1:]+":"+s.help)
+		}
+		for _, f := range c.flags {
+			flags = append(flags, "--"+f.name+":"+f.help)
+		}
+		_, value := flagNames(c)
+		fmt.Fprintf(&b, "\t(%s) subs=(%s); flags=(%s); values=(%s) ;;\n", shQuote(c.path),
+			quoteEach(subs, " "), quoteEach(flags, " "), quoteEach(value, " "))
+	}
+	b.WriteString(zshTail)
+	return b.String()
+}
+
+const fishHead = `# fish completion for zap, written by zap completion fish from zap's own
+# commands and flags. Save it as ~/.config/fish/completions/zap.fish.
+function __zap_cmd
+	set -l cmd ''
+	set -l words (commandline -opc)
+	set -e words[1]
+	for w in $words
+		string match -q -- '-*' $w; and continue
+		set -l next (string trim -- "$cmd $w")
+		if contains -- $next %s
+			set cmd $next
+		else
+			break
+		end
+	end
+	echo "=$cmd"
+end
+function __zap_is
+	test (__zap_cmd) = "=$argv[1]"
+end
+complete -c zap -f
+`
+
+// fishQuote is s in single quotes, for fish.
+func fishQuote(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}
+
+// fishCompletion is the fish script: a complete line per subcommand and
+// per flag, each under the condition that its command is the one typed.
+func fishCompletion(tree []*compCmd) string {
+	var b strings.Builder
+	var paths []string
+	for _, p := range names(tree) {
+		paths = append(paths, fishQuote(p))
+	}
+	fmt.Fprintf(&b, fishHead, strings.Join(paths, " "))
+	for _, c := range tree {
+		cond := fishQuote("__zap_is " + fishQuote(c.path))
+		for _, s := range c.subs {
+			fmt.Fprintf(&b, "complete -c zap -n %s -a %s -d %s\n", cond, s.path[strings.LastIndex(s.path, " ")+1:], fishQuote(s.help))
+		}
+		for _, f := range c.flags {
+			extra := ""
+			if f.takesValue {
+				extra = " -r -F"
+			}
+			fmt.Fprintf(&b, "complete -c zap -n %s -l %s%s -d %s\n", cond, f.name, extra, fishQuote(f.help))
+		}
+		if c.files {
+			fmt.Fprintf(&b, "complete -c zap -n %s -F\n", cond)
+		}
+	}
+	return b.String()
+}

@@ -215,6 +215,7 @@ const bashTail = `	esac
 	else
 		COMPREPLY=()
 	fi
+	return 0
 }
 complete -o default -F _zap zap
 `

@@ -3,6 +3,7 @@ package zapcli
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -55,6 +56,21 @@ func TestGraphDOTGolden(t *testing.T) {
 	var none bytes.Buffer
 	graphDOT(&none, d, nil)
 	golden(t, filepath.Join("testdata", "graph_no_last_run.dot"), none.Bytes())
+
+	// What Graphviz makes of it: dot lays both out without a complaint.
+	dot, err := exec.LookPath("dot")
+	if err != nil {
+		t.Skipf("Graphviz's dot is not installed, so the DOT isn't laid out: %v", err)
+	}
+	for _, src := range [][]byte{got.Bytes(), none.Bytes()} {
+		cmd := exec.Command(dot, "-Tsvg")
+		cmd.Stdin = bytes.NewReader(src)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if out, err := cmd.Output(); err != nil || stderr.Len() > 0 || !bytes.Contains(out, []byte("<svg")) {
+			t.Errorf("dot -Tsvg: %v\n%s", err, stderr.String())
+		}
+	}
 }
 
 // golden compares got with the file at path, or writes it under ZAP_UPDATE.

@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"time"
 
 	"github.com/zap-go/zap/internal/lock"
@@ -256,6 +257,16 @@ func (s *Session) Detect(ctx context.Context, ev *Evaluation) (*Detection, error
 	return s.detectWith(ctx, ev, false)
 }
 
+// DetectAsUser runs zap-detect as Detect does, but connecting as the
+// target's declared user even under --bootstrap: a --bootstrap wetrun's
+// reading again, made as the account every later command connects as.
+func (s *Session) DetectAsUser(ctx context.Context, ev *Evaluation) (*Detection, error) {
+	// The lock's path is absolute and a pin is id=blake3, so no other
+	// argument reads as the flag.
+	args := slices.DeleteFunc(s.detectArgs(), func(a string) bool { return a == "--bootstrap" })
+	return s.detectWithArgs(ctx, ev, false, args)
+}
+
 // DetectThenPlan runs zap-detect on the declaration and, when it answers,
 // starts zap-plan on its observations at once, while zap reads them and
 // makes the pass's report: Plan takes zap-plan's answer. zap-plan is a
@@ -268,7 +279,12 @@ func (s *Session) DetectThenPlan(ctx context.Context, ev *Evaluation) (*Detectio
 
 // detectWith is Detect, or with thenPlan DetectThenPlan.
 func (s *Session) detectWith(ctx context.Context, ev *Evaluation, thenPlan bool) (*Detection, error) {
-	out, err := s.runDetect(ctx, ev.JSON, s.detectArgs())
+	return s.detectWithArgs(ctx, ev, thenPlan, s.detectArgs())
+}
+
+// detectWithArgs is detectWith running zap-detect with args.
+func (s *Session) detectWithArgs(ctx context.Context, ev *Evaluation, thenPlan bool, args []string) (*Detection, error) {
+	out, err := s.runDetect(ctx, ev.JSON, args)
 	if err != nil {
 		return nil, err
 	}

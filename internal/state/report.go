@@ -15,7 +15,7 @@ type Pass struct {
 	PlanHash string
 	Time     time.Time
 	Obs      *observation.Observations
-	// Hasher hashes each resource and masks the host, with the
+	// Hasher hashes each resource and masks the host and user, with the
 	// declaration's references resolved from the same environment the pass
 	// ran with (resolve.Hasher).
 	Hasher Hasher
@@ -23,7 +23,7 @@ type Pass struct {
 
 // Hasher is what a report is made with: the hash of a resource's
 // declaration with its tracked pin (resolve.ResourceHash) and the masking of every secret value
-// out of the host it names. State keeps what it is given: resolving
+// out of the host and user it names. State keeps what it is given: resolving
 // references and masking secrets are internal/resolve's.
 type Hasher interface {
 	Hash(r *declaration.Resource, pin string) (hash string, secret bool, err error)
@@ -41,6 +41,7 @@ func NewReport(p Pass) (*Report, error) {
 		Time:       p.Time.UTC().Format(time.RFC3339),
 		Command:    p.Command,
 		Host:       p.Hasher.Mask(o.Context.Target),
+		User:       p.Hasher.Mask(o.Context.User),
 		Preview:    p.Preview,
 		PlanHash:   p.PlanHash,
 		Unresolved: append([]string(nil), o.Unresolved...),

@@ -15,10 +15,11 @@
 // isn't the user's own, or that another account can write, is refused
 // (ErrUntrusted): a file Zap can't trust is an error, not a guess.
 //
-// A report whose format isn't "zap.report/1" reads as no last run, so a
-// newer or older Zap's report is replaced rather than misread. State stores
-// what it is given: the resource hashes and the masked host of a report are
-// made by internal/resolve (NewReport's Hasher).
+// A report whose format isn't "zap.report/2" reads as no last run, so a
+// newer or older Zap's report is replaced rather than misread (version 2
+// added the user the pass connected as). State stores what it is given:
+// the resource hashes and the masked host and user of a report are made by
+// internal/resolve (NewReport's Hasher).
 package state
 
 import (
@@ -44,7 +45,7 @@ import (
 )
 
 // Format is the report's format name and version.
-const Format = "zap.report/1"
+const Format = "zap.report/2"
 
 // Command is the command whose pass wrote a report.
 type Command string
@@ -67,6 +68,11 @@ type Report struct {
 	Time    string  `json:"time"` // RFC 3339, UTC
 	Command Command `json:"command"`
 	Host    string  `json:"host"`
+	// User is the account the pass read as: the connecting user over
+	// SSH (after a --bootstrap wetrun, its reading again connects as the
+	// target's declared user), the operator's locally; left out when ssh
+	// chose it.
+	User string `json:"user,omitempty"`
 	// Preview is true for a pass a wetrun may bind to: a plan, a dry
 	// apply, a wetrun that refused or was declined.
 	Preview bool `json:"preview"`
@@ -249,6 +255,7 @@ func (r *Report) decodeQuick(raw []byte) bool {
 	f.Opt("time", &r.Time)
 	f.Opt("command", &command)
 	f.Opt("host", &r.Host)
+	f.Opt("user", &r.User)
 	f.Opt("preview", &r.Preview)
 	f.Opt("plan_hash", &r.PlanHash)
 	f.Opt("unresolved", &r.Unresolved)

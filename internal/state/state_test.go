@@ -133,14 +133,14 @@ func TestOtherFormatIsNoLastRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := s.ReportPath("/p/zap.ts", "local")
-	if err := WriteFile(path, []byte(`{"format":"zap.report/2","anything":1}`)); err != nil {
+	if err := WriteFile(path, []byte(`{"format":"zap.report/1","anything":1}`)); err != nil {
 		t.Fatal(err)
 	}
 	if l, err := s.Load("/p/zap.ts", "local"); err != nil || l != nil {
-		t.Fatalf("another version: got %v, %v; want no last run", l, err)
+		t.Fatalf("an older version: got %v, %v; want no last run", l, err)
 	}
 	// A report of this version that doesn't decode is an error, not a guess.
-	if err := WriteFile(path, []byte(`{"format":"zap.report/1","time":1}`)); err != nil {
+	if err := WriteFile(path, []byte(`{"format":"zap.report/2","time":1}`)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Load("/p/zap.ts", "local"); err == nil {
@@ -314,7 +314,7 @@ func TestNewReport(t *testing.T) {
 	if strings.Contains(string(data), "SECRET-REASON") {
 		t.Fatal("the report copied what the target returned")
 	}
-	if r.Time != "2026-01-02T02:04:05Z" || r.Host != "local" || r.Resources[0].Verdict != observation.Undetermined || r.Unresolved[0] != "X" {
+	if r.Time != "2026-01-02T02:04:05Z" || r.Host != "local" || r.User != "a" || r.Resources[0].Verdict != observation.Undetermined || r.Unresolved[0] != "X" {
 		t.Fatalf("report %s", data)
 	}
 }
@@ -379,8 +379,8 @@ func TestLoadLimits(t *testing.T) {
 	}{
 		{"deep", deep(Format), 0, path + ": not a report: document depth limit: nests more than 128 deep (at byte 156)"},
 		// Held to the limits whatever its version, before it is read.
-		{"deep, another version", deep("zap.report/2"), 0, path + ": not a report: document depth limit: nests more than 128 deep (at byte 156)"},
-		{"big", []byte(`{"format":"zap.report/1"}`), canon.MaxSize + 1, path + ": document size limit: larger than 64 MiB"},
+		{"deep, an older version", deep("zap.report/1"), 0, path + ": not a report: document depth limit: nests more than 128 deep (at byte 156)"},
+		{"big", []byte(`{"format":"zap.report/2"}`), canon.MaxSize + 1, path + ": document size limit: larger than 64 MiB"},
 	} {
 		if err := WriteFile(path, c.doc); err != nil {
 			t.Fatal(err)

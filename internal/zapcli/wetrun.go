@@ -249,9 +249,9 @@ func (w *wetrun) execute(ctx context.Context, confirmed bool) error {
 		}
 	}
 
-	// The observe pass: read every resource again.
+	// The observe pass: read every resource again (reread.go: as whom).
 	var residual []render.ResidualItem
-	det2, obsErr := w.s.Detect(ctx, w.ev)
+	det2, obsErr := w.reread(ctx)
 	if obsErr == nil {
 		if err := w.s.Record(state.CmdObserve, false, "", w.ev, det2); err != nil {
 			// The pass was read; only its report couldn't be kept.

@@ -41,17 +41,41 @@ func (o Outcome) Err() error {
 	return fmt.Errorf("%s didn't answer", o.URL)
 }
 
-// Poll asks c.URL over HTTPS from this machine until it answers 2xx, up to
-// c.Attempts times, c.IntervalMS apart, never following a redirect. When
-// the attempts run out the last HTTP status decides: a connection failure
-// after it doesn't replace it.
-func Poll(ctx context.Context, c *deployplan.Check) Outcome {
+// URLs are a plan's health and readiness URLs, resolved ("" for none).
+type URLs struct{ Health, Ready string }
+
+// ResolveChecks resolves the plan's check URLs from env, which must give
+// each reference the value the plan recorded (deployplan.Plan.Resolve).
+func ResolveChecks(p *deployplan.Plan, env func(string) (string, bool)) (URLs, error) {
+	var u URLs
+	for _, c := range []struct {
+		check *deployplan.Check
+		url   *string
+		field string
+	}{{p.Steps.Health, &u.Health, "steps.health.url"}, {p.Steps.Ready, &u.Ready, "steps.ready.url"}} {
+		if c.check == nil {
+			continue
+		}
+		v, err := p.Resolve(c.check.URL, env)
+		if err != nil {
+			return URLs{}, fmt.Errorf("%s: %w", c.field, err)
+		}
+		*c.url = v
+	}
+	return u, nil
+}
+
+// Poll asks url, c's URL resolved, over HTTPS from this machine until it
+// answers 2xx, up to c.Attempts times, c.IntervalMS apart, never following
+// a redirect. When the attempts run out the last HTTP status decides: a
+// connection failure after it doesn't replace it.
+func Poll(ctx context.Context, url string, c *deployplan.Check) Outcome {
 	client := &http.Client{
 		Timeout:       attemptLimit,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		Transport:     transport(),
 	}
-	o := Outcome{URL: c.URL}
+	o := Outcome{URL: url}
 	for i := 0; i < c.Attempts; i++ {
 		if i > 0 {
 			select {
@@ -62,7 +86,7 @@ func Poll(ctx context.Context, c *deployplan.Check) Outcome {
 			}
 		}
 		o.Attempts++
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.URL, nil)
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 		if err != nil {
 			o.LastErr = err
 			return o
@@ -124,7 +148,7 @@ func (r *Runner) rollback(ctx context.Context) {
 		err = r.restart(ctx)
 	}
 	if err == nil && p.Steps.Health != nil {
-		if err = r.poll(ctx, p.Steps.Health, false).Err(); err != nil {
+		if err = r.poll(ctx, r.URLs.Health, p.Steps.Health, false).Err(); err != nil {
 			err = fmt.Errorf("the restored release %s is not healthy either: manual intervention is needed: %w", p.Live.Release, err)
 		}
 	}

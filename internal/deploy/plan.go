@@ -12,6 +12,7 @@ import (
 	"github.com/zeebo/blake3"
 
 	"github.com/zap-go/zap/internal/lock"
+	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/sshhost"
@@ -115,13 +116,51 @@ func Make(ctx context.Context, d *declaration.Declaration, env resolve.Env, o Op
 		Path:       dep.Path,
 		References: refs,
 	}
-	p.Steps = steps(d, p, domain)
-	if m.Unbindable == "" && Bindable(p) {
+	p.Steps = steps(d, p)
+	if m.Unbindable != "" {
+		maskPlan(p, Masker(d, env))
+	} else if Bindable(p) {
 		if p.Hash, err = deployplan.Hash(p, Install, Rollback); err != nil {
 			return nil, err
 		}
 	}
 	return m, finish(m, p)
+}
+
+// Masker masks the value of every secret d references, the deploy
+// block's included, resolved from env: what zap-deploy keeps out of the
+// plan it writes and out of its errors.
+func Masker(d *declaration.Declaration, env resolve.Env) *mask.Masker {
+	values := map[string]string{}
+	res := resolve.Resolve(d, env)
+	for _, r := range res.References {
+		if v, _ := res.Lookup(r.Name); r.Secret && v != "" {
+			values[r.Name] = v
+		}
+	}
+	if d.Deploy != nil {
+		for _, name := range d.Deploy.Refs() {
+			if v, _ := env(name); v != "" && resolve.Secret(d, name, v) {
+				values[name] = v
+			}
+		}
+	}
+	return mask.New(values)
+}
+
+// maskPlan masks the secrets of the target's resolution out of an
+// unbindable plan, which no run takes: a host or connecting user behind a
+// secret reads as [MASKED:NAME] wherever the plan would name it (the
+// target, the archive's name, the release script), so the document
+// zap-deploy plan writes holds no secret value.
+func maskPlan(p *deployplan.Plan, m *mask.Masker) {
+	for _, s := range []*string{&p.Target.Host, &p.Target.User, &p.Target.Identity, &p.Operator, &p.Path,
+		&p.Steps.Build, &p.Steps.Upload.Name, &p.Steps.Script, &p.Steps.Restart} {
+		*s = m.String(*s)
+	}
+	for i := range p.Steps.Artifacts {
+		p.Steps.Artifacts[i] = m.String(p.Steps.Artifacts[i])
+	}
 }
 
 func finish(m *Made, p *deployplan.Plan) error {
@@ -144,7 +183,7 @@ func AlreadyLive(p *deployplan.Plan) bool {
 }
 
 // steps says each step of the deploy.
-func steps(d *declaration.Declaration, p *deployplan.Plan, domain string) deployplan.Steps {
+func steps(d *declaration.Declaration, p *deployplan.Plan) deployplan.Steps {
 	dep := d.Deploy
 	s := deployplan.Steps{Artifacts: append([]string{}, dep.Artifacts...)}
 	if !p.Flags.SkipBuild {
@@ -165,10 +204,11 @@ func steps(d *declaration.Declaration, p *deployplan.Plan, domain string) deploy
 		}
 	}
 	if h := dep.Health; h != nil {
-		c := deployplan.Check{URL: "https://" + domain + h.Path, Attempts: DefaultAttempts, IntervalMS: DefaultIntervalMS}
-		if h.Path == "" {
-			c.URL = "https://" + domain + DefaultHealthPath
+		path := h.Path
+		if path == "" {
+			path = DefaultHealthPath
 		}
+		c := deployplan.Check{URL: checkURL(h.Domain, path), Attempts: DefaultAttempts, IntervalMS: DefaultIntervalMS}
 		if h.Attempts != nil {
 			c.Attempts = *h.Attempts
 		}
@@ -176,13 +216,21 @@ func steps(d *declaration.Declaration, p *deployplan.Plan, domain string) deploy
 			c.IntervalMS = *h.IntervalMS
 		}
 		s.Health = &c
-		if !strings.HasSuffix(c.URL, "://"+domain+"/ready") {
+		if path != "/ready" {
 			r := c
-			r.URL = "https://" + domain + "/ready"
+			r.URL = checkURL(h.Domain, "/ready")
 			s.Ready = &r
 		}
 	}
 	return s
+}
+
+// checkURL is https://<domain><path> with the domain's references left as
+// references: the plan records their values beside it (or that one is a
+// secret), and zap-deploy run resolves them when it polls.
+func checkURL(domain declaration.Text, path string) declaration.Text {
+	parts := append([]declaration.Part{{Lit: "https://"}}, domain.Parts()...)
+	return declaration.Concat(append(parts, declaration.Part{Lit: path})...)
 }
 
 // readTarget reads who the deploy connects as and what current names.

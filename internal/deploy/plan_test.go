@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/zap-go/zap/internal/lock"
+	"github.com/zap-go/zap/internal/mask"
+	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/deployplan"
 )
@@ -55,5 +57,52 @@ func TestPreflightDigest(t *testing.T) {
 	d.Resources[0].Directory.Path = declaration.Lit("/srv/b")
 	if digest(Options{}) == none {
 		t.Error("an edited declaration leaves the digest as it was")
+	}
+}
+
+// TestCheckURLs: the health and readiness URLs keep the domain's reference
+// (the plan records its value, or that it is a secret, beside them); a
+// health path of /ready is the one check.
+func TestCheckURLs(t *testing.T) {
+	d, err := declaration.Read([]byte(`{"format":"zap.declaration/1","target":{"host":"h"},"resources":[],
+		"deploy":{"path":"/srv/app","artifacts":["bin"],"health":{"domain":{"$text":["app.",{"$env":"APP_DOMAIN"}]}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &deployplan.Plan{Target: deployplan.Target{User: "app"}, Source: deployplan.Source{Version: "abcd"}, Live: deployplan.Live{State: deployplan.LiveNone}}
+	s := steps(d, p)
+	if s.Health == nil || s.Ready == nil {
+		t.Fatalf("steps: health %v, ready %v", s.Health, s.Ready)
+	}
+	for _, c := range []struct {
+		got  declaration.Text
+		want string
+	}{{s.Health.URL, "https://app.{env:APP_DOMAIN}/health"}, {s.Ready.URL, "https://app.{env:APP_DOMAIN}/ready"}} {
+		if c.got.String() != c.want {
+			t.Errorf("URL %s, want %s", c.got, c.want)
+		}
+	}
+	d.Deploy.Health.Path = "/ready"
+	if s := steps(d, p); s.Ready != nil || s.Health.URL.String() != "https://app.{env:APP_DOMAIN}/ready" {
+		t.Errorf("health.path /ready: health %s, ready %v", s.Health.URL, s.Ready)
+	}
+}
+
+// TestMaskPlan: an unbindable plan names a secret host and user only as
+// [MASKED:NAME], in the target, the archive's name and the release script.
+func TestMaskPlan(t *testing.T) {
+	p := &deployplan.Plan{Target: deployplan.Target{Host: "secret-host.example", User: "secretuser"}, Path: "/srv/app"}
+	p.Steps.Upload.Name = ".zap-deploy-secretuser-abcd.tar.gz"
+	p.Steps.Script = "user='secretuser'\n"
+	maskPlan(p, mask.New(map[string]string{"DEPLOY_HOST": "secret-host.example", "DEPLOY_USER": "secretuser"}))
+	doc, err := canon.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(doc), "secretuser") || strings.Contains(string(doc), "secret-host") {
+		t.Fatalf("a secret value is left in the plan:\n%s", doc)
+	}
+	if p.Target.Host != "[MASKED:DEPLOY_HOST]" || p.Steps.Upload.Name != ".zap-deploy-[MASKED:DEPLOY_USER]-abcd.tar.gz" {
+		t.Errorf("masked: host %q, archive %q", p.Target.Host, p.Steps.Upload.Name)
 	}
 }

@@ -98,10 +98,10 @@ func showSteps(b *strings.Builder, p *deployplan.Plan) {
 		step("restart (as root): %s", e(s.Restart))
 	}
 	if s.Health != nil {
-		step("health: GET %s until 2xx, %d attempt(s) %dms apart, no redirects followed", e(s.Health.URL), s.Health.Attempts, s.Health.IntervalMS)
+		step("health: GET %s until 2xx, %d attempt(s) %dms apart, no redirects followed", e(p.Shown(s.Health.URL)), s.Health.Attempts, s.Health.IntervalMS)
 	}
 	if s.Ready != nil {
-		step("readiness: GET %s until 2xx (404: skipped with a warning)", e(s.Ready.URL))
+		step("readiness: GET %s until 2xx (404: skipped with a warning)", e(p.Shown(s.Ready.URL)))
 	}
 	if p.Live.State == deployplan.LiveRelease && p.Live.Release != p.Source.Version {
 		step("on a failure after the swap: current back to %s/releases/%s (under the deploy lock), restart, health", e(p.Path), e(p.Live.Release))

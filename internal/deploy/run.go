@@ -42,8 +42,11 @@ type Runner struct {
 	// report (repairs, a failed prune) that no event holds.
 	Events io.Writer
 	Warn   func(string)
-	// Health polls a check (nil: HTTPS from this machine, Poll).
-	Health func(ctx context.Context, c *deployplan.Check, ready bool) Outcome
+	// URLs are the plan's check URLs, resolved (ResolveChecks).
+	URLs URLs
+	// Health polls a check at its resolved URL (nil: HTTPS from this
+	// machine, Poll).
+	Health func(ctx context.Context, url string, c *deployplan.Check, ready bool) Outcome
 
 	step int
 }
@@ -116,12 +119,12 @@ func (r *Runner) afterSwap(ctx context.Context) error {
 		failed = r.do("restart", "restart: "+p.Steps.Restart, func() error { return r.restart(ctx) })
 	}
 	if failed == nil && p.Steps.Health != nil {
-		failed = r.do("health", "health: "+p.Steps.Health.URL, func() error { return r.poll(ctx, p.Steps.Health, false).Err() })
+		failed = r.do("health", "health: "+r.URLs.Health, func() error { return r.poll(ctx, r.URLs.Health, p.Steps.Health, false).Err() })
 	}
 	if failed == nil && p.Steps.Ready != nil {
 		r.step++
-		r.emit(events.Event{Event: events.StepStarted, ID: "ready", Step: r.step, Summary: "readiness: " + p.Steps.Ready.URL})
-		o := r.poll(ctx, p.Steps.Ready, true)
+		r.emit(events.Event{Event: events.StepStarted, ID: "ready", Step: r.step, Summary: "readiness: " + r.URLs.Ready})
+		o := r.poll(ctx, r.URLs.Ready, p.Steps.Ready, true)
 		switch {
 		case o.Status == 404:
 			reason := "the app doesn't serve /ready (404): the deploy goes on on liveness alone"
@@ -285,11 +288,11 @@ func shellErr(res sshhost.ShellResult, limit time.Duration) error {
 	return nil
 }
 
-func (r *Runner) poll(ctx context.Context, c *deployplan.Check, ready bool) Outcome {
+func (r *Runner) poll(ctx context.Context, url string, c *deployplan.Check, ready bool) Outcome {
 	if r.Health != nil {
-		return r.Health(ctx, c, ready)
+		return r.Health(ctx, url, c, ready)
 	}
-	return Poll(ctx, c)
+	return Poll(ctx, url, c)
 }
 
 func firstNonEmpty(s ...string) string {

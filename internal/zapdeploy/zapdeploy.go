@@ -22,6 +22,7 @@ import (
 	"github.com/zap-go/zap/internal/deploy"
 	"github.com/zap-go/zap/internal/envpass"
 	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/sshhost"
 	"github.com/zap-go/zap/internal/stage"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -35,7 +36,9 @@ const usage = `usage: zap-deploy plan [flags] [DECLARATION]
 plan reads a declaration (zap-eval's output) from the file DECLARATION or
 stdin, the app's git checkout (--dir, default the working directory) and,
 over SSH, the target's current release, and writes the deploy plan
-(zap.deploy-plan/1) to stdout. It changes nothing anywhere.
+(zap.deploy-plan/2) to stdout. It changes nothing anywhere. The health
+domain's references stay references in the plan, beside the values they
+resolved to (a secret's value is never written).
 
   zap-eval zap.ts | zap-deploy plan | zap-deploy run
 
@@ -55,7 +58,9 @@ restart, health, readiness, and a rollback when a step after the swap fails.
 It writes event lines (zap.events/1) to stdout and warnings to stderr. A plan
 with no plan_hash (a dirty tree without --force, the live version without
 --force, a masked host) is refused; a plan whose live release is already its
-version says so and exits 0.
+version says so and exits 0. The health URL's references resolve from run's
+own environment, each to the value the plan recorded, or run refuses before
+the first step.
 
 Exit status: plan and show: 0 written, 2 bad input, 1 a problem in the world
 (git, the connection, the target). run: 0 the release is live and healthy
@@ -120,7 +125,7 @@ func planVerb(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 	}
 	m, err := deploy.Make(ctx, d, passed.Lookup, o, dial)
 	if err != nil {
-		return classify(err)
+		return masked(classify(err), deploy.Masker(d, passed.Lookup))
 	}
 	if *text {
 		_, err = io.WriteString(stdout, deploy.Text(m))
@@ -177,9 +182,11 @@ func runVerb(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err := stage.Parse(fs, args); err != nil {
 		return err
 	}
-	// run resolves no reference; reading the descriptor closes it and
-	// takes its variable out, so no process run starts gets either.
-	if _, err := envpass.Load(); err != nil {
+	// run resolves the check URLs' references (the health domain) from
+	// its environment and the descriptor; reading the descriptor closes
+	// it and takes its variable out, so no process run starts gets either.
+	passed, err := envpass.Load()
+	if err != nil {
 		return stage.BadInput(err)
 	}
 	p, err := readPlan(fs, stdin)
@@ -196,6 +203,10 @@ func runVerb(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err := deployplan.Verify(p, deploy.Install, deploy.Rollback); err != nil {
 		return stage.BadInput(err)
 	}
+	urls, err := deploy.ResolveChecks(p, passed.Lookup)
+	if err != nil {
+		return stage.BadInput(err)
+	}
 	src, err := deploy.ReadSource(ctx, *dir)
 	if err != nil {
 		return stage.InWorld(err)
@@ -208,7 +219,7 @@ func runVerb(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return classify(err)
 	}
 	defer c.Close()
-	r := &deploy.Runner{Plan: p, Dir: *dir, Client: c, Events: stdout,
+	r := &deploy.Runner{Plan: p, Dir: *dir, Client: c, Events: stdout, URLs: urls,
 		Warn: func(s string) { fmt.Fprintf(stderr, "warning: %s\n", escape.Line(s)) }}
 	if err := r.Run(ctx); err != nil {
 		return stage.InWorld(err)
@@ -247,6 +258,21 @@ func classify(err error) error {
 		return stage.BadInput(err)
 	}
 	return stage.InWorld(err)
+}
+
+// masked is a stage error with every secret m knows masked out of its
+// message and hints (a host behind a secret, named by a connection's
+// error), its exit code kept.
+func masked(err error, m *mask.Masker) error {
+	var se *stage.Error
+	if !errors.As(err, &se) {
+		return stage.InWorld(errors.New(m.String(err.Error())))
+	}
+	hints := make([]string, len(se.Hints))
+	for i, h := range se.Hints {
+		hints[i] = m.String(h)
+	}
+	return &stage.Error{Code: se.Code, Err: errors.New(m.String(se.Err.Error())), Hints: hints}
 }
 
 // operatorHome is what ~ means in the operator's ssh config.

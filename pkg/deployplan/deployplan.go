@@ -3,7 +3,7 @@
 // and its plan_hash.
 //
 // A deploy plan is JSON whose first field is "format":
-// "zap.deploy-plan/1", in canonical form (pkg/canon). Read decodes one
+// "zap.deploy-plan/2", in canonical form (pkg/canon). Read decodes one
 // strictly: an unknown field, a field given twice, a null, a value of the
 // wrong JSON type or a format this package doesn't read is an error naming
 // the field's path. docs/protocol.md documents every field, and
@@ -15,16 +15,20 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/zeebo/blake3"
 
 	"github.com/zap-go/zap/internal/strict"
 	"github.com/zap-go/zap/pkg/canon"
+	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
 
 // Format is the format name and version this package reads and writes.
-const Format = "zap.deploy-plan/1"
+// Version 2 writes a check's URL as declaration text, its references
+// unresolved (version 1 wrote the resolved URL).
+const Format = "zap.deploy-plan/2"
 
 // Plan is one deploy, as the dry run shows it and the wetrun runs it.
 type Plan struct {
@@ -149,9 +153,14 @@ type Upload struct {
 
 // Check is an https poll.
 type Check struct {
-	URL        string `json:"url"`
-	Attempts   int    `json:"attempts"`
-	IntervalMS int    `json:"interval_ms"`
+	// URL is the URL as the deploy block builds it, its references (the
+	// health domain's) unresolved: a plain reference's value is in the
+	// plan's References, which the hash covers, and zap-deploy run
+	// resolves it only when it polls (Resolve). So a secret's value is in
+	// no plan.
+	URL        declaration.Text `json:"url"`
+	Attempts   int              `json:"attempts"`
+	IntervalMS int              `json:"interval_ms"`
 }
 
 // Read decodes a deploy plan strictly and checks its shape. It does not
@@ -229,7 +238,71 @@ func (p *Plan) Validate() error {
 	if p.Hash != "" && !hexHash.MatchString(p.Hash) {
 		return bad("plan_hash", "is not 64 lowercase hex digits")
 	}
+	return p.validateChecks()
+}
+
+// validateChecks holds each check's URL to https and each of its
+// references to one the plan records, so the hash covers what it resolves
+// to.
+func (p *Plan) validateChecks() error {
+	for i, c := range []*Check{p.Steps.Health, p.Steps.Ready} {
+		name := [...]string{"steps.health", "steps.ready"}[i]
+		if c == nil {
+			continue
+		}
+		if parts := c.URL.Parts(); len(parts) == 0 || parts[0].Env != "" || !strings.HasPrefix(parts[0].Lit, "https://") {
+			return &canon.PathError{Path: name + ".url", Msg: "doesn't start with https://"}
+		}
+		for _, ref := range c.URL.Refs() {
+			if p.Reference(ref) == nil {
+				return &canon.PathError{Path: name + ".url", Msg: fmt.Sprintf("references %s, which the plan's references don't list", ref)}
+			}
+		}
+	}
 	return nil
+}
+
+// Reference is the plan's record of the reference name, nil for none.
+func (p *Plan) Reference(name string) *observation.Reference {
+	for i := range p.References {
+		if p.References[i].Name == name {
+			return &p.References[i]
+		}
+	}
+	return nil
+}
+
+// Shown is t as the plan shows it: a plain reference as its recorded
+// value, a secret as [MASKED:NAME].
+func (p *Plan) Shown(t declaration.Text) string {
+	s, _ := t.Resolve(func(name string) (string, bool) {
+		if r := p.Reference(name); r != nil && !r.Secret {
+			return r.Value, true
+		}
+		return "[MASKED:" + name + "]", true
+	})
+	return s
+}
+
+// Resolve is t with each reference resolved from env, for a step that acts
+// on it: every reference must be one the plan records as plain, and env
+// must give it the value recorded, so a run acts on what was reviewed. The
+// error names the reference, never a value.
+func (p *Plan) Resolve(t declaration.Text, env func(string) (string, bool)) (string, error) {
+	for _, name := range t.Refs() {
+		r := p.Reference(name)
+		switch v, ok := env(name); {
+		case r == nil:
+			return "", fmt.Errorf("the reference %s isn't among the plan's references", name)
+		case r.Secret:
+			return "", fmt.Errorf("the reference %s is a secret, so no plan can name its value", name)
+		case !ok || v == "":
+			return "", fmt.Errorf("the reference %s is unset or empty here; the plan was made with it set", name)
+		case v != r.Value:
+			return "", fmt.Errorf("the reference %s resolves to a value other than the one the plan recorded: make a new plan", name)
+		}
+	}
+	return t.Resolve(env)
 }
 
 // hashTag opens the hashed bytes, so a deploy's plan_hash can't be taken

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/observation"
 )
 
 func sample() *Plan {
@@ -21,7 +24,7 @@ func sample() *Plan {
 			Upload:    Upload{Name: ".zap-deploy-app-abababababab.tar.gz"},
 			Script:    "set -eu\n",
 			Restart:   "systemctl daemon-reload && systemctl restart app",
-			Health:    &Check{URL: "https://app.example/health", Attempts: 10, IntervalMS: 1000},
+			Health:    &Check{URL: declaration.Lit("https://app.example/health"), Attempts: 10, IntervalMS: 1000},
 		},
 	}
 }
@@ -90,6 +93,78 @@ func TestReadRefuses(t *testing.T) {
 	}
 }
 
+// domainURL is https://{env:APP_DOMAIN}<path>.
+func domainURL(path string) declaration.Text {
+	return declaration.Concat(declaration.Part{Lit: "https://"}, declaration.Part{Env: "APP_DOMAIN"}, declaration.Part{Lit: path})
+}
+
+// TestCheckReferences: a check's URL keeps the health domain's reference
+// in the document; a plain one's recorded value shows and moves the hash,
+// a secret's shows as [MASKED:NAME] and is in no document; a run resolves
+// the URL only to the value recorded.
+func TestCheckReferences(t *testing.T) {
+	p := sample()
+	p.Steps.Health.URL = domainURL("/health")
+	p.References = []observation.Reference{{Name: "APP_DOMAIN", Value: "app.example"}}
+	doc, err := p.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"url":{"$text":["https://",{"$env":"APP_DOMAIN"},"/health"]}`; !strings.Contains(string(doc), want) {
+		t.Fatalf("the document doesn't hold %s:\n%s", want, doc)
+	}
+	if _, err := Read(doc); err != nil {
+		t.Fatalf("Read refuses what Encode wrote: %v", err)
+	}
+	if got := p.Shown(p.Steps.Health.URL); got != "https://app.example/health" {
+		t.Errorf("Shown = %q", got)
+	}
+	h1, _ := Hash(p, "s")
+	q := *p
+	q.References = []observation.Reference{{Name: "APP_DOMAIN", Value: "other.example"}}
+	if h2, _ := Hash(&q, "s"); h1 == h2 {
+		t.Error("the recorded domain doesn't move the hash")
+	}
+	env := func(vals map[string]string) func(string) (string, bool) {
+		return func(n string) (string, bool) { v, ok := vals[n]; return v, ok }
+	}
+	if got, err := p.Resolve(p.Steps.Health.URL, env(map[string]string{"APP_DOMAIN": "app.example"})); err != nil || got != "https://app.example/health" {
+		t.Errorf("Resolve = %q, %v", got, err)
+	}
+	for name, vals := range map[string]map[string]string{"moved": {"APP_DOMAIN": "evil.example"}, "unset": {}, "empty": {"APP_DOMAIN": ""}} {
+		_, err := p.Resolve(p.Steps.Health.URL, env(vals))
+		if err == nil || !strings.Contains(err.Error(), "APP_DOMAIN") || strings.Contains(err.Error(), "evil") {
+			t.Errorf("%s: Resolve = %v, want an error naming APP_DOMAIN and no value", name, err)
+		}
+	}
+
+	// A secret domain: the document holds the reference alone.
+	p.References = []observation.Reference{{Name: "APP_DOMAIN", Secret: true}}
+	doc, _ = p.Encode()
+	if strings.Contains(string(doc), "app.example") {
+		t.Errorf("a secret domain's value is in the document:\n%s", doc)
+	}
+	if got := p.Shown(p.Steps.Health.URL); got != "https://[MASKED:APP_DOMAIN]/health" {
+		t.Errorf("Shown = %q", got)
+	}
+	if _, err := p.Resolve(p.Steps.Health.URL, env(map[string]string{"APP_DOMAIN": "app.example"})); err == nil || !strings.Contains(err.Error(), "secret") {
+		t.Errorf("Resolve of a secret = %v", err)
+	}
+
+	// Read refuses a URL whose reference the plan doesn't record, and one
+	// that isn't https.
+	p.References = nil
+	doc, _ = p.Encode()
+	if _, err := Read(doc); err == nil || !strings.Contains(err.Error(), "steps.health.url: references APP_DOMAIN") {
+		t.Errorf("Read of an unrecorded reference = %v", err)
+	}
+	p.Steps.Health.URL = declaration.Lit("http://app.example/health")
+	doc, _ = p.Encode()
+	if _, err := Read(doc); err == nil || !strings.Contains(err.Error(), "steps.health.url: doesn't start with https://") {
+		t.Errorf("Read of an http URL = %v", err)
+	}
+}
+
 func TestIsRelease(t *testing.T) {
 	for name, want := range map[string]bool{
 		"abcd": true, "abc": false, "0123456789ab": true, "0123456789ab-dirty-0badc0de": true,
@@ -110,7 +185,11 @@ func FuzzPlanRoundTrip(f *testing.F) {
 	f.Add(doc)
 	p.Source = Source{Commit: "x", Version: "abcd-dirty-01234567", Tree: Dirty, DirtyID: "01234567"}
 	p.Live = Live{State: LiveNone}
-	p.Steps.Ready = &Check{URL: "https://a/ready", Attempts: 1, IntervalMS: 1}
+	p.Steps.Ready = &Check{URL: declaration.Lit("https://a/ready"), Attempts: 1, IntervalMS: 1}
+	doc, _ = p.Encode()
+	f.Add(doc)
+	p.Steps.Ready.URL = domainURL("/ready")
+	p.References = []observation.Reference{{Name: "APP_DOMAIN", Value: "a"}}
 	doc, _ = p.Encode()
 	f.Add(doc)
 	f.Fuzz(func(t *testing.T, in []byte) {

@@ -136,6 +136,12 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 // RefuseStale is apply's refusal of a tracked pin that is stale or
 // unverifiable: an input to fix, exit 2, before anything is read.
 func RefuseStale(rep *lockhash.Report) error {
+	return RefuseStaleFor(rep, "apply acts on", "then apply")
+}
+
+// RefuseStaleFor is RefuseStale worded for the command that refuses: what
+// it does with no pin it can't vouch for, and what follows zap update.
+func RefuseStaleFor(rep *lockhash.Report, acts, then string) error {
 	if rep == nil {
 		return nil
 	}
@@ -150,9 +156,9 @@ func RefuseStale(rep *lockhash.Report) error {
 	if len(lines) == 0 {
 		return nil
 	}
-	return Fail(2, fmt.Sprintf("zap.lock: %d tracked pin(s) aren't current, and apply acts on no pin it can't vouch for:\n%s",
-		len(lines), strings.Join(lines, "\n")),
-		"run zap update "+strings.Join(ids, " ")+" (it fetches again and re-mints), review the lock's diff, then apply")
+	return Fail(2, fmt.Sprintf("zap.lock: %d tracked pin(s) aren't current, and %s no pin it can't vouch for:\n%s",
+		len(lines), acts, strings.Join(lines, "\n")),
+		"run zap update "+strings.Join(ids, " ")+" (it fetches again and re-mints), review the lock's diff, "+then)
 }
 
 // MintMissing fetches the content of every tracked pin rep lists missing,

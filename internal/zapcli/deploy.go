@@ -14,6 +14,7 @@ import (
 
 	"github.com/zap-go/zap/internal/deploy"
 	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/lockhash"
 	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/resolve"
@@ -54,7 +55,8 @@ step with its command, script or URL, and its plan_hash, recorded as this
 host's deploy preview (exit 0). With --wetrun: plans again and executes only
 the plan you reviewed (--expect-plan, or the deploy preview), after the drift
 preflight (the convergence pass: exit 2 when the host drifted from its
-config). Exit status: 0 shipped and healthy, or already at this version;
+config; a stale or unverifiable zap.lock entry refuses it before anything
+connects). Exit status: 0 shipped and healthy, or already at this version;
 1 a step failed (after any rollback); 2 refused or an input error.`,
 		FlagSet: fs,
 		Exec: onConfig(func(ctx context.Context, config string) error {
@@ -108,6 +110,9 @@ func (a *app) cmdDeploy(ctx context.Context, config string, o deployOptions) err
 	}
 	if o.wetrun {
 		return d.wetrun(ctx)
+	}
+	if err := d.lockGate(a.stdout); err != nil {
+		return err
 	}
 	p, err := d.plan(ctx)
 	if err != nil {
@@ -221,6 +226,9 @@ func (d *deployRun) wetrun(ctx context.Context) error {
 			strings.Join(m, ", ")),
 			"reference the health domain through a plain variable (zap.unmask('NAME') if the name reads as a secret's)")
 	}
+	if err := d.lockGate(nil); err != nil {
+		return err
+	}
 	if !d.o.flags.Force {
 		src, err := deploy.ReadSource(ctx, d.dir)
 		if err != nil {
@@ -288,6 +296,31 @@ func (d *deployRun) wetrun(ctx context.Context) error {
 		}
 	}
 	return d.execute(ctx, p)
+}
+
+// lockGate is zap.lock's part of the gates, when the drift preflight will
+// check: a stale or unverifiable tracked pin refuses a wetrun (exit 2)
+// before anything connects, as apply refuses it; a dry run (w) says its
+// wetrun will be refused.
+func (d *deployRun) lockGate(w io.Writer) error {
+	if d.o.flags.SkipPreflight || len(d.ev.Decl.Resources) == 0 {
+		return nil
+	}
+	rep, err := d.s.Standing(d.ev)
+	if err != nil {
+		return err
+	}
+	err = pass.RefuseStaleFor(rep, "a deploy's drift preflight passes", "converge with zap apply --wetrun, then deploy")
+	if err == nil || w == nil {
+		return err
+	}
+	for _, st := range rep.Tracked {
+		if st.Class == lockhash.Stale || st.Class == lockhash.Unverifiable {
+			fmt.Fprintf(w, "warning: zap.lock: the entry of %s (%s) is %s, so a wetrun's drift preflight refuses this deploy: %s\n",
+				escape.Line(st.ID), st.Kind, st.Class, escape.Line(st.Why()))
+		}
+	}
+	return nil
 }
 
 // refuse shows the plan under the REFUSED banner, records it as the

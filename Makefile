@@ -5,7 +5,7 @@ GO        ?= go
 PREFIX    ?= $(HOME)/.zap
 BIN       := bin
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS   := -s -w -X github.com/zap-go/zap/internal/zapcli.Version=$(VERSION)
+LDFLAGS   := -s -w -X github.com/zap-go/zap/internal/version.Version=$(VERSION)
 CMDS      := zap zap-eval zap-detect zap-plan zap-exec zap-deploy
 STATICCHECK_VERSION := v0.8.2
 

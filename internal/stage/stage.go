@@ -14,10 +14,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/peterbourgon/ff/v3"
 
 	"github.com/zap-go/zap/internal/strict"
+	"github.com/zap-go/zap/internal/version"
 	"github.com/zap-go/zap/pkg/canon"
 )
 
@@ -62,14 +64,23 @@ func Code(err error) int {
 	return 1
 }
 
+// ErrVersion is --version as an error, as flag.ErrHelp is --help: Finish
+// prints the version on stdout and exits 0.
+var ErrVersion = errors.New("--version asked for")
+
 // Finish writes err the way every stage does and returns the exit code:
-// flag.ErrHelp prints usage on stdout and exits 0.
+// flag.ErrHelp prints usage on stdout and exits 0, ErrVersion prints
+// "<name> <version>" (the version zap version prints) and exits 0.
 func Finish(name, usage string, err error, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	if errors.Is(err, ErrVersion) {
+		fmt.Fprintf(stdout, "%s %s\n", strings.Fields(name)[0], version.String())
 		return 0
 	}
 	fmt.Fprintf(stderr, "%s: %v\n", name, err)
@@ -83,16 +94,19 @@ func Finish(name, usage string, err error, stdout, stderr io.Writer) int {
 }
 
 // NewFlagSet returns a flag set that reports errors rather than printing
-// them or exiting.
+// them or exiting. It has --version, which every stage answers.
 func NewFlagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
+	fs.Bool("version", false, "print the version and exit")
 	return fs
 }
 
 // Parse parses args into fs. A usage error is BadInput with a hint to run
-// --help; --help itself comes back as flag.ErrHelp.
+// --help (an unknown flag also names the flag it is likely a typo of,
+// FlagError); --help itself comes back as flag.ErrHelp, --version as
+// ErrVersion.
 func Parse(fs *flag.FlagSet, args []string) error {
 	if err := ff.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -103,7 +117,11 @@ func Parse(fs *flag.FlagSet, args []string) error {
 		if inner := errors.Unwrap(err); inner != nil {
 			err = inner
 		}
-		return BadInput(err, "run "+fs.Name()+" --help for its usage")
+		msg, hints := FlagError(err, fs)
+		return BadInput(errors.New(msg), append(hints, "run "+fs.Name()+" --help for its usage")...)
+	}
+	if v := fs.Lookup("version"); v != nil && v.Value.String() == "true" {
+		return ErrVersion
 	}
 	return nil
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/peterbourgon/ff/v3/ffcli"
+
+	"github.com/zap-go/zap/internal/version"
 )
 
 // loop is what zap alone prints.
@@ -29,15 +31,24 @@ Nothing changes without --wetrun.
 func (a *app) run(ctx context.Context, args []string) error {
 	f := &flagSets{a: a}
 	commands := a.commands(f)
+	rootFlags := f.plain("zap")
+	showVersion := rootFlags.Bool("version", false, "print zap's version, as zap version does")
 	root := &ffcli.Command{
 		Name:        "zap",
 		ShortUsage:  "zap <command> [flags] [CONFIG]",
 		LongHelp:    strings.TrimSuffix(loop, "\n") + "\n\nCONFIG defaults to ./zap.ts.",
-		FlagSet:     f.plain("zap"),
+		FlagSet:     rootFlags,
 		Subcommands: commands,
 		Exec: func(ctx context.Context, args []string) error {
-			if len(args) > 0 {
-				return fail(2, fmt.Sprintf("unknown command %q", args[0]), "zap --help lists the commands")
+			switch {
+			case *showVersion:
+				fmt.Fprintf(a.stdout, "zap %s\n", version.String())
+				return nil
+			case len(args) > 0 && args[0] == "help":
+				// zap help [COMMAND...] is zap [COMMAND...] --help.
+				return a.run(ctx, append(args[1:len(args):len(args)], "--help"))
+			case len(args) > 0:
+				return unknownCommand("zap", args[0], commands)
 			}
 			fmt.Fprint(a.stdout, loop)
 			fmt.Fprintln(a.stdout)
@@ -53,8 +64,7 @@ func (a *app) run(ctx context.Context, args []string) error {
 			_, werr := a.stdout.Write(f.usage.Bytes())
 			return werr
 		}
-		msg := strings.TrimPrefix(err.Error(), "error parsing commandline arguments: ")
-		return fail(2, msg, "zap <command> --help prints the command's flags")
+		return flagError(root, args, err)
 	}
 	return root.Run(ctx)
 }
@@ -189,8 +199,9 @@ func usageText(c *ffcli.Command) string {
 			if name != "" {
 				name = " " + name
 			}
-			fmt.Fprintf(&b, "  --%s%s\n      %s\n", f.Name, name, help)
+			fmt.Fprintf(&b, "  --%s%s\n%s", f.Name, name, wrap(help, "      ", 76))
 		})
 	}
+	b.WriteString(helpSections(c.FlagSet.Name()))
 	return strings.TrimSuffix(b.String(), "\n")
 }

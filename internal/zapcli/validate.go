@@ -27,7 +27,7 @@ error and exits 2. No target is read.`,
 		Subcommands: []*ffcli.Command{validate},
 		Exec: func(ctx context.Context, args []string) error {
 			if len(args) > 0 {
-				return fail(2, fmt.Sprintf("zap config: unknown command %q", args[0]), "zap config --help lists its commands")
+				return unknownCommand("zap config", args[0], []*ffcli.Command{validate})
 			}
 			return fail(2, "zap config needs a command", "zap config validate [CONFIG]")
 		},

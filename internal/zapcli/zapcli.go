@@ -10,7 +10,8 @@
 // Usage:
 //
 //	zap                                   prints the loop and the commands
-//	zap version                           prints zap <version>
+//	zap version                           prints zap <version> (so does zap --version)
+//	zap help [COMMAND]                    is zap [COMMAND] --help
 //	zap init [DIR]                        starts a project and locks it
 //	zap types [DIR]                       writes @zap-go/zap into DIR/.zap/types
 //	zap graph [--svg] [CONFIG]            the resources and their edges as DOT
@@ -22,7 +23,9 @@
 //	zap detect [CONFIG]                   detection alone, one line per resource
 //	zap status [CONFIG]                   the last run, offline
 //
-// CONFIG defaults to ./zap.ts. --help on any command prints its flags.
+// CONFIG defaults to ./zap.ts. --help on any command prints its flags, its
+// environment and examples (help.go, docs/cli.md). An unknown command or
+// flag is named with the one it is likely a typo of (usage.go).
 package zapcli
 
 import (

@@ -25,6 +25,7 @@ import (
 	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/sshhost"
 	"github.com/zap-go/zap/internal/stage"
+	"github.com/zap-go/zap/internal/suggest"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/deployplan"
 )
@@ -32,6 +33,7 @@ import (
 const usage = `usage: zap-deploy plan [flags] [DECLARATION]
        zap-deploy show [PLAN]
        zap-deploy run [--dir DIR] [PLAN]
+       zap-deploy --version
 
 plan reads a declaration (zap-eval's output) from the file DECLARATION or
 stdin, the app's git checkout (--dir, default the working directory) and,
@@ -62,6 +64,23 @@ version says so and exits 0. The health URL's references resolve from run's
 own environment, each to the value the plan recorded, or run refuses before
 the first step.
 
+Environment:
+  HOME           what ~ means in your ssh config
+  SSH_AUTH_SOCK  the ssh agent whose keys a remote target is offered (with
+                 the IdentityFile keys of your ssh config)
+  PATH           where ssh (ssh -G reads your ssh config), git and the build's
+                 commands are found
+  USER           the deployer a release records, when the system has no
+                 name for the account
+  ZAP_ENV_FD     set by zap, not by you: the descriptor holding --env-file
+                 values too long for an environment
+  and every variable the declaration references (plan only)
+
+Examples:
+  zap-eval | zap-deploy plan --text           # what a dry run shows
+  zap-eval | zap-deploy plan > deploy.json    # the plan, to review
+  zap-deploy run --dir ~/src/app deploy.json  # ship it
+
 Exit status: plan and show: 0 written, 2 bad input, 1 a problem in the world
 (git, the connection, the target). run: 0 the release is live and healthy
 (or was already), 1 a step failed (after any rollback), 2 refused before
@@ -83,8 +102,10 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		err = runVerb(ctx, args[1:], stdin, stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		err = flagHelp
+	case "-version", "--version":
+		err = stage.ErrVersion
 	default:
-		err = stage.BadInput(fmt.Errorf("unknown verb %q", args[0]), "run zap-deploy --help for its usage")
+		err = unknownVerb(args[0])
 	}
 	return stage.Finish("zap-deploy", usage, err, stdout, stderr)
 }
@@ -225,6 +246,16 @@ func runVerb(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return stage.InWorld(err)
 	}
 	return nil
+}
+
+// unknownVerb is the usage error for a verb zap-deploy hasn't, with the
+// one it is likely a typo of.
+func unknownVerb(verb string) error {
+	hints := []string{"run zap-deploy --help for its usage"}
+	if near, ok := suggest.Closest(verb, []string{"plan", "show", "run"}); ok {
+		hints = append([]string{"did you mean zap-deploy " + near + "?"}, hints...)
+	}
+	return stage.BadInput(fmt.Errorf("unknown verb %q", verb), hints...)
 }
 
 // flagHelp is --help as a verb.

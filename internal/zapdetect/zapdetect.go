@@ -102,6 +102,25 @@ resolve against $HOME.
                compare the tracked resource ID against BLAKE3, a pin its
                caller minted and hasn't written (a dry zap apply);
                repeatable
+  --version    print the version and exit
+
+Environment:
+  HOME           what ~ and $HOME mean in a local target's paths
+  ZAP_HOME       the state directory (default $HOME/.zap): its content cache
+                 and fingerprint key
+  SSH_AUTH_SOCK  the ssh agent whose keys a remote target is offered (with
+                 the IdentityFile keys of your ssh config)
+  PATH           where ssh is found: ssh -G reads your ssh config for the host
+  SSL_CERT_FILE, SSL_CERT_DIR
+                 the CA roots a tracked https source is fetched with
+  ZAP_ENV_FD     set by zap, not by you: the descriptor holding --env-file
+                 values too long for an environment
+  and every variable the declaration references
+
+Examples:
+  zap-eval | zap-detect > obs.json      # read ./zap.ts's target
+  zap-detect --bootstrap decl.json      # read a new host as its bootstrap_user
+  zap-detect --lock zap.lock decl.json  # compare tracked content with its pins
 
 Exit status: 0 the observations were written (undetermined verdicts are
 listed in them), 2 bad input, 1 the input couldn't be read or the output

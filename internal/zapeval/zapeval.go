@@ -96,6 +96,21 @@ that project and the packages its node_modules links.
 
   --inputs FILE   also write the evaluation's inputs (every file read, with
                   its blake3, and every path whose absence counted) to FILE
+  --version       print the version and exit
+
+Environment (never shapes the declaration):
+  SUDO_UID, SUDO_GID
+                 run as root through sudo, the config is evaluated as the
+                 user who ran sudo when that user owns the project
+  ZAP_ENV_FD     set by zap, not by you: the descriptor holding --env-file
+                 values too long for an environment
+  and every variable the config references: a string the config wrote
+  holding a referenced secret's value fails the evaluation
+
+Examples:
+  zap-eval                       # evaluate ./zap.ts
+  zap-eval web.ts > decl.json    # keep the declaration of web.ts
+  zap-eval --inputs in.json      # also list every file the evaluation read
 
 Exit status: 0 the declaration was written, 2 the config has a problem
 (the message says which and where), 1 zap-eval couldn't run or write.

@@ -93,9 +93,7 @@ on its target, in order, stopping at the first failure, and streams JSON
 events to stdout, one per line. Without --wetrun it changes nothing and
 prints what it would do.
 
-  zap-eval zap.ts | zap-detect | zap-plan > plan.json
-  zap-exec plan.json            # what it would do
-  zap-exec --wetrun plan.json   # do it
+  zap-eval zap.ts | zap-detect | zap-plan | zap-exec
 
 The plan must hash to its plan_hash, be for the user and HOME zap-exec runs
 with (remotely: the host and user it connects as), and every variable it
@@ -106,6 +104,26 @@ refuses the run, nothing changed).
   --wetrun     act on the target; without it nothing changes
   --bootstrap  connect to a remote target as its bootstrap_user; the plan
                must have been made with --bootstrap too
+  --version    print the version and exit
+
+Environment:
+  HOME           a local plan's HOME, which must be the one it was made with
+  ZAP_HOME       the state directory (default $HOME/.zap): its content cache
+  SSH_AUTH_SOCK  the ssh agent whose keys a remote target is offered (with
+                 the IdentityFile keys of your ssh config)
+  PATH           where ssh is found: ssh -G reads your ssh config for the host
+  ZAP_MINISIGN   the minisign that verifies a signed build source (an
+                 absolute path; default: minisign on PATH)
+  SSL_CERT_FILE, SSL_CERT_DIR
+                 the CA roots remote content is fetched with
+  ZAP_ENV_FD     set by zap, not by you: the descriptor holding --env-file
+                 values too long for an environment
+  and every variable the plan references, each as the plan recorded it
+
+Examples:
+  zap-eval | zap-detect | zap-plan > plan.json
+  zap-exec plan.json            # what it would do
+  zap-exec --wetrun plan.json   # do it
 
 Exit status: 0 every change succeeded (without --wetrun: the plan would
 run), 1 a change failed, 2 the plan was refused before anything ran.

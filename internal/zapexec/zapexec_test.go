@@ -292,7 +292,7 @@ func TestUsage(t *testing.T) {
 		t.Fatalf("--help: exit %d, %q", code, stdout.String())
 	}
 	stdout.Reset()
-	if code := Main(context.Background(), []string{"--nope"}, nil, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "zap-exec: flag provided but not defined: -nope") {
+	if code := Main(context.Background(), []string{"--nope"}, nil, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "zap-exec: unknown flag --nope") {
 		t.Fatalf("unknown flag: exit %d, %q", code, stderr.String())
 	}
 	stderr.Reset()

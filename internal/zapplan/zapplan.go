@@ -42,6 +42,14 @@ its plan_hash, to stdout.
 
   zap-eval zap.ts | zap-detect | zap-plan
 
+  --version    print the version and exit
+
+Environment: none; zap-plan reads nothing but its input.
+
+Examples:
+  zap-plan observations.json > plan.json
+  zap-eval zap.ts | zap-detect | zap-plan | jq .plan_hash
+
 Exit status: 0 the plan was written (held resources are listed in it),
 2 bad input, 1 the input couldn't be read or the output written.
 `

@@ -1,0 +1,88 @@
+package zapcli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/peterbourgon/ff/v3/ffcli"
+
+	"github.com/zap-go/zap/internal/stage"
+	"github.com/zap-go/zap/internal/suggest"
+)
+
+// unknownCommand is the usage error for name, which parent (its flag set's
+// name) has no command of: with the command it is likely a typo of.
+func unknownCommand(parent, name string, commands []*ffcli.Command) error {
+	var names []string
+	for _, c := range commands {
+		names = append(names, c.Name)
+	}
+	hints := []string{parent + " --help lists the commands"}
+	if near, ok := suggest.Closest(name, names); ok {
+		hints = append([]string{fmt.Sprintf("did you mean %s %s?", parent, near)}, hints...)
+	}
+	prefix := ""
+	if parent != "zap" {
+		prefix = parent + ": "
+	}
+	return fail(2, fmt.Sprintf("%sunknown command %q", prefix, name), hints...)
+}
+
+// flagError is the usage error for err, root.Parse's refusal of args: the
+// flag named as the command that refused it spells it (stage.FlagError),
+// with the flag it is likely a typo of, or the other commands that have it.
+func flagError(root *ffcli.Command, args []string, err error) error {
+	if inner := errors.Unwrap(err); inner != nil {
+		// ff's "error parsing commandline arguments: " adds nothing.
+		err = inner
+	}
+	cmd := selected(root, args)
+	name := cmd.FlagSet.Name()
+	msg, hints := stage.FlagError(err, cmd.FlagSet)
+	if flagName, ok := strings.CutPrefix(msg, "unknown flag --"); ok && len(hints) == 0 {
+		var others []string
+		walk(root, func(c *ffcli.Command) {
+			if c != cmd && c.Exec != nil && c.FlagSet.Lookup(flagName) != nil {
+				others = append(others, c.FlagSet.Name())
+			}
+		})
+		if len(others) > 0 {
+			hints = append(hints, fmt.Sprintf("--%s is a flag of %s", flagName, strings.Join(others, ", ")))
+		}
+	}
+	if name == "zap" {
+		return fail(2, msg, append(hints, "zap <command> --help prints the command's flags")...)
+	}
+	return fail(2, name+": "+msg, append(hints, name+" --help lists its flags")...)
+}
+
+// selected is the command args name: the subcommands named by the leading
+// arguments that aren't flags, as ffcli picks them.
+func selected(root *ffcli.Command, args []string) *ffcli.Command {
+	cmd := root
+	for _, arg := range args {
+		if strings.HasPrefix(arg, "-") {
+			continue
+		}
+		next := (*ffcli.Command)(nil)
+		for _, c := range cmd.Subcommands {
+			if c.Name == arg {
+				next = c
+			}
+		}
+		if next == nil {
+			break
+		}
+		cmd = next
+	}
+	return cmd
+}
+
+// walk calls fn on c and every command under it.
+func walk(c *ffcli.Command, fn func(*ffcli.Command)) {
+	fn(c)
+	for _, s := range c.Subcommands {
+		walk(s, fn)
+	}
+}

@@ -30,10 +30,13 @@ type Target struct {
 }
 
 // ConnectError is a connection that couldn't be made: Reason is ssh's (or
-// Zap's) own words, Hints what to do about it.
+// Zap's) own words, Hints what to do about it, Err its kind when it is a
+// known one (errors.Is with ErrUnknownHost, ErrRefused, ErrUnreachable,
+// ErrAuth, ErrHostKeyChanged; errors.go), else nil.
 type ConnectError struct {
 	Reason string
 	Hints  []string
+	Err    error
 }
 
 func (e *ConnectError) Error() string { return e.Reason }
@@ -117,9 +120,10 @@ func dial(ctx context.Context, cfg *Config, identity string, a *auth, c *Client,
 	if cfg.ConnectTimeout > 0 {
 		timeout = time.Duration(cfg.ConnectTimeout) * time.Second
 	}
+	offered := 0
 	conf := &ssh.ClientConfig{
 		User:              cfg.User,
-		Auth:              []ssh.AuthMethod{ssh.PublicKeysCallback(a.signers(identity, cfg.IdentityFiles))},
+		Auth:              []ssh.AuthMethod{ssh.PublicKeysCallback(counted(a.signers(identity, cfg.IdentityFiles), &offered))},
 		HostKeyCallback:   hk,
 		HostKeyAlgorithms: algos,
 		Timeout:           timeout,
@@ -127,6 +131,7 @@ func dial(ctx context.Context, cfg *Config, identity string, a *auth, c *Client,
 	if conf.User == "" {
 		conf.User = a.localUser()
 	}
+	conf.AuthCallback = authCheck(conf.User, cfg.Host, &offered)
 	addr := net.JoinHostPort(cfg.HostName, strconv.Itoa(cfg.Port))
 	dctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -137,7 +142,7 @@ func dial(ctx context.Context, cfg *Config, identity string, a *auth, c *Client,
 		conn, err = (&net.Dialer{}).DialContext(dctx, "tcp", addr)
 	}
 	if err != nil {
-		return nil, &ConnectError{Reason: err.Error()}
+		return nil, netError(err, cfg)
 	}
 	// The handshake is bounded too: a host that accepts and says nothing
 	// doesn't hold the pass, and a pass given up (ctx done) doesn't wait
@@ -155,8 +160,12 @@ func dial(ctx context.Context, cfg *Config, identity string, a *auth, c *Client,
 	if err != nil {
 		conn.Close()
 		var ke *keyError
-		if errors.As(err, &ke) {
+		var ae *authError
+		switch {
+		case errors.As(err, &ke):
 			return nil, ke.connectError()
+		case errors.As(err, &ae):
+			return nil, ae.connectError()
 		}
 		return nil, &ConnectError{Reason: strings.TrimPrefix(err.Error(), "ssh: handshake failed: ")}
 	}
@@ -179,6 +188,7 @@ func (e *keyError) connectError() *ConnectError {
 	switch {
 	case e.changed:
 		return &ConnectError{
+			Err:    ErrHostKeyChanged,
 			Reason: fmt.Sprintf("the host key of %s has changed from the one recorded in %s:%d", e.name, e.file, e.line),
 			Hints: []string{
 				"a changed key can mean someone is in the middle of the connection; check the new key with the host's administrator",

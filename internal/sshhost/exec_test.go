@@ -44,21 +44,8 @@ func (f *fakeServer) dial(t *testing.T) *Client {
 	}
 	conf := &ssh.ServerConfig{NoClientAuth: true}
 	conf.AddHostKey(signer)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go f.serve(c, conf)
-		}
-	}()
-	sc, err := ssh.Dial("tcp", l.Addr().String(), &ssh.ClientConfig{User: "u", HostKeyCallback: ssh.InsecureIgnoreHostKey()})
+	addr := listenSSH(t, func(c net.Conn) { f.serve(c, conf) })
+	sc, err := ssh.Dial("tcp", addr.String(), &ssh.ClientConfig{User: "u", HostKeyCallback: ssh.InsecureIgnoreHostKey()})
 	if err != nil {
 		t.Fatal(err)
 	}

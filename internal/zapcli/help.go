@@ -30,7 +30,7 @@ var environment = []envVar{
 	{name: "SSH_AUTH_SOCK", help: "the ssh agent whose keys are offered to a remote target (with your ssh config's IdentityFile keys)", cmds: remote},
 	{name: "SSL_CERT_FILE, SSL_CERT_DIR", help: "the CA roots remote content and tracked sources are fetched with over https",
 		cmds: []string{"zap lock", "zap update", "zap plan", "zap apply", "zap detect"}},
-	{name: "PATH", help: "where ssh (which reads your ssh config for a remote target, ssh -G) and minisign are found"},
+	{name: "PATH", help: "where ssh (which reads your ssh config for a remote target, ssh -G), minisign and dot (zap graph --svg) are found"},
 	{name: "SUDO_UID, SUDO_GID", help: "run as root through sudo, the config is evaluated as the user who ran sudo, when that user owns the project"},
 	{name: "USER", help: "the account named as the deployer in a release's record, when the system has no name for it", cmds: []string{"zap deploy"}},
 	{name: "GOGC", help: "when set, the Go collector setting of zap and its stages; unset, zap tunes it to the input's size"},
@@ -82,15 +82,31 @@ var examples = map[string][][2]string{
 		{"zap config validate", "evaluate ./zap.ts and run its gates: no target, no secrets"},
 		{"zap config validate web.ts", "the same for web.ts"},
 	},
+	"zap init": {
+		{"zap init", "start a project here: package.json, a commented zap.ts, tsconfig.json, then zap lock"},
+		{"zap init web", "the same in ./web (made when missing)"},
+	},
+	"zap types": {
+		{"zap types", "write @zap-go/zap where the project's tsconfig.json points, for tsc and editors"},
+	},
+	"zap graph": {
+		{"zap graph > graph.dot", "the resources, their edges and the last run's verdicts, as DOT"},
+		{"zap graph --svg web.ts > graph.svg", "the same laid out by Graphviz's dot"},
+	},
+	"zap completion": {
+		{"zap completion bash > ~/.local/share/bash-completion/completions/zap", "bash completion, loaded at the next shell"},
+		{"source <(zap completion zsh)", "completion in this zsh"},
+	},
 	"zap version": {
 		{"zap version", "print zap's version (zap --version too)"},
 	},
 }
 
 // evaluates reports whether the command named name (its flag set's name)
-// evaluates the config: every command but zap, zap config and zap version.
+// evaluates the config, and so reads what evaluating reads: every command
+// but these, which read no config.
 func evaluates(name string) bool {
-	return name != "zap" && name != "zap config" && name != "zap version"
+	return !slices.Contains([]string{"zap", "zap config", "zap version", "zap types", "zap completion"}, name)
 }
 
 // helpSections is the Environment and Examples sections of the command

@@ -135,15 +135,8 @@ func TestReleaseScriptRefuses(t *testing.T) {
 		"prepare":  {prepare: []string{"true", "false", "touch ../../never"}, want: "a prepare command failed (exit 1)"},
 		"shared":   {shared: []string{"bin"}, want: "ships a directory at the shared name bin"},
 		"lock": {edit: func(path, _ string, _ *string) {
-			cmd := exec.Command("flock", filepath.Join(path, ".zap-deploy.lock"), "sleep", "3")
 			os.WriteFile(filepath.Join(path, ".zap-deploy.lock"), nil, 0o640)
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { cmd.Wait() })
-			for i := 0; i < 100 && exec.Command("flock", "-n", filepath.Join(path, ".zap-deploy.lock"), "true").Run() == nil; i++ {
-				exec.Command("sleep", "0.05").Run()
-			}
+			holdLock(t, filepath.Join(path, ".zap-deploy.lock"))
 		}, want: "another deploy is running for this app"},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -242,5 +235,84 @@ func TestReleaseScriptKilled(t *testing.T) {
 	}
 	if current() != version || exists("releases/.zap-old-"+version) || exists("releases/.zap-stage") || !exists("releases/"+live) || exists("releases/"+version+"/old") {
 		t.Errorf("after: current %s, aside %v, stage %v", current(), exists("releases/.zap-old-"+version), exists("releases/.zap-stage"))
+	}
+}
+
+// TestRollbackScript: the rollback's compare-and-swap re-points current at
+// the previous release only while current names the failed one and the
+// previous one is on the host, under the deploy lock taken without
+// waiting; otherwise it changes nothing and says why (exit 3).
+func TestRollbackScript(t *testing.T) {
+	if _, err := exec.LookPath("flock"); err != nil {
+		t.Skip("skipped: the rollback script needs flock, which this machine lacks")
+	}
+	const failed, previous = "bbbbbbbbbbbb", "aaaaaaaaaaaa"
+	for name, tc := range map[string]struct {
+		edit func(t *testing.T, path string)
+		want string // "" for swapped
+	}{
+		"swapped":  {},
+		"trailing": {edit: func(t *testing.T, path string) { relink(t, path, path+"/releases/"+failed+"//") }},
+		"held":     {edit: func(t *testing.T, path string) { holdLock(t, filepath.Join(path, ".zap-deploy.lock")) }, want: "another deploy holds the app's lock"},
+		"nothing":  {edit: func(t *testing.T, path string) { os.Remove(filepath.Join(path, "current")) }, want: "current names nothing"},
+		"moved":    {edit: func(t *testing.T, path string) { relink(t, path, path+"/releases/cccccccccccc") }, want: "current no longer names the failed release " + failed},
+		"gone":     {edit: func(t *testing.T, path string) { os.RemoveAll(filepath.Join(path, "releases", previous)) }, want: "the previous release " + previous + " is gone"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := t.TempDir()
+			for _, v := range []string{failed, previous} {
+				if err := os.MkdirAll(filepath.Join(path, "releases", v), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(filepath.Join(path, ".zap-deploy.lock"), nil, 0o640); err != nil {
+				t.Fatal(err)
+			}
+			relink(t, path, path+"/releases/"+failed)
+			if tc.edit != nil {
+				tc.edit(t, path)
+			}
+			before, _ := os.Readlink(filepath.Join(path, "current"))
+			cmd := exec.Command("sh")
+			cmd.Stdin = strings.NewReader(ops.Input(Rollback, path, failed, previous))
+			out, err := cmd.Output()
+			after, _ := os.Readlink(filepath.Join(path, "current"))
+			if tc.want == "" {
+				if err != nil || strings.TrimSpace(string(out)) != "swapped" || after != path+"/releases/"+previous {
+					t.Fatalf("rollback: %v, %q; current %q", err, out, after)
+				}
+				return
+			}
+			ee, ok := err.(*exec.ExitError)
+			if !ok || ee.ExitCode() != 3 || strings.TrimSpace(string(out)) != "skip: "+tc.want {
+				t.Fatalf("rollback: %v, %q; want exit 3 and skip: %s", err, out, tc.want)
+			}
+			if after != before {
+				t.Errorf("current moved from %q to %q", before, after)
+			}
+		})
+	}
+}
+
+// relink points path/current at target.
+func relink(t *testing.T, path, target string) {
+	t.Helper()
+	os.Remove(filepath.Join(path, "current"))
+	if err := os.Symlink(target, filepath.Join(path, "current")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// holdLock has another process hold the flock on lock for 3 seconds, and
+// returns once it does.
+func holdLock(t *testing.T, lock string) {
+	t.Helper()
+	cmd := exec.Command("flock", lock, "sleep", "3")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Wait() })
+	for i := 0; i < 100 && exec.Command("flock", "-n", lock, "true").Run() == nil; i++ {
+		exec.Command("sleep", "0.05").Run()
 	}
 }

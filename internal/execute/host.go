@@ -45,10 +45,12 @@ type ZapOp struct {
 	Privilege plan.Privilege
 	// Timeout is the operation's limit; 0 is none.
 	Timeout time.Duration
-	// Payload, when not nil, is what the script reads after its text on
-	// stdin, streamed as the body of the here-document its last line
-	// opens (ops.PutInputReader): a build's source archive, which zap-exec
-	// attaches once it has the pinned bytes.
+	// Payload, when not nil, is what the script reads on stdin after its
+	// arguments, raw as it arrives: a build's source archive, which
+	// zap-exec attaches once it has the pinned bytes. The script then
+	// runs as `sh -c SCRIPT sh [PATH]` (ops.StreamInvocation), its other
+	// arguments framed ahead of the payload (ops.StreamInput), so no shell
+	// holds the payload.
 	Payload *Body
 }
 

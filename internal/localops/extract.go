@@ -38,10 +38,13 @@ func (h *Host) Extract(ctx context.Context, x *execute.Extract, archive io.Reade
 type asUser struct{ h *Host }
 
 func (u asUser) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args ...string) ([]byte, error) {
-	return u.RunOpStream(ctx, name, bytes.NewReader(stdin), args...)
+	cmd := exec.CommandContext(ctx, u.h.shell(), append([]string{"-s", "--"}, args...)...)
+	return u.h.runOp(ctx, cmd, name, bytes.NewReader(stdin), "")
 }
 
-func (u asUser) RunOpStream(ctx context.Context, name plan.OpName, stdin io.Reader, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, u.h.shell(), append([]string{"-s", "--"}, args...)...)
+// RunOpCommand runs script as `sh -c SCRIPT sh ARGS...` as the operator
+// (asroot.CommandRoot).
+func (u asUser) RunOpCommand(ctx context.Context, name plan.OpName, script string, stdin io.Reader, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, u.h.shell(), append([]string{"-c", script, "sh"}, args...)...)
 	return u.h.runOp(ctx, cmd, name, stdin, "")
 }

@@ -53,12 +53,18 @@ func (s *scriptHost) RunOp(ctx context.Context, name plan.OpName, stdin []byte, 
 	if stdin == nil {
 		stdin = []byte(script.Text)
 	}
-	return s.RunOpStream(ctx, name, bytes.NewReader(stdin), args...)
+	return s.exec(ctx, name, bytes.NewReader(stdin), append([]string{"-s", "--"}, args...))
 }
 
-// RunOpStream is RunOp with stdin a stream (asroot.StreamRoot).
-func (s *scriptHost) RunOpStream(ctx context.Context, name plan.OpName, stdin io.Reader, args ...string) ([]byte, error) {
-	argv := append(append(append([]string(nil), s.shell...), "-s", "--"), args...)
+// RunOpCommand runs script as `SHELL -c SCRIPT sh ARGS...` with stdin a
+// stream (asroot.CommandRoot).
+func (s *scriptHost) RunOpCommand(ctx context.Context, name plan.OpName, script string, stdin io.Reader, args ...string) ([]byte, error) {
+	return s.exec(ctx, name, stdin, append([]string{"-c", script, "sh"}, args...))
+}
+
+// exec runs the shell with args and stdin.
+func (s *scriptHost) exec(ctx context.Context, name plan.OpName, stdin io.Reader, args []string) ([]byte, error) {
+	argv := append(append([]string(nil), s.shell...), args...)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Env = []string{"PATH=" + s.path, "LC_ALL=C"}
 	cmd.Stdin = stdin

@@ -28,9 +28,11 @@ const sudoGrace = 5 * time.Second
 // Sudo performs Zap's operations as root with the constant scripts of
 // internal/ops: one `sudo -n sh -s -- PATH [MODE OWNER GROUP]` per
 // operation, the other arguments, the script (ops.Input) and a put's content
-// (ops.PutInput) on stdin; a put of a Body runs `sudo -n sh -c SCRIPT sh
-// PATH MODE OWNER GROUP` instead, its raw bytes on stdin (ops.StreamPut),
-// so no shell holds them. Each runs in a process group of its own but
+// (ops.PutInput) on stdin; a put of a Body runs the put-stream script as
+// `sudo -n sh -c SCRIPT sh PATH MODE OWNER GROUP` instead, its other
+// arguments framed and then its raw bytes on stdin (ops.StreamInput), so
+// no shell holds them, and an archive to extract runs its script the same
+// way. Each runs in a process group of its own but
 // in Zap's session, where sudo finds the credential a sudo -v on its
 // terminal left (-n: it never prompts). It is the Host.Elevated of a local
 // target: what the system refused natively is done again this way, whole.
@@ -64,17 +66,12 @@ var _ asroot.CommandRoot = (*Sudo)(nil)
 // RunOp runs one operation script under sudo (asroot.Root) and returns what it
 // printed on stdout, up to a snapshot's size.
 func (s *Sudo) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args ...string) ([]byte, error) {
-	return s.RunOpStream(ctx, name, bytes.NewReader(stdin), args...)
-}
-
-// RunOpStream is RunOp with stdin a stream (asroot.StreamRoot).
-func (s *Sudo) RunOpStream(ctx context.Context, name plan.OpName, stdin io.Reader, args ...string) ([]byte, error) {
 	sudo, err := s.check(ctx)
 	if err != nil {
 		return nil, err
 	}
 	argv := append(append([]string{"-n"}, strings.Fields(ops.Invocation)...), args...)
-	return s.run(ctx, name, sudo, argv, stdin)
+	return s.run(ctx, name, sudo, argv, bytes.NewReader(stdin))
 }
 
 // RunOpCommand runs script as `sudo -n sh -c SCRIPT sh ARGS...` with stdin

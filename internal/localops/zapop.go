@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -36,10 +37,13 @@ type sudoState struct {
 // `sudo -n true` has shown sudo won't prompt (asked once per run; a sudo
 // that would is the fixed failure "sudo authentication failed"). Through
 // sudo the script keeps Zap's session, and so its terminal, where sudo
-// finds a password typed for sudo -v.
+// finds a password typed for sudo -v. One with a payload (a build's source
+// archive) runs as `[sudo -n] SHELL -c SCRIPT sh [PATH]` instead, its other
+// arguments framed and then the payload's raw bytes on stdin
+// (ops.StreamInput), so no shell holds the payload.
 func (h *Host) Op(ctx context.Context, o *execute.ZapOp) error {
 	args, input := o.Split()
-	argv := append([]string{h.shell(), "-s", "--"}, args...)
+	shell := []string{h.shell()}
 	if o.Privilege != plan.Login && os.Geteuid() != 0 {
 		sudo, err := exec.LookPath("sudo")
 		if err != nil {
@@ -56,15 +60,18 @@ func (h *Host) Op(ctx context.Context, o *execute.ZapOp) error {
 		if h.sudo.err != nil {
 			return h.sudo.err
 		}
-		argv = append([]string{sudo, "-n", "/bin/sh", "-s", "--"}, args...)
+		shell = []string{sudo, "-n", "/bin/sh"}
 	}
 	viaSudo := o.Privilege != plan.Login && os.Geteuid() != 0
 	script := ops.Input(o.Script, input...)
+	argv := slices.Concat(shell, []string{"-s", "--"}, args)
 	var stdin io.Reader
 	if o.Payload != nil {
-		body := ops.PutInputReader(script, o.Payload.Reader())
-		defer body.Close()
-		stdin = body
+		// A payload (a build's source archive) follows the arguments
+		// raw, read as it arrives: the script is on the argv
+		// (ops.StreamInvocation).
+		argv = slices.Concat(shell, []string{"-c", o.Script, "sh"}, args)
+		stdin = ops.StreamInput(input, o.Payload.Reader())
 	}
 	err := h.runScript(ctx, argv, &execute.Command{Script: script, Timeout: o.Timeout}, stdin, viaSudo)
 	var ee *execute.ExitError

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -57,9 +58,9 @@ func sha512Hex(b []byte) string {
 // machine has: a tar.gz (and a tar.xz, with xz) unpacked with its top
 // directory stripped and built in its source directory or a cwd below it,
 // its env exported; an unextracted source under its name; and the
-// failures: bytes whose SHA-512 isn't the one sent run nothing (93), a cwd
-// that isn't there (94), a run that fails exits with its status, one that
-// leaves nothing at the output is 94. The private temporary directory is
+// failures: bytes whose SHA-512 or length isn't the one sent run nothing
+// (93), a cwd that isn't there (94), a run that fails exits with its
+// status, one that leaves nothing at the output is 94. The private temporary directory is
 // gone whatever happened.
 func TestBuildScript(t *testing.T) {
 	script, ok := Script("build")
@@ -101,6 +102,7 @@ func TestBuildScript(t *testing.T) {
 		want             result
 		wantPWDSuffix    string
 		skipWithoutBytes bool
+		lengthOff        int // added to the length sent
 	}{
 		{name: "tar.gz, strip 1", archive: tgz, extract: "tar.gz", strip: "1", cwd: ".", run: frame("sh build.sh"),
 			want: result{out: "1\nit's\nhere\n"}, wantPWDSuffix: "/src"},
@@ -115,6 +117,8 @@ func TestBuildScript(t *testing.T) {
 		{name: "modes", archive: modes, extract: "tar.gz", strip: "1", cwd: ".", run: frame("mkdir -p \"$(dirname \"$OUT\")\" && stat -c %a suid wide sgid > \"$OUT\""),
 			want: result{out: "755\n644\n755\n"}},
 		{name: "another SHA-512", archive: tgz, extract: "tar.gz", strip: "1", cwd: ".", sha: strings.Repeat("0", 128), run: frame("sh build.sh"),
+			want: result{exit: 93, stderr: "zap build: the source that arrived is not the source sent; nothing was built"}},
+		{name: "another length", archive: tgz, extract: "tar.gz", strip: "1", cwd: ".", lengthOff: 1, run: frame("sh build.sh"),
 			want: result{exit: 93, stderr: "zap build: the source that arrived is not the source sent; nothing was built"}},
 		{name: "not a tarball", archive: []byte("not a tarball"), extract: "tar.gz", strip: "1", cwd: ".", run: frame("sh build.sh"),
 			want: result{exit: 93, stderr: "zap build: the tar.gz source can't be unpacked; nothing was built"}},
@@ -141,9 +145,9 @@ func TestBuildScript(t *testing.T) {
 			if name == "" {
 				name = "source"
 			}
-			stdin := PutInput(Input(script.Text, "pin", c.extract, c.strip, c.cwd, name, sha, c.run), c.archive)
+			stdin := StreamInput([]string{"pin", c.extract, c.strip, c.cwd, name, sha, strconv.Itoa(len(c.archive) + c.lengthOff), c.run}, bytes.NewReader(c.archive))
 			env := []string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + tmp, "HOME=" + dir, "OUT=" + out}
-			exit, stderr := runInput(t, sh, stdin, env, out)
+			exit, stderr := runStream(t, sh, script.Text, stdin, env, out)
 			got, _ := os.ReadFile(out)
 			body, pwd := string(got), ""
 			if c.wantPWDSuffix != "" {

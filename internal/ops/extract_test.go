@@ -22,7 +22,7 @@ import (
 
 // extractBusyboxTools are the commands extract.sh and lib/walk.sh use that
 // BusyBox has as applets (Alpine's are BusyBox's).
-var extractBusyboxTools = []string{"awk", "base64", "cat", "chmod", "chown", "df", "find", "head", "id", "ls", "mkdir", "mktemp", "mv", "rm", "rmdir", "sha512sum", "sort", "stat", "tail", "tar", "uniq"}
+var extractBusyboxTools = []string{"awk", "cat", "chmod", "chown", "df", "find", "head", "id", "ls", "mkdir", "mktemp", "mv", "rm", "rmdir", "sha512sum", "sort", "stat", "tail", "tar", "uniq"}
 
 // extractShells are dash, bash and BusyBox's ash with its applets first on
 // PATH.
@@ -48,8 +48,8 @@ func extractForm(t *testing.T, sh userShell, path string, archive []byte, form, 
 	if sha == "" {
 		sha = ops.SHA512Hex(archive)
 	}
-	in := ops.Input(s.Text, sha, strconv.Itoa(len(archive)), form, strip, prov, "", "", "")
-	return userExec(t, sh, string(ops.PutInput(in, archive)), nil, path)
+	args := []string{sha, strconv.Itoa(len(archive)), form, strip, prov, "", "", ""}
+	return streamExec(t, sh, s.Text, ops.StreamInput(args, bytes.NewReader(archive)), path)
 }
 
 // treeOf lists what lies under dir, a name and its mode (and a file's body)

@@ -1,7 +1,9 @@
 // Package ops holds the constant scripts of Zap's own operations (the = steps
 // of a plan). Each is embedded in the binary, run by a POSIX shell that reads
-// it from stdin, and parameterised only by its arguments, so its text, the
-// command it is handed to and its arguments are what plan_hash covers.
+// it from stdin (or, for the few that take a payload too large to hold, from
+// its argv: StreamInvocation), and parameterised only by its arguments, so
+// its text, the command it is handed to and its arguments are what
+// plan_hash covers.
 //
 // On a local target zap-exec performs the same operations natively in Go and
 // falls back to the script under sudo only where it is denied; over SSH the
@@ -12,6 +14,7 @@ import (
 	"embed"
 	"strings"
 
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/plan"
 )
 
@@ -24,12 +27,25 @@ var scripts embed.FS
 // the whole text with its parts in place.
 const includeMark = "#@include "
 
-// Invocation is the command every operation script is handed to. The script
-// arrives on its stdin; its arguments follow the --.
+// Invocation is the command every operation script but the streamed ones
+// is handed to. The script arrives on its stdin; its arguments follow the
+// --.
 const Invocation = "sh -s --"
 
+// StreamInvocation is how a streamed script runs: `sh -c SCRIPT sh ARGV...`,
+// its text on the shell's argv, so that stdin holds no script for a shell
+// to read ahead of, only its other arguments and its payload (StreamInput):
+// a payload too large for a shell to hold as a here-document, as dash and
+// BusyBox's ash hold one whole before the command reads it.
+const StreamInvocation = "sh -c SCRIPT sh"
+
+// streamed are the operations whose scripts run as StreamInvocation says:
+// a put whose content is remote (plan.OpPutStream), an extract and a
+// build, each of which takes an archive or a file of up to a GiB.
+var streamed = map[plan.OpName]bool{plan.OpPutStream: true, plan.OpExtract: true, vocab.OpBuild: true}
+
 // Script returns the text of the named operation's script, its shared
-// parts in place.
+// parts in place, and the command it is handed to.
 func Script(name plan.OpName) (plan.Script, bool) {
 	b, err := scripts.ReadFile("scripts/" + string(name) + ".sh")
 	if err != nil {
@@ -39,7 +55,11 @@ func Script(name plan.OpName) (plan.Script, bool) {
 	if err != nil {
 		return plan.Script{}, false
 	}
-	return plan.Script{Text: text, Invocation: Invocation}, true
+	inv := Invocation
+	if streamed[name] {
+		inv = StreamInvocation
+	}
+	return plan.Script{Text: text, Invocation: inv}, true
 }
 
 // expand puts each shared part a script includes in place.

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,8 +28,22 @@ func runOp(t *testing.T, shell string, name plan.OpName, env []string, args ...s
 // returns its exit status and stderr.
 func runInput(t *testing.T, shell string, stdin []byte, env []string, args ...string) (int, string) {
 	t.Helper()
-	cmd := exec.Command(shell, append([]string{"-s", "--"}, args...)...)
-	cmd.Stdin = bytes.NewReader(stdin)
+	return runShell(t, shell, bytes.NewReader(stdin), env, append([]string{"-s", "--"}, args...)...)
+}
+
+// runStream runs text as a streamed script runs (`SHELL -c TEXT sh ARGS`,
+// StreamInvocation) with stdin, and returns the exit status and stderr.
+func runStream(t *testing.T, shell, text string, stdin io.Reader, env []string, args ...string) (int, string) {
+	t.Helper()
+	return runShell(t, shell, stdin, env, append([]string{"-c", text, "sh"}, args...)...)
+}
+
+// runShell runs shell with args, stdin and env, and returns the exit status
+// and stderr.
+func runShell(t *testing.T, shell string, stdin io.Reader, env []string, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(shell, args...)
+	cmd.Stdin = stdin
 	cmd.Env = env
 	var stderr strings.Builder
 	cmd.Stderr = &stderr

@@ -1,7 +1,7 @@
 package ops_test
 
 // The put script as a put whose content is too large to hold runs it
-// (ops.StreamPut: sh -c, the arguments' line and then the raw bytes on
+// (put-stream: sh -c, the framed arguments and then the raw bytes on
 // stdin), under dash, bash and BusyBox's ash: any bytes arrive, a digest or
 // a length that isn't the content's installs nothing, and the shell and
 // what it starts never hold the content, where the here-document's shell
@@ -33,15 +33,14 @@ var putStreamTools = []string{"cat", "chmod", "chown", "mkdir", "mktemp", "mv", 
 // length.
 func streamPutCmd(t *testing.T, sh userShell, at, mode string, content io.Reader, sum string, length int64) *exec.Cmd {
 	t.Helper()
-	s, _ := ops.Script(plan.OpPut)
-	text, ok := ops.StreamPut(s.Text)
-	if !ok {
-		t.Fatal("the put script doesn't end in its here-document")
+	s, ok := ops.Script(plan.OpPutStream)
+	if !ok || s.Invocation != ops.StreamInvocation {
+		t.Fatalf("no put-stream script run as %q", ops.StreamInvocation)
 	}
 	p := &execute.Put{Path: at, Mode: mode, SHA512: sum, Body: &execute.Body{Size: length}}
 	argv, hidden := asroot.PutArgs(p, "")
-	cmd := exec.Command(sh.argv[0], append(append(append([]string(nil), sh.argv[1:]...), "-c", text, "sh"), argv...)...)
-	cmd.Stdin = ops.PutStreamInput(hidden, content)
+	cmd := exec.Command(sh.argv[0], append(append(append([]string(nil), sh.argv[1:]...), "-c", s.Text, "sh"), argv...)...)
+	cmd.Stdin = ops.StreamInput(hidden, content)
 	cmd.Env = []string{"LC_ALL=C", "PATH=" + sh.path}
 	cmd.Dir = "/"
 	return cmd
@@ -83,10 +82,10 @@ func TestStreamPut(t *testing.T) {
 				{"wrong digest", other, hexSum(content), int64(len(other))},
 				{"short", other[:4], hexSum(other), int64(len(other))},
 				{"long", append(append([]byte(nil), other...), 'x'), hexSum(other), int64(len(other))},
-				{"no argument line", nil, "", 0},
+				{"no arguments", nil, "", 0},
 			} {
 				cmd := streamPutCmd(t, sh, at, "600", bytes.NewReader(c.body), c.sum, c.length)
-				if c.name == "no argument line" {
+				if c.name == "no arguments" {
 					cmd.Stdin = strings.NewReader("")
 				}
 				out, err := cmd.CombinedOutput()

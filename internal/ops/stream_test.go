@@ -2,6 +2,7 @@ package ops
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os/exec"
 	"strings"
@@ -37,20 +38,51 @@ func TestInputArguments(t *testing.T) {
 	}
 }
 
-// TestPutInputReaderSameStream: the streamed input is byte for byte the
-// one PutInput builds whole, at line boundaries and around them.
-func TestPutInputReaderSameStream(t *testing.T) {
-	for _, n := range []int{0, 1, 56, 57, 58, 114, 1000, 1 << 16} {
-		content := make([]byte, n)
-		for i := range content {
-			content[i] = byte(i*7 + n)
-		}
-		got, err := io.ReadAll(PutInputReader("script", bytes.NewReader(content)))
+// TestStreamInputArguments: the arguments StreamInput frames reach a
+// streamed script (lib/stdin.sh's zap_stdin, run as `sh -c`) under dash,
+// bash and BusyBox after the argv's, each whole (line breaks, a trailing
+// one, empty ones, quotes and $ a shell would expand), with none of them
+// on the argv, and the payload after them arrives byte for byte: nothing
+// of it was read ahead. A frame cut short, or one whose counts aren't
+// numbers, is exit 93 before the function runs.
+func TestStreamInputArguments(t *testing.T) {
+	hidden := []string{"it's", "two\nlines", "trailing\n", "\n", "", `back\slash`, "$(touch x) `id` $HOME", "-n", "\xff\xfe"}
+	payload := []byte("3\n1\nnot an argument\n\x00\xff and no final newline")
+	lib, err := scripts.ReadFile("scripts/lib/stdin.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := "zap=test\nzap_fail() { echo \"zap $zap: $2\" >&2; exit \"$1\"; }\n" + string(lib) +
+		"f() { for a; do printf '%s\\000' \"$a\"; done; printf 'argv\\000'; cat /proc/$$/cmdline; printf 'payload\\000'; cat; }\n" +
+		"zap_stdin f \"$@\"\n"
+	run := func(sh []string, stdin io.Reader) ([]byte, error) {
+		cmd := exec.Command(sh[0], append(append(sh[1:], "-c", script, "sh"), "/shown", "")...)
+		cmd.Stdin = stdin
+		return cmd.Output()
+	}
+	for _, sh := range svcShells(t) {
+		out, err := run(sh, StreamInput(hidden, bytes.NewReader(payload)))
 		if err != nil {
-			t.Fatalf("%d bytes: %v", n, err)
+			t.Fatalf("%s: %v", sh[0], err)
 		}
-		if want := PutInput("script", content); !bytes.Equal(got, want) {
-			t.Errorf("%d bytes: the stream differs from PutInput's", n)
+		args, rest, _ := strings.Cut(string(out), "argv\x00")
+		want := strings.Join(append([]string{"/shown", ""}, hidden...), "\x00") + "\x00"
+		if args != want {
+			t.Errorf("%s: the function's arguments are %q, want %q", sh[0], args, want)
+		}
+		argv, got, _ := strings.Cut(rest, "payload\x00")
+		if _, after, _ := strings.Cut(argv, "\x00sh\x00"); after != "/shown\x00\x00" {
+			t.Errorf("%s: the shell's argv ends %q, want only the shown arguments after $0", sh[0], after)
+		}
+		if got != string(payload) {
+			t.Errorf("%s: the payload arrived as %q, want %q", sh[0], got, payload)
+		}
+		for _, bad := range []string{"", "2\n1\na\n", "1\n0\n\n", "x\n", "01\n1\na\n", "1\n2\na\n"} {
+			out, err := run(sh, strings.NewReader(bad))
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 93 || strings.Contains(string(out), "argv") {
+				t.Errorf("%s: the frame %q: %v, printed %q; want exit 93 with the function not run", sh[0], bad, err, out)
+			}
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -76,8 +77,22 @@ func userRun(t *testing.T, sh userShell, name plan.OpName, args ...string) (int,
 
 func userExec(t *testing.T, sh userShell, text string, stdout *strings.Builder, args ...string) (int, string) {
 	t.Helper()
-	cmd := exec.Command(sh.argv[0], append(append(sh.argv[1:], "-s", "--"), args...)...)
-	cmd.Stdin = strings.NewReader(text)
+	return shellExec(t, sh, strings.NewReader(text), stdout, append([]string{"-s", "--"}, args...)...)
+}
+
+// streamExec runs text as a streamed script runs (`SHELL -c TEXT sh ARGS`,
+// ops.StreamInvocation) with stdin, and returns the exit status and stderr.
+func streamExec(t *testing.T, sh userShell, text string, stdin io.Reader, args ...string) (int, string) {
+	t.Helper()
+	return shellExec(t, sh, stdin, nil, append([]string{"-c", text, "sh"}, args...)...)
+}
+
+// shellExec runs sh with args and stdin, in / with PATH its own, and
+// returns the exit status and stderr.
+func shellExec(t *testing.T, sh userShell, stdin io.Reader, stdout *strings.Builder, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(sh.argv[0], append(append([]string(nil), sh.argv[1:]...), args...)...)
+	cmd.Stdin = stdin
 	cmd.Env = []string{"LC_ALL=C", "PATH=" + sh.path}
 	cmd.Dir = "/"
 	var stderr strings.Builder

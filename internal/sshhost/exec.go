@@ -29,10 +29,11 @@ import (
 // GROUP]`, each argument single-quoted, and the script arrives on stdin,
 // after the arguments no argv shows (ops.Input: a put's digest and length,
 // a link's target) and, for a put, before the content (ops.PutInput). A
-// put of a Body (a remote file's cached bytes) runs as `sudo -n sh -c
-// SCRIPT sh PATH MODE OWNER GROUP` instead, with one line of its other
-// arguments and then the raw bytes on stdin (ops.StreamPut), so no shell on
-// the target holds them as a here-document. A put with a validate check is
+// put of a Body (a remote file's cached bytes) runs the put-stream script
+// as `sudo -n sh -c SCRIPT sh PATH MODE OWNER GROUP` instead, with its other
+// arguments framed and then the raw bytes on stdin (ops.StreamInput), so
+// no shell on the target holds them as a here-document; an archive to
+// extract runs its script the same way. A put with a validate check is
 // asroot.ValidatedPut: the put script snapshots the old file as root before it
 // writes, the check runs as the connecting user (an operator's command), and
 // a failed check puts the old file back with a second put. Before the first operation
@@ -93,19 +94,21 @@ func (e *Exec) Run(ctx context.Context, c *execute.Command) error {
 // RunOp runs one operation script under sudo (asroot.Root): what it prints on
 // stdout is returned, up to a snapshot's size.
 func (e *Exec) RunOp(ctx context.Context, name plan.OpName, stdin []byte, args ...string) ([]byte, error) {
-	return e.RunOpStream(ctx, name, bytes.NewReader(stdin), args...)
-}
-
-// RunOpStream is RunOp with stdin a stream (asroot.StreamRoot): an
-// archive crosses the connection as it is read, never held whole.
-func (e *Exec) RunOpStream(ctx context.Context, name plan.OpName, stdin io.Reader, args ...string) ([]byte, error) {
-	return e.rootSession(ctx, name, rootCommand(args), stdin)
+	return e.rootSession(ctx, name, rootCommand(args), bytes.NewReader(stdin))
 }
 
 // RunOpCommand runs script as `sudo -n sh -c SCRIPT sh ARGS...`, each
-// single-quoted, with stdin streamed as it is read (asroot.CommandRoot).
+// single-quoted, with stdin streamed as it is read (asroot.CommandRoot): a
+// remote file or an archive crosses the connection as it is read, never
+// held whole.
 func (e *Exec) RunOpCommand(ctx context.Context, name plan.OpName, script string, stdin io.Reader, args ...string) ([]byte, error) {
-	return e.rootSession(ctx, name, quotedCommand("sudo -n sh -c "+vocab.Quote(script)+" sh", args), stdin)
+	return e.rootSession(ctx, name, "sudo -n "+streamCommand(script, args), stdin)
+}
+
+// streamCommand is the command a streamed script runs as
+// (ops.StreamInvocation): `sh -c SCRIPT sh` and args, each single-quoted.
+func streamCommand(script string, args []string) string {
+	return quotedCommand("sh -c "+vocab.Quote(script)+" sh", args)
 }
 
 // rootSession runs command, an operation under sudo, after the run's sudo

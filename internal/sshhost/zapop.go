@@ -2,7 +2,6 @@ package sshhost
 
 import (
 	"context"
-	"io"
 	"strings"
 
 	"github.com/zap-go/zap/internal/execute"
@@ -16,8 +15,11 @@ import (
 // the path single-quoted, for a login operation, and `sudo -n sh -s --
 // [PATH]` for a root or elevated one (after the run's one sudo check); the
 // other arguments and then the script arrive on stdin (ops.Input), so the
-// login shell's argv on the host shows none of them. Past its limit the
-// session is sent SIGKILL and closed.
+// login shell's argv on the host shows none of them. One with a payload (a
+// build's source archive) runs as `[sudo -n] sh -c SCRIPT sh [PATH]`
+// instead (ops.StreamInvocation), its other arguments framed and then the
+// payload's raw bytes on stdin (ops.StreamInput), so no shell on the host
+// holds the payload. Past its limit the session is sent SIGKILL and closed.
 func (e *Exec) Op(ctx context.Context, o *execute.ZapOp) error {
 	args, input := o.Split()
 	if o.Privilege != plan.Login {
@@ -25,13 +27,16 @@ func (e *Exec) Op(ctx context.Context, o *execute.ZapOp) error {
 			return err
 		}
 	}
-	var stdin io.Reader = strings.NewReader(ops.Input(o.Script, input...))
 	if o.Payload != nil {
-		body := ops.PutInputReader(ops.Input(o.Script, input...), o.Payload.Reader())
-		defer body.Close()
-		stdin = body
+		// A payload (a build's source archive) follows the arguments
+		// raw, read as it arrives: the script is on the argv.
+		cmd := streamCommand(o.Script, args)
+		if o.Privilege != plan.Login {
+			cmd = "sudo -n " + cmd
+		}
+		return opError(o, e.c.sessionTo(ctx, cmd, ops.StreamInput(input, o.Payload.Reader()), o.Timeout, nil))
 	}
-	return opError(o, e.c.sessionTo(ctx, opCommand(o, args), stdin, o.Timeout, nil))
+	return opError(o, e.c.sessionTo(ctx, opCommand(o, args), strings.NewReader(ops.Input(o.Script, input...)), o.Timeout, nil))
 }
 
 // opCommand is the command an operation runs as: `sh -s -- [PATH]`, under

@@ -43,11 +43,11 @@ func (a AsRoot) Put(ctx context.Context, p *execute.Put) error {
 // Extract extracts an archive as root, streamed to the script; a Root that
 // can't take a stream can't extract.
 func (a AsRoot) Extract(ctx context.Context, x *execute.Extract, archive io.Reader, size int64, sha string) error {
-	sr, ok := a.Root.(asroot.StreamRoot)
+	cr, ok := a.Root.(asroot.CommandRoot)
 	if !ok {
 		return execute.Errorf(events.Permanent, "this host can't stream an archive to the extract script")
 	}
-	return asroot.Extract(ctx, sr, x, archive, size, sha)
+	return asroot.Extract(ctx, cr, x, archive, size, sha)
 }
 
 // Dir makes a directory as root.

@@ -7,7 +7,8 @@ import "github.com/zap-go/zap/pkg/plan"
 // checks its SHA-512, unpacks it in a private temporary directory, runs the
 // build's run there and removes the directory. Its path is the output; the
 // plan's arguments are BuildArgs, and zap-exec appends the archive's
-// SHA-512 and the run's script (resolved when it acts) before it runs.
+// SHA-512 and length and the run's script (resolved when it acts) before
+// it runs.
 const OpBuild plan.OpName = "build"
 
 // The plan's arguments of OpBuild, in order: the source's blake3 pin (which
@@ -24,8 +25,8 @@ const (
 )
 
 // BuildSourceLimit is the largest source archive a build takes, fetch's
-// own size bound (1 GiB): the archive crosses to the target inside the
-// script's input (base64 in a here-document), streamed from its content
-// cache entry and never held whole, so the bound is the cache's and the
-// target's room, not the operator's memory.
+// own size bound (1 GiB): the archive crosses to the target raw on the
+// script's stdin, streamed from its content cache entry and copied to a
+// file as it arrives, never held whole, so the bound is the cache's and
+// the target's room, not the operator's or the target's memory.
 const BuildSourceLimit = 1 << 30

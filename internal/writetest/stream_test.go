@@ -15,7 +15,7 @@ import (
 
 // bodyPut is a put of content as a Body, as a remote file's cached bytes
 // are sent: over SSH the put script runs as sudo -n sh -c and copies the
-// raw bytes as they arrive (ops.StreamPut).
+// raw bytes as they arrive (put-stream.sh).
 func bodyPut(path string, content []byte, mode string) *execute.Put {
 	s := sha512.Sum512(content)
 	return &execute.Put{Path: path, Body: &execute.Body{From: bytes.NewReader(content), Size: int64(len(content))}, SHA512: hex.EncodeToString(s[:]), Mode: mode}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"sync"
 
 	"github.com/zap-go/zap/internal/execute"
@@ -22,8 +23,8 @@ import (
 // fetched on the operator's machine (from the content cache, or the
 // network on a miss, checked against the pin and, with verify, by
 // minisign before it is cached) before the first change runs. The
-// archive's SHA-512 and the run's script are appended to the step's
-// arguments (they travel on stdin) and the archive is its payload.
+// archive's SHA-512 and length and the run's script are appended to the
+// step's arguments (they travel on stdin) and the archive is its payload.
 
 // buildStep is one build step of a prepared plan.
 type buildStep struct {
@@ -59,7 +60,8 @@ func buildSteps(p *execute.Prepared, lookup execute.Lookup) ([]buildStep, error)
 // attachSources fetches each build's source archive through the operator's
 // content cache and makes it its step's payload, before anything runs: the
 // cache entry's file, held open until the returned release is called and
-// streamed to the target when the step runs, never held whole. A source the
+// streamed to the target when the step runs, raw after the script's
+// arguments (ops.StreamInput), never held whole on either side. A source the
 // rules refuse (its URL, a pin mismatch, a signature that doesn't verify, a
 // minisign Zap won't run, more than vocab.BuildSourceLimit bytes, a cache
 // hit included) refuses the run, exit 2; one the world keeps from it (the
@@ -99,7 +101,7 @@ func attachSources(ctx context.Context, steps []buildStep, res *resolve.Resoluti
 		}
 		held = append(held, e)
 		s.op.Payload = &execute.Body{From: e.File, Size: e.Size}
-		s.op.Args = append(s.op.Args, e.SHA512, s.run)
+		s.op.Args = append(s.op.Args, e.SHA512, strconv.FormatInt(e.Size, 10), s.run)
 	}
 	return release, nil
 }

@@ -174,6 +174,12 @@ const OpExtract OpName = "extract"
 // source uses it, and plan_hash covers its script.
 const OpRead OpName = "read"
 
+// OpPutStream is the put as a put whose content is remote runs it: the put
+// script's own functions, its content read raw off stdin as it arrives
+// rather than held as a here-document. It is never a step's own operation:
+// a plan with such a put uses it, and plan_hash covers its script.
+const OpPutStream OpName = "put-stream"
+
 // ValidOpName reports whether name is the form of an operation's name:
 // lowercase letters, digits and -, starting with a letter.
 func ValidOpName(name OpName) bool {
@@ -352,20 +358,32 @@ func nullInPlan(path string) bool {
 	return declaration.NullInVars(path) || opVarsPath.MatchString(path)
 }
 
-// Ops returns the operations p's steps use, and read for a put whose
-// content is a source, sorted by name, each once.
+// Ops returns the operations p's steps use, read for a put whose content
+// is a source and put-stream for one whose content is remote, sorted by
+// name, each once.
 func (p *Plan) Ops() []OpName {
 	seen := map[OpName]bool{}
 	var names []OpName
+	use := func(name OpName) {
+		if !seen[name] {
+			seen[name] = true
+			names = append(names, name)
+		}
+	}
 	for _, c := range p.Changes {
 		for _, s := range c.Steps {
-			if s.Op != nil && !seen[s.Op.Name] {
-				seen[s.Op.Name] = true
-				names = append(names, s.Op.Name)
+			if s.Op == nil {
+				continue
 			}
-			if s.Op != nil && s.Op.Name == OpPut && s.Op.From != nil && s.Op.From.Type == declaration.ContentSource && !seen[OpRead] {
-				seen[OpRead] = true
-				names = append(names, OpRead)
+			use(s.Op.Name)
+			if s.Op.Name != OpPut || s.Op.From == nil {
+				continue
+			}
+			switch s.Op.From.Type {
+			case declaration.ContentSource:
+				use(OpRead)
+			case declaration.ContentRemote:
+				use(OpPutStream)
 			}
 		}
 	}

@@ -61,31 +61,24 @@ func PutArgs(p *execute.Put, what string) (argv, stdin []string) {
 }
 
 // putOnce runs the put script once through root for p. A Body is never
-// held whole, on either side: through a CommandRoot the script is
-// ops.StreamPut's, run by `sh -c`, and the raw bytes follow one line of
-// arguments on stdin (ops.PutStreamInput), so the target's shell holds no
-// here-document; through a StreamRoot alone it is streamed into the
-// here-document (ops.PutInputReader).
+// held whole, on either side: it runs the put-stream script
+// (plan.OpPutStream: the put's own functions) through a CommandRoot, as
+// `sh -c`, its other arguments and then the raw bytes on stdin
+// (ops.StreamInput), so no shell on the target holds a here-document.
 func putOnce(ctx context.Context, root Root, script string, p *execute.Put, what string) ([]byte, error) {
 	argv, stdin := PutArgs(p, what)
 	if p.Body == nil {
 		return root.RunOp(ctx, plan.OpPut, ops.PutInput(ops.Input(script, stdin...), p.Content), argv...)
 	}
-	if cr, ok := root.(CommandRoot); ok {
-		text, ok := ops.StreamPut(script)
-		if !ok {
-			return nil, errors.New("this zap's put script doesn't end in its here-document")
-		}
-		return cr.RunOpCommand(ctx, plan.OpPut, text, ops.PutStreamInput(stdin, p.Body.Reader()), argv...)
-	}
-	in := ops.Input(script, stdin...)
-	sr, ok := root.(StreamRoot)
+	cr, ok := root.(CommandRoot)
 	if !ok {
 		return nil, execute.Errorf(events.Permanent, "this host can't stream a file's content to the put script")
 	}
-	body := ops.PutInputReader(in, p.Body.Reader())
-	defer body.Close()
-	return sr.RunOpStream(ctx, plan.OpPut, body, argv...)
+	stream, ok := ops.Script(plan.OpPutStream)
+	if !ok {
+		return nil, errors.New("this zap has no put-stream script")
+	}
+	return cr.RunOpCommand(ctx, plan.OpPut, stream.Text, ops.StreamInput(stdin, p.Body.Reader()), argv...)
 }
 
 // Snapshot is the file a validated put replaces, as the put script read it
@@ -273,34 +266,25 @@ func LastLine(s string) string {
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
-// StreamRoot is a Root that can take an operation's stdin as a stream, so
-// an archive travels without being held whole.
-type StreamRoot interface {
-	Root
-	RunOpStream(ctx context.Context, name plan.OpName, stdin io.Reader, args ...string) ([]byte, error)
-}
-
 // CommandRoot is a Root that can also run a script as `sh -c SCRIPT sh
-// ARGS...` under root, stdin a stream that holds no script: a put's content
-// reaches what reads it as it arrives, held by no shell (ops.StreamPut).
+// ARGS...` under root (ops.StreamInvocation), stdin a stream that holds no
+// script: a payload reaches what reads it as it arrives, held by no shell.
 type CommandRoot interface {
 	Root
 	RunOpCommand(ctx context.Context, name plan.OpName, script string, stdin io.Reader, args ...string) ([]byte, error)
 }
 
 // Extract extracts an archive through root: the extract script of
-// internal/ops with the path on its argv, the rest of its arguments on
-// stdin, then the archive's size bytes from archive, streamed
-// (ops.PutInputReader); the script checks their SHA-512 (sha) and length
-// before it extracts.
-func Extract(ctx context.Context, root StreamRoot, x *execute.Extract, archive io.Reader, size int64, sha string) error {
+// internal/ops run as `sh -c` with the path on its argv, and on stdin the
+// rest of its arguments (ops.StreamInput) and then the archive's size raw
+// bytes from archive, streamed; the script checks their SHA-512 (sha) and
+// length before it extracts.
+func Extract(ctx context.Context, root CommandRoot, x *execute.Extract, archive io.Reader, size int64, sha string) error {
 	script, ok := ops.Script(plan.OpExtract)
 	if !ok {
 		return errors.New("this zap has no extract script")
 	}
-	in := ops.Input(script.Text, sha, strconv.FormatInt(size, 10), x.Form, x.Strip, x.Provenance, x.Mode, x.Owner, x.Group)
-	stdin := ops.PutInputReader(in, io.LimitReader(archive, size))
-	defer stdin.Close()
-	_, err := root.RunOpStream(ctx, plan.OpExtract, stdin, x.Path)
+	args := []string{sha, strconv.FormatInt(size, 10), x.Form, x.Strip, x.Provenance, x.Mode, x.Owner, x.Group}
+	_, err := root.RunOpCommand(ctx, plan.OpExtract, script.Text, ops.StreamInput(args, io.LimitReader(archive, size)), x.Path)
 	return err
 }

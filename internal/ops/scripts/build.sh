@@ -1,9 +1,15 @@
-# zap build OUTPUT PIN EXTRACT STRIP CWD NAME SHA512 RUN
-# Builds from the source archive that follows the script on stdin (base64,
-# the body of the here-document its last line opens), as the login user:
-# in a new private temporary directory (mode 700, removed at the end,
-# whatever happens) the archive is decoded and its SHA-512 checked against
-# SHA512 before anything else; a tar.gz or tar.xz is unpacked into src with
+# zap build OUTPUT, then on stdin PIN EXTRACT STRIP CWD NAME SHA512 LENGTH
+# RUN and the source archive
+# Runs as `sh -c` with this text and OUTPUT on its argv, so nothing on
+# stdin is script for a shell to parse or read ahead of. Stdin holds the
+# other arguments, framed (ops.StreamInput, read a byte at a time by
+# lib/stdin.sh's zap_stdin), and then the archive's raw bytes, which cat
+# copies into the private directory below as they arrive: no shell holds
+# them as a here-document.
+# Builds from that archive as the login user: in a new private temporary
+# directory (mode 700, removed at the end, whatever happens) the archive
+# is written and its SHA-512 and LENGTH checked against the ones sent
+# before anything else; a tar.gz or tar.xz is unpacked into src with
 # STRIP leading components stripped, owned by the user, with no set-id bit
 # and nothing group- or world-writable, and an unextracted
 # source is put there as NAME. RUN, the build's run in its shell frame
@@ -16,9 +22,10 @@
 set -u
 zap=build
 #@include fail
+#@include stdin
 zap_build() {
-	[ "$#" -eq 8 ] || zap_fail 2 "want 8 arguments, got $#"
-	output=$1 extract=$3 strip=$4 cwd=$5 name=$6 want=$7 run=$8
+	[ "$#" -eq 9 ] || zap_fail 2 "want 9 arguments, got $#"
+	output=$1 extract=$3 strip=$4 cwd=$5 name=$6 want=$7 length=$8 run=$9
 	case $strip in
 	'' | *[!0-9]*) zap_fail 2 "strip_components $strip is not a number" ;;
 	esac
@@ -33,10 +40,10 @@ zap_build() {
 	trap 'exit 129' HUP
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
-	base64 -d >"$work/source" 2>/dev/null ||
+	cat >"$work/source" ||
 		zap_fail 93 "the source archive didn't arrive whole; nothing was built"
-	got=$(sha512sum <"$work/source")
-	[ "${got%% *}" = "$want" ] ||
+	set -- $(sha512sum <"$work/source") $(stat -c %s -- "$work/source")
+	[ "${1-}" = "$want" ] && [ "${3-}" = "$length" ] ||
 		zap_fail 93 "the source that arrived is not the source sent; nothing was built"
 	umask 022
 	mkdir "$work/src"
@@ -73,4 +80,4 @@ zap_build() {
 	[ -e "$output" ] || [ -L "$output" ] ||
 		zap_fail 94 "the run exited 0 and left nothing at the output $output; no provenance is recorded"
 }
-zap_build "$@" <<'__zap_content_end__'
+zap_stdin zap_build "$@"

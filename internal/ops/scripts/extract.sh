@@ -1,9 +1,13 @@
-# zap extract PATH SHA512 LENGTH FORM STRIP PROVENANCE MODE OWNER GROUP
-# PATH is on the shell's argv; the rest arrive on stdin, set ahead of this
-# script (ops.Input). The archive follows this script on stdin as the body
-# of the here-document the last line opens (base64 lines, then
-# __zap_content_end__: ops.PutInput), so no copy of it sits anywhere the
-# extracting account doesn't alone reach.
+# zap extract PATH, then on stdin SHA512 LENGTH FORM STRIP PROVENANCE MODE
+# OWNER GROUP and the archive
+# Runs as `sh -c` with this text and PATH on its argv, so nothing on stdin
+# is script for a shell to parse or read ahead of. Stdin holds the other
+# arguments, framed (ops.StreamInput, read a byte at a time by
+# lib/stdin.sh's zap_stdin), and then the archive's raw bytes, which cat
+# copies into the staging directory as they arrive: no here-document holds
+# them (dash and BusyBox's ash read one whole into memory before the
+# command runs), and no copy of them sits anywhere the extracting account
+# doesn't alone reach.
 #
 # Extracts a fetched archive (FORM tar.gz or tar.xz, STRIP leading names
 # stripped) into a new tree that takes PATH's name. The directories of PATH
@@ -32,6 +36,7 @@
 set -eu
 zap=extract
 #@include walk
+#@include stdin
 zap_extract() {
 	path=$1 want=$2 length=$3 form=$4 strip=$5 prov=$6 mode=$7 owner=$8 group=$9
 	zap_name "$path" "a directory"
@@ -57,7 +62,7 @@ zap_extract() {
 		zap_fail 94 "the staging directory beside $path is not a fresh private one of the extracting account's"
 	fi
 	umask 077
-	if ! base64 -d >"$s/a"; then
+	if ! cat >"$s/a"; then
 		zap_fail 93 "the archive that arrived is not the archive sent"
 	fi
 	set -- $(sha512sum <"$s/a") $(stat -c %s "$s/a")
@@ -124,4 +129,4 @@ zap_attrs() {
 	zap_chown "$s/t" "${owner:-$keep_uid}" "${group:-$keep_gid}" "$1" "$2"
 	if [ -n "${mode:-$keep_mode}" ]; then chmod -- "${mode:-$keep_mode}" "$s/t"; fi
 }
-zap_extract "$@" <<'__zap_content_end__'
+zap_stdin zap_extract "$@"

@@ -167,3 +167,43 @@ func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestRecipeIDs: the nginx and service recipes return whole file
+// resources, as the others do: a default id, or the id option's, and
+// depends_on and triggers passed through, copied.
+func TestRecipeIDs(t *testing.T) {
+	nginx := load(t, "recipes/nginx.ts")
+	service := load(t, "recipes/service.ts")
+	unit := `{name: 'app', user: 'app', command: '/usr/bin/app'}`
+	site := `{name: 'app', domain: 'example.com', root: '/var/www/app'}`
+	for _, c := range []struct {
+		m        *module
+		fn, args string
+		want     string
+	}{
+		{nginx, "debian_nginx_site", site, `{"id":"nginx-site-app","path":"/etc/nginx/sites-enabled/app"}`},
+		{nginx, "alpine_nginx_site", site, `{"id":"nginx-site-app","path":"/etc/nginx/http.d/app.conf"}`},
+		{nginx, "debian_nginx_catch_all", `{}`, `{"id":"nginx-catch-all","path":"/etc/nginx/sites-available/default"}`},
+		{nginx, "alpine_nginx_rate_limit_zone", `{}`, `{"id":"nginx-rate-limit-zone","path":"/etc/nginx/http.d/zap-rate-limit.conf"}`},
+		{service, "hardened_systemd_unit", unit, `{"id":"app-unit","path":"/etc/systemd/system/app.service"}`},
+		{service, "hardened_openrc_service", unit, `{"id":"app-initd","path":"/etc/init.d/app"}`},
+		{nginx, "debian_nginx_site", `{name: 'app', domain: 'example.com', root: '/var/www/app', id: 'site', depends_on: ['pkg'], triggers: ['nginx']}`,
+			`{"depends_on":["pkg"],"id":"site","path":"/etc/nginx/sites-enabled/app","triggers":["nginx"]}`},
+		{nginx, "debian_nginx_rate_limit_zone", `{id: 'zone', depends_on: ['pkg']}`, `{"depends_on":["pkg"],"id":"zone","path":"/etc/nginx/conf.d/zap-rate-limit.conf"}`},
+		{service, "hardened_openrc_service", `{name: 'app', user: 'app', command: '/usr/bin/app', id: 'initd', depends_on: ['app-user'], triggers: ['app']}`,
+			`{"depends_on":["app-user"],"id":"initd","path":"/etc/init.d/app","triggers":["app"]}`},
+	} {
+		var got struct {
+			DependsOn []string `json:"depends_on,omitempty"`
+			ID        string   `json:"id"`
+			Path      string   `json:"path"`
+			Triggers  []string `json:"triggers,omitempty"`
+		}
+		if err := json.Unmarshal([]byte(c.m.json(t, c.fn, c.m.js(t, c.args))), &got); err != nil {
+			t.Fatal(err)
+		}
+		if s := mustJSON(got); s != c.want {
+			t.Errorf("%s(%s) = %s, want %s", c.fn, c.args, s, c.want)
+		}
+	}
+}

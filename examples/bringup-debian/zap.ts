@@ -100,11 +100,12 @@ export default (zap: Builder) => {
 	// without a certificate.
 	zap.pkg({ id: 'nginx-pkg', from: { apt: 'nginx' } });
 	zap.file({
-		id: 'site',
-		...debian_nginx_site({ name: APP, domain: DOMAIN, redirect_domains: [`www.${DOMAIN}`], root: `/srv/${APP}/current/build`, port: APP_PORT }),
+		...debian_nginx_site({
+			id: 'site', depends_on: ['nginx-pkg', issue.id],
+			name: APP, domain: DOMAIN, redirect_domains: [`www.${DOMAIN}`], root: `/srv/${APP}/current/build`, port: APP_PORT,
+		}),
 		owner: 'root',
 		group: 'root',
-		depends_on: ['nginx-pkg', issue.id],
 	});
 	zap.service({ id: 'nginx', service: 'nginx', enabled: true, running: true, reload_on: ['site'], depends_on: ['site'] });
 	zap.script(debian_certbot_webroot({ ...cert, depends_on: [issue.id, 'nginx'] }));

@@ -40,22 +40,17 @@ export default (zap: Builder) => {
 		id: 'app-env', path: ENV_FILE, mode: '600', owner: APP, group: APP, depends_on: ['app-etc', 'app-user'],
 		content: { type: 'template', template: 'PUBLIC_URL=https://{{domain}}\n', vars: { domain: DOMAIN }, kinds: { domain: 'domain' } },
 	});
-	zap.file({
+	zap.file(hardened_openrc_service({
 		id: 'app-initd', depends_on: ['app-user'],
-		...hardened_openrc_service({
-			name: APP, user: APP, command: `/srv/${APP}/current/server`, command_args: `--port ${APP_PORT}`,
-			working_directory: `/srv/${APP}/current`, env_file: ENV_FILE,
-		}),
-	});
+		name: APP, user: APP, command: `/srv/${APP}/current/server`, command_args: `--port ${APP_PORT}`,
+		working_directory: `/srv/${APP}/current`, env_file: ENV_FILE,
+	}));
 	zap.service({ id: 'app', service: APP, enabled: true, running: true, restart_on: ['app-initd', 'app-env'], depends_on: ['app-initd', 'app-env'] });
 
 	zap.pkg({ id: 'nginx-pkg', from: { apk: 'nginx' } });
 	zap.directory({ id: 'www', path: WWW, mode: '755' });
-	zap.file({ id: 'nginx-zone', depends_on: ['nginx-pkg'], ...alpine_nginx_rate_limit_zone() });
-	zap.file({ id: 'nginx-catch-all', depends_on: ['nginx-pkg'], ...alpine_nginx_catch_all() });
-	zap.file({
-		id: 'nginx-site', depends_on: ['nginx-zone', 'nginx-catch-all', 'www'],
-		...alpine_nginx_site({ name: APP, domain: DOMAIN, redirect_domains: [`www.${DOMAIN}`], root: WWW, port: APP_PORT }),
-	});
+	zap.file(alpine_nginx_rate_limit_zone({ id: 'nginx-zone', depends_on: ['nginx-pkg'] }));
+	zap.file(alpine_nginx_catch_all({ id: 'nginx-catch-all', depends_on: ['nginx-pkg'] }));
+	zap.file(alpine_nginx_site({ id: 'nginx-site', depends_on: ['nginx-zone', 'nginx-catch-all', 'www'], name: APP, domain: DOMAIN, redirect_domains: [`www.${DOMAIN}`], root: WWW, port: APP_PORT }));
 	zap.service({ id: 'nginx', service: 'nginx', enabled: true, running: true, reload_on: ['nginx-zone', 'nginx-catch-all', 'nginx-site'], depends_on: ['nginx-pkg'] });
 };

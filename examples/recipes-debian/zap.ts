@@ -49,24 +49,19 @@ export default (zap: Builder) => {
 		id: 'app-env', path: ENV_FILE, mode: '600', owner: APP, group: APP, depends_on: ['app-etc', 'app-user'],
 		content: { type: 'template', template: 'PUBLIC_URL=https://{{domain}}\n', vars: { domain: DOMAIN }, kinds: { domain: 'domain' } },
 	});
-	zap.file({
+	zap.file(hardened_systemd_unit({
 		id: 'app-unit', depends_on: ['app-user'],
-		...hardened_systemd_unit({
-			name: APP, user: APP, command: `/srv/${APP}/current/server`, command_args: `--port ${APP_PORT}`,
-			working_directory: `/srv/${APP}/current`, env_file: ENV_FILE, read_write_paths: [`/srv/${APP}/data`],
-		}),
-	});
+		name: APP, user: APP, command: `/srv/${APP}/current/server`, command_args: `--port ${APP_PORT}`,
+		working_directory: `/srv/${APP}/current`, env_file: ENV_FILE, read_write_paths: [`/srv/${APP}/data`],
+	}));
 	zap.service({ id: 'app', service: APP, enabled: true, running: true, restart_on: ['app-unit', 'app-env'], depends_on: ['app-unit', 'app-env'] });
 
 	// nginx: the zone, the catch-all in place of Debian's default site, and
 	// the site over TLS (its certificate issued by the certbot recipes).
 	zap.pkg({ id: 'nginx-pkg', from: { apt: 'nginx' } });
 	zap.directory({ id: 'www', path: WWW, mode: '755' });
-	zap.file({ id: 'nginx-zone', depends_on: ['nginx-pkg'], ...debian_nginx_rate_limit_zone() });
-	zap.file({ id: 'nginx-catch-all', depends_on: ['nginx-pkg'], ...debian_nginx_catch_all() });
-	zap.file({
-		id: 'nginx-site', depends_on: ['nginx-zone', 'nginx-catch-all', 'www'],
-		...debian_nginx_site({ name: APP, domain: DOMAIN, redirect_domains: [`www.${DOMAIN}`], root: WWW, port: APP_PORT }),
-	});
+	zap.file(debian_nginx_rate_limit_zone({ id: 'nginx-zone', depends_on: ['nginx-pkg'] }));
+	zap.file(debian_nginx_catch_all({ id: 'nginx-catch-all', depends_on: ['nginx-pkg'] }));
+	zap.file(debian_nginx_site({ id: 'nginx-site', depends_on: ['nginx-zone', 'nginx-catch-all', 'www'], name: APP, domain: DOMAIN, redirect_domains: [`www.${DOMAIN}`], root: WWW, port: APP_PORT }));
 	zap.service({ id: 'nginx', service: 'nginx', enabled: true, running: true, reload_on: ['nginx-zone', 'nginx-catch-all', 'nginx-site'], depends_on: ['nginx-pkg'] });
 };

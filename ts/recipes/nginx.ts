@@ -2,7 +2,8 @@
 // the usual security headers and a per-address rate limit; the catch-all
 // server that answers names no site declares; and the rate-limit zone the
 // sites share. The neutral cores give file contents; the debian_* and
-// alpine_* wrappers place them where each family's nginx reads them.
+// alpine_* wrappers give the file resources (id included) that place them
+// where each family's nginx reads them.
 
 import { has_ref } from '../env_ref.ts';
 import type { FileSpec, TemplateContent, TemplateKind } from '../types.ts';
@@ -26,9 +27,18 @@ export const ACME_WEBROOT = '/var/www/acme';
  * `<dir>/<domain>/fullchain.pem` and `privkey.pem`. */
 export const LETSENCRYPT_LIVE = '/etc/letsencrypt/live';
 
-/** A file payload: the fields of a file resource a recipe decides. Spread it
- * into zap.file with your own id, triggers and depends_on. */
-export type FilePayload = Pick<FileSpec, 'path' | 'content' | 'mode' | 'validate'>;
+/** What every file these recipes return takes besides its own options: the
+ * resource's id (each recipe has a default), the ids it applies after, and
+ * the services it reloads (name the file in the nginx service's reload_on
+ * instead, or here). */
+export interface NginxFileOptions {
+	/** The file resource's id (the recipe says its default). */
+	id?: string;
+	/** Ids the file applies after, such as nginx's package. */
+	depends_on?: string[];
+	/** Ids of services reloaded when the file changes. */
+	triggers?: string[];
+}
 
 /** The options of rate_limit_zone. */
 export interface RateLimitZoneOptions {
@@ -53,14 +63,16 @@ export function rate_limit_zone(options: RateLimitZoneOptions = {}): string {
 	return `# Written by Zap (rate_limit_zone): the per-address request limit the sites use.\nlimit_req_zone $binary_remote_addr zone=${RATE_LIMIT_ZONE}:${size} rate=${rate};\n`;
 }
 
-/** rate_limit_zone as a file in Debian's /etc/nginx/conf.d. */
-export function debian_nginx_rate_limit_zone(options: RateLimitZoneOptions = {}): FilePayload {
-	return inline('/etc/nginx/conf.d/zap-rate-limit.conf', rate_limit_zone(options));
+/** rate_limit_zone as a file in Debian's /etc/nginx/conf.d (id default
+ * 'nginx-rate-limit-zone'). */
+export function debian_nginx_rate_limit_zone(options: RateLimitZoneOptions & NginxFileOptions = {}): FileSpec {
+	return inline(options, 'nginx-rate-limit-zone', '/etc/nginx/conf.d/zap-rate-limit.conf', rate_limit_zone(options));
 }
 
-/** rate_limit_zone as a file in Alpine's /etc/nginx/http.d. */
-export function alpine_nginx_rate_limit_zone(options: RateLimitZoneOptions = {}): FilePayload {
-	return inline('/etc/nginx/http.d/zap-rate-limit.conf', rate_limit_zone(options));
+/** rate_limit_zone as a file in Alpine's /etc/nginx/http.d (id default
+ * 'nginx-rate-limit-zone'). */
+export function alpine_nginx_rate_limit_zone(options: RateLimitZoneOptions & NginxFileOptions = {}): FileSpec {
+	return inline(options, 'nginx-rate-limit-zone', '/etc/nginx/http.d/zap-rate-limit.conf', rate_limit_zone(options));
 }
 
 /** The options of the catch-all server. */
@@ -97,15 +109,15 @@ export function nginx_catch_all_core(options: CatchAllOptions = {}): string {
 /** The catch-all in place of Debian's default site: written at
  * /etc/nginx/sites-available/default, which Debian's own
  * sites-enabled/default link leads to, so the stock site's default_server
- * is gone and nothing else claims it. */
-export function debian_nginx_catch_all(options: CatchAllOptions = {}): FilePayload {
-	return inline('/etc/nginx/sites-available/default', nginx_catch_all_core(options));
+ * is gone and nothing else claims it (id default 'nginx-catch-all'). */
+export function debian_nginx_catch_all(options: CatchAllOptions & NginxFileOptions = {}): FileSpec {
+	return inline(options, 'nginx-catch-all', '/etc/nginx/sites-available/default', nginx_catch_all_core(options));
 }
 
 /** The catch-all in place of Alpine's default site,
- * /etc/nginx/http.d/default.conf. */
-export function alpine_nginx_catch_all(options: CatchAllOptions = {}): FilePayload {
-	return inline('/etc/nginx/http.d/default.conf', nginx_catch_all_core(options));
+ * /etc/nginx/http.d/default.conf (id default 'nginx-catch-all'). */
+export function alpine_nginx_catch_all(options: CatchAllOptions & NginxFileOptions = {}): FileSpec {
+	return inline(options, 'nginx-catch-all', '/etc/nginx/http.d/default.conf', nginx_catch_all_core(options));
 }
 
 /** The options every site takes (the family wrappers add none of their own
@@ -233,20 +245,31 @@ export function nginx_site_core(options: NginxSiteCoreOptions): TemplateContent 
 }
 
 /** A site for Debian's nginx: /etc/nginx/sites-enabled/<name>, validated by
- * NGINX_VALIDATE. `name` is a plain file name (letters, digits, . _ -). */
-export function debian_nginx_site(options: NginxSiteOptions & { name: string }): FilePayload {
-	const { name, ...site } = options;
+ * NGINX_VALIDATE (id default 'nginx-site-<name>'). `name` is a plain file
+ * name (letters, digits, . _ -). */
+export function debian_nginx_site(options: NginxSiteOptions & NginxFileOptions & { name: string }): FileSpec {
+	const { name, id, depends_on, triggers, ...site } = options;
 	const file = file_name('debian_nginx_site', name);
-	return { path: `/etc/nginx/sites-enabled/${file}`, mode: '644', content: nginx_site_core({ ...site, http2: 'listen' }), validate: NGINX_VALIDATE };
+	return placed({ id, depends_on, triggers }, `nginx-site-${file}`, {
+		path: `/etc/nginx/sites-enabled/${file}`,
+		mode: '644',
+		content: nginx_site_core({ ...site, http2: 'listen' }),
+		validate: NGINX_VALIDATE,
+	});
 }
 
 /** A site for Alpine's nginx (3.20 or later): /etc/nginx/http.d/<name>.conf,
- * validated by NGINX_VALIDATE. `name` is a plain file name (letters,
- * digits, . _ -). */
-export function alpine_nginx_site(options: NginxSiteOptions & { name: string }): FilePayload {
-	const { name, ...site } = options;
+ * validated by NGINX_VALIDATE (id default 'nginx-site-<name>'). `name` is
+ * a plain file name (letters, digits, . _ -). */
+export function alpine_nginx_site(options: NginxSiteOptions & NginxFileOptions & { name: string }): FileSpec {
+	const { name, id, depends_on, triggers, ...site } = options;
 	const file = file_name('alpine_nginx_site', name);
-	return { path: `/etc/nginx/http.d/${file}.conf`, mode: '644', content: nginx_site_core({ ...site, http2: 'directive' }), validate: NGINX_VALIDATE };
+	return placed({ id, depends_on, triggers }, `nginx-site-${file}`, {
+		path: `/etc/nginx/http.d/${file}.conf`,
+		mode: '644',
+		content: nginx_site_core({ ...site, http2: 'directive' }),
+		validate: NGINX_VALIDATE,
+	});
 }
 
 /** The site's options checked, defaults filled. */
@@ -366,6 +389,19 @@ function file_name(label: string, name: string): string {
 	return literal(label, 'name', name, /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/, 'a plain file name (letters, digits, . _ -)');
 }
 
-function inline(path: string, content: string): FilePayload {
-	return { path, mode: '644', content: { type: 'inline', content }, validate: NGINX_VALIDATE };
+function inline(o: NginxFileOptions, id: string, path: string, content: string): FileSpec {
+	return placed(o, id, { path, mode: '644', content: { type: 'inline', content }, validate: NGINX_VALIDATE });
+}
+
+/** The file resource: its id (the default id unless o names one), the
+ * fields the recipe decided, and o's depends_on and triggers. */
+function placed(o: NginxFileOptions, id: string, file: Omit<FileSpec, 'id'>): FileSpec {
+	const spec: FileSpec = { id: o.id ?? id, ...file };
+	if (o.depends_on !== undefined) {
+		spec.depends_on = [...o.depends_on];
+	}
+	if (o.triggers !== undefined) {
+		spec.triggers = [...o.triggers];
+	}
+	return spec;
 }

@@ -7,13 +7,18 @@ import { has_ref } from '../env_ref.ts';
 import { checked_user, single_quote } from '../shell.ts';
 import type { FileSpec } from '../types.ts';
 
-/** A file payload: spread it into zap.file with your own id and
- * depends_on, and name the file in the service's restart_on. */
-export type ServiceFilePayload = Pick<FileSpec, 'path' | 'content' | 'mode'>;
-
 /** The options both hardened_systemd_unit and hardened_openrc_service take.
  * None takes a reference: the result is a file's inline content. */
 export interface HardenedServiceOptions {
+	/** The file resource's id (default '<name>-unit' for the systemd unit,
+	 * '<name>-initd' for the OpenRC script). Name it in the service's
+	 * restart_on. */
+	id?: string;
+	/** Ids the file applies after, such as the service user's. */
+	depends_on?: string[];
+	/** Ids of services restarted when the file changes (or name the file in
+	 * the service's restart_on). */
+	triggers?: string[];
 	/** The service's name, as the service manager knows it: a lowercase
 	 * letter or digit, then lowercase letters, digits, _ . -. The file is
 	 * /etc/systemd/system/<name>.service or /etc/init.d/<name>. */
@@ -129,7 +134,7 @@ function service_options(label: string, o: HardenedServiceOptions): Service {
  * AF_UNIX, AF_INET and AF_INET6 sockets, and umask 077. Enable it with a
  * service resource whose restart_on names the file.
  */
-export function hardened_systemd_unit(options: HardenedServiceOptions): ServiceFilePayload {
+export function hardened_systemd_unit(options: HardenedServiceOptions): FileSpec {
 	const s = service_options('hardened_systemd_unit', options);
 	const exec = s.args === '' ? s.command : `${s.command} ${s.args.split('%').join('%%')}`;
 	const after = ['network-online.target', ...s.after].join(' ');
@@ -184,7 +189,7 @@ export function hardened_systemd_unit(options: HardenedServiceOptions): ServiceF
 		'WantedBy=multi-user.target',
 		'',
 	);
-	return { path: `/etc/systemd/system/${s.name}.service`, mode: '644', content: { type: 'inline', content: lines.join('\n') } };
+	return service_file(options, `${s.name}-unit`, { path: `/etc/systemd/system/${s.name}.service`, mode: '644', content: { type: 'inline', content: lines.join('\n') } });
 }
 
 /** How long start_pre waits for the service user's check of the env file. */
@@ -248,7 +253,7 @@ export const OPENRC_ENV_READER = [
  * reads the file again, exports the values and execs the command. Root
  * never parses the file. Needs su and timeout, which BusyBox gives Alpine.
  */
-export function hardened_openrc_service(options: HardenedServiceOptions): ServiceFilePayload {
+export function hardened_openrc_service(options: HardenedServiceOptions): FileSpec {
 	const s = service_options('hardened_openrc_service', options);
 	if (OPENRC_ENV_READER.includes("'")) throw new Error('hardened_openrc_service: the reader holds a quote');
 	const q = single_quote;
@@ -284,7 +289,20 @@ export function hardened_openrc_service(options: HardenedServiceOptions): Servic
 		'}',
 		'',
 	);
-	return { path: `/etc/init.d/${s.name}`, mode: '755', content: { type: 'inline', content: lines.join('\n') } };
+	return service_file(options, `${s.name}-initd`, { path: `/etc/init.d/${s.name}`, mode: '755', content: { type: 'inline', content: lines.join('\n') } });
+}
+
+/** The file resource: its id (the default id unless o names one), the
+ * fields the recipe decided, and o's depends_on and triggers. */
+function service_file(o: HardenedServiceOptions, id: string, file: Omit<FileSpec, 'id'>): FileSpec {
+	const spec: FileSpec = { id: o.id ?? id, ...file };
+	if (o.depends_on !== undefined) {
+		spec.depends_on = [...o.depends_on];
+	}
+	if (o.triggers !== undefined) {
+		spec.triggers = [...o.triggers];
+	}
+	return spec;
 }
 
 /** The check of the env file before the start, as the service user. */

@@ -74,8 +74,8 @@ export interface SshHardeningOptions {
 	depends_on?: string[];
 }
 
-/** What the SSH hardening recipes return: spread each into its builder
- * call, `zap.file(ssh.dropin).service(ssh.service)`. */
+/** What the SSH hardening recipes return: hand each to its builder call,
+ * `zap.file(ssh.dropin).service(ssh.service)`. */
 export interface SshHardening {
 	/** The drop-in, a template whose allow_user_<i> variables are the
 	 * allowed accounts (kind word), validated with SSHD_VALIDATE. */

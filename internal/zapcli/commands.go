@@ -66,6 +66,7 @@ func (a *app) run(ctx context.Context, args []string) error {
 		}
 		return flagError(root, args, err)
 	}
+	a.useColour(root)
 	return root.Run(ctx)
 }
 
@@ -97,10 +98,11 @@ type flagSets struct {
 	usage bytes.Buffer
 }
 
-// plain is a flag set with no shared flag.
+// plain is a flag set with only the flag every command shares: --no-color.
 func (f *flagSets) plain(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(&f.usage)
+	fs.BoolVar(&f.a.noColor, "no-color", false, "no colour, even on a terminal (as NO_COLOR does)")
 	return fs
 }
 

@@ -171,7 +171,7 @@ _zap`
 	}{
 		{[]string{"zap", "ap"}, "command\ninit\nlock\nupdate\nplan\napply\ndeploy\ndetect\nstatus\ngraph\nconfig\ntypes\ncompletion\nversion"},
 		{[]string{"zap", "config", ""}, "command\nvalidate"},
-		{[]string{"zap", "graph", "--"}, "flag\n--env-file\n--evaluator\n--help\n--svg"},
+		{[]string{"zap", "graph", "--"}, "flag\n--env-file\n--evaluator\n--help\n--no-color\n--svg"},
 		{[]string{"zap", "plan", "--evaluator", ""}, "files"},
 		{[]string{"zap", "plan", ""}, "files"},
 	} {

@@ -14,6 +14,7 @@ import (
 	"github.com/zap-go/zap/internal/envpass"
 	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/internal/mask"
+	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/secret"
 )
@@ -61,21 +62,30 @@ func (w *maskedWriter) flush() {
 	}
 }
 
-// outputs wraps the app's stdout and stderr in maskedWriters, keeping the
-// raw stderr for the terminal check.
+// outputs wraps the app's stdout and stderr in maskedWriters over
+// colouring ones (off until useColour), keeping the raw ones for the
+// terminal checks. Masking comes first, so it sees the text as rendered.
 func (a *app) wrapOutputs() {
-	a.rawStderr = a.stderr
-	a.outMask = &maskedWriter{under: a.stdout}
-	a.errMask = &maskedWriter{under: a.stderr}
+	a.rawStdout, a.rawStderr = a.stdout, a.stderr
+	a.outColour, a.errColour = render.NewColour(a.stdout), render.NewColour(a.stderr)
+	a.outMask = &maskedWriter{under: a.outColour}
+	a.errMask = &maskedWriter{under: a.errColour}
 	a.stdout, a.stderr = a.outMask, a.errMask
 }
 
-// flushOutputs writes what masking held back.
+// flushOutputs writes what masking and colouring held back.
 func (a *app) flushOutputs() {
 	if a.outMask != nil {
 		a.outMask.flush()
 		a.errMask.flush()
+		a.outColour.Flush()
+		a.errColour.Flush()
 	}
+}
+
+// maskString masks s with the command's Masker, once there is one.
+func (a *app) maskString(s string) string {
+	return a.masker.String(s)
 }
 
 // useSecrets builds the command's one Masker from the resolved value of

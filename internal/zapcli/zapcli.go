@@ -116,10 +116,15 @@ type app struct {
 	// references; nil when there are none.
 	bigEnv *os.File
 
-	// rawStderr is stderr as given (the terminal check needs the file);
-	// stdout and stderr are masked writers over the given ones.
-	rawStderr        io.Writer
-	outMask, errMask *maskedWriter
+	// rawStdout and rawStderr are stdout and stderr as given (the
+	// terminal checks need the files); stdout and stderr are masked
+	// writers over colouring ones (render.Colour, on only for a terminal)
+	// over the given ones.
+	rawStdout, rawStderr io.Writer
+	outMask, errMask     *maskedWriter
+	outColour, errColour *render.Colour
+	// noColor is --no-color.
+	noColor bool
 	// masker masks every secret the config references, once it is
 	// evaluated; nil before.
 	masker *mask.Masker

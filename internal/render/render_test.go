@@ -159,7 +159,7 @@ func TestProgress(t *testing.T) {
 		{Event: events.ChangeOK, ID: "a", Type: "directory"},
 		{Event: events.ChangeStarted, ID: "b", Type: "script"},
 		{Event: events.StepStarted, ID: "b", Step: 1},
-		{Event: events.StepFailed, ID: "b", Step: 1, Error: "exited 1", Code: events.ExecutionFailed, Exit: &exit, Output: "boom\n"},
+		{Event: events.StepFailed, ID: "b", Step: 1, Error: "> false exited 1", Code: events.ExecutionFailed, Exit: &exit, Output: "boom\n"},
 		{Event: events.ChangeFailed, ID: "b", Type: "script", Error: "> false exited 1", Code: events.ExecutionFailed},
 		{Event: events.ChangeSkipped, ID: "c", Type: "file", Reason: "an earlier change failed"},
 		{Event: events.RunFailed, OK: 1, Failed: 1, Skipped: 1},
@@ -169,7 +169,7 @@ func TestProgress(t *testing.T) {
 	want := `Applying 3 change(s):
   ok       a  directory
   failed   b  script: > false exited 1 (execution_failed)
-      step 1 failed: exited 1 (execution_failed)
+      step 1 failed (exit 1); its output:
         | boom
   skipped  c  file: an earlier change failed
 Applied: 1 ok, 1 failed, 1 skipped

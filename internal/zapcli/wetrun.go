@@ -269,15 +269,25 @@ func (w *wetrun) execute(ctx context.Context, confirmed bool) error {
 		w.doneJSON(code, n, residual, obsErr, doneErr)
 		return exit(code)
 	}
-	w.doneText(code, residual, det2, obsErr)
+	w.doneText(code, n, residual, det2, obsErr)
 	return exit(code)
 }
 
 // runExec runs the plan through zap-exec (pass.Session.Exec), passing its
-// events on as they come: as they are under --json, else as progress on t.
+// events on as they come: as they are under --json, else as progress on t,
+// with the change under way shown on stderr: drawn live on a terminal,
+// else as plain lines.
 func (w *wetrun) runExec(ctx context.Context, t io.Writer) (pass.Tally, error) {
 	a := w.s.a
 	progress := render.NewProgress(t)
+	if !w.o.json {
+		if tty, width, ok := a.statusScreen(); ok {
+			progress.Live(tty, width, a.maskString, a.now)
+		} else {
+			progress.Plain(a.stderr, a.now)
+		}
+		defer progress.Close()
+	}
 	return w.s.Exec(ctx, w.pl, func(line []byte, e *events.Event) {
 		if w.o.json {
 			a.stdout.Write(append(maskJSON(a.masker, line), '\n'))
@@ -308,8 +318,9 @@ func (w *wetrun) doneJSON(code int, n pass.Tally, residual []render.ResidualItem
 }
 
 // doneText ends a wetrun's text report: the reading again that failed, or
-// the residual and held resources and what the reading again observed.
-func (w *wetrun) doneText(code int, residual []render.ResidualItem, det2 *pass.Detection, obsErr error) {
+// the residual and held resources and what the reading again observed,
+// with the changes that failed or were skipped counted.
+func (w *wetrun) doneText(code int, tally pass.Tally, residual []render.ResidualItem, det2 *pass.Detection, obsErr error) {
 	p, t := w.pl.Plan, w.text()
 	if obsErr != nil {
 		fmt.Fprintf(t, "\nNOT OBSERVED — reading the target again failed, so converged is not established:\n  %s\n",
@@ -348,6 +359,8 @@ func (w *wetrun) doneText(code int, residual []render.ResidualItem, det2 *pass.D
 		counts[i] = fmt.Sprintf("%d %s(s)", n[typ], typ)
 	}
 	switch {
+	case tally.Failed > 0 || tally.Skipped > 0:
+		fmt.Fprintf(t, "; not converged: %s\n", notRun(tally))
 	case code == 0 && len(counts) > 0:
 		fmt.Fprintf(t, ", all converged but %s, which run on every wetrun\n", strings.Join(counts, " and "))
 	case code == 0:
@@ -379,4 +392,17 @@ func residuals(p *plan.Plan, o *observation.Observations, notOK map[string]bool)
 			Verdict: r.Verdict, Reason: r.Reason, Drift: r.Drift})
 	}
 	return out
+}
+
+// notRun counts the changes a wetrun didn't make: those that failed and
+// those skipped after them.
+func notRun(n pass.Tally) string {
+	var parts []string
+	if n.Failed > 0 {
+		parts = append(parts, fmt.Sprintf("%d change(s) failed", n.Failed))
+	}
+	if n.Skipped > 0 {
+		parts = append(parts, fmt.Sprintf("%d skipped", n.Skipped))
+	}
+	return strings.Join(parts, ", ") + " (see above)"
 }

@@ -421,6 +421,16 @@ func TestWetrunResidualFailureObserve(t *testing.T) {
 	if !strings.Contains(out, "  failed   d  directory: dir ~/d exited 1") || strings.Contains(out, "RESIDUAL") {
 		t.Fatalf("failed change:\n%s", out)
 	}
+	// The step's error is said under the change's only because it differs;
+	// the summary counts what didn't run; with no terminal,
+	// stderr has each change's start as a plain line.
+	if !strings.Contains(out, "      step 1 failed (exit 1): mkdir: denied\n") ||
+		!strings.Contains(out, "; not converged: 1 change(s) failed, 1 skipped (see above)\n") || strings.Contains(out, "none residual") {
+		t.Errorf("failed change:\n%s", out)
+	}
+	if !strings.Contains(errs, "  started  d  directory\n") || strings.Contains(errs, "\r") || strings.Contains(errs, "\x1b") {
+		t.Errorf("failed change's stderr:\n%q", errs)
+	}
 
 	// The reading again fails: said, exit 1.
 	f.setPass(first, "")

@@ -1,0 +1,136 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zap-go/zap/pkg/events"
+)
+
+// clock is a test's time, moved by hand.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { return c.t }
+
+// A failed step is said once: the change's line carries what failed, the
+// step's line its number and exit, then the last OutputTail lines of its
+// output; the command is not written again.
+func TestProgressFailureOnce(t *testing.T) {
+	var b bytes.Buffer
+	p := NewProgress(&b)
+	exit := 2
+	var out strings.Builder
+	for i := 1; i <= 45; i++ {
+		fmt.Fprintf(&out, "line %d\n", i)
+	}
+	msg := "make install exited 2"
+	for _, e := range []events.Event{
+		{Event: events.RunStarted, Format: events.Format, Changes: 1},
+		{Event: events.ChangeStarted, ID: "build", Type: "script"},
+		{Event: events.StepStarted, ID: "build", Step: 1, Summary: "make install"},
+		{Event: events.StepFailed, ID: "build", Step: 1, Error: msg, Code: events.ExecutionFailed, Exit: &exit, Output: out.String()},
+		{Event: events.StepSkipped, ID: "build", Step: 2, Reason: "an earlier step of the change failed"},
+		{Event: events.ChangeFailed, ID: "build", Type: "script", Error: msg, Code: events.ExecutionFailed, Exit: &exit, Output: out.String()},
+		{Event: events.RunFailed, Failed: 1},
+	} {
+		p.Event(&e)
+	}
+	got := b.String()
+	if n := strings.Count(got, "make install"); n != 1 {
+		t.Errorf("the command is written %d times, want once:\n%s", n, got)
+	}
+	want := "  failed   build  script: make install exited 2 (execution_failed)\n" +
+		"      step 1 failed (exit 2); the last 20 of its 45 output lines:\n" +
+		"        | line 26\n"
+	if !strings.Contains(got, want) {
+		t.Errorf("got:\n%s\nwant it to hold:\n%s", got, want)
+	}
+	if strings.Contains(got, "| line 25\n") || !strings.Contains(got, "        | line 45\n      step 2 skipped: ") {
+		t.Errorf("the output's tail is not its last 20 lines:\n%s", got)
+	}
+}
+
+// On a terminal the change under way is one line, drawn when it starts,
+// redrawn with its step and, past a second, the step's elapsed time, and
+// erased before the change's line is written.
+func TestProgressLive(t *testing.T) {
+	var report, term bytes.Buffer
+	c := &clock{t: time.Unix(1e9, 0)}
+	p := NewProgress(&report)
+	p.startStatus(&runStatus{w: &term, live: true, width: 48, mask: func(s string) string {
+		return strings.ReplaceAll(s, "s3cret", "[MASKED:T]")
+	}, now: c.now}, 0)
+	p.Event(&events.Event{Event: events.RunStarted, Format: events.Format, Changes: 1})
+	p.Event(&events.Event{Event: events.ChangeStarted, ID: "slow", Type: "script"})
+	p.Event(&events.Event{Event: events.StepStarted, ID: "slow", Step: 1, Summary: "echo s3cret; sleep 3"})
+	c.t = c.t.Add(500 * time.Millisecond)
+	p.status.tick() // under a second: not redrawn
+	c.t = c.t.Add(2 * time.Second)
+	p.status.tick()
+	c.t = c.t.Add(70 * time.Second)
+	p.status.tick()
+	p.Event(&events.Event{Event: events.StepOK, ID: "slow", Step: 1})
+	p.Event(&events.Event{Event: events.ChangeOK, ID: "slow", Type: "script"})
+	p.Close()
+	// The summary is cut, not the elapsed time; a line unchanged isn't
+	// drawn again.
+	want := "\r  running  slow  script\x1b[K" +
+		"\r  running  slow  script: step 1 echo [MASKED:T…\x1b[K" +
+		"\r  running  slow  script: step 1 echo [MAS… · 2s\x1b[K" +
+		"\r  running  slow  script: step 1 echo [… · 1m12s\x1b[K" +
+		"\r\x1b[K"
+	if term.String() != want {
+		t.Errorf("terminal got %q\nwant %q", term.String(), want)
+	}
+	if report.String() != "Applying 1 change(s):\n  ok       slow  script\n" {
+		t.Errorf("report got %q", report.String())
+	}
+
+	// Wide enough, the elapsed time shows.
+	term.Reset()
+	p = NewProgress(&report)
+	p.startStatus(&runStatus{w: &term, live: true, width: 80, mask: func(s string) string { return s }, now: c.now}, 0)
+	p.Event(&events.Event{Event: events.ChangeStarted, ID: "slow", Type: "script"})
+	p.Event(&events.Event{Event: events.StepStarted, ID: "slow", Step: 2, Summary: "sleep 90"})
+	c.t = c.t.Add(1500 * time.Millisecond)
+	p.status.tick()
+	c.t = c.t.Add(64 * time.Second)
+	p.status.tick()
+	p.Close()
+	for _, s := range []string{"\r  running  slow  script: step 2 sleep 90 · 1s\x1b[K", "\r  running  slow  script: step 2 sleep 90 · 1m05s\x1b[K"} {
+		if !strings.Contains(term.String(), s) {
+			t.Errorf("terminal %q doesn't hold %q", term.String(), s)
+		}
+	}
+	if !strings.HasSuffix(term.String(), "\r\x1b[K") {
+		t.Errorf("Close left the line drawn: %q", term.String())
+	}
+}
+
+// With no terminal the change under way is said in plain lines, with no
+// carriage return or escape: its start, and a step still running at 10
+// seconds and every 30 after.
+func TestProgressPlain(t *testing.T) {
+	var report, plain bytes.Buffer
+	c := &clock{t: time.Unix(1e9, 0)}
+	p := NewProgress(&report)
+	p.startStatus(&runStatus{w: &plain, mask: func(s string) string { return s }, now: c.now}, 0)
+	p.Event(&events.Event{Event: events.ChangeStarted, ID: "slow", Type: "script"})
+	p.Event(&events.Event{Event: events.StepStarted, ID: "slow", Step: 1, Summary: "sleep 60"})
+	for range 50 {
+		c.t = c.t.Add(time.Second)
+		p.status.tick()
+	}
+	p.Event(&events.Event{Event: events.StepOK, ID: "slow", Step: 1})
+	p.Event(&events.Event{Event: events.ChangeOK, ID: "slow", Type: "script"})
+	p.Close()
+	want := "  started  slow  script\n" +
+		"  ...      slow  script: step 1 still running after 10s\n" +
+		"  ...      slow  script: step 1 still running after 40s\n"
+	if plain.String() != want {
+		t.Errorf("got %q\nwant %q", plain.String(), want)
+	}
+}

@@ -31,7 +31,10 @@ preview; on an interactive terminal zap asks for the first eight characters
 of its plan_hash instead. After executing, zap reads every resource again.
 Exit status: 0 every change ok and converged; 1 a change failed, a resource
 still isn't converged (RESIDUAL), one couldn't be read, or the reading again
-failed; 2 refused or an input error.
+failed; 2 refused or an input error. While it runs, stderr shows the change
+under way: on a terminal one line, redrawn with the step's elapsed time;
+otherwise a "started" line per change. Colour only on a terminal (TERM set,
+not dumb), never with NO_COLOR, --no-color or --json.
 
 A resource whose pin is tracked in zap.lock and has no entry there has it
 minted: its content is fetched and the pin is what was served. A dry run

@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -41,13 +42,20 @@ func TestMain(m *testing.M) { scripttest.Main(m) }
 //	    asserts every line of the last stdout decodes as an event
 //	    (events.Read), the first is run_started and the last is done,
 //	    with exit N (default 0).
-//	ttyrun [-code N] [-typeahead TEXT] [-as ACCOUNT] [-sudo PASSWORD] [-answer hash8|HASH8|TEXT] CMD [ARGS...]
+//	ttyrun [-code N] [-typeahead TEXT] [-as ACCOUNT] [-sudo PASSWORD] [-answer hash8|HASH8|TEXT] [-stdout] CMD [ARGS...]
 //	    runs CMD with its stdin and stderr on a new terminal: TEXT typed
 //	    ahead at once, the answer typed when the question appears (hash8:
 //	    the first eight characters of the plan_hash the terminal showed;
 //	    HASH8: the same in upper case), PASSWORD typed when sudo's
 //	    password prompt appears; as ACCOUNT ($WORK handed to it) when
 //	    given. stdout is the command's; stderr is what the terminal showed.
+//	    With -stdout, the command's stdout is the terminal too.
+//	screen
+//	    writes to stdout what a terminal shows once the last command's
+//	    stderr (a ttyrun's terminal) is played on it: a carriage return
+//	    goes back to the line's start, ESC[K erases to its end; a colour
+//	    sequence ESC[Nm is written as <N>, $WORK as $WORK and a plan_hash
+//	    as <plan_hash>.
 //	canary ENVFILE PATH...
 //	    fails when any file at or under the PATHs holds a value of ENVFILE
 //	    (read by internal/envfile) in any form masking covers: as is,
@@ -59,6 +67,7 @@ func TestScripts(t *testing.T) {
 	p.Cmds["planhash"] = cmdPlanhash
 	p.Cmds["events"] = cmdEvents
 	p.Cmds["ttyrun"] = cmdTtyrun
+	p.Cmds["screen"] = cmdScreen
 	p.Cmds["canary"] = cmdCanary
 	testscript.Run(t, p)
 }
@@ -130,7 +139,12 @@ func cmdTtyrun(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("use -code N rather than !")
 	}
 	code, typeahead, answer, as, password := 0, "", "", "", ""
+	allOut := false
 	for len(args) > 1 && strings.HasPrefix(args[0], "-") {
+		if args[0] == "-stdout" {
+			allOut, args = true, args[1:]
+			continue
+		}
 		switch args[0] {
 		case "-code":
 			n, err := strconv.Atoi(args[1])
@@ -149,8 +163,8 @@ func cmdTtyrun(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		args = args[2:]
 	}
-	if len(args) == 0 || answer == "" && password == "" {
-		ts.Fatalf("usage: ttyrun [-code N] [-typeahead TEXT] [-as ACCOUNT] [-sudo PASSWORD] -answer hash8|TEXT CMD [ARGS...]")
+	if len(args) == 0 {
+		ts.Fatalf("usage: ttyrun [-code N] [-typeahead TEXT] [-as ACCOUNT] [-sudo PASSWORD] [-answer hash8|TEXT] [-stdout] CMD [ARGS...]")
 	}
 	path, err := exec.LookPath(args[0])
 	ts.Check(err)
@@ -165,6 +179,9 @@ func cmdTtyrun(ts *testscript.TestScript, neg bool, args []string) {
 	cmd.Dir = ts.MkAbs(".")
 	var stdout bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, &stdout, tty
+	if allOut {
+		cmd.Stdout = tty
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	if as != "" {
 		cred, err := scripttest.HandOverTo(ts, as)
@@ -250,6 +267,62 @@ func cmdTtyrun(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Logf("terminal:\n%s\nstdout:\n%s", shown, stdout.String())
 		ts.Fatalf("%s exited %d, want %d", args[0], got, code)
 	}
+}
+
+var (
+	sgrPattern    = regexp.MustCompile(`^\x1b\[([0-9;]*)m`)
+	hashPattern64 = regexp.MustCompile(`[0-9a-f]{64}`)
+)
+
+func cmdScreen(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: screen")
+	}
+	var out strings.Builder
+	for _, l := range strings.SplitAfter(ts.ReadFile("stderr"), "\n") {
+		out.WriteString(playLine(l))
+	}
+	shown := strings.ReplaceAll(out.String(), ts.Getenv("WORK"), "$WORK")
+	shown = hashPattern64.ReplaceAllString(shown, "<plan_hash>")
+	io.WriteString(ts.Stdout(), shown)
+}
+
+// playLine is what one line of a terminal's output leaves on the screen.
+// A colour sequence takes one cell, so a line drawn over it is erased
+// with it.
+func playLine(l string) string {
+	nl := strings.HasSuffix(l, "\n")
+	l = strings.TrimSuffix(l, "\n")
+	var cells []string
+	col := 0
+	put := func(c string) {
+		if col < len(cells) {
+			cells[col] = c
+		} else {
+			cells = append(cells, c)
+		}
+		col++
+	}
+	for len(l) > 0 {
+		switch {
+		case l[0] == '\r':
+			col, l = 0, l[1:]
+		case strings.HasPrefix(l, "\x1b[K"):
+			cells, l = cells[:col], l[3:]
+		case sgrPattern.MatchString(l):
+			m := sgrPattern.FindStringSubmatch(l)
+			put("<" + m[1] + ">")
+			l = l[len(m[0]):]
+		default:
+			r, n := utf8.DecodeRuneInString(l)
+			put(string(r))
+			l = l[n:]
+		}
+	}
+	if nl {
+		cells = append(cells, "\n")
+	}
+	return strings.Join(cells, "")
 }
 
 // openPTY opens a new pseudo-terminal: its controlling side and the

@@ -15,6 +15,23 @@ type clock struct{ t time.Time }
 
 func (c *clock) now() time.Time { return c.t }
 
+// runSlow feeds p the change slow, a script, whose step n runs summary:
+// the clock moved by each of ticks and the status ticked after each, then
+// the step and the change end ok and p is closed.
+func runSlow(p *Progress, c *clock, n int, summary string, ticks ...time.Duration) {
+	p.Event(&events.Event{Event: events.ChangeStarted, ID: "slow", Type: "script"})
+	p.Event(&events.Event{Event: events.StepStarted, ID: "slow", Step: n, Summary: summary})
+	for _, d := range ticks {
+		c.t = c.t.Add(d)
+		p.mu.Lock()
+		p.status.tick()
+		p.mu.Unlock()
+	}
+	p.Event(&events.Event{Event: events.StepOK, ID: "slow", Step: n})
+	p.Event(&events.Event{Event: events.ChangeOK, ID: "slow", Type: "script"})
+	p.Close()
+}
+
 // A failed step is said once: the change's line carries what failed, the
 // step's line its number and exit, then the last OutputTail lines of its
 // output; the command is not written again.
@@ -64,17 +81,8 @@ func TestProgressLive(t *testing.T) {
 		return strings.ReplaceAll(s, "s3cret", "[MASKED:T]")
 	}, now: c.now}, 0)
 	p.Event(&events.Event{Event: events.RunStarted, Format: events.Format, Changes: 1})
-	p.Event(&events.Event{Event: events.ChangeStarted, ID: "slow", Type: "script"})
-	p.Event(&events.Event{Event: events.StepStarted, ID: "slow", Step: 1, Summary: "echo s3cret; sleep 3"})
-	c.t = c.t.Add(500 * time.Millisecond)
-	p.status.tick() // under a second: not redrawn
-	c.t = c.t.Add(2 * time.Second)
-	p.status.tick()
-	c.t = c.t.Add(70 * time.Second)
-	p.status.tick()
-	p.Event(&events.Event{Event: events.StepOK, ID: "slow", Step: 1})
-	p.Event(&events.Event{Event: events.ChangeOK, ID: "slow", Type: "script"})
-	p.Close()
+	// The tick under a second doesn't redraw.
+	runSlow(p, c, 1, "echo s3cret; sleep 3", 500*time.Millisecond, 2*time.Second, 70*time.Second)
 	// The summary is cut, not the elapsed time; a line unchanged isn't
 	// drawn again.
 	want := "\r  running  slow  script\x1b[K" +
@@ -93,13 +101,7 @@ func TestProgressLive(t *testing.T) {
 	term.Reset()
 	p = NewProgress(&report)
 	p.startStatus(&runStatus{w: &term, live: true, width: 80, mask: func(s string) string { return s }, now: c.now}, 0)
-	p.Event(&events.Event{Event: events.ChangeStarted, ID: "slow", Type: "script"})
-	p.Event(&events.Event{Event: events.StepStarted, ID: "slow", Step: 2, Summary: "sleep 90"})
-	c.t = c.t.Add(1500 * time.Millisecond)
-	p.status.tick()
-	c.t = c.t.Add(64 * time.Second)
-	p.status.tick()
-	p.Close()
+	runSlow(p, c, 2, "sleep 90", 1500*time.Millisecond, 64*time.Second)
 	for _, s := range []string{"\r  running  slow  script: step 2 sleep 90 · 1s\x1b[K", "\r  running  slow  script: step 2 sleep 90 · 1m05s\x1b[K"} {
 		if !strings.Contains(term.String(), s) {
 			t.Errorf("terminal %q doesn't hold %q", term.String(), s)
@@ -118,15 +120,11 @@ func TestProgressPlain(t *testing.T) {
 	c := &clock{t: time.Unix(1e9, 0)}
 	p := NewProgress(&report)
 	p.startStatus(&runStatus{w: &plain, mask: func(s string) string { return s }, now: c.now}, 0)
-	p.Event(&events.Event{Event: events.ChangeStarted, ID: "slow", Type: "script"})
-	p.Event(&events.Event{Event: events.StepStarted, ID: "slow", Step: 1, Summary: "sleep 60"})
-	for range 50 {
-		c.t = c.t.Add(time.Second)
-		p.status.tick()
+	ticks := make([]time.Duration, 50)
+	for i := range ticks {
+		ticks[i] = time.Second
 	}
-	p.Event(&events.Event{Event: events.StepOK, ID: "slow", Step: 1})
-	p.Event(&events.Event{Event: events.ChangeOK, ID: "slow", Type: "script"})
-	p.Close()
+	runSlow(p, c, 1, "sleep 60", ticks...)
 	want := "  started  slow  script\n" +
 		"  ...      slow  script: step 1 still running after 10s\n" +
 		"  ...      slow  script: step 1 still running after 40s\n"

@@ -34,6 +34,8 @@ var environment = []envVar{
 	{name: "SUDO_UID, SUDO_GID", help: "run as root through sudo, the config is evaluated as the user who ran sudo, when that user owns the project"},
 	{name: "USER", help: "the account named as the deployer in a release's record, when the system has no name for it", cmds: []string{"zap deploy"}},
 	{name: "GOGC", help: "when set, the Go collector setting of zap and its stages; unset, zap tunes it to the input's size"},
+	{name: "NO_COLOR", help: "any value but empty: no colour, as --no-color"},
+	{name: "TERM", help: "unset or dumb: a terminal gets no colour, and a wetrun's change under way as plain lines, not one line redrawn"},
 }
 
 // examples is each command's Examples section, by its flag set's name: a

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,6 +43,7 @@ func netError(err error, cfg *Config) *ConnectError {
 	ce := &ConnectError{Reason: err.Error()}
 	port := strconv.Itoa(cfg.Port)
 	var dns *net.DNSError
+	var timeout net.Error
 	switch {
 	case errors.As(err, &dns):
 		// Go's words name the resolver's address, which says nothing
@@ -54,7 +54,8 @@ func netError(err error, cfg *Config) *ConnectError {
 	case errors.Is(err, syscall.ECONNREFUSED):
 		ce.Err = ErrRefused
 		ce.Hints = []string{fmt.Sprintf("check that sshd runs on %s and listens on port %s (the target's port, or Port in your ssh config)", cfg.HostName, port)}
-	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH), errors.Is(err, os.ErrDeadlineExceeded):
+	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH),
+		errors.As(err, &timeout) && timeout.Timeout():
 		ce.Err = ErrUnreachable
 		ce.Hints = []string{fmt.Sprintf("check that %s is up and reachable from here, and that no firewall drops port %s", cfg.HostName, port)}
 	}

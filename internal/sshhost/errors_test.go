@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/crypto/ssh"
 )
@@ -172,4 +173,21 @@ func TestNetFailures(t *testing.T) {
 
 	err = dialTest(t, "zap-sshhost-test.invalid", 22)
 	wantKind(t, err, ErrUnknownHost, "zap-sshhost-test.invalid", `check the host name "zap-sshhost-test.invalid"`)
+}
+
+// TestUnreachable checks a host that doesn't answer within the connect
+// timeout, or has no route, is ErrUnreachable. Whether a given address
+// drops, refuses or has no route depends on the network, so the errors are
+// made here: a dial whose deadline has passed (the net package's own
+// timeout) and a connect that found no route.
+func TestUnreachable(t *testing.T) {
+	cfg := &Config{Host: "h", HostName: "192.0.2.1", Port: 22}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
+	defer cancel()
+	<-ctx.Done()
+	_, timeout := (&net.Dialer{}).DialContext(ctx, "tcp", "192.0.2.1:22")
+	noRoute := &net.OpError{Op: "dial", Net: "tcp", Addr: &net.TCPAddr{IP: net.IPv4(192, 0, 2, 1), Port: 22}, Err: os.NewSyscallError("connect", syscall.EHOSTUNREACH)}
+	for _, err := range []error{timeout, noRoute} {
+		wantKind(t, netError(err, cfg), ErrUnreachable, "192.0.2.1:22", "check that 192.0.2.1 is up and reachable from here, and that no firewall drops port 22")
+	}
 }

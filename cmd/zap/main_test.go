@@ -25,6 +25,8 @@ import (
 
 	"github.com/zap-go/zap/internal/envfile"
 	"github.com/zap-go/zap/internal/scripttest"
+	"github.com/zap-go/zap/pkg/canon"
+	"github.com/zap-go/zap/pkg/cliout"
 	"github.com/zap-go/zap/pkg/events"
 )
 
@@ -42,6 +44,13 @@ func TestMain(m *testing.M) { scripttest.Main(m) }
 //	    asserts every line of the last stdout decodes as an event
 //	    (events.Read), the first is run_started and the last is done,
 //	    with exit N (default 0).
+//	jsondoc plan|detect|status [-exit N] [-error] [-hash VAR]
+//	    asserts the last stdout is one --json document of that command,
+//	    read strictly (pkg/cliout: unknown fields refused, the embedded
+//	    plan or observations read by their own readers), in canonical form
+//	    and ended by a newline, with exit N (default 0); with -error, a
+//	    failed run's document (an error, no result), else a result; -hash
+//	    sets $VAR to a plan document's plan_hash.
 //	ttyrun [-code N] [-typeahead TEXT] [-as ACCOUNT] [-sudo PASSWORD] [-answer hash8|HASH8|TEXT] [-stdout] CMD [ARGS...]
 //	    runs CMD with its stdin and stderr on a new terminal: TEXT typed
 //	    ahead at once, the answer typed when the question appears (hash8:
@@ -66,6 +75,7 @@ func TestScripts(t *testing.T) {
 	p := scripttest.Params("testdata/script")
 	p.Cmds["planhash"] = cmdPlanhash
 	p.Cmds["events"] = cmdEvents
+	p.Cmds["jsondoc"] = cmdJSONDoc
 	p.Cmds["ttyrun"] = cmdTtyrun
 	p.Cmds["screen"] = cmdScreen
 	p.Cmds["canary"] = cmdCanary
@@ -131,6 +141,73 @@ func cmdEvents(ts *testscript.TestScript, neg bool, args []string) {
 	last := all[len(all)-1]
 	if last.Event != events.Done || last.Exit == nil || *last.Exit != wantExit {
 		ts.Fatalf("events: the last event is %s, not done with exit %d", lines[len(lines)-1], wantExit)
+	}
+}
+
+func cmdJSONDoc(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: jsondoc plan|detect|status [-exit N] [-error] [-hash VAR]")
+	}
+	kind, args := args[0], args[1:]
+	wantExit, wantError, hashVar := 0, false, ""
+	for len(args) > 0 {
+		switch {
+		case args[0] == "-exit" && len(args) > 1:
+			n, err := strconv.Atoi(args[1])
+			ts.Check(err)
+			wantExit, args = n, args[2:]
+		case args[0] == "-error":
+			wantError, args = true, args[1:]
+		case args[0] == "-hash" && len(args) > 1:
+			hashVar, args = args[1], args[2:]
+		default:
+			ts.Fatalf("jsondoc: unknown argument %s", args[0])
+		}
+	}
+	out := ts.ReadFile("stdout")
+	line, ok := strings.CutSuffix(out, "\n")
+	if !ok || strings.Contains(line, "\n") {
+		ts.Fatalf("jsondoc: stdout is not one line ended by a newline: %q", out)
+	}
+	if c, err := canon.Transform([]byte(line)); err != nil || string(c) != line {
+		ts.Fatalf("jsondoc: not in canonical form (%v):\n%s", err, line)
+	}
+	var exit int
+	var msg string
+	var result bool
+	switch kind {
+	case "plan":
+		d, p, err := cliout.ReadPlan([]byte(line))
+		if err != nil {
+			ts.Fatalf("jsondoc: %v\n%s", err, line)
+		}
+		exit, msg, result = d.Exit, d.Error, p != nil
+		if hashVar != "" {
+			if p == nil {
+				ts.Fatalf("jsondoc: -hash on a document with no plan")
+			}
+			ts.Setenv(hashVar, d.PlanHash)
+		}
+	case "detect":
+		d, o, err := cliout.ReadDetect([]byte(line))
+		if err != nil {
+			ts.Fatalf("jsondoc: %v\n%s", err, line)
+		}
+		exit, msg, result = d.Exit, d.Error, o != nil
+	case "status":
+		d, err := cliout.ReadStatus([]byte(line))
+		if err != nil {
+			ts.Fatalf("jsondoc: %v\n%s", err, line)
+		}
+		exit, msg, result = d.Exit, d.Error, d.Host != ""
+	default:
+		ts.Fatalf("jsondoc: unknown kind %s", kind)
+	}
+	if exit != wantExit {
+		ts.Fatalf("jsondoc: exit %d, want %d", exit, wantExit)
+	}
+	if wantError && (result || msg == "") || !wantError && !result {
+		ts.Fatalf("jsondoc: error %q, result %v; want an error: %v", msg, result, wantError)
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/state"
+	"github.com/zap-go/zap/pkg/cliout"
+	"github.com/zap-go/zap/pkg/events"
 )
 
 // applyCommand is zap apply [--wetrun] [--expect-plan HASH] [--json] [CONFIG].
@@ -15,7 +17,8 @@ func (a *app) applyCommand(f *flagSets) *ffcli.Command {
 	fs := f.lockFlag(f.target("zap apply"))
 	wetrun := fs.Bool("wetrun", false, "change the target: execute the plan you reviewed (without it, apply only previews)")
 	expect := fs.String("expect-plan", "", "execute only if the plan's plan_hash is exactly `HASH` (with --wetrun)")
-	jsonOut := fs.Bool("json", false, "stream the wetrun's events as JSON lines on stdout (with --wetrun)")
+	f.jsonFlag(fs, "with --wetrun, stream the run's events as JSON lines on stdout ("+events.Format+"); without, write the plan document plan --json writes ("+cliout.PlanFormat+")",
+		jsonMode{format: cliout.PlanFormat, command: "apply", stream: func() bool { return *wetrun }})
 	return &ffcli.Command{
 		Name:       "apply",
 		ShortUsage: "zap apply [--wetrun] [--expect-plan HASH] [--json] [--no-lock] [CONFIG]",
@@ -41,17 +44,20 @@ minted: its content is fetched and the pin is what was served. A dry run
 shows it as resolved, not written; a wetrun writes it to zap.lock before it
 executes. A stale or unverifiable entry is refused (exit 2, nothing read or
 changed): run zap update for it. --no-lock reads, fetches and writes no
-tracked pin: those resources hold.`,
+tracked pin: those resources hold.
+
+--json: with --wetrun, stdout carries only the run's events (zap.events/1),
+the text report going to stderr; a refusal or an error is the stream's done
+event, with its exit code and message. Without --wetrun, the plan document
+zap plan --json writes, with "command": "apply" and apply's exit status.`,
 		FlagSet: fs,
 		Exec: onConfig(func(ctx context.Context, config string) error {
 			a.mintPins = true
 			switch {
 			case *expect != "" && !*wetrun:
 				return fail(2, "--expect-plan binds a wetrun to a reviewed plan; a dry run takes no --expect-plan", "add --wetrun to execute the plan it names")
-			case *jsonOut && !*wetrun:
-				return fail(2, "--json streams a wetrun's events; a dry run has none", "add --wetrun, or leave out --json for the text preview")
 			case *wetrun:
-				return a.cmdWetrun(ctx, config, wetrunOptions{expect: *expect, json: *jsonOut})
+				return a.cmdWetrun(ctx, config, wetrunOptions{expect: *expect, json: a.json != nil})
 			}
 			return a.cmdApply(ctx, config)
 		}),
@@ -61,15 +67,16 @@ tracked pin: those resources hold.`,
 // cmdApply is a dry zap apply: it judges, so pending changes exit 2, and a
 // pass that couldn't establish a verdict exits 1, which outranks them.
 func (a *app) cmdApply(ctx context.Context, config string) error {
-	det, pl, err := a.preview(ctx, config, state.CmdApply, render.PlanOptions{Mode: render.ModeApply})
+	s, det, pl, err := a.preview(ctx, config, state.CmdApply, render.PlanOptions{Mode: render.ModeApply})
 	if err != nil {
 		return err
 	}
-	if code := pass.VerdictCode(det.Obs); code != 0 {
-		return exit(code)
+	code := pass.VerdictCode(det.Obs)
+	if code == 0 && len(pl.Plan.Changes) > 0 {
+		code = 2
 	}
-	if len(pl.Plan.Changes) > 0 {
-		return exit(2)
+	if a.json != nil {
+		return a.planDoc(s, pl, code)
 	}
-	return nil
+	return exit(code)
 }

@@ -61,6 +61,7 @@ func (a *app) run(ctx context.Context, args []string) error {
 
 	if err := root.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			a.json = nil // --help is text, --json or not
 			_, werr := a.stdout.Write(f.usage.Bytes())
 			return werr
 		}

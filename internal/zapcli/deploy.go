@@ -41,7 +41,7 @@ func (a *app) deployCommand(f *flagSets) *ffcli.Command {
 	var o deployOptions
 	fs.BoolVar(&o.wetrun, "wetrun", false, "ship the release: execute the deploy plan you reviewed (without it, deploy only previews)")
 	fs.StringVar(&o.expect, "expect-plan", "", "execute only if the deploy plan's plan_hash is exactly `HASH` (with --wetrun)")
-	fs.BoolVar(&o.json, "json", false, "stream the wetrun's events as JSON lines on stdout (with --wetrun)")
+	f.jsonFlag(fs, "stream the wetrun's events as JSON lines on stdout ("+events.Format+"), a refusal or an error included (with --wetrun)", jsonMode{command: "deploy"})
 	fs.BoolVar(&o.flags.Force, "force", false, "ship a tree with uncommitted changes or untracked files (as <hash>-dirty-<id>), or the version already live")
 	fs.BoolVar(&o.flags.SkipBuild, "skip-build", false, "leave out the build step")
 	fs.BoolVar(&o.flags.SkipPreflight, "skip-preflight", false, "skip the drift preflight (the convergence pass before shipping)")
@@ -61,6 +61,7 @@ connects). Exit status: 0 shipped and healthy, or already at this version;
 		FlagSet: fs,
 		Exec: onConfig(func(ctx context.Context, config string) error {
 			o.flags.Bootstrap = a.bootstrap
+			o.json = a.json != nil
 			switch {
 			case o.expect != "" && !o.wetrun:
 				return fail(2, "--expect-plan binds a wetrun to a reviewed plan; a dry run takes no --expect-plan", "add --wetrun to execute the plan it names")
@@ -247,6 +248,11 @@ func (d *deployRun) wetrun(ctx context.Context) error {
 	switch {
 	case deploy.AlreadyLive(p):
 		fmt.Fprint(t, deploy.Text(&deploy.Made{Plan: p}))
+		if d.o.json {
+			code := 0
+			d.a.emit(&events.Event{Event: events.RunStarted, Format: events.Format, PlanHash: p.Hash})
+			d.a.emit(&events.Event{Event: events.Done, Exit: &code, Reason: "already live"})
+		}
 		return nil
 	case p.Hash == "":
 		return fail(2, "the host, connecting user or health domain resolves through a masked reference: no review can bind this deploy")
@@ -332,7 +338,7 @@ func (d *deployRun) refuse(p *deployplan.Plan, reason string) error {
 		fmt.Fprintf(t, "--expect-plan named %s\n", escape.Line(d.o.expect))
 	}
 	fmt.Fprintln(t, "nothing was built or uploaded. The plan below is now the deploy preview: run zap deploy --wetrun again to ship it if nothing moves, or pass --expect-plan <plan_hash>")
-	return d.showRecorded(t, p)
+	return d.showRecorded(t, p, reason, render.BannerRefused+" — "+reason+": a wetrun ships only the deploy plan you reviewed")
 }
 
 // decline shows the plan under the DECLINED banner, records it as the
@@ -341,14 +347,20 @@ func (d *deployRun) decline(p *deployplan.Plan) error {
 	t := d.text()
 	fmt.Fprintf(t, "%s — the answer was not the first eight characters of this plan's plan_hash\n", render.BannerDeclined)
 	fmt.Fprintln(t, "nothing was built or uploaded. The plan below is now the deploy preview: run zap deploy --wetrun again to ship it if nothing moves")
-	return d.showRecorded(t, p)
+	return d.showRecorded(t, p, "declined", render.BannerDeclined+" — the answer was not the first eight characters of this plan's plan_hash")
 }
 
-func (d *deployRun) showRecorded(t io.Writer, p *deployplan.Plan) error {
+// showRecorded shows the plan a wetrun refused or was declined, records it
+// as the preview and exits 2; under --json the refusal is the stream,
+// reason and msg its done event's.
+func (d *deployRun) showRecorded(t io.Writer, p *deployplan.Plan, reason, msg string) error {
 	fmt.Fprintln(t)
 	fmt.Fprint(t, deploy.Text(&deploy.Made{Plan: p}))
 	if err := d.record(t, p); err != nil {
 		return err
+	}
+	if d.o.json {
+		d.a.emitRefusal(p.Hash, 0, reason, msg)
 	}
 	return exit(2)
 }
@@ -460,7 +472,8 @@ func (d *deployRun) execute(ctx context.Context, p *deployplan.Plan) error {
 			return failf(1, "zap-deploy wrote an event zap can't read: %v", err)
 		}
 		if d.o.json {
-			_, err := d.a.stdout.Write(append(line, '\n'))
+			d.a.json.started = true
+			_, err := d.a.stdout.Write(append(maskJSON(d.a.masker, line), '\n'))
 			return err
 		}
 		deployEventText(d.a.stdout, e)

@@ -9,15 +9,17 @@ import (
 	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/state"
+	"github.com/zap-go/zap/pkg/cliout"
 )
 
 // planCommand is zap plan [--diff] [CONFIG].
 func (a *app) planCommand(f *flagSets) *ffcli.Command {
 	fs := f.lockFlag(f.target("zap plan"))
 	diff := fs.Bool("diff", false, "add each drifted resource's current → desired lines above its steps")
+	f.jsonFlag(fs, "write the plan as one JSON document on stdout ("+cliout.PlanFormat+", docs/protocol.md), an error included", jsonMode{format: cliout.PlanFormat, command: "plan"})
 	return &ffcli.Command{
 		Name:       "plan",
-		ShortUsage: "zap plan [--diff] [--no-lock] [CONFIG]",
+		ShortUsage: "zap plan [--diff] [--json] [--no-lock] [CONFIG]",
 		ShortHelp:  "detect every resource and print the plan",
 		LongHelp: `Detects every declared resource live and prints the changeset: one [+]
 (create) or [~] (update) line per resource, what it declares and its steps
@@ -27,6 +29,10 @@ a following zap apply --wetrun binds to it.
 A resource whose pin is tracked in zap.lock is compared against its entry
 while the entry is current; one that is missing, stale or unverifiable holds
 the resource, under the LOCK banner naming what to run.
+
+--json writes the plan, its plan_hash, its holds and the lock's standing
+as one JSON document on stdout instead, and an error as that document's
+error; the exit status is the same.
 
 Exit status: 0 the plan was printed (changes pending or not); 1 a resource
 couldn't be read (a tracked pin not current included) or a referenced
@@ -40,36 +46,58 @@ variable is unset; 2 an input error.`,
 
 // cmdPlan is zap plan: it reports, so pending changes exit 0.
 func (a *app) cmdPlan(ctx context.Context, config string, diff bool) error {
-	det, _, err := a.preview(ctx, config, state.CmdPlan, render.PlanOptions{Mode: render.ModePlan, Diff: diff})
+	s, det, pl, err := a.preview(ctx, config, state.CmdPlan, render.PlanOptions{Mode: render.ModePlan, Diff: diff})
 	if err != nil {
 		return err
 	}
-	return exit(pass.VerdictCode(det.Obs))
+	code := pass.VerdictCode(det.Obs)
+	if a.json != nil {
+		return a.planDoc(s, pl, code)
+	}
+	return exit(code)
 }
 
 // preview is the pass plan and a dry apply share (pass.Session.Preview),
-// its plan printed with opts and recorded as cmd's preview. A value a
-// planned command can't carry is a warning: the wetrun refuses it.
-func (a *app) preview(ctx context.Context, config string, cmd state.Command, opts render.PlanOptions) (*pass.Detection, *pass.Planned, error) {
+// its plan printed with opts (none under --json: the caller writes the
+// document) and recorded as cmd's preview. A value a planned command can't
+// carry is a warning: the wetrun refuses it.
+func (a *app) preview(ctx context.Context, config string, cmd state.Command, opts render.PlanOptions) (*session, *pass.Detection, *pass.Planned, error) {
 	s, err := a.open(config, true)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	ev, det, pl, err := s.Preview(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	a.warnBadValues(pass.BadValues(pl.Plan, s.Res))
 	a.warnBadURLs(pass.BadURLs(ev.Decl, s.Res))
-	opts.Unbindable, opts.Unrecorded = s.Conn.Masked, s.Conn.MaskedHost
-	if render.Lock(a.stdout, s.lockView(false)) {
-		fmt.Fprintln(a.stdout)
+	if a.json == nil {
+		opts.Unbindable, opts.Unrecorded = s.Conn.Masked, s.Conn.MaskedHost
+		if render.Lock(a.stdout, s.lockView(false)) {
+			fmt.Fprintln(a.stdout)
+		}
+		render.Plan(a.stdout, pl.Plan, opts)
 	}
-	render.Plan(a.stdout, pl.Plan, opts)
 	if err := s.RecordPass(cmd, true, pl.Plan.Hash, ev, det); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return det, pl, nil
+	return s, det, pl, nil
+}
+
+// planDoc writes the plan as plan --json and a dry apply --json do, and
+// exits code.
+func (a *app) planDoc(s *session, pl *pass.Planned, code int) error {
+	doc := &cliout.Plan{Format: cliout.PlanFormat, Command: a.json.command, Exit: code,
+		PlanHash: pl.Plan.Hash, Plan: pl.JSON, Lock: lockDoc(s.lockView(false)),
+		Unbindable: s.Conn.Masked, Unrecorded: s.Conn.Unrecorded()}
+	for _, h := range pl.Plan.Held {
+		doc.Held = append(doc.Held, h.ID)
+	}
+	if err := a.writeDoc(doc); err != nil {
+		return err
+	}
+	return exit(code)
 }
 
 // lockView is the standing of the session's tracked pins for render;

@@ -11,14 +11,17 @@ import (
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/state"
+	"github.com/zap-go/zap/pkg/cliout"
 	"github.com/zap-go/zap/pkg/observation"
 )
 
 // statusCommand is zap status [CONFIG].
 func (a *app) statusCommand(f *flagSets) *ffcli.Command {
+	fs := f.lockFlag(f.eval("zap status"))
+	f.jsonFlag(fs, "write the last run's view as one JSON document on stdout ("+cliout.StatusFormat+", docs/protocol.md), an error included", jsonMode{format: cliout.StatusFormat, command: "status"})
 	return &ffcli.Command{
 		Name:       "status",
-		ShortUsage: "zap status [--no-lock] [CONFIG]",
+		ShortUsage: "zap status [--json] [--no-lock] [CONFIG]",
 		ShortHelp:  "what the last run saw, offline",
 		LongHelp: `Evaluates the config and reads the last-run report for its target; never
 touches the target. Each resource's verdict in that run, noting a resource
@@ -28,11 +31,14 @@ is the plan zap apply --wetrun binds to. The lock: line leads: how the
 tracked pins stand against zap.lock now (current, missing, stale,
 unverifiable, orphaned).
 
+--json writes the same view as one JSON document on stdout instead, and an
+error as that document's error; the exit status is the same.
+
 Exit status: 0 the last run read every declared resource; 1 there is no
 last run (unless nothing is declared), or the last run held a resource, was
 unverifiable, or didn't read a declared resource, or a tracked pin isn't
 current now; 2 an input error.`,
-		FlagSet: f.lockFlag(f.eval("zap status")),
+		FlagSet: fs,
 		Exec:    onConfig(a.cmdStatus),
 	}
 }
@@ -99,8 +105,31 @@ func (a *app) cmdStatus(ctx context.Context, config string) error {
 			code = 1
 		}
 	}
+	if a.json != nil {
+		if err := a.writeDoc(statusDoc(v, code)); err != nil {
+			return err
+		}
+		return exit(code)
+	}
 	render.Status(a.stdout, v)
 	return exit(code)
+}
+
+// statusDoc is v as status --json writes it.
+func statusDoc(v *render.StatusView, code int) *cliout.Status {
+	doc := &cliout.Status{Format: cliout.StatusFormat, Exit: code, Host: v.Host, Orphans: v.Orphans,
+		UnresolvedNow: v.UnresolvedNow, Lock: lockDoc(v.Lock)}
+	if l := v.Last; l != nil {
+		doc.Last = &cliout.Last{Time: l.Time, Command: string(l.Command), Preview: l.Preview, PlanHash: l.PlanHash, Unresolved: l.Unresolved}
+	}
+	for _, r := range v.Resources {
+		sr := cliout.StatusResource{ID: r.ID, Type: string(r.Type), Changed: r.Changed, Secret: r.Secret}
+		if r.Read {
+			sr.Verdict = string(r.Verdict)
+		}
+		doc.Resources = append(doc.Resources, sr)
+	}
+	return doc
 }
 
 // lockPin is the pin zap.lock holds now for the tracked resource id, as

@@ -158,7 +158,7 @@ func (w *wetrun) refuse(reason string) error {
 		expected = w.o.expect
 	}
 	render.Refused(t, reason, expected)
-	return w.unchanged(state.CmdRefused)
+	return w.unchanged(state.CmdRefused, reason, refusalMessage(reason, expected))
 }
 
 // decline renders the plan under the DECLINED banner, records it as the
@@ -166,18 +166,22 @@ func (w *wetrun) refuse(reason string) error {
 func (w *wetrun) decline() error {
 	t := w.text()
 	render.Declined(t)
-	return w.unchanged(state.CmdDeclined)
+	return w.unchanged(state.CmdDeclined, "declined", said(render.Declined))
 }
 
 // unchanged ends a wetrun that changes nothing, under the banner written:
-// the plan, recorded as the preview with cmd, and exit 2.
-func (w *wetrun) unchanged(cmd state.Command) error {
+// the plan, recorded as the preview with cmd, and exit 2. Under --json the
+// refusal is the stream: run_started, then done with reason and msg.
+func (w *wetrun) unchanged(cmd state.Command, reason, msg string) error {
 	t := w.text()
 	fmt.Fprintln(t)
 	w.lockBanner(false)
 	render.Plan(t, w.pl.Plan, render.PlanOptions{Mode: render.ModeRefused})
 	if err := w.s.Record(cmd, true, w.pl.Plan.Hash, w.ev, w.det); err != nil {
 		return err
+	}
+	if w.o.json {
+		w.s.a.emitRefusal(w.pl.Plan.Hash, len(w.pl.Plan.Changes), reason, msg)
 	}
 	return exit(2)
 }
@@ -190,17 +194,8 @@ func (w *wetrun) lockBanner(written bool) {
 	}
 }
 
-// emitter writes events to stdout, one JSON line each.
-func (w *wetrun) emitter() func(*events.Event) {
-	return func(e *events.Event) {
-		b, err := e.Marshal()
-		if err != nil {
-			// Every field is a string or a number: this can't happen.
-			panic(err)
-		}
-		w.s.a.stdout.Write(append(maskJSON(w.s.a.masker, b), '\n'))
-	}
-}
+// emitter writes events to stdout, one JSON line each (app.emit).
+func (w *wetrun) emitter() func(*events.Event) { return w.s.a.emit }
 
 func (w *wetrun) emitHeld(emit func(*events.Event)) {
 	for _, h := range w.pl.Plan.Held {
@@ -290,6 +285,7 @@ func (w *wetrun) runExec(ctx context.Context, t io.Writer) (pass.Tally, error) {
 	}
 	return w.s.Exec(ctx, w.pl, func(line []byte, e *events.Event) {
 		if w.o.json {
+			a.json.started = true
 			a.stdout.Write(append(maskJSON(a.masker, line), '\n'))
 		} else {
 			progress.Event(e)

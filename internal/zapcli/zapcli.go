@@ -18,10 +18,10 @@
 //	zap completion bash|zsh|fish          a shell completion script
 //	zap lock [CONFIG]                     pins the zap-eval the config is evaluated with
 //	zap config validate [CONFIG]          evaluates the config only
-//	zap plan [--diff] [CONFIG]            detects and prints the plan
+//	zap plan [--diff] [--json] [CONFIG]   detects and prints the plan
 //	zap apply [--wetrun] [--expect-plan HASH] [--json] [CONFIG]
-//	zap detect [CONFIG]                   detection alone, one line per resource
-//	zap status [CONFIG]                   the last run, offline
+//	zap detect [--json] [CONFIG]          detection alone, one line per resource
+//	zap status [--json] [CONFIG]          the last run, offline
 //
 // CONFIG defaults to ./zap.ts. --help on any command prints its flags, its
 // environment and examples (help.go, docs/cli.md). An unknown command or
@@ -69,6 +69,7 @@ func (a *app) main(ctx context.Context, args []string) int {
 		}
 	}()
 	err := a.run(ctx, args)
+	a.finishJSON(err)
 	if err == nil {
 		return 0
 	}
@@ -128,6 +129,8 @@ type app struct {
 	// masker masks every secret the config references, once it is
 	// evaluated; nil before.
 	masker *mask.Masker
+	// json is --json, nil without it (jsonout.go).
+	json *jsonMode
 }
 
 // exitError is a failure with its exit code (pass.Error): the pass's own

@@ -22,7 +22,9 @@
 //	held            a resource detection couldn't read: id, type, reason
 //	residual        a resource that still doesn't read converged: id, type
 //	observe_failed  the reading again itself failed: error
-//	done            the command's result: exit, and the counts
+//	done            the command's result: exit, and the counts; error
+//	                when the front end has one, and reason when a review
+//	                refused the run (docs/protocol.md, The front end's --json)
 //
 // code is a triage category: transient, permission, not_found, conflict,
 // permanent or execution_failed. No value in an event is a resolved secret.

@@ -1,0 +1,206 @@
+package zapcli
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/zap-go/zap/internal/lockhash"
+	"github.com/zap-go/zap/internal/render"
+	"github.com/zap-go/zap/internal/stages"
+	"github.com/zap-go/zap/pkg/canon"
+	"github.com/zap-go/zap/pkg/cliout"
+	"github.com/zap-go/zap/pkg/events"
+	"github.com/zap-go/zap/pkg/observation"
+)
+
+// jsonMode is --json: stdout carries one document (pkg/cliout) or one
+// zap.events/1 stream and nothing else, an error included
+// (docs/protocol.md, The front end's --json).
+type jsonMode struct {
+	// format is the document's, "" for the event stream; stream, when
+	// set, decides it instead (apply: --wetrun streams).
+	format  string
+	stream  func() bool
+	command string
+	// started: run_started is written; done: the document, or the
+	// stream's done event, is.
+	started, done bool
+}
+
+func (j *jsonMode) streams() bool {
+	if j.stream != nil {
+		return j.stream()
+	}
+	return j.format == ""
+}
+
+// jsonFlag adds --json to fs: set while the flags are parsed, so an error
+// in a flag after it is written as JSON too.
+func (f *flagSets) jsonFlag(fs *flag.FlagSet, usage string, m jsonMode) {
+	fs.BoolFunc("json", usage, func(v string) error {
+		on, err := strconv.ParseBool(v)
+		if err != nil {
+			return err
+		}
+		f.a.json = nil
+		if on {
+			mm := m
+			f.a.json = &mm
+		}
+		return nil
+	})
+}
+
+// writeDoc writes a --json document on stdout: canonical, masked, one
+// line.
+func (a *app) writeDoc(doc any) error {
+	b, err := cliout.Encode(doc)
+	if err != nil {
+		return failf(1, "encode the --json document: %v", err)
+	}
+	line := bytes.TrimSuffix(b, []byte("\n"))
+	if m := maskJSON(a.masker, line); !bytes.Equal(m, line) {
+		// Masking a string can only shorten or replace it; the document
+		// is written canonical again all the same.
+		if c, err := canon.Transform(m); err == nil {
+			line = c
+		} else {
+			line = m
+		}
+	}
+	a.json.done = true
+	_, err = a.stdout.Write(append(line, '\n'))
+	return err
+}
+
+// emit writes one event line on stdout, masked.
+func (a *app) emit(e *events.Event) {
+	b, err := e.Marshal()
+	if err != nil {
+		// Every field is a string or a number: this can't happen.
+		panic(err)
+	}
+	switch e.Event {
+	case events.RunStarted:
+		a.json.started = true
+	case events.Done:
+		a.json.done = true
+	}
+	a.stdout.Write(append(maskJSON(a.masker, b), '\n'))
+}
+
+// emitRefusal is a --json wetrun that changed nothing: run_started with the
+// plan it refused, and done with exit 2, the message and the gate's reason.
+func (a *app) emitRefusal(hash string, changes int, reason, msg string) {
+	a.emit(&events.Event{Event: events.RunStarted, Format: events.Format, PlanHash: hash, Changes: changes})
+	code := 2
+	a.emit(&events.Event{Event: events.Done, Exit: &code, Error: msg, Reason: reason})
+}
+
+// finishJSON writes, under --json, what the command's end is when it wrote
+// no document or done event of its own: err as the document's error or
+// the stream's done (after a run_started when none was written).
+func (a *app) finishJSON(err error) {
+	j := a.json
+	if j == nil || j.done {
+		return
+	}
+	code, msg, hints := errorOf(err)
+	if j.streams() {
+		if !j.started {
+			a.emit(&events.Event{Event: events.RunStarted, Format: events.Format})
+		}
+		for _, h := range hints {
+			msg += "\nhint: " + h
+		}
+		a.emit(&events.Event{Event: events.Done, Exit: &code, Error: msg})
+		return
+	}
+	if code == 0 || msg == "" {
+		// Every command writes its document on success; a quiet exit
+		// with none is a bug, said as one rather than as an empty result.
+		code, msg = max(code, 1), "zap wrote no --json document for this run"
+	}
+	var doc any
+	switch j.format {
+	case cliout.PlanFormat:
+		doc = &cliout.Plan{Format: j.format, Command: j.command, Exit: code, Error: msg, Hints: hints}
+	case cliout.DetectFormat:
+		doc = &cliout.Detect{Format: j.format, Exit: code, Error: msg, Hints: hints}
+	default:
+		doc = &cliout.Status{Format: j.format, Exit: code, Error: msg, Hints: hints}
+	}
+	if err := a.writeDoc(doc); err != nil {
+		render.Error(a.stderr, err.Error())
+	}
+}
+
+// errorOf is err's exit code, message and hints, as main prints them.
+func errorOf(err error) (int, string, []string) {
+	if err == nil {
+		return 0, "", nil
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.Code, ee.Msg, ee.Hints
+	}
+	var se *stages.Error
+	if errors.As(err, &se) {
+		return se.Code, se.Msg, se.Hints
+	}
+	return 1, err.Error(), nil
+}
+
+// lockDoc is the lock's standing as a --json document holds it.
+func lockDoc(v *render.LockView) *cliout.Lock {
+	l := &cliout.Lock{NoLock: v.NoLock, Tracked: v.Tracked}
+	if v.Report == nil {
+		return l
+	}
+	l.Tracked = max(l.Tracked, len(v.Report.Tracked))
+	for _, s := range append(append([]lockhash.Standing{}, v.Report.Tracked...), v.Report.Orphans...) {
+		p := cliout.Pin{ID: s.ID, Kind: s.Kind, Standing: string(s.Class), Unset: s.Unset}
+		if s.Entry != nil {
+			p.Blake3 = s.Entry.Blake3
+		}
+		if m := v.Minted; s.Class == lockhash.Missing {
+			for i := range m {
+				if m[i].ID == s.ID {
+					p.Blake3, p.Minted, p.Written = m[i].Blake3, true, v.Written
+				}
+			}
+		}
+		l.Pins = append(l.Pins, p)
+	}
+	return l
+}
+
+// verdictsOf is each observed resource's verdict with its type.
+func verdictsOf(o *observation.Observations) []cliout.Verdict {
+	out := make([]cliout.Verdict, len(o.Resources))
+	for i, r := range o.Resources {
+		v := cliout.Verdict{ID: r.ID, Type: string(o.Declaration.Resources[i].Type), Verdict: string(r.Verdict), Reason: r.Reason}
+		for _, d := range r.Drift {
+			v.Drift = append(v.Drift, d.Field)
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// refusalMessage is the REFUSED banner's words, as the text report has
+// them.
+func refusalMessage(reason, expected string) string {
+	return said(func(w io.Writer) { render.Refused(w, reason, expected) })
+}
+
+// said is what write writes, its last newline dropped.
+func said(write func(io.Writer)) string {
+	var b strings.Builder
+	write(&b)
+	return strings.TrimSuffix(b.String(), "\n")
+}

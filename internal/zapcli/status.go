@@ -120,7 +120,7 @@ func statusDoc(v *render.StatusView, code int) *cliout.Status {
 	doc := &cliout.Status{Format: cliout.StatusFormat, Exit: code, Host: v.Host, Orphans: v.Orphans,
 		UnresolvedNow: v.UnresolvedNow, Lock: lockDoc(v.Lock)}
 	if l := v.Last; l != nil {
-		doc.Last = &cliout.Last{Time: l.Time, Command: string(l.Command), Preview: l.Preview, PlanHash: l.PlanHash, Unresolved: l.Unresolved}
+		doc.Last = &cliout.Last{Time: l.Time, Command: string(l.Command), User: l.User, Preview: l.Preview, PlanHash: l.PlanHash, Unresolved: l.Unresolved}
 	}
 	for _, r := range v.Resources {
 		sr := cliout.StatusResource{ID: r.ID, Type: string(r.Type), Changed: r.Changed, Secret: r.Secret}

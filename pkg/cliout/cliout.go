@@ -110,6 +110,8 @@ type Status struct {
 type Last struct {
 	Time    string `json:"time"`
 	Command string `json:"command"`
+	// User is the account the pass read as; left out when ssh chose it.
+	User string `json:"user,omitempty"`
 	// Preview is true for a pass a wetrun binds to.
 	Preview    bool     `json:"preview,omitempty"`
 	PlanHash   string   `json:"plan_hash,omitempty"`

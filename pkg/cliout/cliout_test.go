@@ -95,7 +95,7 @@ func TestEveryField(t *testing.T) {
 	roundTrip(t, &Detect{Format: DetectFormat, Exit: 1, Error: "cannot connect to h: refused"}, readDetect)
 
 	roundTrip(t, &Status{Format: StatusFormat, Exit: 1, Host: "local",
-		Last:      &Last{Time: "2026-01-02T03:04:05Z", Command: "refused", Preview: true, PlanHash: strings.Repeat("d", 64), Unresolved: []string{"A"}},
+		Last:      &Last{Time: "2026-01-02T03:04:05Z", Command: "refused", User: "alice", Preview: true, PlanHash: strings.Repeat("d", 64), Unresolved: []string{"A"}},
 		Resources: []StatusResource{{ID: "a", Type: "file", Verdict: "undetermined", Changed: true, Secret: true}, {ID: "b", Type: "script"}},
 		Orphans:   []string{"old"}, UnresolvedNow: []string{"A"}, Lock: fullLock}, ReadStatus)
 	roundTrip(t, &Status{Format: StatusFormat, Exit: 2, Error: "bad config", Hints: []string{"h"}}, ReadStatus)

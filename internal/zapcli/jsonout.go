@@ -41,18 +41,33 @@ func (j *jsonMode) streams() bool {
 // jsonFlag adds --json to fs: set while the flags are parsed, so an error
 // in a flag after it is written as JSON too.
 func (f *flagSets) jsonFlag(fs *flag.FlagSet, usage string, m jsonMode) {
-	fs.BoolFunc("json", usage, func(v string) error {
-		on, err := strconv.ParseBool(v)
-		if err != nil {
-			return err
-		}
-		f.a.json = nil
-		if on {
-			mm := m
-			f.a.json = &mm
-		}
-		return nil
-	})
+	fs.Var(&jsonValue{a: f.a, m: m}, "json", usage)
+}
+
+// jsonValue is --json as a boolean flag that sets app.json to its mode; a
+// flag.Getter, so what reads the command line (the colour's check) sees it.
+type jsonValue struct {
+	a *app
+	m jsonMode
+}
+
+func (v *jsonValue) IsBoolFlag() bool { return true }
+
+func (v *jsonValue) Get() any { return v.a != nil && v.a.json != nil }
+
+func (v *jsonValue) String() string { return strconv.FormatBool(v.a != nil && v.a.json != nil) }
+
+func (v *jsonValue) Set(s string) error {
+	on, err := strconv.ParseBool(s)
+	if err != nil {
+		return err
+	}
+	v.a.json = nil
+	if on {
+		m := v.m
+		v.a.json = &m
+	}
+	return nil
 }
 
 // writeDoc writes a --json document on stdout: canonical, masked, one

@@ -73,6 +73,15 @@ func decode(data []byte, v any, checked bool) error {
 			return err
 		}
 	}
+	if checked {
+		// data is one well-formed value and exactKeys has refused every
+		// key no field takes: Unmarshal decodes it where it lies, where a
+		// Decoder would first copy the whole document into its buffer.
+		if err := json.Unmarshal(data, v); err != nil {
+			return fieldError(err)
+		}
+		return nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {

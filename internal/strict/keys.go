@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -45,16 +44,16 @@ func exactKeys(raw json.RawMessage, t reflect.Type, path string) error {
 		if raw[0] != '{' {
 			return nil // a type error, which the decoder names
 		}
-		var m map[string]json.RawMessage
-		if json.Unmarshal(raw, &m) != nil {
+		members, ok := objectMembers(raw)
+		if !ok {
 			return nil
 		}
-		keys := slices.Sorted(maps.Keys(m))
 		var fields map[string]reflect.Type
 		if t.Kind() == reflect.Struct {
 			fields = jsonFields(t)
 		}
-		for _, k := range keys {
+		for _, mem := range members {
+			k := string(mem.Key)
 			at := k
 			if path != "" {
 				at = path + "." + k
@@ -69,7 +68,7 @@ func exactKeys(raw json.RawMessage, t reflect.Type, path string) error {
 				}
 				elem = ft
 			}
-			if err := exactKeys(m[k], elem, at); err != nil {
+			if err := exactKeys(mem.Value, elem, at); err != nil {
 				return err
 			}
 		}
@@ -77,8 +76,8 @@ func exactKeys(raw json.RawMessage, t reflect.Type, path string) error {
 		if raw[0] != '[' {
 			return nil
 		}
-		var list []json.RawMessage
-		if json.Unmarshal(raw, &list) != nil {
+		list, ok := canon.Elements(raw)
+		if !ok && json.Unmarshal(raw, &list) != nil {
 			return nil
 		}
 		for i, item := range list {
@@ -88,6 +87,28 @@ func exactKeys(raw json.RawMessage, t reflect.Type, path string) error {
 		}
 	}
 	return nil
+}
+
+// objectMembers is raw's members sorted by key, the order the walk names
+// the first unknown one in, each value a slice of raw (canon.MemberList),
+// so the walk copies no part of the document: the document once more at
+// every level of it, as a map of copied values was. An object that gives
+// a key twice (the last is the one decoded) or isn't well-formed goes
+// through encoding/json's map; false when it doesn't decode as one.
+func objectMembers(raw json.RawMessage) ([]canon.Member, bool) {
+	members, ok := canon.MemberList(raw, nil)
+	if !ok {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(raw, &m) != nil {
+			return nil, false
+		}
+		members = members[:0]
+		for k, v := range m {
+			members = append(members, canon.Member{Key: []byte(k), Value: v})
+		}
+	}
+	slices.SortFunc(members, func(a, b canon.Member) int { return bytes.Compare(a.Key, b.Key) })
+	return members, true
 }
 
 // jsonFields maps the JSON names of t's fields to their types, with the

@@ -11,8 +11,10 @@
 package plan
 
 import (
+	"bytes"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"reflect"
 	"regexp"
 	"sort"
@@ -408,12 +410,6 @@ const hashTag = "zap plan_hash v1\n"
 // order, its name, invocation and script text, each length-prefixed. script
 // returns the text for a name; a name it doesn't know is an error.
 func Hash(p *Plan, script func(OpName) (Script, bool)) (string, error) {
-	c := *p
-	c.Hash = ""
-	doc, err := canon.Marshal(&c)
-	if err != nil {
-		return "", err
-	}
 	h := blake3.New()
 	write := func(s string) {
 		h.WriteString(strconv.Itoa(len(s)))
@@ -422,7 +418,9 @@ func Hash(p *Plan, script func(OpName) (Script, bool)) (string, error) {
 		h.WriteString("\n")
 	}
 	h.WriteString(hashTag)
-	write(string(doc))
+	if err := hashDoc(h, p); err != nil {
+		return "", err
+	}
 	for _, name := range p.Ops() {
 		s, ok := script(name)
 		if !ok {
@@ -433,6 +431,64 @@ func Hash(p *Plan, script func(OpName) (Script, bool)) (string, error) {
 		write(s.Text)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hashDoc writes to h the record of p's canonical encoding with an empty
+// plan_hash, as if the whole document had been encoded and then written,
+// without holding it: the document less its changes is encoded whole (it
+// is small), each change on its own, once to learn the length the record
+// opens with and again to write it. A change's canonical bytes are the
+// same alone as inside the plan, and "changes" is the plan's first key
+// after "format" (canonical order; the field is never left out), so the
+// bytes written are exactly canon.Marshal's of the whole plan.
+func hashDoc(h io.Writer, p *Plan) error {
+	c := *p
+	c.Hash, c.Changes = "", []Change{}
+	rest, err := canon.Marshal(&c)
+	if err != nil {
+		return err
+	}
+	head := `{"format":` + string(canon.AppendString(nil, Format)) + `,"changes":[`
+	tail, ok := bytes.CutPrefix(rest, []byte(head+"]"))
+	if !ok || p.Changes == nil {
+		// Not the shape hashDoc splices (a plan of another format, or
+		// with no list of changes, which Read refuses): encode it whole.
+		c.Changes = p.Changes
+		doc, err := canon.Marshal(&c)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(h, "%d:%s\n", len(doc), doc)
+		return err
+	}
+	size := len(head) + 1 + len(tail)
+	for i := range p.Changes {
+		b, err := canon.Marshal(&p.Changes[i])
+		if err != nil {
+			return err
+		}
+		size += len(b)
+		if i > 0 {
+			size++
+		}
+	}
+	if _, err := fmt.Fprintf(h, "%d:%s", size, head); err != nil {
+		return err
+	}
+	for i := range p.Changes {
+		b, err := canon.Marshal(&p.Changes[i])
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			h.Write([]byte(","))
+		}
+		h.Write(b)
+	}
+	h.Write([]byte("]"))
+	h.Write(tail)
+	_, err = h.Write([]byte("\n"))
+	return err
 }
 
 // Verify recomputes p's hash and compares it with p.Hash.

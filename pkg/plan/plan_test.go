@@ -1,9 +1,12 @@
 package plan
 
 import (
+	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -56,5 +59,57 @@ func TestValidateZapChange(t *testing.T) {
 	}
 	if _, err := Read(b); err != nil {
 		t.Errorf("doesn't read back: %v\n%s", err, b)
+	}
+}
+
+// TestHashDocIsTheWholeEncoding: what Hash writes for the document, a
+// change at a time, is byte for byte the record of the whole plan's
+// canonical encoding with an empty plan_hash: for no changes, for changes
+// whose bytes need escaping (HTML characters, U+2028, a byte that isn't
+// UTF-8, a quote), with every optional block of the plan set, and for a
+// plan of another format, which is encoded whole.
+func TestHashDocIsTheWholeEncoding(t *testing.T) {
+	content := "<a href=\"x\">&</a>\u2028\xff\n"
+	file := Change{ID: "f", Type: declaration.KindFile, Action: Update,
+		Resource: declaration.Resource{Common: declaration.Common{ID: "f", Type: declaration.KindFile},
+			File: &declaration.File{Path: declaration.Lit("/f"), Content: declaration.Content{Type: declaration.ContentInline, Inline: &content}}},
+		Drift:       []observation.Difference{{Field: "content"}},
+		Fingerprint: strings.Repeat("a", 64),
+		Steps:       []Step{{Type: StepOp, Op: &Op{Name: OpPut, Path: declaration.Lit("/f"), Content: &content, Privilege: Login}}, {Type: StepNote, Note: "a note"}},
+	}
+	refresh := Change{ID: "cache-update-apt", Type: KindZap, Action: Create, Steps: []Step{{Type: StepOp, Op: &Op{Name: "pkg-update-apt", Privilege: Root}}}}
+	full := &Plan{Format: Format, Target: declaration.Target{Local: true}, Context: observation.Context{Target: "local", User: "u", Home: "/home/u"},
+		References: []observation.Reference{{Name: "A", Value: "<b>"}}, Unresolved: []string{"B"},
+		Changes: []Change{refresh, file}, Held: []Hold{{ID: "h", Type: declaration.KindFile, Reason: "why"}}, Warnings: []string{"w"}, Hash: strings.Repeat("f", 64)}
+	other := *full
+	other.Format = "zap.plan/9"
+	for name, p := range map[string]*Plan{
+		"no changes":     {Format: Format, Changes: []Change{}},
+		"nil changes":    {Format: Format},
+		"one change":     {Format: Format, Changes: []Change{file}},
+		"every block":    full,
+		"another format": &other,
+		"a hundred alike": {Format: Format, Changes: func() []Change {
+			out := make([]Change, 100)
+			for i := range out {
+				out[i] = file
+				out[i].ID = strings.Repeat("x", i+1)
+			}
+			return out
+		}()},
+	} {
+		c := *p
+		c.Hash = ""
+		doc, err := canon.Marshal(&c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := hashDoc(&got, p); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if want := fmt.Sprintf("%d:%s\n", len(doc), doc); got.String() != want {
+			t.Errorf("%s: hashDoc wrote\n%s\nwant\n%s", name, got.String(), want)
+		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/zap-go/zap/internal/suggest"
 )
 
 // Error is a declaration that fails a form check or the structural gate. It
@@ -14,7 +16,15 @@ type Error struct {
 	ID    string // the resource's id, or "" for the target or the document
 	Field string
 	Msg   string
+	// index is 1 + the index in Resources of the resource at fault, when
+	// the check knows it; 0 otherwise.
+	index int
 }
+
+// Resource returns the index in Resources of the resource at fault, when
+// the check that found the problem knows which one (two resources can
+// share an id: "id declared twice" names the second).
+func (e *Error) Resource() (int, bool) { return e.index - 1, e.index > 0 }
 
 func (e *Error) Error() string {
 	switch {
@@ -47,63 +57,111 @@ func ValidAccount(name string) bool { return accountPattern.MatchString(name) }
 // Validate runs the form checks and the structural gate. The first problem
 // found, in document order, is returned.
 func (d *Declaration) Validate() error {
+	if list, _ := d.Problems(1); len(list) > 0 {
+		return list[0]
+	}
+	return nil
+}
+
+// Problems runs the checks Validate runs and returns the problems they
+// find in document order, the first max of them (all for max 0), and how
+// many they found in all. Each of these contributes its first problem: the
+// target; each resource's id and form checks; each resource's depends_on
+// and trigger edges. The checks across resources (a dependency cycle, one
+// thing managed twice, Zap's state directory, services, the deploy block,
+// mask and unmask) run only when those found none, since they take what
+// those check for granted.
+func (d *Declaration) Problems(max int) ([]*Error, int) {
+	p := &problems{max: max}
 	if d.Format != Format {
-		return &Error{Field: "format", Msg: fmt.Sprintf("want %q", Format)}
+		p.add(&Error{Field: "format", Msg: fmt.Sprintf("want %q", Format)}, -1)
+		return p.list, p.total
 	}
-	if err := d.Target.validate(); err != nil {
-		return err
-	}
+	p.add(d.Target.validate(), -1)
 	byID := map[string]*Resource{}
 	for i := range d.Resources {
 		r := &d.Resources[i]
-		if !ValidID(r.ID) {
-			return &Error{Field: fmt.Sprintf("resources[%d].id", i), Msg: fmt.Sprintf("%q is not an id: a letter, digit or _, then letters, digits, _, . or -", r.ID)}
-		}
-		if byID[r.ID] != nil {
-			return &Error{ID: r.ID, Msg: "id declared twice"}
-		}
-		byID[r.ID] = r
-		if err := r.validate(); err != nil {
-			return err
+		switch {
+		case !ValidID(r.ID):
+			p.add(&Error{Field: fmt.Sprintf("resources[%d].id", i), Msg: fmt.Sprintf("%q is not an id: a letter, digit or _, then letters, digits, _, . or -", r.ID)}, i)
+		case byID[r.ID] != nil:
+			p.add(&Error{ID: r.ID, Msg: "id declared twice"}, i)
+		default:
+			byID[r.ID] = r
+			p.add(r.validate(), i)
 		}
 	}
 	for i := range d.Resources {
-		r := &d.Resources[i]
-		listed := map[string]bool{}
-		for _, dep := range r.DependsOn {
-			if listed[dep] {
-				return &Error{ID: r.ID, Field: "depends_on", Msg: fmt.Sprintf("%q is listed twice", dep)}
-			}
-			listed[dep] = true
-			if byID[dep] == nil {
-				return &Error{ID: r.ID, Field: "depends_on", Msg: fmt.Sprintf("no resource has the id %q", dep)}
-			}
-			if dep == r.ID {
-				return &Error{ID: r.ID, Field: "depends_on", Msg: "a resource can't depend on itself"}
-			}
-		}
-		if err := r.checkTriggers(byID); err != nil {
-			return err
-		}
+		p.add(d.Resources[i].checkEdges(byID, d.ids), i)
+	}
+	if p.total > 0 {
+		return p.list, p.total
 	}
 	if cycle := d.Cycle(); cycle != nil {
-		return &Error{Field: "depends_on", Msg: "dependency cycle: " + strings.Join(cycle, " -> ")}
+		p.add(&Error{Field: "depends_on", Msg: "dependency cycle: " + strings.Join(cycle, " -> ")}, -1)
 	}
-	if err := d.checkOwnership(); err != nil {
-		return err
-	}
-	if err := d.checkStateDir(); err != nil {
-		return err
-	}
-	if err := d.checkServices(); err != nil {
-		return err
-	}
+	p.add(d.checkOwnership(), -1)
+	p.add(d.checkStateDir(), -1)
+	p.add(d.checkServices(), -1)
 	if d.Deploy != nil {
-		if err := d.Deploy.validate(); err != nil {
-			return err
+		p.add(d.Deploy.validate(), -1)
+	}
+	p.add(d.checkMask(), -1)
+	return p.list, p.total
+}
+
+// problems collects what Problems finds.
+type problems struct {
+	list       []*Error
+	total, max int
+}
+
+// add adds err, when there is one, as the problem of the resource at
+// index i (-1: none known).
+func (p *problems) add(err error, i int) {
+	if err == nil {
+		return
+	}
+	p.total++
+	if p.max > 0 && len(p.list) >= p.max {
+		return
+	}
+	e, ok := err.(*Error)
+	if !ok {
+		e = &Error{Msg: err.Error()}
+	}
+	if e.index == 0 && i >= 0 {
+		e.index = i + 1
+	}
+	p.list = append(p.list, e)
+}
+
+// ids returns the resources' ids in the order declared.
+func (d *Declaration) ids() []string {
+	out := make([]string, len(d.Resources))
+	for i := range d.Resources {
+		out[i] = d.Resources[i].ID
+	}
+	return out
+}
+
+// checkEdges checks r's depends_on and trigger edges against the ids
+// declared; ids lists them in order, for the one a dangling id misspells.
+func (r *Resource) checkEdges(byID map[string]*Resource, ids func() []string) error {
+	listed := map[string]bool{}
+	for _, dep := range r.DependsOn {
+		if listed[dep] {
+			return &Error{ID: r.ID, Field: "depends_on", Msg: fmt.Sprintf("%q is listed twice", dep)}
+		}
+		listed[dep] = true
+		if byID[dep] == nil {
+			return &Error{ID: r.ID, Field: "depends_on", Msg: fmt.Sprintf("no resource has the id %q", dep) + suggest.Hint(dep, ids())}
+		}
+		if dep == r.ID {
+			return &Error{ID: r.ID, Field: "depends_on", Msg: "a resource can't depend on itself"}
 		}
 	}
-	return d.checkMask()
+	return r.checkTriggers(byID)
 }
 
 func (t *Target) validate() error {

@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -26,7 +27,17 @@ type builder struct {
 	mask      map[string]bool
 	unmask    map[string]bool
 
-	errs []*Error
+	// errs are the config's problems, the first MaxErrors of them;
+	// dropped counts the rest.
+	errs    []*Error
+	dropped int
+	// methods are the builder's methods, for a config that calls one
+	// that isn't.
+	methods []string
+	// sites[i] is where the config declared decl.Resources[i]; target and
+	// deploy where it called zap.target and zap.deploy.
+	sites              []site
+	targetAt, deployAt site
 
 	// The builder is open until the config's function has returned and,
 	// when it returned a promise, that promise has settled; finished closes
@@ -50,6 +61,7 @@ func newBuilder(rt *goja.Runtime, conv *converter, pos *positions) *builder {
 	b.decl.Resources = []declaration.Resource{}
 	set := func(name string, fn func(goja.FunctionCall) (goja.Value, error)) {
 		b.obj.Set(name, b.method(name, fn))
+		b.methods = append(b.methods, name)
 	}
 	set("target", b.target)
 	set("env", b.env)
@@ -60,7 +72,7 @@ func newBuilder(rt *goja.Runtime, conv *converter, pos *positions) *builder {
 	set("link", b.resource(declaration.KindLink, readLink))
 	set("script", b.resource(declaration.KindScript, readScript))
 	// zap.pkg declares a resource of type "package".
-	b.obj.Set("pkg", b.method("pkg", b.resourceAs("zap.pkg", declaration.KindPackage, readPackage)))
+	set("pkg", b.resourceAs("zap.pkg", declaration.KindPackage, readPackage))
 	set("apt_repo", b.resource(declaration.KindAptRepo, readAptRepo))
 	set("installer", b.resource(declaration.KindInstaller, readInstaller))
 	set("user", b.resource(declaration.KindUser, readUser))
@@ -112,12 +124,48 @@ func (b *builder) throw(err error) {
 	if !ok {
 		e = &Error{Msg: err.Error()}
 	}
+	b.add(e)
+	panic(b.rt.NewTypeError(e.Msg))
+}
+
+// add records the problem e, placed at the call the config is making when
+// it names no place of its own.
+func (b *builder) add(e *Error) {
+	if len(b.errs) >= MaxErrors {
+		b.dropped++
+		return
+	}
 	if e.Pos == "" {
 		e.Pos = b.pos.caller(b.rt)
 	}
 	b.errs = append(b.errs, e)
-	panic(b.rt.NewTypeError(e.Msg))
 }
+
+// refuse records the problems d found in the data of the call label made
+// at at, each placed where the config wrote the field when that can be
+// known (site.field).
+func (b *builder) refuse(label string, at site, d *decoder) {
+	for _, fe := range d.errs {
+		where, ok := d.at[fe]
+		if !ok {
+			where = fe.Path
+		}
+		b.add(&Error{Pos: b.pos.field(at, where), Msg: label + ": " + fe.Error()})
+	}
+	b.dropped += d.dropped
+}
+
+// asFieldError is a conversion's error as a problem at its path.
+func asFieldError(err error) *fieldError {
+	var fe *fieldError
+	if errors.As(err, &fe) {
+		return fe
+	}
+	return &fieldError{Msg: err.Error()}
+}
+
+// problems is every problem the config made, as one error, or nil.
+func (b *builder) problems() error { return join(b.errs, b.dropped) }
 
 // one returns the single object argument of a builder call.
 func one(call goja.FunctionCall, label string) (goja.Value, error) {
@@ -135,7 +183,7 @@ func one(call goja.FunctionCall, label string) (goja.Value, error) {
 }
 
 func (b *builder) target(call goja.FunctionCall) (goja.Value, error) {
-	return nil, single(b, call, "zap.target", &b.targetSet, readTarget, &b.decl.Target, &Error{
+	return nil, single(b, call, "zap.target", &b.targetSet, &b.targetAt, readTarget, &b.decl.Target, &Error{
 		Msg:  "a config declares one target",
 		Hint: "for several hosts, write one config per host (or one module per role imported by each) and run zap once per host",
 	})
@@ -163,26 +211,33 @@ func readTarget(f *fields) declaration.Target {
 // once (zap.target, zap.deploy), with read into *into. *set records the
 // first call; a second is refused with twice, its message after "label
 // was called twice: ".
-func single[T any](b *builder, call goja.FunctionCall, label string, set *bool, read func(f *fields) T, into *T, twice *Error) error {
+//
+// Its problems are recorded, not thrown (see resourceAs).
+func single[T any](b *builder, call goja.FunctionCall, label string, set *bool, at *site, read func(f *fields) T, into *T, twice *Error) error {
 	arg, err := one(call, label)
 	if err != nil {
-		return err
+		b.add(err.(*Error))
+		return nil
 	}
 	if *set {
-		return &Error{Msg: label + " was called twice: " + twice.Msg, Hint: twice.Hint}
+		b.add(&Error{Msg: label + " was called twice: " + twice.Msg, Hint: twice.Hint})
+		return nil
 	}
+	here := b.pos.site(b.rt)
 	tree, err := b.conv.convert(arg, "")
 	if err != nil {
-		return &Error{Msg: label + ": " + err.Error()}
+		b.refuse(label, here, &decoder{errs: []*fieldError{asFieldError(err)}})
+		return nil
 	}
 	d := &decoder{issued: b.issued}
 	f := d.fields(tree, "")
 	v := read(f)
 	f.done()
-	if d.err != nil {
-		return &Error{Msg: label + ": " + d.err.Error()}
+	if d.failures() > 0 {
+		b.refuse(label, here, d)
+		return nil
 	}
-	*set, *into = true, v
+	*set, *into, *at = true, v, here
 	return nil
 }
 
@@ -269,38 +324,48 @@ func (b *builder) resource(kind declaration.Kind, read func(*fields, *declaratio
 }
 
 // resourceAs returns the method label declaring a resource of kind.
+//
+// A problem in what the call declares is recorded and the call returns as
+// if it had declared nothing, rather than throwing: the config runs on, so
+// one evaluation reports every such problem, each where the config made
+// it. The evaluation fails all the same.
 func (b *builder) resourceAs(label string, kind declaration.Kind, read func(*fields, *declaration.Resource)) func(goja.FunctionCall) (goja.Value, error) {
 	return func(call goja.FunctionCall) (goja.Value, error) {
 		arg, err := one(call, label)
 		if err != nil {
-			return nil, err
+			b.add(err.(*Error))
+			return nil, nil
 		}
 		if kind == declaration.KindFile {
 			// A template variable's value is the one place null is data.
 			b.conv.nullOK = templateVar
 			defer func() { b.conv.nullOK = nil }()
 		}
+		here := b.pos.site(b.rt)
 		tree, err := b.conv.convert(arg, "")
 		if err != nil {
-			return nil, &Error{Msg: b.conv.label(label, arg) + ": " + err.Error()}
+			b.refuse(b.conv.label(label, arg), here, &decoder{errs: []*fieldError{asFieldError(err)}})
+			return nil, nil
 		}
 		d := &decoder{issued: b.issued}
 		f := d.fields(tree, "")
 		r := declaration.Resource{Common: declaration.Common{Type: kind}}
 		r.ID = f.str("id", true, insteadID)
-		idOK := d.err == nil
+		idOK := d.failures() == 0
 		r.Name = f.str("name", false, insteadName)
 		r.DependsOn = f.strs("depends_on", insteadIDs)
 		read(f, &r)
 		f.done()
-		if d.err != nil {
+		if d.failures() > 0 {
 			named := label
 			if idOK {
 				named = fmt.Sprintf("%s %q", label, r.ID)
 			}
-			return nil, &Error{Msg: named + ": " + d.err.Error()}
+			b.refuse(named, here, d)
+			return nil, nil
 		}
 		b.decl.Resources = append(b.decl.Resources, r)
+		b.sites = append(b.sites, here)
 		return nil, nil
 	}
 }
@@ -369,7 +434,7 @@ func readScript(f *fields, r *declaration.Resource) {
 
 // deploy reads the deploy block; a config declares one.
 func (b *builder) deploy(call goja.FunctionCall) (goja.Value, error) {
-	return nil, single(b, call, "zap.deploy", &b.deploySet, readDeploy, &b.decl.Deploy, &Error{
+	return nil, single(b, call, "zap.deploy", &b.deploySet, &b.deployAt, readDeploy, &b.decl.Deploy, &Error{
 		Msg:  "a config declares one deploy block",
 		Hint: "for several applications, write one config per application",
 	})

@@ -3,23 +3,36 @@ package evaluate
 import (
 	"fmt"
 	"math"
+	"slices"
 
+	"github.com/zap-go/zap/internal/suggest"
 	"github.com/zap-go/zap/pkg/declaration"
 )
 
 // decoder reads the plain data of one builder call against the fields the
-// call takes. It keeps the first problem; the readers return zero values
-// after one, so a call reads straight through.
+// call takes. It keeps every problem, the first MaxErrors of them and a
+// count of the rest; a reader returns a zero value for a field it fails,
+// so a call reads straight through.
 type decoder struct {
-	issued map[string]bool // the names zap.env returned markers for
-	err    *fieldError
+	issued  map[string]bool // the names zap.env returned markers for
+	errs    []*fieldError
+	dropped int // problems found past MaxErrors
+	// at is where a problem was written when that isn't its path: an
+	// unknown field's key, in the object its path names.
+	at map[*fieldError]string
 }
 
 func (d *decoder) fail(path, format string, a ...any) {
-	if d.err == nil {
-		d.err = &fieldError{Path: path, Msg: fmt.Sprintf(format, a...)}
+	if len(d.errs) >= MaxErrors {
+		d.dropped++
+		return
 	}
+	d.errs = append(d.errs, &fieldError{Path: path, Msg: fmt.Sprintf(format, a...)})
 }
+
+// failures is how many problems the decoder has found: a reader compares
+// it before and after a read to learn whether that read failed.
+func (d *decoder) failures() int { return len(d.errs) + d.dropped }
 
 func typeName(v any) string {
 	switch v.(type) {
@@ -37,12 +50,15 @@ func typeName(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// fields is one object being read.
+// fields is one object being read. asked lists every key a reader asked
+// for, held or not, in the order asked: the names an unknown key is
+// compared with.
 type fields struct {
-	d    *decoder
-	path string
-	o    *object
-	used map[string]bool
+	d     *decoder
+	path  string
+	o     *object
+	used  map[string]bool
+	asked []string
 }
 
 func (d *decoder) fields(v any, path string) *fields {
@@ -54,13 +70,22 @@ func (d *decoder) fields(v any, path string) *fields {
 	return &fields{d: d, path: path, o: o, used: make(map[string]bool, len(o.keys))}
 }
 
+// objectAt reads v at path as an object; false, a failure, when it isn't
+// one.
+func (d *decoder) objectAt(v any, path string) (*fields, bool) {
+	before := d.failures()
+	f := d.fields(v, path)
+	return f, d.failures() == before
+}
+
 func (f *fields) get(key string, required bool) (any, bool) {
+	f.ask(key)
 	v, ok := f.o.vals[key]
 	if ok {
 		// Only a key the object holds can be unknown (done).
 		f.used[key] = true
 	} else if required {
-		f.d.fail(child(f.path, key), "required field missing")
+		f.d.fail(child(f.path, key), missing)
 	}
 	return v, ok
 }
@@ -232,12 +257,48 @@ func (f *fields) textMap(key, instead string) map[string]declaration.Text {
 	return out
 }
 
-// done reports the first field, as written, that nobody read.
+// ask records that a reader asked for key.
+func (f *fields) ask(key string) {
+	if !slices.Contains(f.asked, key) {
+		f.asked = append(f.asked, key)
+	}
+}
+
+// done reports every field, as written, that nobody read, naming the
+// field asked for that it most likely misspells. A required field reported
+// missing that an unknown one misspells isn't reported again: the unknown
+// one says it all ("contnet" for "content").
+//
+// An object whose type was refused reports no unknown key: which keys it
+// takes depends on its type.
 func (f *fields) done() {
+	typ := child(f.path, "type")
+	if slices.ContainsFunc(f.d.errs, func(e *fieldError) bool { return e.Path == typ }) {
+		return
+	}
 	for _, k := range f.o.keys {
-		if !f.used[k] {
-			f.d.fail(child(f.path, k), "unknown field")
-			return
+		if f.used[k] {
+			continue
+		}
+		msg := fmt.Sprintf("unknown field %q", displayMarkers(k))
+		if near, ok := suggest.Closest(k, f.asked); ok {
+			msg += fmt.Sprintf(" (did you mean %q?)", near)
+			f.d.forget(child(f.path, near), missing)
+		}
+		f.d.fail(f.path, "%s", msg)
+		if n := len(f.d.errs); n > 0 && f.d.errs[n-1].Msg == msg {
+			if f.d.at == nil {
+				f.d.at = map[*fieldError]string{}
+			}
+			f.d.at[f.d.errs[n-1]] = child(f.path, k)
 		}
 	}
+}
+
+// missing is the message of a required field left out.
+const missing = "required field missing"
+
+// forget drops the problem msg at path, if it was found.
+func (d *decoder) forget(path, msg string) {
+	d.errs = slices.DeleteFunc(d.errs, func(e *fieldError) bool { return e.Path == path && e.Msg == msg })
 }

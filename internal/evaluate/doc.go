@@ -9,6 +9,16 @@
 // recorded on the Go side for the same reason. A promise still pending once
 // the interpreter's job queue is empty can never settle: that fails too.
 //
+// A builder call whose data is wrong (a field of the wrong type, an unknown
+// or missing key, a value that isn't plain data) is recorded and returns as
+// if it had declared nothing, rather than throwing, so the config runs on
+// and one evaluation reports every such mistake: the first MaxErrors of
+// them as an *Errors, each at the file:line:col of the key at fault
+// (positions.go), and a count of the rest. An unknown key names the key the
+// call reads that it most likely misspells (internal/suggest). Evaluate
+// keeps where each resource was declared, so Check can place the problems
+// the declaration's own checks find the same way.
+//
 // What a config declares is plain data: strings, finite numbers, booleans,
 // arrays and plain objects. A null, a NaN, a function, a symbol, a Map, a
 // Date, a class instance, a proxy, a getter, an undefined array item or a

@@ -44,7 +44,7 @@ func (f *fields) intPtr(key, instead string) *int {
 // when it isn't.
 func optional[T any](f *fields, key, instead string, read func(f *fields, key, instead string) T) *T {
 	if _, ok := f.o.vals[key]; !ok {
-		f.used[key] = true
+		f.ask(key)
 		return nil
 	}
 	v := read(f, key, instead)
@@ -236,10 +236,11 @@ func readFirewall(f *fields, r *declaration.Resource) {
 				continue
 			}
 			o := f.d.fields(item, at)
+			before := f.d.failures()
 			rule := declaration.AllowRule{Port: o.integer("port", insteadCount), Proto: o.str("proto", false, insteadEnum)}
 			if _, has := o.o.vals["port"]; !has {
-				o.d.fail(child(at, "port"), "required field missing")
-			} else if rule.Port == 0 && f.d.err == nil {
+				o.d.fail(child(at, "port"), missing)
+			} else if rule.Port == 0 && f.d.failures() == before {
 				o.d.fail(child(at, "port"), "a port is 1 to 65535, not 0")
 			}
 			o.done()
@@ -352,7 +353,7 @@ func readContent(c *fields) declaration.Content {
 			path := child(c.path, "vars")
 			if s, isStr := v.(string); isStr && hasMarker(s) {
 				c.d.fail(path, "takes no reference (zap.env) for the whole map: give each variable its value, which may be a reference")
-			} else if o := c.d.fields(v, path); c.d.err == nil {
+			} else if o, ok := c.d.objectAt(v, path); ok {
 				out.Vars = map[string]declaration.Var{}
 				for _, k := range o.o.keys {
 					o.used[k] = true

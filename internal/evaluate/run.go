@@ -14,6 +14,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
 
+	"github.com/zap-go/zap/internal/suggest"
 	"github.com/zap-go/zap/pkg/declaration"
 )
 
@@ -62,9 +63,20 @@ var utcOnce sync.Once
 type interruption struct{ err error }
 
 // Run evaluates the bundled config and returns what it declares. It doesn't
-// run declaration.Validate. An *Error is the config's problem; any other
-// error is the evaluator's.
+// run declaration.Validate. An *Error or an *Errors is the config's
+// problem; any other error is the evaluator's.
 func Run(ctx context.Context, s Script, opts Options) (*declaration.Declaration, error) {
+	ev, err := Evaluate(ctx, s, opts)
+	if err != nil {
+		return nil, err
+	}
+	return ev.Decl, nil
+}
+
+// Evaluate is Run, returning with the declaration where the config made
+// it, so that Check can place the problems the declaration's own checks
+// find.
+func Evaluate(ctx context.Context, s Script, opts Options) (*Evaluation, error) {
 	if opts.Timeout == 0 {
 		opts.Timeout = DefaultTimeout
 	}
@@ -88,6 +100,7 @@ func Run(ctx context.Context, s Script, opts Options) (*declaration.Declaration,
 	if err != nil {
 		return nil, &Error{Msg: "the config doesn't compile: " + err.Error()}
 	}
+	pos.prog = ast
 	prg, err := goja.CompileAST(ast, true)
 	if err != nil {
 		return nil, &Error{Msg: "the config doesn't compile: " + err.Error()}
@@ -137,8 +150,8 @@ func Run(ctx context.Context, s Script, opts Options) (*declaration.Declaration,
 	if err != nil {
 		return nil, b.failure(err)
 	}
-	if len(b.errs) > 0 {
-		return nil, b.errs[0]
+	if err := b.problems(); err != nil {
+		return nil, err
 	}
 	if b.promise != nil {
 		switch b.promise.State() {
@@ -151,7 +164,11 @@ func Run(ctx context.Context, s Script, opts Options) (*declaration.Declaration,
 			}
 		}
 	}
-	return b.declaration()
+	d, err := b.declaration()
+	if err != nil {
+		return nil, err
+	}
+	return &Evaluation{Decl: d, pos: pos, sites: b.sites, targetAt: b.targetAt, deployAt: b.deployAt}, nil
 }
 
 // newRuntime makes the interpreter a config runs in: no clock, the
@@ -181,9 +198,10 @@ func newRuntime(console io.Writer) (rt *goja.Runtime, in *intrinsics, call goja.
 	return rt, in, call, nil
 }
 
-// failure turns an error from running the config into the Error to report:
-// the first builder error if there was one (the config may have thrown it
-// on, or thrown something else after catching it), else what stopped it.
+// failure turns an error from running the config into the error to
+// report: the builder's problems if there were any (the config may have
+// thrown one on, or thrown something else after catching it), else what
+// stopped it.
 func (b *builder) failure(err error) error {
 	b.finished = true
 	var ie *goja.InterruptedError
@@ -193,8 +211,8 @@ func (b *builder) failure(err error) error {
 		}
 		return &Error{Msg: fmt.Sprintf("the evaluation was interrupted: %v", ie.Value())}
 	}
-	if len(b.errs) > 0 {
-		return b.errs[0]
+	if err := b.problems(); err != nil {
+		return err
 	}
 	var ex *goja.Exception
 	if errors.As(err, &ex) {
@@ -254,7 +272,7 @@ func (b *builder) thrown(v goja.Value, what string) *Error {
 			msg = append(msg, l)
 		}
 	}
-	e := &Error{Msg: strings.Join(msg, "\n"), Detail: strings.Join(frames, "\n")}
+	e := &Error{Msg: strings.Join(msg, "\n"), Detail: strings.Join(frames, "\n"), Hint: b.nearMethod(msg)}
 	for _, f := range frames {
 		if m := posInFrame.FindStringSubmatch(strings.TrimSpace(f)); m != nil && !strings.Contains(f, "(native)") {
 			e.Pos = m[1]
@@ -262,6 +280,27 @@ func (b *builder) thrown(v goja.Value, what string) *Error {
 		}
 	}
 	return e
+}
+
+// noMember is goja's message for a call of a method an object lacks.
+var noMember = regexp.MustCompile(`^TypeError: Object has no member '([^']+)'$`)
+
+// nearMethod is the hint for a config that called a method the builder
+// lacks and that reads as a typo of one it has: zap.fiel(...) for
+// zap.file(...). The interpreter doesn't say which object lacked it, so
+// it is a question.
+func (b *builder) nearMethod(msg []string) string {
+	if len(msg) != 1 {
+		return ""
+	}
+	m := noMember.FindStringSubmatch(msg[0])
+	if m == nil {
+		return ""
+	}
+	if near, ok := suggest.Closest(m[1], b.methods); ok {
+		return fmt.Sprintf("did you mean zap.%s?", near)
+	}
+	return ""
 }
 
 // limit interrupts the runtime when ctx ends, after opts.Timeout, or once

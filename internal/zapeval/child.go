@@ -118,7 +118,7 @@ func evaluateHere(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 		return e
 	}
-	decl, err := evaluate.Run(ctx, evaluate.Script{Name: b.Name, Code: b.Code, SourceMap: b.SourceMap}, evaluate.Options{
+	ev, err := evaluate.Evaluate(ctx, evaluate.Script{Name: b.Name, Code: b.Code, SourceMap: b.SourceMap}, evaluate.Options{
 		Console: stderr,
 		Export:  bundle.GlobalName,
 		// The parent's watchdog is the clock: one time limit, whatever
@@ -129,7 +129,7 @@ func evaluateHere(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return classify(err)
 	}
-	out, err := finish(decl, env.Lookup)
+	out, err := finish(ev, env.Lookup)
 	if err != nil {
 		return err
 	}
@@ -143,7 +143,8 @@ func evaluateHere(ctx context.Context, args []string, stdout, stderr io.Writer) 
 }
 
 // finish checks what the config declared and encodes it.
-func finish(decl *declaration.Declaration, lookup resolve.Env) ([]byte, error) {
+func finish(ev *evaluate.Evaluation, lookup resolve.Env) ([]byte, error) {
+	decl := ev.Decl
 	// The secret gate runs first, so no later message can quote a secret
 	// the config wrote out.
 	if err := secretGate(decl, lookup); err != nil {
@@ -151,8 +152,8 @@ func finish(decl *declaration.Declaration, lookup resolve.Env) ([]byte, error) {
 		errors.As(err, &ge)
 		return nil, configErr(fmt.Errorf("secret gate: %w", err), fmt.Sprintf("reference it with zap.env('%s') rather than writing it out", ge.Name))
 	}
-	if err := decl.Validate(); err != nil {
-		return nil, configErr(err)
+	if err := ev.Check(); err != nil {
+		return nil, classify(err)
 	}
 	out, err := decl.Encode()
 	if err != nil {

@@ -56,7 +56,8 @@
 // Exit codes: 0 it wrote the declaration; 2 the config's problem (no config,
 // no project, an import refused, an exception, a builder call refused, a
 // declaration that fails validation, a bound passed), the message naming the
-// file, the field or the resource; 1 zap-eval's own problem (the output
+// file, the field or the resource: every mistake the config made, up to 20,
+// each at its file:line:col (docs/protocol.md, A config's mistakes); 1 zap-eval's own problem (the output
 // can't be written, a kernel or architecture that can't hold the sandbox,
 // an internal error). A crash of the evaluating process (a panic, a Go
 // fatal error other than running out of memory) is passed on as the
@@ -214,6 +215,10 @@ func classify(err error) error {
 	var be *bundle.Error
 	if errors.As(err, &be) {
 		return configErr(be, be.Hints...)
+	}
+	var all *evaluate.Errors
+	if errors.As(err, &all) {
+		return configErr(all, all.Hints()...)
 	}
 	var ee *evaluate.Error
 	if errors.As(err, &ee) {

@@ -31,6 +31,13 @@ func at(t *testing.T, body, mark string, n int) string {
 func problems(t *testing.T, body string) (*Errors, []string) {
 	t.Helper()
 	_, err := eval(t, body, Options{})
+	return messages(t, err)
+}
+
+// messages wants err to be more than one problem and returns their
+// messages.
+func messages(t *testing.T, err error) (*Errors, []string) {
+	t.Helper()
 	var all *Errors
 	if !errors.As(err, &all) {
 		t.Fatalf("err = %v (%T), want *Errors", err, err)
@@ -61,14 +68,7 @@ func TestRunEveryProblem(t *testing.T) {
 	}`
 	var console strings.Builder
 	_, err := eval(t, body, Options{Console: &console})
-	var all *Errors
-	if !errors.As(err, &all) {
-		t.Fatalf("err = %v, want *Errors", err)
-	}
-	var got []string
-	for _, e := range all.List {
-		got = append(got, e.Error())
-	}
+	_, got := messages(t, err)
 	same(t, got, []string{
 		at(t, body, "mode: 644", 1) + `: zap.directory "a": mode: want a string such as '644', not a number`,
 		at(t, body, "taget", 1) + `: zap.link "b": unknown field "taget" (did you mean "target"?)`,
@@ -190,15 +190,7 @@ func TestCheckPlaced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = ev.Check()
-	var all *Errors
-	if !errors.As(err, &all) {
-		t.Fatalf("Check = %v, want *Errors", err)
-	}
-	var got []string
-	for _, e := range all.List {
-		got = append(got, e.Error())
-	}
+	_, got := messages(t, ev.Check())
 	same(t, got, []string{
 		at(t, body, "mode: '999'", 1) + `: resource "a": mode: "999" is not an octal mode of 7777 at most, such as "644"`,
 		at(t, body, "path: 'rel'", 1) + `: resource "b": path: "rel" must be absolute or start with ~/`,

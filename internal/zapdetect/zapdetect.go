@@ -195,7 +195,11 @@ func observe(ctx context.Context, d *declaration.Declaration, res *resolve.Resol
 			return nil, r.err
 		}
 		host = r.client
-		ctxt = observation.Context{Target: r.target.Host, User: r.target.User, Home: d.Target.Home}
+		// A host or connecting user that goes through a secret reference
+		// is written masked: no document a stage writes holds a secret's
+		// value, and no plan of such a target binds a wetrun anyway.
+		m := res.Masker()
+		ctxt = observation.Context{Target: m.String(r.target.Host), User: m.String(r.target.User), Home: d.Target.Home}
 	}
 	batches, results, ledger, err := pass(ctx, d, host, detectors)
 	if err != nil {

@@ -167,15 +167,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		return err
 	}
 	var c execute.Context
-	var target sshhost.Target
-	if p.Target.Local {
-		c, err = checkContext(p)
-	} else {
-		target, c, err = checkRemote(p, res, *bootstrap)
-	}
-	if err != nil {
-		return err
-	}
 	secrets := map[string]string{}
 	for _, ref := range res.References {
 		if ref.Secret {
@@ -183,6 +174,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		}
 	}
 	masker := mask.New(secrets)
+	var target sshhost.Target
+	if p.Target.Local {
+		c, err = checkContext(p)
+	} else {
+		target, c, err = checkRemote(p, res, *bootstrap, masker)
+	}
+	if err != nil {
+		return err
+	}
 	c.Scripts = ops.Script
 	prepared, err := execute.Prepare(p, res.Lookup, c)
 	if err != nil {
@@ -335,14 +335,20 @@ func checkReferences(p *plan.Plan, lookup resolve.Env) (*resolve.Resolution, err
 // bootstrap_user with --bootstrap) and refuses a plan made for another host,
 // user or home than the one this run would connect to, since a review made
 // for one doesn't bind a run on another.
-func checkRemote(p *plan.Plan, res *resolve.Resolution, bootstrap bool) (sshhost.Target, execute.Context, error) {
+func checkRemote(p *plan.Plan, res *resolve.Resolution, bootstrap bool, masker *mask.Masker) (sshhost.Target, execute.Context, error) {
 	target, err := sshhost.ResolveTarget(&p.Target, res.Text, bootstrap)
 	if err != nil {
 		var te *sshhost.TargetError
 		if errors.As(err, &te) && te.Hint != "" {
-			return target, execute.Context{}, refuse(err, te.Hint)
+			return target, execute.Context{}, refuse(errors.New(masker.String(err.Error())), te.Hint)
 		}
-		return target, execute.Context{}, refuse(err)
+		return target, execute.Context{}, refuse(errors.New(masker.String(err.Error())))
+	}
+	if masker.String(target.Host) != target.Host || masker.String(target.User) != target.User {
+		// zap-detect wrote such a host or user masked, so no plan names
+		// the machine it would run on.
+		return target, execute.Context{}, refuse(errors.New("the target's host or connecting user goes through a secret reference, so no plan of it names one machine and a wetrun can't bind to a review"),
+			"reference the host and user through plain variables (zap.unmask('NAME') if the name reads as a secret's)")
 	}
 	c := p.Context
 	hint := "make and review the plan for the host and user that run it"

@@ -6,6 +6,7 @@
 // where each family's nginx reads them.
 
 import { has_ref } from '../env_ref.ts';
+import { placed } from '../placed.ts';
 import type { FileSpec, TemplateContent, TemplateKind } from '../types.ts';
 
 /** The name of the rate-limit zone rate_limit_zone defines and every site
@@ -391,17 +392,4 @@ function file_name(label: string, name: string): string {
 
 function inline(o: NginxFileOptions, id: string, path: string, content: string): FileSpec {
 	return placed(o, id, { path, mode: '644', content: { type: 'inline', content }, validate: NGINX_VALIDATE });
-}
-
-/** The file resource: its id (the default id unless o names one), the
- * fields the recipe decided, and o's depends_on and triggers. */
-function placed(o: NginxFileOptions, id: string, file: Omit<FileSpec, 'id'>): FileSpec {
-	const spec: FileSpec = { id: o.id ?? id, ...file };
-	if (o.depends_on !== undefined) {
-		spec.depends_on = [...o.depends_on];
-	}
-	if (o.triggers !== undefined) {
-		spec.triggers = [...o.triggers];
-	}
-	return spec;
 }

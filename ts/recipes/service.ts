@@ -4,6 +4,7 @@
 // functions), and each is inline content: every option is written out.
 
 import { has_ref } from '../env_ref.ts';
+import { placed } from '../placed.ts';
 import { checked_user, single_quote } from '../shell.ts';
 import type { FileSpec } from '../types.ts';
 
@@ -189,7 +190,7 @@ export function hardened_systemd_unit(options: HardenedServiceOptions): FileSpec
 		'WantedBy=multi-user.target',
 		'',
 	);
-	return service_file(options, `${s.name}-unit`, { path: `/etc/systemd/system/${s.name}.service`, mode: '644', content: { type: 'inline', content: lines.join('\n') } });
+	return placed(options, `${s.name}-unit`, { path: `/etc/systemd/system/${s.name}.service`, mode: '644', content: { type: 'inline', content: lines.join('\n') } });
 }
 
 /** How long start_pre waits for the service user's check of the env file. */
@@ -289,20 +290,7 @@ export function hardened_openrc_service(options: HardenedServiceOptions): FileSp
 		'}',
 		'',
 	);
-	return service_file(options, `${s.name}-initd`, { path: `/etc/init.d/${s.name}`, mode: '755', content: { type: 'inline', content: lines.join('\n') } });
-}
-
-/** The file resource: its id (the default id unless o names one), the
- * fields the recipe decided, and o's depends_on and triggers. */
-function service_file(o: HardenedServiceOptions, id: string, file: Omit<FileSpec, 'id'>): FileSpec {
-	const spec: FileSpec = { id: o.id ?? id, ...file };
-	if (o.depends_on !== undefined) {
-		spec.depends_on = [...o.depends_on];
-	}
-	if (o.triggers !== undefined) {
-		spec.triggers = [...o.triggers];
-	}
-	return spec;
+	return placed(options, `${s.name}-initd`, { path: `/etc/init.d/${s.name}`, mode: '755', content: { type: 'inline', content: lines.join('\n') } });
 }
 
 /** The check of the env file before the start, as the service user. */

@@ -68,6 +68,9 @@ type Runner struct {
 	// Fetch gets a remote content's pinned bytes on the operator's
 	// machine; nil fails every step that needs them.
 	Fetch Fetcher
+	// Live writes step_output events while a step runs: its last output
+	// line (live.go).
+	Live bool
 
 	// flat is the run's steps in order; batch the batch under way, when
 	// the Host is a Pipeliner.
@@ -146,7 +149,10 @@ func (r *Runner) change(ctx context.Context, c *PreparedChange, base int) (bool,
 			}
 			continue
 		}
-		serr := r.step(ctx, s, base+i)
+		serr, werr := r.watched(ctx, id, n, func(ctx context.Context) error { return r.step(ctx, s, base+i) })
+		if werr != nil {
+			return false, werr
+		}
 		if serr == nil {
 			if err := r.emit(&events.Event{Event: events.StepOK, ID: id, Step: n}); err != nil {
 				return false, err

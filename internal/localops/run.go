@@ -56,7 +56,9 @@ func (h *Host) runScript(ctx context.Context, argv []string, c *execute.Command,
 		cmd.Stdin = strings.NewReader(c.Script)
 	}
 	stdout, stderr := execute.NewTail(execute.OutputLimit), execute.NewTail(execute.OutputLimit)
-	cmd.Stdout, cmd.Stderr = stdout, stderr
+	// A running step's last line is followed (execute.WithLive) from the
+	// same bytes; what the step's result keeps is the tails alone.
+	cmd.Stdout, cmd.Stderr = execute.LiveStreams(ctx, stdout, stderr)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: !keepTerminal, Setpgid: keepTerminal}
 	cmd.Cancel = func() error {
 		// The command's process group is its session's: kill all of it.

@@ -359,9 +359,14 @@ type Tally struct {
 
 // Exec runs zap-exec --wetrun on the plan and counts its events, handing
 // each to each as it comes: the line zap-exec wrote and the event read
-// from it.
-func (s *Session) Exec(ctx context.Context, pl *Planned, each func(line []byte, e *events.Event)) (Tally, error) {
+// from it. With progress zap-exec also writes step_output events (a
+// running step's last output line), for a terminal's status line only.
+func (s *Session) Exec(ctx context.Context, pl *Planned, progress bool, each func(line []byte, e *events.Event)) (Tally, error) {
 	n := Tally{NotOK: map[string]bool{}}
+	args := append(s.StageArgs(), "--wetrun")
+	if progress {
+		args = append(args, "--progress")
+	}
 	err := s.Stages.Stream(ctx, "zap-exec", pl.JSON, func(line []byte) error {
 		e, err := events.Read(line)
 		if err != nil {
@@ -380,7 +385,7 @@ func (s *Session) Exec(ctx context.Context, pl *Planned, each func(line []byte, 
 		}
 		each(line, e)
 		return nil
-	}, append(s.StageArgs(), "--wetrun")...)
+	}, args...)
 	return n, err
 }
 

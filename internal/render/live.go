@@ -23,7 +23,8 @@ const (
 // runStatus shows the change under way beside a wetrun's report: on a
 // terminal one line, drawn when the change starts and redrawn as its steps
 // go (the step, and its elapsed time once it runs over a second), erased
-// when the change ends; with no terminal, plain lines: the change's start,
+// when the change ends, and showing a running step's last output line when
+// zap-exec sends it (step_output, zap-exec --progress); with no terminal, plain lines: the change's start,
 // and a step still running after 10 seconds and every 30 after.
 type runStatus struct {
 	w     io.Writer
@@ -37,6 +38,7 @@ type runStatus struct {
 	id, typ string // the change under way; "" between changes
 	step    int
 	summary string
+	out     string    // the step's last output line (step_output)
 	stepAt  time.Time // zero when no step runs
 	said    time.Duration
 	drawn   bool
@@ -97,8 +99,13 @@ func (st *runStatus) event(e *events.Event) {
 			fmt.Fprintf(st.w, "  %-7s  %s  %s\n", "started", escape.Line(e.ID), escape.Line(string(e.Type)))
 		}
 	case events.StepStarted:
-		st.step, st.summary, st.stepAt, st.said = e.Step, e.Summary, st.now(), 0
+		st.step, st.summary, st.out, st.stepAt, st.said = e.Step, e.Summary, "", st.now(), 0
 		if st.live {
+			st.draw()
+		}
+	case events.StepOutput:
+		if st.live && e.ID == st.id && e.Step == st.step && !st.stepAt.IsZero() {
+			st.out = e.Line
 			st.draw()
 		}
 	case events.StepOK, events.StepFailed, events.StepSkipped:
@@ -134,7 +141,8 @@ func (st *runStatus) tick() {
 
 // draw writes the terminal's line, when it changed: the change, its step,
 // and the step's elapsed time past a second, the step's summary cut so the
-// line fits the terminal's width.
+// line fits the terminal's width; with an output line, the summary gives
+// it two thirds of the room: "› line".
 func (st *runStatus) draw() {
 	head := st.mask(fmt.Sprintf("  %-7s  %s  %s", "running", escape.Line(st.id), escape.Line(st.typ)))
 	line := head
@@ -147,7 +155,13 @@ func (st *runStatus) draw() {
 			}
 		}
 		room := st.width - 1 - utf8.RuneCountInString(head) - utf8.RuneCountInString(tail)
-		line = head + cut(st.mask(escape.Line(st.summary)), room) + tail
+		text := cut(st.mask(escape.Line(st.summary)), room)
+		if st.out != "" {
+			out := " › " + st.mask(escape.Line(st.out))
+			sum := cut(text, max(room-utf8.RuneCountInString(out), room/3))
+			text = sum + cut(out, room-utf8.RuneCountInString(sum))
+		}
+		line = head + text + tail
 	}
 	line = cut(line, st.width-1)
 	if st.drawn && line == st.shown {

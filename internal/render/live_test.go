@@ -132,3 +132,45 @@ func TestProgressPlain(t *testing.T) {
 		t.Errorf("got %q\nwant %q", plain.String(), want)
 	}
 }
+
+// On a terminal a running step's last output line (step_output) shows
+// after its summary, masked and escaped; one of another step, or with no
+// terminal, shows nothing.
+func TestProgressLiveOutput(t *testing.T) {
+	var report, term bytes.Buffer
+	c := &clock{t: time.Unix(1e9, 0)}
+	p := NewProgress(&report)
+	p.startStatus(&runStatus{w: &term, live: true, width: 100, mask: func(s string) string {
+		return strings.ReplaceAll(s, "s3cret", "[MASKED:T]")
+	}, now: c.now}, 0)
+	p.Event(&events.Event{Event: events.ChangeStarted, ID: "slow", Type: "script"})
+	p.Event(&events.Event{Event: events.StepStarted, ID: "slow", Step: 1, Summary: "./build.sh"})
+	p.Event(&events.Event{Event: events.StepOutput, ID: "slow", Step: 1, Line: "working 1 s3cret\x1b[2J"})
+	p.Event(&events.Event{Event: events.StepOutput, ID: "slow", Step: 2, Line: "not this one"})
+	p.Event(&events.Event{Event: events.StepOK, ID: "slow", Step: 1})
+	p.Event(&events.Event{Event: events.ChangeOK, ID: "slow", Type: "script"})
+	p.Close()
+	want := "\r  running  slow  script: step 1 ./build.sh › working 1 [MASKED:T]<U+001B>[2J\x1b[K"
+	if !strings.Contains(term.String(), want) || strings.Contains(term.String(), "not this one") {
+		t.Errorf("terminal got %q\nwant it to hold %q", term.String(), want)
+	}
+	if strings.Contains(report.String(), "working") {
+		t.Errorf("the output line reached the report: %q", report.String())
+	}
+
+	var plain bytes.Buffer
+	p = NewProgress(&report)
+	p.startStatus(&runStatus{w: &plain, mask: func(s string) string { return s }, now: c.now}, 0)
+	runSlowOutput := []events.Event{
+		{Event: events.ChangeStarted, ID: "slow", Type: "script"},
+		{Event: events.StepStarted, ID: "slow", Step: 1, Summary: "./build.sh"},
+		{Event: events.StepOutput, ID: "slow", Step: 1, Line: "working 1"},
+	}
+	for i := range runSlowOutput {
+		p.Event(&runSlowOutput[i])
+	}
+	p.Close()
+	if strings.Contains(plain.String(), "working") {
+		t.Errorf("plain lines show the output line: %q", plain.String())
+	}
+}

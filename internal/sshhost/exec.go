@@ -223,7 +223,9 @@ func (c *Client) sessionTo(ctx context.Context, command string, stdin io.Reader,
 	}
 	defer s.Close()
 	tail, stderr := execute.NewTail(execute.OutputLimit), execute.NewTail(execute.OutputLimit)
-	s.Stdout, s.Stderr = tail, stderr
+	// A running step's last line is followed (execute.WithLive) from the
+	// bytes the tails keep; stdout that is data (a snapshot) isn't.
+	s.Stdout, s.Stderr = execute.LiveStreams(ctx, tail, stderr)
 	if stdout != nil {
 		s.Stdout = stdout
 	}

@@ -275,15 +275,17 @@ func (w *wetrun) execute(ctx context.Context, confirmed bool) error {
 func (w *wetrun) runExec(ctx context.Context, t io.Writer) (pass.Tally, error) {
 	a := w.s.a
 	progress := render.NewProgress(t)
+	live := false
 	if !w.o.json {
 		if tty, width, ok := a.statusScreen(); ok {
 			progress.Live(tty, width, a.maskString, a.now)
+			live = true
 		} else {
 			progress.Plain(a.stderr, a.now)
 		}
 		defer progress.Close()
 	}
-	return w.s.Exec(ctx, w.pl, func(line []byte, e *events.Event) {
+	return w.s.Exec(ctx, w.pl, live, func(line []byte, e *events.Event) {
 		if w.o.json {
 			a.json.started = true
 			a.stdout.Write(append(maskJSON(a.masker, line), '\n'))

@@ -86,7 +86,7 @@ import (
 	"github.com/zap-go/zap/pkg/plan"
 )
 
-const usage = `usage: zap-exec [--wetrun] [--bootstrap] [PLAN]
+const usage = `usage: zap-exec [--wetrun] [--bootstrap] [--progress] [PLAN]
 
 Executes the plan zap-plan wrote (the file PLAN, or stdin when it is absent)
 on its target, in order, stopping at the first failure, and streams JSON
@@ -104,6 +104,9 @@ refuses the run, nothing changed).
   --wetrun     act on the target; without it nothing changes
   --bootstrap  connect to a remote target as its bootstrap_user; the plan
                must have been made with --bootstrap too
+  --progress   with --wetrun, also write step_output events while a step
+               runs: its last output line, masked, at most every 250 ms
+               (zap passes it only when it draws progress on a terminal)
   --version    print the version and exit
 
 Environment:
@@ -151,6 +154,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	fs := stage.NewFlagSet("zap-exec")
 	bootstrap := fs.Bool("bootstrap", false, "connect as the target's bootstrap_user")
 	wetrun := fs.Bool("wetrun", false, "act on the target")
+	progress := fs.Bool("progress", false, "write step_output events: a running step's last output line")
 	if err := stage.Parse(fs, args); err != nil {
 		return err
 	}
@@ -235,6 +239,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		Events: stdout,
 		Mask:   masker,
 		Fetch:  fetcher(cache),
+		Live:   *progress,
 	}
 	result, err := runner.Run(ctx, prepared)
 	if err != nil {

@@ -312,3 +312,56 @@ func TestRefusalMasksSecretPath(t *testing.T) {
 		t.Fatalf("exit %d, %d events, stderr %q", code, len(evs), stderr)
 	}
 }
+
+// With --progress a step printing lines over ~2 s is followed by
+// step_output events carrying its last line, its secret masked, each
+// between the step's start and its end; without the flag there are none.
+func TestProgressStepOutput(t *testing.T) {
+	for _, progress := range []bool{true, false} {
+		f := newFixture(t)
+		f.plan.References = []observation.Reference{{Name: "TOKEN", Secret: true}}
+		t.Setenv("TOKEN", "hunter2-secret")
+		f.script("slow", declaration.Concat(declaration.Part{Lit: "for i in 1 2 3 4; do echo \"working $i "}, declaration.Part{Env: "TOKEN"},
+			declaration.Part{Lit: "\"; sleep 0.6; done; printf 'no newline'"}))
+		var args []string
+		if progress {
+			args = []string{"--progress"}
+		}
+		code, evs, stderr := execMain(t, f.encode(t), args...)
+		if code != 0 {
+			t.Fatalf("exit %d, stderr %q", code, stderr)
+		}
+		var lines []string
+		started, ended := -1, -1
+		for i, e := range evs {
+			switch e.Event {
+			case events.StepStarted:
+				started = i
+			case events.StepOK:
+				ended = i
+			case events.StepOutput:
+				if e.ID != "slow" || e.Step != 1 || i < started || started < 0 || ended >= 0 {
+					t.Fatalf("step_output out of its step: %+v", e)
+				}
+				lines = append(lines, e.Line)
+			}
+		}
+		if !progress {
+			if len(lines) != 0 {
+				t.Fatalf("step_output without --progress: %q", lines)
+			}
+			continue
+		}
+		if len(lines) < 3 {
+			t.Fatalf("want at least 3 step_output events over ~2.4 s, got %q", lines)
+		}
+		for i, l := range lines {
+			if !strings.HasPrefix(l, "working ") || !strings.HasSuffix(l, " [MASKED:TOKEN]") || strings.Contains(l, "hunter2") {
+				t.Fatalf("step_output %d: %q", i, l)
+			}
+			if i > 0 && l == lines[i-1] {
+				t.Fatalf("the same line sent twice: %q", lines)
+			}
+		}
+	}
+}

@@ -7,6 +7,9 @@
 //	run_started     the run begins: plan_hash, changes (how many)
 //	change_started  a change begins: id, type, action
 //	step_started    a step begins: id, step (1-based), summary
+//	step_output     only under zap-exec --progress: a running step's last
+//	                complete output line so far: id, step, line (masked,
+//	                at most 200 bytes; at most one every 250 ms a step)
 //	step_ok         the step succeeded
 //	step_failed     the step failed: error, code, exit (when it exited)
 //	step_skipped    the step was started and then not done: reason
@@ -52,6 +55,7 @@ const (
 	RunStarted    Type = "run_started"
 	ChangeStarted Type = "change_started"
 	StepStarted   Type = "step_started"
+	StepOutput    Type = "step_output"
 	StepOK        Type = "step_ok"
 	StepFailed    Type = "step_failed"
 	StepSkipped   Type = "step_skipped"
@@ -95,6 +99,9 @@ type Event struct {
 	// Output is what a failed command printed (stdout then stderr),
 	// bounded and masked.
 	Output string `json:"output,omitempty"`
+	// Line is a running step's last complete output line (step_output),
+	// masked and cut to 200 bytes.
+	Line   string `json:"line,omitempty"`
 	Error  string `json:"error,omitempty"`
 	Code   Code   `json:"code,omitempty"`
 	Exit   *int   `json:"exit,omitempty"`
@@ -130,7 +137,7 @@ func (e *Event) Validate() error {
 		if e.Format != Format {
 			return fmt.Errorf("format: run_started must carry %q", Format)
 		}
-	case ChangeStarted, StepStarted, StepOK, StepFailed, StepSkipped, ChangeOK, ChangeFailed,
+	case ChangeStarted, StepStarted, StepOutput, StepOK, StepFailed, StepSkipped, ChangeOK, ChangeFailed,
 		ChangeSkipped, RunOK, RunFailed, Held, Residual, ObserveFailed, Done:
 		if e.Format != "" {
 			return fmt.Errorf("format: only run_started carries it")

@@ -70,16 +70,23 @@ func TestProgressFailureOnce(t *testing.T) {
 	}
 }
 
+// liveMasked is a Progress reporting to report with its status live on
+// term, width columns wide, masking s3cret, ticked by hand on c.
+func liveMasked(report, term *bytes.Buffer, width int, c *clock) *Progress {
+	p := NewProgress(report)
+	p.startStatus(&runStatus{w: term, live: true, width: width, mask: func(s string) string {
+		return strings.ReplaceAll(s, "s3cret", "[MASKED:T]")
+	}, now: c.now}, 0)
+	return p
+}
+
 // On a terminal the change under way is one line, drawn when it starts,
 // redrawn with its step and, past a second, the step's elapsed time, and
 // erased before the change's line is written.
 func TestProgressLive(t *testing.T) {
 	var report, term bytes.Buffer
 	c := &clock{t: time.Unix(1e9, 0)}
-	p := NewProgress(&report)
-	p.startStatus(&runStatus{w: &term, live: true, width: 48, mask: func(s string) string {
-		return strings.ReplaceAll(s, "s3cret", "[MASKED:T]")
-	}, now: c.now}, 0)
+	p := liveMasked(&report, &term, 48, c)
 	p.Event(&events.Event{Event: events.RunStarted, Format: events.Format, Changes: 1})
 	// The tick under a second doesn't redraw.
 	runSlow(p, c, 1, "echo s3cret; sleep 3", 500*time.Millisecond, 2*time.Second, 70*time.Second)
@@ -139,10 +146,7 @@ func TestProgressPlain(t *testing.T) {
 func TestProgressLiveOutput(t *testing.T) {
 	var report, term bytes.Buffer
 	c := &clock{t: time.Unix(1e9, 0)}
-	p := NewProgress(&report)
-	p.startStatus(&runStatus{w: &term, live: true, width: 100, mask: func(s string) string {
-		return strings.ReplaceAll(s, "s3cret", "[MASKED:T]")
-	}, now: c.now}, 0)
+	p := liveMasked(&report, &term, 100, c)
 	p.Event(&events.Event{Event: events.ChangeStarted, ID: "slow", Type: "script"})
 	p.Event(&events.Event{Event: events.StepStarted, ID: "slow", Step: 1, Summary: "./build.sh"})
 	p.Event(&events.Event{Event: events.StepOutput, ID: "slow", Step: 1, Line: "working 1 s3cret\x1b[2J"})

@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	zap-exec [--wetrun] [--bootstrap] [PLAN]
+//	zap-exec [--wetrun] [--bootstrap] [--progress] [PLAN]
 //
 // zap-exec reads the plan zap-plan wrote (from the file PLAN, or stdin when
 // it is absent) and, before anything on the target changes, refuses (exit 2,

@@ -288,7 +288,7 @@ func TestRemoteContext(t *testing.T) {
 
 func TestUsage(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := Main(context.Background(), []string{"--help"}, nil, &stdout, &stderr); code != 0 || !strings.HasPrefix(stdout.String(), "usage: zap-exec [--wetrun] [--bootstrap] [PLAN]") {
+	if code := Main(context.Background(), []string{"--help"}, nil, &stdout, &stderr); code != 0 || !strings.HasPrefix(stdout.String(), "usage: zap-exec [--wetrun] [--bootstrap] [--progress] [PLAN]") {
 		t.Fatalf("--help: exit %d, %q", code, stdout.String())
 	}
 	stdout.Reset()

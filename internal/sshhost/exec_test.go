@@ -261,3 +261,21 @@ func TestValidatedPut(t *testing.T) {
 		t.Fatalf("got %v, commands %q", err, f2.commands)
 	}
 }
+
+// A command run under a LiveLine (execute.WithLive) tees its output into
+// it: its last line is there, and the step's result is as without it.
+func TestRunFollowedLive(t *testing.T) {
+	f := &fakeServer{reply: func(cmd string) (string, int, bool) {
+		return "working 1\nworking 2\n", 4, false
+	}}
+	e := f.dial(t).Exec()
+	l := &execute.LiveLine{}
+	err := e.Run(execute.WithLive(context.Background(), l), &execute.Command{Script: "exit 4\n"})
+	var ee *execute.ExitError
+	if !errors.As(err, &ee) || ee.Status != 4 || ee.Output != "working 1\nworking 2\n" {
+		t.Fatalf("got %#v", err)
+	}
+	if line, _, ok := l.Take(); !ok || line != "working 2" {
+		t.Fatalf("the live line is %q, %v", line, ok)
+	}
+}

@@ -97,10 +97,16 @@ func WithLive(ctx context.Context, l *LiveLine) context.Context {
 	return context.WithValue(ctx, liveKey{}, l)
 }
 
+// Live returns the LiveLine ctx carries (WithLive), or nil.
+func Live(ctx context.Context) *LiveLine {
+	l, _ := ctx.Value(liveKey{}).(*LiveLine)
+	return l
+}
+
 // LiveStreams tees stdout and stderr into the LiveLine ctx carries (WithLive);
 // with none it returns them as they are.
 func LiveStreams(ctx context.Context, stdout, stderr io.Writer) (io.Writer, io.Writer) {
-	l, _ := ctx.Value(liveKey{}).(*LiveLine)
+	l := Live(ctx)
 	if l == nil {
 		return stdout, stderr
 	}

@@ -96,6 +96,9 @@ type driverRun struct {
 	errs    splitter // stderr
 	ends    []time.Time
 	stopped bool
+	// live are the streams of the LiveLine the step Next waits for follows
+	// (execute.WithLive), stdout's then stderr's; nil while none does.
+	live [2]io.Writer
 }
 
 // section is what one stream carried for one step.
@@ -288,6 +291,9 @@ func (b *driverRun) read(r io.Reader, end string, sp *splitter, status bool) {
 			sp.cur.tail.Write(data)
 			sp.cur.n += int64(len(data))
 			atStart = sp.held
+			if w := b.live[liveIndex(status)]; w != nil {
+				w.Write(chunk)
+			}
 			b.mu.Unlock()
 		}
 		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
@@ -322,6 +328,34 @@ func (b *driverRun) endSection(sp *splitter, fields []byte, status bool) {
 	b.notify()
 }
 
+// liveIndex is the index in driverRun.live of stdout (status) or stderr.
+func liveIndex(stdout bool) int {
+	if stdout {
+		return 0
+	}
+	return 1
+}
+
+// follow tees what the driver's streams carry from now on into the
+// LiveLine ctx carries, if any, until the returned func is called: a step's
+// output read before its Next began isn't followed, which costs the live
+// line only its first moment.
+func (b *driverRun) follow(ctx context.Context) func() {
+	l := execute.Live(ctx)
+	if l == nil {
+		return func() {}
+	}
+	o, e := l.Streams()
+	b.mu.Lock()
+	b.live = [2]io.Writer{o, e}
+	b.mu.Unlock()
+	return func() {
+		b.mu.Lock()
+		b.live = [2]io.Writer{}
+		b.mu.Unlock()
+	}
+}
+
 func (b *driverRun) notify() {
 	for _, c := range []chan struct{}{b.changed, b.ended} {
 		select {
@@ -349,6 +383,7 @@ func (b *driverRun) Next(ctx context.Context) error {
 	if op := b.steps[i].Op; op != nil {
 		limit = op.Timeout
 	}
+	defer b.follow(ctx)()
 	var timeout <-chan time.Time
 	if limit > 0 {
 		b.mu.Lock()

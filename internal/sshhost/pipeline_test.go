@@ -327,3 +327,53 @@ func TestRunnerEventsSameBatchedOrNot(t *testing.T) {
 		t.Fatalf("the events:\n%s", batched)
 	}
 }
+
+// TestPipelineFollowedLive runs two operations in one session, the first
+// printing lines a while apart, under a LiveLine (the terminal's live line
+// follows a step so): the line follows the step Next waits for while it
+// runs, and what the step's result holds is unchanged.
+func TestPipelineFollowedLive(t *testing.T) {
+	pt := newPipeTarget(t)
+	steps := []execute.BatchStep{
+		login("echo working 1; sleep 1; echo working 2 >&2; sleep 1; echo working 3\n", time.Minute),
+		login("echo second\n", time.Minute),
+	}
+	b := pt.e.Pipeline(context.Background(), steps)
+	defer b.Close()
+	l := &execute.LiveLine{}
+	seen := make(chan []string, 1)
+	stop := make(chan struct{})
+	go func() {
+		var lines []string
+		for {
+			select {
+			case <-stop:
+				seen <- lines
+				return
+			case <-time.After(50 * time.Millisecond):
+				if line, _, ok := l.Take(); ok {
+					lines = append(lines, line)
+				}
+			}
+		}
+	}()
+	err := b.Next(execute.WithLive(context.Background(), l))
+	close(stop)
+	lines := <-seen
+	if err != nil {
+		t.Fatalf("step 1: %v", err)
+	}
+	if line, _, ok := l.Take(); ok {
+		lines = append(lines, line)
+	}
+	if got := strings.Join(lines, "|"); !strings.Contains(got, "working 2") || !strings.HasSuffix(got, "working 3") {
+		t.Fatalf("the live line followed %q, want working 2 then working 3 last", got)
+	}
+	// The second step runs with no LiveLine: nothing more reaches the first's.
+	if err := b.Next(context.Background()); err != nil {
+		t.Fatalf("step 2: %v", err)
+	}
+	if line, _, ok := l.Take(); ok {
+		t.Fatalf("the second step's output %q reached the first step's live line", line)
+	}
+}

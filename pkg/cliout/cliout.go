@@ -1,5 +1,5 @@
 // Package cliout is what zap plan, zap detect and zap status (and a dry zap
-// apply) write on stdout under --json: one document per run, in canonical
+// apply, a dry zap deploy) write on stdout under --json: one document per run, in canonical
 // form (pkg/canon) and ended by a newline, read strictly like the documents
 // between the stages (docs/protocol.md, The front end's --json).
 //
@@ -22,6 +22,7 @@ import (
 
 	"github.com/zap-go/zap/internal/strict"
 	"github.com/zap-go/zap/pkg/canon"
+	"github.com/zap-go/zap/pkg/deployplan"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -31,6 +32,7 @@ const (
 	PlanFormat   = "zap.cli-plan/1"
 	DetectFormat = "zap.cli-detect/1"
 	StatusFormat = "zap.cli-status/1"
+	DeployFormat = "zap.cli-deploy/1"
 )
 
 // Plan is zap plan --json (Command "plan") and a dry zap apply --json
@@ -128,6 +130,48 @@ type StatusResource struct {
 	Changed bool `json:"changed,omitempty"`
 	// Secret is true when it references a secret.
 	Secret bool `json:"secret,omitempty"`
+}
+
+// Deploy is a dry zap deploy --json: the deploy plan the preview shows,
+// recorded as the host's deploy preview when it has a plan_hash. Version,
+// Target, Live and AlreadyLive repeat what the plan says, for a reader
+// that wants the answer without reading the plan.
+type Deploy struct {
+	Format string `json:"format"`
+	Exit   int    `json:"exit"`
+	// Error and Hints are a failure before the plan; then no other field
+	// but Format and Exit is written.
+	Error string   `json:"error,omitempty"`
+	Hints []string `json:"hints,omitempty"`
+	// Plan is the zap.deploy-plan/2 document zap-deploy plan wrote: the
+	// health URL's references unresolved, a secret's value in no field.
+	Plan json.RawMessage `json:"plan,omitempty"`
+	// PlanHash is the plan's plan_hash, what zap deploy --wetrun
+	// --expect-plan takes; left out when the plan has none (AlreadyLive,
+	// a dirty tree without --force, Unbindable).
+	PlanHash string `json:"plan_hash,omitempty"`
+	// Version is the release the plan ships (its source.version).
+	Version string `json:"version,omitempty"`
+	// Target is the host the release goes to, as it resolved (the plan's
+	// target.host; [MASKED:NAME] behind a secret).
+	Target string `json:"target,omitempty"`
+	// Live is the release the target's current link named (the plan's
+	// live.release), left out for none.
+	Live string `json:"live,omitempty"`
+	// AlreadyLive is true when Version is live and the plan doesn't
+	// force it: "server already at this version", nothing to ship.
+	AlreadyLive bool `json:"already_live,omitempty"`
+	// Lock is zap.lock's standing when the wetrun's drift preflight reads
+	// it (no --skip-preflight, a resource declared): a stale or
+	// unverifiable pin there refuses the wetrun. Left out otherwise.
+	Lock *Lock `json:"lock,omitempty"`
+	// Unbindable names the secret references the host, connecting users or
+	// health domain go through, as the UNBINDABLE line names them: no
+	// wetrun binds to this plan.
+	Unbindable []string `json:"unbindable,omitempty"`
+	// Unrecorded is true when the plan has a plan_hash but there is no
+	// state directory to record it in: only --expect-plan binds it.
+	Unrecorded bool `json:"unrecorded,omitempty"`
 }
 
 // Lock is how the config's tracked pins stand against zap.lock.
@@ -279,6 +323,53 @@ func ReadStatus(data []byte) (*Status, error) {
 		return nil, fmt.Errorf("lock: required field missing")
 	}
 	return &d, checkLock(d.Lock)
+}
+
+// ReadDeploy reads a Deploy document strictly, and its deploy plan with
+// deployplan.Read (its shape; zap-deploy run verifies its hash against
+// its own scripts).
+func ReadDeploy(data []byte) (*Deploy, *deployplan.Plan, error) {
+	var d Deploy
+	if err := strict.Read(data, DeployFormat, nil, &d); err != nil {
+		return nil, nil, err
+	}
+	if err := checkFailure(d.Exit, d.Error, d.Hints, d.Plan != nil); err != nil {
+		return nil, nil, err
+	}
+	if d.Plan == nil {
+		if d.PlanHash != "" || d.Version != "" || d.Target != "" || d.Live != "" || d.AlreadyLive || d.Lock != nil || d.Unbindable != nil || d.Unrecorded {
+			return nil, nil, fmt.Errorf("error: a failed run writes no result field")
+		}
+		return &d, nil, nil
+	}
+	p, err := deployplan.Read(d.Plan)
+	if err != nil {
+		return nil, nil, fmt.Errorf("plan: %w", err)
+	}
+	live := p.Live.State == deployplan.LiveRelease && p.Live.Release == p.Source.Version &&
+		p.Source.Tree == deployplan.Clean && !p.Flags.Force
+	switch {
+	case d.Exit != 0:
+		return nil, nil, fmt.Errorf("exit: a dry deploy that wrote its plan exits 0, not %d", d.Exit)
+	case d.PlanHash != p.Hash:
+		return nil, nil, fmt.Errorf("plan_hash: %q is not the plan's %q", d.PlanHash, p.Hash)
+	case d.Version != p.Source.Version:
+		return nil, nil, fmt.Errorf("version: %q is not the plan's source.version %q", d.Version, p.Source.Version)
+	case d.Target != p.Target.Host:
+		return nil, nil, fmt.Errorf("target: %q is not the plan's target.host %q", d.Target, p.Target.Host)
+	case d.Live != p.Live.Release:
+		return nil, nil, fmt.Errorf("live: %q is not the plan's live.release %q", d.Live, p.Live.Release)
+	case d.AlreadyLive != live:
+		return nil, nil, fmt.Errorf("already_live: %v, but the plan says %v", d.AlreadyLive, live)
+	case d.PlanHash != "" && d.AlreadyLive:
+		return nil, nil, fmt.Errorf("plan_hash: a plan already live has none")
+	case d.Unrecorded && d.PlanHash == "":
+		return nil, nil, fmt.Errorf("unrecorded: a plan with no plan_hash is never recorded")
+	}
+	if d.Lock == nil {
+		return &d, p, nil
+	}
+	return &d, p, checkLock(d.Lock)
 }
 
 // checkFailure holds a document to its exit code: a result, or an error

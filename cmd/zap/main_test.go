@@ -44,13 +44,14 @@ func TestMain(m *testing.M) { scripttest.Main(m) }
 //	    asserts every line of the last stdout decodes as an event
 //	    (events.Read), the first is run_started and the last is done,
 //	    with exit N (default 0).
-//	jsondoc plan|detect|status [-exit N] [-error] [-hash VAR]
-//	    asserts the last stdout is one --json document of that command,
-//	    read strictly (pkg/cliout: unknown fields refused, the embedded
-//	    plan or observations read by their own readers), in canonical form
-//	    and ended by a newline, with exit N (default 0); with -error, a
-//	    failed run's document (an error, no result), else a result; -hash
-//	    sets $VAR to a plan document's plan_hash.
+//	jsondoc plan|detect|status|deploy [-exit N] [-error] [-hash VAR]
+//	    asserts the last stdout is one --json document of that command
+//	    (deploy: a dry zap deploy's), read strictly (pkg/cliout: unknown
+//	    fields refused, the embedded plan, observations or deploy plan read
+//	    by their own readers), in canonical form and ended by a newline,
+//	    with exit N (default 0); with -error, a failed run's document (an
+//	    error, no result), else a result; -hash sets $VAR to a plan or
+//	    deploy document's plan_hash.
 //	ttyrun [-code N] [-typeahead TEXT] [-as ACCOUNT] [-sudo PASSWORD] [-answer hash8|HASH8|TEXT] [-stdout] CMD [ARGS...]
 //	    runs CMD with its stdin and stderr on a new terminal: TEXT typed
 //	    ahead at once, the answer typed when the question appears (hash8:
@@ -146,7 +147,7 @@ func cmdEvents(ts *testscript.TestScript, neg bool, args []string) {
 
 func cmdJSONDoc(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) == 0 {
-		ts.Fatalf("usage: jsondoc plan|detect|status [-exit N] [-error] [-hash VAR]")
+		ts.Fatalf("usage: jsondoc plan|detect|status|deploy [-exit N] [-error] [-hash VAR]")
 	}
 	kind, args := args[0], args[1:]
 	wantExit, wantError, hashVar := 0, false, ""
@@ -200,6 +201,18 @@ func cmdJSONDoc(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("jsondoc: %v\n%s", err, line)
 		}
 		exit, msg, result = d.Exit, d.Error, d.Host != ""
+	case "deploy":
+		d, p, err := cliout.ReadDeploy([]byte(line))
+		if err != nil {
+			ts.Fatalf("jsondoc: %v\n%s", err, line)
+		}
+		exit, msg, result = d.Exit, d.Error, p != nil
+		if hashVar != "" {
+			if d.PlanHash == "" {
+				ts.Fatalf("jsondoc: -hash on a document with no plan_hash")
+			}
+			ts.Setenv(hashVar, d.PlanHash)
+		}
 	default:
 		ts.Fatalf("jsondoc: unknown kind %s", kind)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/stages"
 	"github.com/zap-go/zap/internal/state"
+	"github.com/zap-go/zap/pkg/cliout"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/deployplan"
 	"github.com/zap-go/zap/pkg/events"
@@ -41,7 +42,8 @@ func (a *app) deployCommand(f *flagSets) *ffcli.Command {
 	var o deployOptions
 	fs.BoolVar(&o.wetrun, "wetrun", false, "ship the release: execute the deploy plan you reviewed (without it, deploy only previews)")
 	fs.StringVar(&o.expect, "expect-plan", "", "execute only if the deploy plan's plan_hash is exactly `HASH` (with --wetrun)")
-	f.jsonFlag(fs, "stream the wetrun's events as JSON lines on stdout ("+events.Format+"), a refusal or an error included (with --wetrun)", jsonMode{command: "deploy"})
+	f.jsonFlag(fs, "with --wetrun, stream the run's events as JSON lines on stdout ("+events.Format+"); without, write the deploy preview as one JSON document ("+cliout.DeployFormat+", docs/protocol.md); a refusal or an error included",
+		jsonMode{format: cliout.DeployFormat, command: "deploy", stream: func() bool { return o.wetrun }})
 	fs.BoolVar(&o.flags.Force, "force", false, "ship a tree with uncommitted changes or untracked files (as <hash>-dirty-<id>), or the version already live")
 	fs.BoolVar(&o.flags.SkipBuild, "skip-build", false, "leave out the build step")
 	fs.BoolVar(&o.flags.SkipPreflight, "skip-preflight", false, "skip the drift preflight (the convergence pass before shipping)")
@@ -57,16 +59,20 @@ the plan you reviewed (--expect-plan, or the deploy preview), after the drift
 preflight (the convergence pass: exit 2 when the host drifted from its
 config; a stale or unverifiable zap.lock entry refuses it before anything
 connects). Exit status: 0 shipped and healthy, or already at this version;
-1 a step failed (after any rollback); 2 refused or an input error.`,
+1 a step failed (after any rollback); 2 refused or an input error.
+
+--json: without --wetrun, stdout carries one document (zap.cli-deploy/1):
+the deploy plan, its plan_hash, the version and target it previews and
+zap.lock's standing, recorded as the deploy preview as the text is; an
+error is that document's error, with the same exit status. With --wetrun,
+stdout carries only the run's events (zap.events/1), the text report going
+to stderr; a refusal or an error is the stream's done event.`,
 		FlagSet: fs,
 		Exec: onConfig(func(ctx context.Context, config string) error {
 			o.flags.Bootstrap = a.bootstrap
 			o.json = a.json != nil
-			switch {
-			case o.expect != "" && !o.wetrun:
+			if o.expect != "" && !o.wetrun {
 				return fail(2, "--expect-plan binds a wetrun to a reviewed plan; a dry run takes no --expect-plan", "add --wetrun to execute the plan it names")
-			case o.json && !o.wetrun:
-				return fail(2, "--json streams a wetrun's events; a dry run has none", "add --wetrun, or leave out --json for the text preview")
 			}
 			return a.cmdDeploy(ctx, config, o)
 		}),
@@ -112,15 +118,53 @@ func (a *app) cmdDeploy(ctx context.Context, config string, o deployOptions) err
 	if o.wetrun {
 		return d.wetrun(ctx)
 	}
-	if err := d.lockGate(a.stdout); err != nil {
+	return d.dry(ctx)
+}
+
+// dry is zap deploy without --wetrun: the plan shown, or under --json
+// written as one zap.cli-deploy/1 document, and recorded as this host's
+// deploy preview either way.
+func (d *deployRun) dry(ctx context.Context) error {
+	w := d.a.stdout
+	if d.o.json {
+		// The document says what the text's lines say: the lock's
+		// standing, the note of a preview not recorded.
+		w = io.Discard
+	}
+	rep, err := d.lockGate(w)
+	if err != nil {
 		return err
 	}
 	p, err := d.plan(ctx)
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(a.stdout, deploy.Text(&deploy.Made{Plan: p, Unbindable: d.unbindable()}))
-	return d.record(a.stdout, p)
+	if !d.o.json {
+		fmt.Fprint(w, deploy.Text(&deploy.Made{Plan: p, Unbindable: strings.Join(d.unbindable(), ", ")}))
+	}
+	if err := d.record(w, p); err != nil {
+		return err
+	}
+	if d.o.json {
+		return d.doc(p, rep)
+	}
+	return nil
+}
+
+// doc writes a dry run's plan as its --json document; rep is the lock's
+// standing the gate read, nil when it read none.
+func (d *deployRun) doc(p *deployplan.Plan, rep *lockhash.Report) error {
+	raw, err := p.Encode()
+	if err != nil {
+		return failf(1, "encode the deploy plan: %v", err)
+	}
+	doc := &cliout.Deploy{Format: cliout.DeployFormat, Plan: raw, PlanHash: p.Hash,
+		Version: p.Source.Version, Target: p.Target.Host, Live: p.Live.Release, AlreadyLive: deploy.AlreadyLive(p),
+		Unbindable: d.unbindable(), Unrecorded: p.Hash != "" && d.previews == nil}
+	if rep != nil {
+		doc.Lock = lockDoc(&render.LockView{Report: rep, Tracked: lockhash.Tracked(d.ev.Decl)})
+	}
+	return d.a.writeDoc(doc)
 }
 
 // plan runs zap-deploy plan on the declaration.
@@ -188,13 +232,13 @@ func (d *deployRun) maskedDomain() []string {
 	return masked
 }
 
-// unbindable names the masked reference the host, connecting user or
-// health domain goes through, "" for none.
-func (d *deployRun) unbindable() string {
+// unbindable names the masked references the host, connecting users or
+// health domain go through, nil for none.
+func (d *deployRun) unbindable() []string {
 	if m := append(append([]string{}, d.s.Conn.Masked...), d.maskedDomain()...); len(m) > 0 {
-		return strings.Join(m, ", ")
+		return m
 	}
-	return ""
+	return nil
 }
 
 // maskDeploy adds the secrets only the deploy block references (its
@@ -227,7 +271,7 @@ func (d *deployRun) wetrun(ctx context.Context) error {
 			strings.Join(m, ", ")),
 			"reference the health domain through a plain variable (zap.unmask('NAME') if the name reads as a secret's)")
 	}
-	if err := d.lockGate(nil); err != nil {
+	if _, err := d.lockGate(nil); err != nil {
 		return err
 	}
 	if !d.o.flags.Force {
@@ -307,18 +351,18 @@ func (d *deployRun) wetrun(ctx context.Context) error {
 // lockGate is zap.lock's part of the gates, when the drift preflight will
 // check: a stale or unverifiable tracked pin refuses a wetrun (exit 2)
 // before anything connects, as apply refuses it; a dry run (w) says its
-// wetrun will be refused.
-func (d *deployRun) lockGate(w io.Writer) error {
+// wetrun will be refused. It returns the standing it read, nil for none.
+func (d *deployRun) lockGate(w io.Writer) (*lockhash.Report, error) {
 	if d.o.flags.SkipPreflight || len(d.ev.Decl.Resources) == 0 {
-		return nil
+		return nil, nil
 	}
 	rep, err := d.s.Standing(d.ev)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	err = pass.RefuseStaleFor(rep, "a deploy's drift preflight passes", "converge with zap apply --wetrun, then deploy")
 	if err == nil || w == nil {
-		return err
+		return rep, err
 	}
 	for _, st := range rep.Tracked {
 		if st.Class == lockhash.Stale || st.Class == lockhash.Unverifiable {
@@ -326,7 +370,7 @@ func (d *deployRun) lockGate(w io.Writer) error {
 				escape.Line(st.ID), st.Kind, st.Class, escape.Line(st.Why()))
 		}
 	}
-	return nil
+	return rep, nil
 }
 
 // refuse shows the plan under the REFUSED banner, records it as the

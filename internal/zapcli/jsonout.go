@@ -22,7 +22,7 @@ import (
 // (docs/protocol.md, The front end's --json).
 type jsonMode struct {
 	// format is the document's, "" for the event stream; stream, when
-	// set, decides it instead (apply: --wetrun streams).
+	// set, decides it instead (apply and deploy: --wetrun streams).
 	format  string
 	stream  func() bool
 	command string
@@ -146,6 +146,8 @@ func (a *app) finishJSON(err error) {
 		doc = &cliout.Plan{Format: j.format, Command: j.command, Exit: code, Error: msg, Hints: hints}
 	case cliout.DetectFormat:
 		doc = &cliout.Detect{Format: j.format, Exit: code, Error: msg, Hints: hints}
+	case cliout.DeployFormat:
+		doc = &cliout.Deploy{Format: j.format, Exit: code, Error: msg, Hints: hints}
 	default:
 		doc = &cliout.Status{Format: j.format, Exit: code, Error: msg, Hints: hints}
 	}

@@ -18,9 +18,10 @@ func (a *app) completionCommand(f *flagSets) *ffcli.Command {
 		Name:       "completion",
 		ShortUsage: "zap completion bash|zsh|fish",
 		ShortHelp:  "print a completion script for bash, zsh or fish",
-		LongHelp: `Prints a script that completes zap's commands, each command's flags and,
-after a flag that takes a path or where CONFIG goes, file names. It is
-written from zap's own commands and flags, so it is as current as this zap.
+		LongHelp: `Prints a script that completes zap's commands, each command's flags, the
+shell zap completion takes and, after a flag that takes a path or where
+CONFIG goes, file names. It is written from zap's own commands and flags,
+so it is as current as this zap.
 
   bash  source <(zap completion bash), e.g. in ~/.bashrc
   zsh   source <(zap completion zsh) after compinit, or save it as _zap in
@@ -63,6 +64,10 @@ type compCmd struct {
 	// files is a command whose arguments are file names: its usage
 	// names CONFIG or DIR.
 	files bool
+	// args are the words its one argument is chosen from, when its usage
+	// spells them a|b|c (zap completion's shells): offered while no
+	// argument is typed yet.
+	args []string
 }
 
 // compFlag is a flag: takesValue marks one that isn't a bool, after which
@@ -73,8 +78,23 @@ type compFlag struct {
 	takesValue bool
 }
 
-// completable is a word the scripts can carry unquoted.
-var completable = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+// completable is a word the scripts can carry unquoted; choices is a
+// usage's a|b|c of such words.
+var (
+	completable = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+	choices     = regexp.MustCompile(`^[a-z][a-z0-9-]*(\|[a-z][a-z0-9-]*)+$`)
+)
+
+// argWords are the words a command's argument is chosen from, as its
+// usage spells them (a|b|c); nil for none.
+func argWords(usage string) []string {
+	for _, f := range strings.Fields(usage) {
+		if choices.MatchString(f) {
+			return strings.Split(f, "|")
+		}
+	}
+	return nil
+}
 
 // completionTree reads the commands and flags off zap's command tree, made
 // afresh (on an app of its own, so no flag of this run is touched), in
@@ -108,7 +128,7 @@ func compOf(c *ffcli.Command, parent string) *compCmd {
 	}
 	path := strings.TrimSpace(parent + " " + c.Name)
 	files := len(c.Subcommands) == 0 && (strings.Contains(c.ShortUsage, "CONFIG") || strings.Contains(c.ShortUsage, "DIR"))
-	cc := &compCmd{path: path, help: c.ShortHelp, files: files}
+	cc := &compCmd{path: path, help: c.ShortHelp, files: files, args: argWords(c.ShortUsage)}
 	if c.FlagSet != nil {
 		c.FlagSet.VisitAll(func(f *flag.Flag) {
 			if !completable.MatchString(f.Name) {
@@ -192,13 +212,13 @@ const bashHead = `# bash completion for zap, written by zap completion bash from
 # commands and flags. Load it with: source <(zap completion bash)
 _zap() {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-	local cmd="" w i subs="" flags="" values=""
+	local cmd="" w i subs="" flags="" values="" args="" past=""
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		w=${COMP_WORDS[i]}
 		case $w in -*) continue ;; esac
 		case "${cmd:+$cmd }$w" in
 		%s) cmd="${cmd:+$cmd }$w" ;;
-		*) break ;;
+		*) past=1; break ;;
 		esac
 	done
 	case $cmd in
@@ -212,6 +232,8 @@ const bashTail = `	esac
 		COMPREPLY=($(compgen -W "$flags" -- "$cur"))
 	elif [[ -n $subs ]]; then
 		COMPREPLY=($(compgen -W "$subs" -- "$cur"))
+	elif [[ -n $args && -z $past ]]; then
+		COMPREPLY=($(compgen -W "$args" -- "$cur"))
 	else
 		COMPREPLY=()
 	fi
@@ -221,14 +243,15 @@ complete -o default -F _zap zap
 `
 
 // bashCompletion is the bash script: _zap finds the command typed so far
-// and offers its subcommands or, after a -, its flags.
+// and offers its subcommands, the words of its argument or, after a -, its
+// flags.
 func bashCompletion(tree []*compCmd) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, bashHead, quoteEach(names(tree), "|"))
 	for _, c := range tree {
 		all, value := flagNames(c)
-		fmt.Fprintf(&b, "\t%s) subs=%s; flags=%s; values=%s ;;\n", shQuote(c.path),
-			shQuote(strings.Join(subNames(c), " ")), shQuote(strings.Join(all, " ")), shQuote(strings.Join(value, " ")))
+		fmt.Fprintf(&b, "\t%s) subs=%s; flags=%s; values=%s; args=%s ;;\n", shQuote(c.path),
+			shQuote(strings.Join(subNames(c), " ")), shQuote(strings.Join(all, " ")), shQuote(strings.Join(value, " ")), shQuote(strings.Join(c.args, " ")))
 	}
 	b.WriteString(bashTail)
 	return b.String()
@@ -239,14 +262,14 @@ const zshHead = `#compdef zap
 # commands and flags. Load it with source <(zap completion zsh) after
 # compinit, or save it as _zap in a directory of $fpath.
 _zap() {
-	local cmd="" w i
-	local -a subs flags values
+	local cmd="" w i past=""
+	local -a subs flags values args
 	for ((i = 2; i < CURRENT; i++)); do
 		w=${words[i]}
 		[[ $w == -* ]] && continue
 		case "${cmd:+$cmd }$w" in
 		(%s) cmd="${cmd:+$cmd }$w" ;;
-		(*) break ;;
+		(*) past=1; break ;;
 		esac
 	done
 	case $cmd in
@@ -259,6 +282,8 @@ const zshTail = `	esac
 		_describe -t flags 'flag' flags
 	elif (( $#subs )); then
 		_describe -t commands 'command' subs
+	elif (( $#args )) && [[ -z $past ]]; then
+		_describe -t values 'argument' args
 	else
 		_files
 	fi
@@ -284,8 +309,8 @@ func zshCompletion(tree []*compCmd) string {
 			flags = append(flags, "--"+f.name+":"+f.help)
 		}
 		_, value := flagNames(c)
-		fmt.Fprintf(&b, "\t(%s) subs=(%s); flags=(%s); values=(%s) ;;\n", shQuote(c.path),
-			quoteEach(subs, " "), quoteEach(flags, " "), quoteEach(value, " "))
+		fmt.Fprintf(&b, "\t(%s) subs=(%s); flags=(%s); values=(%s); args=(%s) ;;\n", shQuote(c.path),
+			quoteEach(subs, " "), quoteEach(flags, " "), quoteEach(value, " "), quoteEach(c.args, " "))
 	}
 	b.WriteString(zshTail)
 	return b.String()
@@ -303,13 +328,19 @@ function __zap_cmd
 		if contains -- $next %s
 			set cmd $next
 		else
-			break
+			# A word past the command: its argument is typed.
+			printf '%%s\n' "=$cmd" +
+			return
 		end
 	end
 	echo "=$cmd"
 end
 function __zap_is
-	test (__zap_cmd) = "=$argv[1]"
+	test (__zap_cmd)[1] = "=$argv[1]"
+end
+function __zap_bare
+	set -l c (__zap_cmd)
+	test "$c[1]" = "=$argv[1]"; and test (count $c) -eq 1
 end
 complete -c zap -f
 `
@@ -342,6 +373,9 @@ func fishCompletion(tree []*compCmd) string {
 		}
 		if c.files {
 			fmt.Fprintf(&b, "complete -c zap -n %s -F\n", cond)
+		}
+		if len(c.args) > 0 {
+			fmt.Fprintf(&b, "complete -c zap -n %s -a %s\n", fishQuote("__zap_bare "+fishQuote(c.path)), fishQuote(strings.Join(c.args, " ")))
 		}
 	}
 	return b.String()

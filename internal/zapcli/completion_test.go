@@ -64,8 +64,8 @@ func bashOffers(t *testing.T, bash, script string, words ...string) []string {
 
 // TestCompletionBash loads zap completion bash into a real bash: it
 // registers _zap for zap (with file names as the fallback), completes a
-// command, a subcommand and a flag, and offers nothing (file names) after
-// a flag that takes a path.
+// command, a subcommand, a flag and zap completion's shell (once), and
+// offers nothing (file names) after a flag that takes a path.
 func TestCompletionBash(t *testing.T) {
 	bash := needShell(t, "bash")
 	script := completionScript(t, "bash")
@@ -84,6 +84,10 @@ func TestCompletionBash(t *testing.T) {
 		{[]string{"zap", "plan", "--env-file", "x", "--d"}, []string{"--diff"}},
 		{[]string{"zap", "apply", "--evaluator", ""}, nil},
 		{[]string{"zap", "plan", ""}, nil},
+		{[]string{"zap", "completion", ""}, []string{"bash", "fish", "zsh"}},
+		{[]string{"zap", "completion", "f"}, []string{"fish"}},
+		{[]string{"zap", "completion", "bash", ""}, nil},
+		{[]string{"zap", "completion", "--"}, []string{"--help", "--no-color"}},
 	} {
 		got := bashOffers(t, bash, script, c.words...)
 		sort.Strings(got)
@@ -95,8 +99,8 @@ func TestCompletionBash(t *testing.T) {
 
 // TestCompletionFollowsTheTree: for every command of zap's tree, the bash
 // script offers exactly its flags (and --help) after --, and exactly its
-// subcommands after its name, so a flag or command added to zap is
-// completed with no edit to the scripts.
+// subcommands, or the words its usage's a|b|c names, after its name, so a
+// flag or command added to zap is completed with no edit to the scripts.
 func TestCompletionFollowsTheTree(t *testing.T) {
 	bash := needShell(t, "bash")
 	script := completionScript(t, "bash")
@@ -110,7 +114,7 @@ func TestCompletionFollowsTheTree(t *testing.T) {
 		if got := bashOffers(t, bash, script, append(words, "--")...); !slices.Equal(got, want) {
 			t.Errorf("%s --<TAB>: offered %q, want %q", strings.Join(words, " "), got, want)
 		}
-		var subs []string
+		subs := argWords(c.ShortUsage)
 		for _, s := range c.Subcommands {
 			subs = append(subs, s.Name)
 			check(s, words)
@@ -174,6 +178,8 @@ _zap`
 		{[]string{"zap", "graph", "--"}, "flag\n--env-file\n--evaluator\n--help\n--no-color\n--svg"},
 		{[]string{"zap", "plan", "--evaluator", ""}, "files"},
 		{[]string{"zap", "plan", ""}, "files"},
+		{[]string{"zap", "completion", ""}, "argument\nbash\nzsh\nfish"},
+		{[]string{"zap", "completion", "zsh", ""}, "files"},
 	} {
 		if got := offers(c.words...); got != c.want {
 			t.Errorf("%q<TAB>: zsh offered\n%s\nwant\n%s", strings.Join(c.words, " "), got, c.want)
@@ -197,6 +203,8 @@ func TestCompletionFish(t *testing.T) {
 		{"zap apply --we", "--wetrun\tchange the target: execute the plan you reviewed"},
 		{"zap config v", "validate\tevaluate the config and run its gates, nothing else"},
 		{"zap graph --s", "--svg\tlay the graph out as SVG with Graphviz's dot"},
+		{"zap completion f", "fish"},
+		{"zap completion fish ", ""},
 	} {
 		out, err := exec.Command(fish, "--no-config", "-c", `source $argv[1]; complete -C"$argv[2]"`, script, c.line).CombinedOutput()
 		if err != nil {

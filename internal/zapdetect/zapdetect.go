@@ -66,6 +66,7 @@ import (
 	"io"
 	"os"
 	"os/user"
+	"reflect"
 	"strings"
 
 	"github.com/zap-go/zap/internal/kinds"
@@ -76,6 +77,8 @@ import (
 	"github.com/zap-go/zap/internal/localhost"
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/sshhost"
+	"github.com/zap-go/zap/internal/strict"
+	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -149,15 +152,22 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	if err != nil {
 		return err
 	}
+	// A remote target's connection is made while the declaration is
+	// decoded and validated and its reads are built; a declaration that
+	// isn't valid is still refused as such, and the connection dropped
+	// unused.
+	early, et := earlyDial(ctx, data, *bootstrap)
 	d, err := declaration.Read(data)
 	if err != nil {
+		early.close()
 		return badDeclaration(err)
 	}
-	// A remote target's connection is made while the declaration is
-	// validated and its reads are built; a declaration that isn't valid
-	// is still refused as such, and the connection dropped unused.
 	res := resolve.Resolve(d, passed.Lookup)
-	conn := startDial(ctx, d, res, *bootstrap)
+	conn := early
+	if conn == nil || !reflect.DeepEqual(*et, d.Target) {
+		early.close()
+		conn = startDial(ctx, d, res, *bootstrap)
+	}
 	defer conn.close()
 	if err := d.Validate(); err != nil {
 		return badDeclaration(err)
@@ -350,6 +360,28 @@ func startDial(ctx context.Context, d *declaration.Declaration, res *resolve.Res
 	c := &dialing{done: make(chan dialResult, 1), cancel: cancel}
 	go func() { c.done <- dial(ctx, &d.Target, res.Text, bootstrap) }()
 	return c
+}
+
+// earlyDial starts connecting to the target the declaration's bytes name
+// before the declaration is decoded, when it is a remote host named with no
+// reference at all (nothing to resolve first): its member alone is decoded.
+// run takes the connection only when the target the declaration decodes to
+// is the same one, and otherwise drops it unused. nil when it isn't such a
+// target.
+func earlyDial(ctx context.Context, data []byte, bootstrap bool) (*dialing, *declaration.Target) {
+	m, ok := canon.Members(data)
+	if !ok {
+		return nil, nil
+	}
+	var t declaration.Target
+	if raw, ok := m["target"]; !ok || strict.Decode(raw, &t) != nil || t.Local || t.Host == nil || len(t.Refs()) > 0 {
+		return nil, nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	c := &dialing{done: make(chan dialResult, 1), cancel: cancel}
+	plain := func(x declaration.Text) string { v, _ := x.Plain(); return v }
+	go func() { c.done <- dial(ctx, &t, plain, bootstrap) }()
+	return c, &t
 }
 
 // wait is the connection, once made, or why there is none.

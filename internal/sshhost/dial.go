@@ -82,34 +82,10 @@ func dial(ctx context.Context, cfg *Config, identity string, a *auth, c *Client,
 	}
 	var via *ssh.Client
 	if cfg.ProxyJump != "" {
-		if depth >= maxJumps {
-			return nil, &ConnectError{Reason: "the ProxyJump chain is longer than " + strconv.Itoa(maxJumps) + " hosts"}
-		}
-		hops := strings.Split(cfg.ProxyJump, ",")
-		// The last hop is the one that reaches this host; it is reached
-		// through the ones before it, as its own config says.
-		hop := hops[len(hops)-1]
-		user, hostPort := "", hop
-		if i := strings.LastIndex(hop, "@"); i >= 0 {
-			user, hostPort = hop[:i], hop[i+1:]
-		}
-		h, p := hostPort, 0
-		if host, port, err := net.SplitHostPort(hostPort); err == nil {
-			h = host
-			p, _ = strconv.Atoi(port)
-		}
-		jcfg, err := ReadConfig(ctx, h, user, p, a.home)
-		if err != nil {
-			return nil, &ConnectError{Reason: fmt.Sprintf("jump host %s: %v", h, err)}
-		}
-		if len(hops) > 1 {
-			jcfg.ProxyJump = strings.Join(hops[:len(hops)-1], ",")
-		}
-		via, err = dial(ctx, jcfg, "", a, c, depth+1)
-		if err != nil {
+		var err error
+		if via, err = dialJump(ctx, cfg.ProxyJump, a, c, depth); err != nil {
 			return nil, err
 		}
-		c.jumps = append(c.jumps, via)
 	}
 
 	hk, algos, err := hostKeys(cfg)
@@ -171,6 +147,40 @@ func dial(ctx context.Context, cfg *Config, identity string, a *auth, c *Client,
 	}
 	conn.SetDeadline(time.Time{})
 	return ssh.NewClient(sc, chans, reqs), nil
+}
+
+// dialJump connects to the last hop of the ProxyJump chain jump (a host's
+// connection goes through it), reached through the hops before it as its
+// own config says; depth is how many hops are behind the host already.
+// The connection is kept in c.jumps, to be closed with c.
+func dialJump(ctx context.Context, jump string, a *auth, c *Client, depth int) (*ssh.Client, error) {
+	if depth >= maxJumps {
+		return nil, &ConnectError{Reason: "the ProxyJump chain is longer than " + strconv.Itoa(maxJumps) + " hosts"}
+	}
+	hops := strings.Split(jump, ",")
+	hop := hops[len(hops)-1]
+	user, hostPort := "", hop
+	if i := strings.LastIndex(hop, "@"); i >= 0 {
+		user, hostPort = hop[:i], hop[i+1:]
+	}
+	h, p := hostPort, 0
+	if host, port, err := net.SplitHostPort(hostPort); err == nil {
+		h = host
+		p, _ = strconv.Atoi(port)
+	}
+	jcfg, err := ReadConfig(ctx, h, user, p, a.home)
+	if err != nil {
+		return nil, &ConnectError{Reason: fmt.Sprintf("jump host %s: %v", h, err)}
+	}
+	if len(hops) > 1 {
+		jcfg.ProxyJump = strings.Join(hops[:len(hops)-1], ",")
+	}
+	via, err := dial(ctx, jcfg, "", a, c, depth+1)
+	if err != nil {
+		return nil, err
+	}
+	c.jumps = append(c.jumps, via)
+	return via, nil
 }
 
 // keyError is a host key Zap refuses.

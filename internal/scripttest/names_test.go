@@ -16,8 +16,9 @@ import (
 // TestScriptsOpenWithWhatTheyCheck reads every testscript script in the
 // repository (each package's testdata/script/*.txtar) and wants its first
 // line to be a comment saying what the script checks: a skip guard or a
-// command first, or an opening that names where the script came from (an
-// issue, a walk-through, a doc page) instead of a behaviour, is reported.
+// command first, the words "what it checks" standing in for it, or an
+// opening that names where the script came from (an issue, a walk-through,
+// a doc page) instead of a behaviour, is reported.
 func TestScriptsOpenWithWhatTheyCheck(t *testing.T) {
 	root := repoRoot(t)
 	scripts := scriptFiles(t, root)
@@ -33,6 +34,8 @@ func TestScriptsOpenWithWhatTheyCheck(t *testing.T) {
 		switch {
 		case !strings.HasPrefix(first, "# ") || len(strings.Fields(first)) < 4:
 			t.Errorf("%s opens with %q, not a # line saying what it checks", rel, first)
+		case strings.HasPrefix(strings.ToLower(first), "# what it checks"):
+			t.Errorf("%s opens with %q: say what it checks, not that it does", rel, first)
 		case originName(first) != "":
 			t.Errorf("%s opens with %q, naming %s: say what it checks, not where it came from", rel, first, originName(first))
 		}

@@ -1,7 +1,9 @@
 // Package stage is what every stage binary (zap-eval, zap-detect, zap-plan,
-// zap-exec) does the same way around its own work: parse flags, read its one
-// input document from a file argument or stdin, and turn an error into the
-// exit code and the stderr lines the conventions give.
+// zap-exec, zap-deploy) does the same way around its own work: parse flags
+// (and, for a stage that resolves references, take the env file's long
+// variables from their descriptor: ParseEnv), read its one input document
+// from a file argument or stdin, and turn an error into the exit code and
+// the stderr lines the conventions give.
 //
 // An error made by BadInput exits 2 (an input to fix), one made by InWorld
 // exits 1 (a problem in the world), and any other error exits 1 too. Finish
@@ -18,6 +20,7 @@ import (
 
 	"github.com/peterbourgon/ff/v3"
 
+	"github.com/zap-go/zap/internal/envpass"
 	"github.com/zap-go/zap/internal/strict"
 	"github.com/zap-go/zap/internal/version"
 	"github.com/zap-go/zap/pkg/canon"
@@ -124,6 +127,33 @@ func Parse(fs *flag.FlagSet, args []string) error {
 		return ErrVersion
 	}
 	return nil
+}
+
+// ParseEnv is Parse, then the env file's long variables the front end hands
+// the stage on a descriptor (envpass.Load), a failure to read them an
+// input to fix: how a stage that resolves references starts.
+func ParseEnv(fs *flag.FlagSet, args []string) (*envpass.Env, error) {
+	if err := Parse(fs, args); err != nil {
+		return nil, err
+	}
+	env, err := envpass.Load()
+	if err != nil {
+		return nil, BadInput(err)
+	}
+	return env, nil
+}
+
+// InputEnv is ParseEnv, then ReadInput of the one document, what.
+func InputEnv(fs *flag.FlagSet, args []string, stdin io.Reader, what string) (*envpass.Env, []byte, error) {
+	env, err := ParseEnv(fs, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := ReadInput(fs, stdin, what)
+	if err != nil {
+		return nil, nil, err
+	}
+	return env, data, nil
 }
 
 // ReadInput reads the stage's one input document, what, from the file

@@ -20,7 +20,6 @@ import (
 	"os/user"
 
 	"github.com/zap-go/zap/internal/deploy"
-	"github.com/zap-go/zap/internal/envpass"
 	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/sshhost"
@@ -120,14 +119,7 @@ func planVerb(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 	fs.BoolVar(&o.Flags.SkipPreflight, "skip-preflight", false, "")
 	fs.BoolVar(&o.Flags.Bootstrap, "bootstrap", false, "")
 	text := fs.Bool("text", false, "")
-	if err := stage.Parse(fs, args); err != nil {
-		return err
-	}
-	passed, err := envpass.Load()
-	if err != nil {
-		return stage.BadInput(err)
-	}
-	data, err := stage.ReadInput(fs, stdin, "declaration")
+	passed, data, err := stage.InputEnv(fs, args, stdin, "declaration")
 	if err != nil {
 		return err
 	}
@@ -200,15 +192,12 @@ func showVerb(args []string, stdin io.Reader, stdout io.Writer) error {
 func runVerb(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := stage.NewFlagSet("zap-deploy run")
 	dir := fs.String("dir", ".", "the app's git checkout")
-	if err := stage.Parse(fs, args); err != nil {
-		return err
-	}
 	// run resolves the check URLs' references (the health domain) from
 	// its environment and the descriptor; reading the descriptor closes
 	// it and takes its variable out, so no process run starts gets either.
-	passed, err := envpass.Load()
+	passed, err := stage.ParseEnv(fs, args)
 	if err != nil {
-		return stage.BadInput(err)
+		return err
 	}
 	p, err := readPlan(fs, stdin)
 	if err != nil {

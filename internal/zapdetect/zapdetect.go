@@ -73,7 +73,6 @@ import (
 	"github.com/zap-go/zap/internal/stage"
 
 	"github.com/zap-go/zap/internal/detect"
-	"github.com/zap-go/zap/internal/envpass"
 	"github.com/zap-go/zap/internal/localhost"
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/sshhost"
@@ -141,14 +140,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	var pf pinFlags
 	fs.StringVar(&pf.lock, "lock", "", "take tracked pins from the zap.lock at `PATH`")
 	fs.Func("pin", "a tracked pin `ID=BLAKE3` minted for a resource the lock has no entry for", pf.pinFlag)
-	if err := stage.Parse(fs, args); err != nil {
-		return err
-	}
-	passed, err := envpass.Load()
-	if err != nil {
-		return stage.BadInput(err)
-	}
-	data, err := stage.ReadInput(fs, stdin, "declaration")
+	passed, data, err := stage.InputEnv(fs, args, stdin, "declaration")
 	if err != nil {
 		return err
 	}

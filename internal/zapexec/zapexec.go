@@ -74,7 +74,6 @@ import (
 	"github.com/zap-go/zap/internal/stage"
 
 	"github.com/zap-go/zap/internal/detect"
-	"github.com/zap-go/zap/internal/envpass"
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/internal/localhost"
 	"github.com/zap-go/zap/internal/localops"
@@ -155,12 +154,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	bootstrap := fs.Bool("bootstrap", false, "connect as the target's bootstrap_user")
 	wetrun := fs.Bool("wetrun", false, "act on the target")
 	progress := fs.Bool("progress", false, "write step_output events: a running step's last output line")
-	if err := stage.Parse(fs, args); err != nil {
-		return err
-	}
-	env, err := envpass.Load()
+	env, err := stage.ParseEnv(fs, args)
 	if err != nil {
-		return stage.BadInput(err)
+		return err
 	}
 	p, err := readPlan(fs.Args(), stdin)
 	if err != nil {

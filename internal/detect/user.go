@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
@@ -113,21 +114,10 @@ else echo 'keys file'; exec head -c LIMIT -- "$f"
 fi
 `
 
-// userAs is the shell function that runs a command as the account $1:
-// sudo -u from root, else setpriv (util-linux) with the account's groups.
-const userAs = `zap_as() {
-	u=$1
-	shift
-	if command -v sudo >/dev/null 2>&1; then
-		sudo -n -u "$u" -- "$@"
-	elif command -v setpriv >/dev/null 2>&1; then
-		setpriv --reuid="$u" --regid="$(id -g "$u")" --init-groups -- "$@"
-	else
-		echo 'zap: neither sudo nor setpriv is here to read as the account' >&2
-		return 127
-	fi
-}
-`
+// userAs is the shell function zap_as USER CMD..., which runs a command as
+// the account USER: the one user-keys writes the keys with (ops' shared
+// part "as").
+var userAs = ops.Part("as")
 
 // userRootProbe reads, as root, an ssh_keys account's /etc/shadow password
 // field (classified: star, lock, empty or other; the field itself never

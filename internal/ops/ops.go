@@ -74,15 +74,36 @@ func expand(text string) (string, error) {
 			out.WriteString(line)
 			continue
 		}
-		part, err := scripts.ReadFile("scripts/lib/" + name + ".sh")
+		body, err := part(name)
 		if err != nil {
 			return "", err
-		}
-		body := string(part)
-		for strings.HasPrefix(body, "#") {
-			_, body, _ = strings.Cut(body, "\n")
 		}
 		out.WriteString(body)
 	}
 	return out.String(), nil
+}
+
+// part is the text of scripts/lib/NAME.sh less its leading comment.
+func part(name string) (string, error) {
+	b, err := scripts.ReadFile("scripts/lib/" + name + ".sh")
+	if err != nil {
+		return "", err
+	}
+	body := string(b)
+	for strings.HasPrefix(body, "#") {
+		_, body, _ = strings.Cut(body, "\n")
+	}
+	return body, nil
+}
+
+// Part returns the shared part NAME (scripts/lib/NAME.sh, less its leading
+// comment), for a detection query that runs a shell function as the
+// operations do ("as": zap_as). The parts are embedded, so a NAME with
+// none is a mistake in Zap's own code: Part panics.
+func Part(name string) string {
+	body, err := part(name)
+	if err != nil {
+		panic("ops: no shared part " + name)
+	}
+	return body
 }

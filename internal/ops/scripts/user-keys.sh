@@ -24,24 +24,11 @@ set -eu
 unset CDPATH
 zap=user-keys
 #@include fail
-# zap_as USER CMD...: runs CMD as USER.
-zap_as() {
-	u=$1
-	shift
-	if command -v sudo >/dev/null 2>&1; then
-		sudo -n -u "$u" -- "$@"
-	elif command -v setpriv >/dev/null 2>&1; then
-		setpriv --reuid="$u" --regid="$(id -g "$u")" --init-groups -- "$@"
-	else
-		zap_fail 93 "neither sudo nor setpriv is here to act as $u"
-	fi
-}
+#@include as
 [ $# -ge 3 ] || zap_fail 2 "takes NAME keys KEY... or NAME copy_from SOURCE"
 n=$1 how=$2
 shift 2
-case $n in
-'' | root | -* | */*) zap_fail 2 "$n is not an account zap manages" ;;
-esac
+#@include account
 home=/home/$n
 uid=$(id -u "$n" 2>/dev/null) || zap_fail 93 "there is no account $n"
 

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -441,5 +442,34 @@ func TestUserKeysSetpriv(t *testing.T) {
 	}
 	if r := userVerdict(t, sh, declaration.User{Username: n, SSHKeys: &declaration.SSHKeys{Keys: []string{key}}}); r.Verdict != observation.Converged {
 		t.Errorf("read through setpriv: %+v", r)
+	}
+}
+
+// Every user operation refuses a NAME that isn't an account Zap manages
+// (lib/account.sh: empty, root, an option, a path), and user-sudo a dotted
+// one, exit 2 before it acts: the scripts run with a PATH holding no tool,
+// so a name let through would fail otherwise, never touch an account.
+func TestUserScriptsRefuseNames(t *testing.T) {
+	bad := []string{"", "root", "-x", "a/b"}
+	after := map[string][]string{
+		"user-account": nil,
+		"user-home":    {"750"},
+		"user-groups":  {"adm"},
+		"user-keys":    {"keys", "ssh-ed25519 AAAA k"},
+		"user-sudo":    {"nopasswd"},
+	}
+	for _, sh := range opShells(t, "user", t.TempDir(), nil) {
+		for op, rest := range after {
+			names := bad
+			if op == "user-sudo" {
+				names = append(slices.Clone(bad), "zapu.1")
+			}
+			for _, n := range names {
+				code, stderr := userRun(t, sh, plan.OpName(op), append([]string{n}, rest...)...)
+				if code != 2 || !strings.Contains(stderr, "is not an account zap manages") {
+					t.Errorf("%s %s %q: exit %d: %s", sh.name, op, n, code, stderr)
+				}
+			}
+		}
 	}
 }

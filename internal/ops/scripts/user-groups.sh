@@ -8,9 +8,7 @@ zap=user-groups
 [ $# -ge 2 ] || zap_fail 2 "takes NAME GROUP..."
 n=$1
 shift
-case $n in
-'' | root | -* | */*) zap_fail 2 "$n is not an account zap manages" ;;
-esac
+#@include account
 have=" $(id -nG "$n") " || zap_fail 93 "there is no account $n"
 add=
 for g; do

@@ -12,9 +12,7 @@ zap=user-home
 #@include fail
 [ $# -eq 2 ] || zap_fail 2 "takes NAME MODE"
 n=$1 mode=$2
-case $n in
-'' | root | -* | */*) zap_fail 2 "$n is not an account zap manages" ;;
-esac
+#@include account
 case $mode in
 '' | *[!0-7]*) zap_fail 2 "$mode is not an octal mode" ;;
 esac

@@ -144,19 +144,28 @@ func onConfig(run func(ctx context.Context, config string) error) func(context.C
 // configArg is the CONFIG argument: the one positional argument, or
 // ./zap.ts.
 func configArg(args []string) (string, error) {
+	return oneArg(args, "config", "zap.ts", func() error {
+		return fail(2, fmt.Sprintf("one config at most, not %d arguments: %s", len(args), strings.Join(args, " ")),
+			"flags go before the config")
+	})
+}
+
+// oneArg is a command's one positional argument, what (a config, a
+// directory), or def when there is none. A flag after it is refused (exit
+// 2: flags go before it), and more than one argument is tooMany's error.
+func oneArg(args []string, what, def string, tooMany func() error) (string, error) {
 	for _, a := range args {
 		if strings.HasPrefix(a, "-") && a != "-" {
-			return "", fail(2, fmt.Sprintf("flag %s after the config: flags go before it", a))
+			return "", fail(2, fmt.Sprintf("flag %s after the %s: flags go before it", a, what))
 		}
 	}
 	switch len(args) {
 	case 0:
-		return "zap.ts", nil
+		return def, nil
 	case 1:
 		return args[0], nil
 	}
-	return "", fail(2, fmt.Sprintf("one config at most, not %d arguments: %s", len(args), strings.Join(args, " ")),
-		"flags go before the config")
+	return "", tooMany()
 }
 
 func setUsage(c *ffcli.Command) {

@@ -53,18 +53,9 @@ folder that isn't Zap's.`,
 
 // dirArg is the one DIR argument of zap init and zap types, or ".".
 func dirArg(cmd string, args []string) (string, error) {
-	for _, a := range args {
-		if len(a) > 1 && a[0] == '-' {
-			return "", fail(2, fmt.Sprintf("flag %s after the directory: flags go before it", a))
-		}
-	}
-	switch len(args) {
-	case 0:
-		return ".", nil
-	case 1:
-		return args[0], nil
-	}
-	return "", fail(2, fmt.Sprintf("zap %s takes one directory at most, not %d arguments", cmd, len(args)))
+	return oneArg(args, "directory", ".", func() error {
+		return fail(2, fmt.Sprintf("zap %s takes one directory at most, not %d arguments", cmd, len(args)))
+	})
 }
 
 // writeTypes writes the embedded package into dir/typesDir, whole: into a

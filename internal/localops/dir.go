@@ -29,11 +29,7 @@ func (h *Host) dir(d *execute.Dir) error {
 			return err
 		}
 	}
-	name := base(d.Path)
-	if d.Path == "/" || name == "" || name == "." || name == ".." {
-		return execute.Errorf(events.Permanent, "%s doesn't name a directory Zap can make", d.Path)
-	}
-	dirfd, below, err := openDirs(parent(d.Path))
+	dirfd, below, name, err := openParent(d.Path, "a directory Zap can make")
 	if err != nil {
 		return err
 	}

@@ -11,11 +11,8 @@ import (
 )
 
 func (h *Host) link(l *execute.Link) error {
-	dir, name := parent(l.Path), base(l.Path)
-	if name == "" || name == "." || name == ".." {
-		return execute.Errorf(events.Permanent, "%s doesn't name a link", l.Path)
-	}
-	dirfd, _, err := openDirs(dir)
+	dir := parent(l.Path)
+	dirfd, _, name, err := openParent(l.Path, "a link")
 	if err != nil {
 		return err
 	}

@@ -30,11 +30,7 @@ type attrs struct {
 }
 
 func (h *Host) put(ctx context.Context, p *execute.Put) error {
-	dir, name := parent(p.Path), base(p.Path)
-	if name == "" || name == "." || name == ".." {
-		return execute.Errorf(events.Permanent, "%s doesn't name a file", p.Path)
-	}
-	dirfd, below, err := openDirs(dir)
+	dirfd, below, name, err := openParent(p.Path, "a file")
 	if err != nil {
 		return err
 	}

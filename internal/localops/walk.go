@@ -25,6 +25,19 @@ func shared(st *unix.Stat_t) bool {
 	return st.Mode&unix.S_ISVTX != 0 || st.Mode&0o002 != 0
 }
 
+// openParent opens the directory path is in (openDirs), for an operation
+// on path's last name, which it returns with the directory's descriptor and
+// whether it is below a shared directory. A path whose last name is empty,
+// "." or ".." doesn't name what (a file, a link...): a Permanent error.
+func openParent(path, what string) (dirfd int, below bool, name string, err error) {
+	name = base(path)
+	if name == "" || name == "." || name == ".." {
+		return -1, false, "", execute.Errorf(events.Permanent, "%s doesn't name %s", path, what)
+	}
+	dirfd, below, err = openDirs(parent(path))
+	return dirfd, below, name, err
+}
+
 // openDirs opens the absolute directory path, making each missing directory
 // one at a time inside the one before it, held open. A link in a directory
 // on the way is followed, as the kernel follows it. Each directory made is

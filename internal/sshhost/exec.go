@@ -78,17 +78,12 @@ var (
 // Run runs an operator's command as the connecting user.
 func (e *Exec) Run(ctx context.Context, c *execute.Command) error {
 	r := e.c.session(ctx, "sh", []byte(c.Script), c.Timeout)
-	switch {
-	case r.timedOut:
-		return &execute.TimeoutError{After: c.Timeout, Output: r.output()}
-	case r.err != nil:
-		return r.err
-	case r.status == 0:
+	return r.stepError(c.Timeout, func() error {
+		if r.status == execute.CwdStatus && c.Cwd != "" && strings.Contains(r.stderr, "cd") {
+			return execute.Errorf(events.NotFound, "can't enter %s: %s", c.Cwd, lastLine(r.stderr))
+		}
 		return nil
-	case r.status == execute.CwdStatus && c.Cwd != "" && strings.Contains(r.stderr, "cd"):
-		return execute.Errorf(events.NotFound, "can't enter %s: %s", c.Cwd, lastLine(r.stderr))
-	}
-	return &execute.ExitError{Status: r.status, Output: r.output()}
+	})
 }
 
 // RunOp runs one operation script under sudo (asroot.Root): what it prints on
@@ -201,6 +196,25 @@ type sessionResult struct {
 }
 
 func (r *sessionResult) output() string { return execute.JoinOutput(r.stdout, r.stderr) }
+
+// stepError is how the session of a step run under limit ended, as the
+// step's error: a timeout, the session's own failure, nil for exit 0, and
+// for another exit status what failed says of it (nil: an *ExitError with
+// the status and output).
+func (r *sessionResult) stepError(limit time.Duration, failed func() error) error {
+	switch {
+	case r.timedOut:
+		return &execute.TimeoutError{After: limit, Output: r.output()}
+	case r.err != nil:
+		return r.err
+	case r.status == 0:
+		return nil
+	}
+	if err := failed(); err != nil {
+		return err
+	}
+	return &execute.ExitError{Status: r.status, Output: r.output()}
+}
 
 // session runs command in a session of its own with stdin, under limit (0
 // is none), and keeps the tail of what it prints.

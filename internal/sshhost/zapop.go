@@ -50,15 +50,10 @@ func opCommand(o *execute.ZapOp, args []string) string {
 
 // opError is how an operation's session ended, as its step's error.
 func opError(o *execute.ZapOp, r sessionResult) error {
-	switch {
-	case r.timedOut:
-		return &execute.TimeoutError{After: o.Timeout, Output: r.output()}
-	case r.err != nil:
-		return r.err
-	case r.status == 0:
+	return r.stepError(o.Timeout, func() error {
+		if o.Privilege != plan.Login && r.status == 1 && strings.HasPrefix(lastLine(r.stderr), "sudo: ") {
+			return execute.Errorf(events.Permission, "sudo refused: %s", strings.TrimPrefix(lastLine(r.stderr), "sudo: "))
+		}
 		return nil
-	case o.Privilege != plan.Login && r.status == 1 && strings.HasPrefix(lastLine(r.stderr), "sudo: "):
-		return execute.Errorf(events.Permission, "sudo refused: %s", strings.TrimPrefix(lastLine(r.stderr), "sudo: "))
-	}
-	return &execute.ExitError{Status: r.status, Output: r.output()}
+	})
 }

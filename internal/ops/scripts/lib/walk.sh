@@ -32,6 +32,16 @@ zap_chown() {
 	u=$2 g=$3
 	[ "$u" != "$4" ] || u=
 	[ "$g" != "$5" ] || g=
+	# A name the local files give the id FILE already has is no change: no
+	# chown runs for it (each process costs a put milliseconds).
+	case $u in *[!0-9]*)
+		if [ -n "$4" ] && zap_id passwd "$u" && [ "$zap_id" = "$4" ]; then u=; fi
+		;;
+	esac
+	case $g in *[!0-9]*)
+		if [ -n "$5" ] && zap_id group "$g" && [ "$zap_id" = "$5" ]; then g=; fi
+		;;
+	esac
 	[ -n "$u$g" ] || return 0
 	# Only a numeric id needs to know whose chown this is.
 	v=
@@ -49,6 +59,43 @@ zap_chown() {
 	case $u in *[!0-9]*) ;; ?*) u=$p$u ;; esac
 	case $g in *[!0-9]*) ;; ?*) g=$p$g ;; esac
 	chown -- "$u${g:+:$g}" "$1"
+}
+# zap_id DB NAME: sets zap_id to NAME's id in /etc/DB (passwd or group),
+# read by the shell, and is true, only where that is the id the system's
+# lookup gives NAME: nsswitch.conf, when there is one, names files (or
+# compat) first for DB, and no line of NIS's +/- comes before NAME's, the
+# first line with NAME. Else, or past the file's 256th line (the shell
+# reads a byte at a time), false: chown looks the name up itself.
+zap_id() {
+	zap_id=
+	if [ -e /etc/nsswitch.conf ]; then
+		[ -r /etc/nsswitch.conf ] || return 1
+		zap_ia=
+		while IFS= read -r zap_il; do
+			case $zap_il in
+			"$1:"*)
+				zap_il=${zap_il#"$1:"}
+				zap_il=${zap_il#"${zap_il%%[! 	]*}"}
+				zap_ia=${zap_il%%[ 	]*}
+				break
+				;;
+			esac
+		done </etc/nsswitch.conf
+		case $zap_ia in files | compat) ;; *) return 1 ;; esac
+	fi
+	[ -r "/etc/$1" ] || return 1
+	zap_ic=0
+	while IFS=: read -r zap_il zap_ix zap_ia zap_ix; do
+		case $zap_il in [+-]*) return 1 ;; esac
+		zap_ic=$((zap_ic + 1))
+		[ "$zap_ic" -le 256 ] || return 1
+		if [ "$zap_il" = "$2" ]; then
+			case $zap_ia in '' | *[!0-9]*) return 1 ;; esac
+			zap_id=$zap_ia
+			return 0
+		fi
+	done <"/etc/$1"
+	return 1
 }
 # zap_below: reads, in one stat, every directory the path leads through so
 # far: each the path as written names up to the current one ($at), read as

@@ -27,10 +27,12 @@
 # .zap.pPID.UID.NS.BOOT.XXXXXX, naming the writing shell (lib/stage.sh).
 # Before a byte is written it must be a regular file of the writer's,
 # empty, with one name, and still the file at the staged name (exit 94).
-# Before it stages, the put removes what killed writers left beside PATH:
-# each .zap.lk.XXXXXX it can lock without waiting, and each of its uid's
-# .zap.p... whose shell is gone, only where no account but the directory's
-# owner can write it (lib/stage.sh, zap_clean). The bytes are written
+# Once its own file is staged (and locked), the put removes what killed
+# writers left beside PATH, its own file aside: each .zap.lk.XXXXXX it can
+# lock without waiting, and each of its uid's .zap.p... whose shell is gone,
+# only where no account but the directory's owner can write it
+# (lib/stage.sh, zap_clean). The walk's read of the directories and the
+# staged file's checks share one stat (lib/stage.sh, zap_stage). The bytes are written
 # through /proc/self/fd, checked against SHA512 and LENGTH (exit 93 when
 # they aren't what was sent), given OWNER, GROUP and MODE through the open
 # file, and, the staged name checked to still be that file, renamed into

@@ -49,11 +49,21 @@ zap_put() {
 		;;
 	*) zap_fail 2 "a put can't $what" ;;
 	esac
+	# The walk's read of the directories waits for the staged file's stat
+	# (lib/stage.sh's zap_stage), which reads both.
+	zap_late=1
 	zap_into "${dir:-/}" make
 	if [ -d "./$name" ] && [ ! -L "./$name" ]; then
 		zap_fail 94 "$path is a directory"
 	fi
 	if [ "$what" = snapshot ]; then zap_snapshot; fi
+	trap 'zap_unstage' EXIT
+	trap 'exit 1' HUP INT TERM
+	# mktemp made it mode 600 (the umask and a default access list only
+	# ever take bits away from what a file is created with).
+	zap_stage
+	# What killed writers left beside it, this put's own file aside.
+	zap_clean
 	# What the new file keeps when MODE, OWNER or GROUP is unset (with all
 	# three set, nothing is read for it).
 	keep_mode= keep_uid= keep_gid=
@@ -90,12 +100,6 @@ zap_put() {
 		keep_mode=$(umask)
 		zap_keep_mode $((0666 & ~0$keep_mode))
 	fi
-	zap_clean
-	trap 'zap_unstage' EXIT
-	trap 'exit 1' HUP INT TERM
-	# mktemp made it mode 600 (the umask and a default access list only
-	# ever take bits away from what a file is created with).
-	zap_stage
 	if ! zap_content >/proc/self/fd/3; then
 		zap_fail 93 "the content that arrived is not the content sent"
 	fi

@@ -18,8 +18,9 @@
 # its PID namespace and BOOT the first 8 hex digits of the kernel's boot_id
 # (each 0 when it can't be read); the writer is alive while /proc/PID is.
 #
-# zap_clean removes from the current directory, before a write stages, what
-# killed writers left there, and only that, and fails nothing. Only where
+# zap_clean removes from the current directory, before a write stages (a
+# put's: once it has staged, its own file tmp left alone), what killed
+# writers left there, and only that, and fails nothing. Only where
 # neither the directory's group nor others may write it, so no account but
 # its owner and root can make, rename or remove a name there while it is
 # read; and there:
@@ -91,20 +92,45 @@ zap_lock() {
 # was a cleaner's, which took the file, not yet locked, for a killed
 # writer's, and another is staged. Sets tmp, staged (its DEV:INO) and sgid
 # (its group); the caller traps EXIT with zap_unstage first.
+# When the walk left its read to this (zap_late, lib/walk.sh's zap_into),
+# a directory the shell's euid owns (test -O) is taken for the writer's to
+# pick the name, and the walk's one stat reads the staged file too
+# (zap_below fd): one process fewer. Where that stat finds the directory
+# isn't the writer's (/proc/self another uid's than the euid's), the file
+# is removed and another staged under .zap.p.
 zap_stage() {
-	zap_me
-	zap_here || zap_u=
-	if [ "$zap_u" = "$me" ] && command -v flock >/dev/null 2>&1; then
-		zap_name=lk.
+	zap_late_read=
+	if [ -n "${zap_late:-}" ] && [ -z "${here:-}" ] && [ -O . ] && command -v flock >/dev/null 2>&1; then
+		zap_name=lk. zap_late_read=1
 	else
-		zap_ids
-		zap_name=p$$.$me.$zap_ns.$zap_boot.
+		if [ -n "${zap_late:-}" ] && [ -z "${here:-}" ]; then zap_below; fi
+		zap_me
+		zap_here || zap_u=
+		if [ "$zap_u" = "$me" ] && command -v flock >/dev/null 2>&1; then
+			zap_name=lk.
+		else
+			zap_ids
+			zap_name=p$$.$me.$zap_ns.$zap_boot.
+		fi
 	fi
 	zap_n=0
 	while :; do
 		tmp=$(umask 077 && mktemp "./.zap.${zap_name}XXXXXX") || zap_fail 1 "can't stage a file in ${dir-$PWD}"
 		command exec 3<"$tmp" || zap_fail 94 "the staged file ${dir-$PWD}/${tmp#./} changed under it"
-		zap_st=$(stat -L -c '%f %u %g %h %s %d:%i' /proc/self/fd/3)
+		if [ -n "$zap_late_read" ] && [ -z "${here:-}" ]; then
+			zap_below fd
+			zap_st=$zap_fd
+			set -- $here
+			if [ "$2" != "$me" ]; then
+				if zap_at_name; then rm -f -- "$tmp"; fi
+				exec 3<&-
+				zap_ids
+				zap_name=p$$.$me.$zap_ns.$zap_boot.
+				continue
+			fi
+		else
+			zap_st=$(stat -L -c '%f %u %g %h %s %d:%i' /proc/self/fd/3)
+		fi
 		set -- $zap_st
 		if [ $((0x$1 & 0170000)) -ne $((0100000)) ] || [ "$2" != "$me" ] || [ "$4" != 1 ] || [ "$5" != 0 ] ||
 			! zap_at_name; then
@@ -169,6 +195,7 @@ zap_clean() {
 	if [ "$zap_own" = 1 ] && command -v flock >/dev/null 2>&1; then
 		for zap_f in ./.zap.lk.??????; do
 			case ${zap_f#./.zap.lk.} in *[!A-Za-z0-9]*) continue ;; esac
+			[ "$zap_f" != "$tmp" ] || continue
 			if [ -L "$zap_f" ] || [ ! -f "$zap_f" ]; then continue; fi
 			zap_st=$(stat -c '%h %d:%i' -- "$zap_f" 2>/dev/null) || continue
 			set -- $zap_st
@@ -198,6 +225,7 @@ zap_clean() {
 	done <"/proc/$$/status"
 	[ "$zap_st" = "$$" ] || return 0
 	for zap_f in ./.zap.p*; do
+		[ "$zap_f" != "$tmp" ] || continue
 		zap_r=${zap_f#./.zap.p}
 		case $zap_r in *[!0-9A-Za-z.]*) continue ;; esac
 		zap_p=${zap_r%%.*} zap_r=${zap_r#*.}

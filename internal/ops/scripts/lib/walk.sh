@@ -97,17 +97,21 @@ zap_id() {
 	done <"/etc/$1"
 	return 1
 }
-# zap_below: reads, in one stat, every directory the path leads through so
-# far: each the path as written names up to the current one ($at), read as
-# what it leads to, and the current directory and each one above it by ..
-# to /. below=1 when one is shared. here is the current directory's
-# DEV:INO UID GID, here_mode its mode, and me the writer's uid (/proc/self's
-# owner). The same stat reads the PID namespaces of stat itself and of this
-# shell, zap_ns and zap_pns for lib/stage.sh, so a write spends no process
-# on them; when either can't be read both are left unset, and stage.sh
-# reads them itself. Each process a script starts costs a target milliseconds
-# (make bench), so the walk's reads share one.
+# zap_below [fd]: reads, in one stat, every directory the path leads
+# through so far: each the path as written names up to the current one
+# ($at), read as what it leads to, and the current directory and each one
+# above it by .. to /. below=1 when one is shared. here is the current
+# directory's DEV:INO UID GID, here_mode its mode, and me the writer's uid
+# (/proc/self's owner). The same stat reads the PID namespaces of stat
+# itself and of this shell, zap_ns and zap_pns for lib/stage.sh, so a write
+# spends no process on them; when either can't be read both are left unset,
+# and stage.sh reads them itself. With fd it reads the file open on fd 3 as
+# well, setting zap_fd to its TYPE UID GID LINKS SIZE DEV:INO (stat's %f %u
+# %g %h %s %d:%i): stage.sh's checks of the file it staged. Each process a
+# script starts costs a target milliseconds (make bench), so the walk's
+# reads share one.
 zap_below() {
+	zap_fd=${1-}
 	set -- /
 	p= r=${at#/}
 	while [ -n "$r" ]; do
@@ -125,18 +129,21 @@ zap_below() {
 		set -- "$@" "$up"
 	done
 	n=$#
+	[ -z "$zap_fd" ] || set -- "$@" /proc/self/fd/3
+	m=$#
 	zap_ns= zap_pns=
-	if st=$(stat -L -c '%a %d:%i %u %g' -- "$@" /proc/self/ns/pid "/proc/$$/ns/pid" 2>/dev/null) &&
-		zap_count $st && [ "$zap_c" -eq $((n * 4 + 8)) ]; then
+	# Seven words a name: the first four the walk's, the last three stage.sh's.
+	if st=$(stat -L -c '%a %d:%i %u %g %f %h %s' -- "$@" /proc/self/ns/pid "/proc/$$/ns/pid" 2>/dev/null) &&
+		zap_count $st && [ "$zap_c" -eq $(((m + 2) * 7)) ]; then
 		set -- $st
-		eval "zap_ns=\${$((n * 4 + 2))} zap_pns=\${$((n * 4 + 6))}"
+		eval "zap_ns=\${$((m * 7 + 2))} zap_pns=\${$((m * 7 + 9))}"
 		zap_ns=${zap_ns#*:} zap_pns=${zap_pns#*:}
 	else
 		# A namespace that can't be read (or anything else): the directories
 		# alone, as strictly as ever; stage.sh reads the namespaces itself.
-		st=$(stat -L -c '%a %d:%i %u %g' -- "$@")
+		st=$(stat -L -c '%a %d:%i %u %g %f %h %s' -- "$@")
 		set -- $st
-		[ $# -eq $((n * 4)) ] || zap_fail 1 "can't read the directories ${at:-/} leads through"
+		[ $# -eq $((m * 7)) ] || zap_fail 1 "can't read the directories ${at:-/} leads through"
 	fi
 	i=1
 	while [ "$i" -le "$n" ]; do
@@ -144,8 +151,9 @@ zap_below() {
 		[ "$i" != "$k" ] || me=$3
 		[ "$i" != $((k + 1)) ] || here="$2 $3 $4" here_mode=$1
 		i=$((i + 1))
-		shift 4
+		shift 7
 	done
+	[ -z "$zap_fd" ] || zap_fd="$5 $3 $4 $6 $7 $2"
 }
 # zap_count WORD...: sets zap_c to the number of its arguments.
 zap_count() { zap_c=$#; }
@@ -190,8 +198,9 @@ zap_mkdir() {
 }
 # zap_into DIR [make]: enters the absolute directory DIR one name at a time
 # from / (cd -P: a link on the way is followed), and reads what it leads
-# through (zap_below). With make, a missing directory is made (zap_mkdir);
-# without, it sets missing=1.
+# through (zap_below; when the script set zap_late and no directory was
+# made, that read is left to lib/stage.sh's zap_stage). With make, a missing
+# directory is made (zap_mkdir); without, it sets missing=1.
 zap_into() {
 	cd /
 	at= rest=${1#/} seen=0 missing=0
@@ -220,6 +229,8 @@ zap_into() {
 		at=$at/$part
 		zap_mkdir "$part"
 	done
-	if [ "$seen" = 0 ]; then zap_below; fi
+	# With zap_late set the caller reads them (lib/stage.sh's zap_stage,
+	# in the stat of the file it stages) unless a directory was made.
+	if [ "$seen" = 0 ] && [ -z "${zap_late:-}" ]; then zap_below; fi
 	return 0
 }

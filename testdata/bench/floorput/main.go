@@ -12,7 +12,7 @@
 // With -hand, the floor is the one a person would write instead (issue
 // 16's): per file, `sudo -n sh -c 'cat > TMP && chmod && chown && mv'`
 // with the content itself on stdin: no digest, no checks, six processes
-// where zap's put starts about twelve. It shows what zap's guarded write
+// where zap's put starts about ten. It shows what zap's guarded write
 // costs over an unguarded one.
 //
 // File I is DIR/fI.txt, mode 644, holding the line "file I" 40 times (as

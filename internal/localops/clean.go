@@ -1,8 +1,11 @@
 package localops
 
 import (
+	"errors"
+	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -15,6 +18,51 @@ var stagedHook func(name string)
 // linkSuffix follows a staged file's name to name the link a link operation
 // makes beside it before renaming it into place.
 const linkSuffix = ".ln"
+
+// cleanHook, when a test sets it, is called each time a clean reads a
+// directory's names.
+var cleanHook func()
+
+// dirID names a directory for the run: its device and inode, read through
+// the open directory, so a name replaced by another directory is another
+// one and two names of one directory are one.
+type dirID struct{ dev, ino uint64 }
+
+// cleaned is the set of directories a run has cleaned of killed writers'
+// leftovers (cleanStaged). Leftovers appear only when a writer is killed:
+// one of an earlier run is there before this run's first write and is
+// removed by it; one of this run's can't appear without failing the run,
+// as a live writer holds its stage's lock. So each directory is read once
+// per run, not once per write, and N writes into one directory read N
+// names, not N².
+type cleaned struct {
+	mu   sync.Mutex
+	dirs map[dirID]bool
+}
+
+// clean cleans the directory open at dirfd (cleanStaged) unless this run
+// has cleaned it already. A directory skipped (one others may write, or
+// another account's) or not read to its end is not counted as cleaned: a
+// later write, after a dir operation gave it a stricter mode or owner,
+// cleans it then.
+func (c *cleaned) clean(dirfd int) {
+	var st unix.Stat_t
+	if unix.Fstat(dirfd, &st) != nil {
+		return
+	}
+	id := dirID{dev: uint64(st.Dev), ino: st.Ino}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dirs[id] {
+		return
+	}
+	if cleanStaged(dirfd) {
+		if c.dirs == nil {
+			c.dirs = make(map[dirID]bool)
+		}
+		c.dirs[id] = true
+	}
+}
 
 // cleanStaged removes from the directory open at dirfd what killed writers
 // left there, and only that (see the package documentation): only in a
@@ -33,18 +81,24 @@ const linkSuffix = ".ln"
 // fifo. The account may rename names there while root reads them, so root
 // may remove a name the account put in place meanwhile: one in the
 // account's own directory, which it could remove itself.
-func cleanStaged(dirfd int) {
+//
+// It reports whether the directory was read to its end: false when it is
+// one where leftovers stay, or couldn't be read.
+func cleanStaged(dirfd int) bool {
 	var st unix.Stat_t
 	euid := os.Geteuid()
 	if unix.Fstat(dirfd, &st) != nil || st.Mode&0o022 != 0 || int(st.Uid) != euid && euid != 0 {
-		return
+		return false
 	}
 	fd, err := openat(dirfd, ".", dirFlags)
 	if err != nil {
-		return
+		return false
 	}
 	d := os.NewFile(uintptr(fd), ".")
 	defer d.Close()
+	if cleanHook != nil {
+		cleanHook()
+	}
 	for {
 		names, err := d.Readdirnames(1024)
 		for _, name := range names {
@@ -53,7 +107,7 @@ func cleanStaged(dirfd int) {
 			}
 		}
 		if err != nil {
-			return // io.EOF: all read
+			return errors.Is(err, io.EOF)
 		}
 	}
 }

@@ -24,7 +24,7 @@ func (h *Host) link(l *execute.Link) error {
 	if isDir() {
 		return execute.Errorf(events.Conflict, "%s is a directory", l.Path)
 	}
-	cleanStaged(dirfd)
+	h.cleaned.clean(dirfd)
 	// The link is made beside a staged file, locked, named for it: what a
 	// write killed in between leaves, a later one removes.
 	guard, staged, err := stage(dirfd, dir)

@@ -60,7 +60,10 @@
 // once the link is in place.
 //
 // A put or link first removes what killed writers left beside its path,
-// and only that. A live writer holds the lock on its staged file from just
+// and only that: the first one of a run into a directory does, as the
+// directory is read whole for it; later ones into the same directory (the
+// same device and inode) leave that to it, since a leftover appears only
+// when a writer is killed, and one of this run's fails the run. A live writer holds the lock on its staged file from just
 // after making it until it is in place, so a .zap.lk.XXXXXX that is a
 // regular file with one name and can be locked without waiting is a killed
 // writer's; it is removed, with its .ln link, while locked. This is done
@@ -115,6 +118,10 @@ type Host struct {
 	// refused operation fails as refused. This is the seam the sudo
 	// fallback plugs into.
 	Elevated Ops
+
+	// cleaned is the directories this run has cleaned of killed writers'
+	// leftovers: a Host is one run's.
+	cleaned cleaned
 
 	// sudo is whether sudo runs without a password, asked once per run by
 	// the first operation that needs root (Op).

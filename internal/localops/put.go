@@ -62,7 +62,7 @@ func (h *Host) put(ctx context.Context, p *execute.Put) error {
 		}
 		a.mode = declared
 	}
-	cleanStaged(dirfd)
+	h.cleaned.clean(dirfd)
 	if err := install(dirfd, p.Path, p.Reader(), p.Len(), p.SHA512, a); err != nil {
 		return err
 	}

@@ -110,6 +110,9 @@ type triggers struct {
 	// changes says whether a resource has a change in the plan before
 	// holds: absent, drifted, or a promoted service.
 	changes map[string]bool
+	// firstOf lists, for a resource, the services it is the first
+	// changing source of, in the graph's order (mark); made on first use.
+	firstOf map[string][]string
 }
 
 // newTriggers computes the promotions of every service from the verdicts
@@ -201,12 +204,18 @@ func (t *triggers) trigger(svc string) *plan.Trigger {
 // mark puts in front of c's own steps the marker of each service c is the
 // first changing source of.
 func (t *triggers) mark(c *plan.Change, manager string) {
-	var marks []plan.Step
-	for _, svc := range t.g.ids {
-		fired := t.firedBy(svc)
-		if len(fired) == 0 || fired[0].id != c.ID {
-			continue
+	if t.firstOf == nil {
+		// Once per plan, not once per change: a plan of N changes would
+		// otherwise ask every service's sources N times.
+		t.firstOf = map[string][]string{}
+		for _, svc := range t.g.ids {
+			if fired := t.firedBy(svc); len(fired) > 0 {
+				t.firstOf[fired[0].id] = append(t.firstOf[fired[0].id], svc)
+			}
 		}
+	}
+	var marks []plan.Step
+	for _, svc := range t.firstOf[c.ID] {
 		if m := ledgerMark(manager, t.g.byID[svc].Service.Service, t.trigger(svc).Action); m != nil {
 			marks = append(marks, *m)
 		}

@@ -61,6 +61,10 @@ type Exec struct {
 	mu      sync.Mutex
 	checked bool
 	sudoErr error
+
+	// cleaned is the run's set of directories its writes cleaned of killed
+	// writers' leftovers (Pipeline).
+	cleaned cleaned
 }
 
 // Exec returns c as an execute.Host.

@@ -50,6 +50,11 @@ import (
 // driver, which waits for it: on SIGTERM the driver passes it to the step
 // (sudo passes it to the script) and exits.
 //
+// A put or link is handed one more argument on stdin, the run's list of
+// directories cleaned of killed writers' leftovers (cleaned), and one that
+// cleans its directory says so on its stdout's last line; so a run reads
+// each directory once for leftovers, not once per write.
+//
 // A step past its limit (counted from the end of the step before it), or a
 // cancelled run, sends the session SIGTERM, then SIGKILL after opGrace:
 // the step timed out or was interrupted and none after it runs. A session
@@ -191,7 +196,7 @@ func (b *driverRun) write(stdin io.WriteCloser, token string, steps []execute.Ba
 	}
 	for i, s := range steps {
 		k := strconv.Itoa(i + 1)
-		cmd, input, err := stepText(s)
+		cmd, input, err := stepText(s, b.e.cleaned.list(laneRoot))
 		delim := "ZAP_STEP_" + token + "_" + k
 		if err == nil && strings.Contains(input, token) {
 			err = errors.New("the step's input holds the batch's delimiter")
@@ -234,8 +239,10 @@ func (b *driverRun) awaitEnd(k int) bool {
 }
 
 // stepText is a step's command and its stdin, as its own session would
-// have them.
-func stepText(s execute.BatchStep) (cmd, input string, err error) {
+// have them, but that a put or link is handed on stdin cleaned, the list of
+// directories the run's writes cleaned already (lib/stage.sh's
+// zap_cleaned), and reports its own clean on stdout (endSection).
+func stepText(s execute.BatchStep, cleaned string) (cmd, input string, err error) {
 	var name plan.OpName
 	var args []string
 	switch {
@@ -256,9 +263,10 @@ func stepText(s execute.BatchStep) (cmd, input string, err error) {
 	switch {
 	case s.Put != nil:
 		argv, in := asroot.PutArgs(s.Put, "")
+		in = append(in, "", cleaned)
 		args, input = argv, string(ops.PutInput(ops.Input(script.Text, in...), s.Put.Content))
 	case s.Link != nil:
-		input = ops.Input(script.Text, s.Link.Target)
+		input = ops.Input(script.Text, s.Link.Target, cleaned)
 	default:
 		input = script.Text
 	}
@@ -318,6 +326,10 @@ func (b *driverRun) endSection(sp *splitter, fields []byte, status bool) {
 		cur.status, _ = strconv.Atoi(f[1])
 	}
 	sp.done = append(sp.done, cur)
+	if k := len(sp.done) - 1; status && cur.status == 0 && k > 0 && k <= len(b.steps) &&
+		(b.steps[k-1].Put != nil || b.steps[k-1].Link != nil) {
+		b.e.cleaned.add(laneRoot, cur.tail.String())
+	}
 	sp.held = false
 	next := execute.NewTail(execute.OutputLimit)
 	next.Write([]byte(sp.done[0].tail.String()))

@@ -24,6 +24,7 @@ import (
 // account (NOPASSWD sudo there), and a directory it owns.
 type pipeTarget struct {
 	sshd *scripttest.SSHD
+	c    *sshhost.Client
 	e    *sshhost.Exec
 	dir  string
 }
@@ -52,7 +53,7 @@ func newPipeTarget(t *testing.T) *pipeTarget {
 		t.Fatal(err)
 	}
 	os.Chmod(dir, 0o755)
-	return &pipeTarget{sshd: s, e: c.Exec(), dir: dir}
+	return &pipeTarget{sshd: s, c: c, e: c.Exec(), dir: dir}
 }
 
 func filePut(path, content string) execute.BatchStep {

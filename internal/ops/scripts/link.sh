@@ -1,4 +1,4 @@
-# zap link PATH TARGET
+# zap link PATH TARGET [CLEANED]
 # Makes PATH a symbolic link to TARGET. PATH is on the shell's argv; TARGET
 # arrives on stdin, set ahead of this script (ops.Input).
 #
@@ -24,6 +24,11 @@
 # .zap.lk.XXXXXX it can lock without waiting, and each of its uid's
 # .zap.p... whose shell is gone, only where no account but the directory's
 # owner can write it (lib/stage.sh, zap_clean).
+#
+# A third argument, on stdin too, is the list of directories this run
+# cleaned already (DEV:INO ...): where PATH's directory is one of them the
+# write doesn't read it again, and a clean that ran prints the line
+# "zap-cleaned DEV:INO" on stdout (lib/stage.sh, zap_cleaned).
 set -eu
 zap=link
 #@include walk
@@ -37,6 +42,7 @@ zap_unlink() {
 }
 zap_link() {
 	path=$1 target=$2
+	[ $# -lt 3 ] || zap_cleaned "$3"
 	zap_name "$path" "a link"
 	zap_into "${dir:-/}" make
 	if [ -d "./$name" ] && [ ! -L "./$name" ]; then

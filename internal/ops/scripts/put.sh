@@ -1,7 +1,11 @@
-# zap put PATH MODE OWNER GROUP SHA512 LENGTH [snapshot|remove]
+# zap put PATH MODE OWNER GROUP SHA512 LENGTH [snapshot|remove|''] [CLEANED]
 # PATH, MODE, OWNER and GROUP are on the shell's argv; SHA512, LENGTH and
 # what follows arrive on stdin, set ahead of this script (ops.Input), so no
-# account on the host reads the content's digest in ps.
+# account on the host reads the content's digest in ps. CLEANED is the
+# list of directories this run cleaned already (DEV:INO ...): where PATH's
+# directory is one of them the put doesn't read it again, and a clean that
+# ran prints the line "zap-cleaned DEV:INO" on stdout (lib/stage.sh,
+# zap_cleaned).
 # Installs a file whole. The content follows this script on stdin, as the
 # body of the here-document the last line opens: base64 lines, then the line
 # __zap_content_end__ (ops.PutInput writes the stream). The shell reads that

@@ -35,6 +35,7 @@ zap_keep_mode() {
 }
 zap_put() {
 	path=$1 mode=$2 owner=$3 group=$4 want=$5 length=$6 what=${7-}
+	[ $# -lt 8 ] || zap_cleaned "$8"
 	zap_name "$path" "a file"
 	case $what in
 	'' | snapshot) ;;

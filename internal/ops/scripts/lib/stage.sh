@@ -48,7 +48,32 @@
 # UID for theirs, and removed by the next write as root to that directory.
 # A .zap.XXXXXX, and the names the scripts staged under before they shared
 # this, hold no proof and stay.
-tmp= staged= sgid= zap_name= zap_boot=
+#
+# Once per directory per run, not once per write: a put or link handed the
+# list of directories this run (and lane: root's or the login user's) has
+# cleaned already (zap_done) skips zap_clean where the directory it is in,
+# by the DEV:INO the walk read of it, is on the list; one whose clean ran
+# prints the line "zap-cleaned DEV:INO" on stdout, and the driver adds it
+# to the list for the writes after it (internal/sshhost's Pipeline). So N
+# writes into one directory read N names there, not N squared. That is
+# safe: a live writer holds its lock (or its shell is alive), so only a
+# killed writer leaves something; one of an earlier run's is there before
+# this run's first write in the directory, which removes it; one of this
+# run's appears only when a step of this run was killed, which stops the
+# run, and the next run cleans it. The list can only make a write skip its
+# clean, never remove more: a name on it is compared, never acted on.
+tmp= staged= sgid= zap_name= zap_boot= zap_done= zap_report= zap_di=
+# zap_cleaned LIST: the directories (DEV:INO, one space between) this run
+# cleaned already, handed on stdin (ops.Input), never on argv. Any list
+# over 64 entries' length, or with anything but digits, colons and spaces,
+# is taken for none: then the write cleans as it always did. The write
+# reports its clean (zap_report) whenever a list, even empty, was handed.
+zap_cleaned() {
+	zap_report=1 zap_done=
+	case $1 in *[!0-9:\ ]*) return 0 ;; esac
+	[ "${#1}" -le 2688 ] || return 0
+	zap_done=" $1 "
+}
 # zap_me: sets me, the writer's uid (/proc/self's owner), unless it is set.
 zap_me() {
 	[ -n "${me:-}" ] || me=$(stat -L -c %u /proc/self)
@@ -159,12 +184,12 @@ zap_at_name() {
 zap_here() {
 	if [ -n "${here:-}" ] && [ -n "${here_mode:-}" ]; then
 		set -- $here
-		zap_u=$2 zap_m=$here_mode
+		zap_u=$2 zap_m=$here_mode zap_di=$1
 		return 0
 	fi
-	zap_st=$(stat -c '%u %a' .) || return 1
+	zap_st=$(stat -c '%u %a %d:%i' .) || return 1
 	set -- $zap_st
-	zap_u=$1 zap_m=$2
+	zap_u=$1 zap_m=$2 zap_di=$3
 }
 # zap_commit NAME: renames the staged file onto NAME in the current
 # directory (mv -T: a link at NAME is replaced, never followed), once the
@@ -185,13 +210,21 @@ zap_unstage() {
 	return 0
 }
 # zap_clean: removes from the current directory what killed writers left,
-# and only that (see the top).
+# and only that (see the top), unless this run cleaned it already
+# (zap_done); a clean that ran is reported (zap_report).
 zap_clean() {
 	zap_me
 	zap_here || return 0
 	[ $((0$zap_m & 022)) -eq 0 ] || return 0
 	zap_own=0
 	[ "$zap_u" != "$me" ] || zap_own=1
+	[ "$zap_own" = 1 ] || [ "$me" = 0 ] || return 0
+	case $zap_done in *" $zap_di "*) return 0 ;; esac
+	zap_sweep
+	[ -z "$zap_report" ] || echo "zap-cleaned $zap_di"
+}
+# zap_sweep: zap_clean's removals, in a directory that qualified.
+zap_sweep() {
 	if [ "$zap_own" = 1 ] && command -v flock >/dev/null 2>&1; then
 		for zap_f in ./.zap.lk.??????; do
 			case ${zap_f#./.zap.lk.} in *[!A-Za-z0-9]*) continue ;; esac
@@ -209,7 +242,6 @@ zap_clean() {
 			exec 5<&-
 		done
 	fi
-	[ "$zap_own" = 1 ] || [ "$me" = 0 ] || return 0
 	zap_ids
 	if [ "$zap_ns" = 0 ] || [ "$zap_boot" = 0 ] || [ ! -r "/proc/$$/status" ]; then return 0; fi
 	# /proc is this PID namespace's: the shell is there at $$, in it alone.

@@ -316,18 +316,30 @@ exit 0`
 // one stat -L through them all, its lines printed, and one sha512sum of
 // those that are regular files of one link. Exit 3 when the stat fails or
 // its lines don't match the descriptors.
-const windowEnd = `[ -n "$f" ] || exit 0
-o=$(stat -L -c "%f %h" $f) || exit 3
-echo "$o"
+const windowEnd = windowStat + `
 set -- $o
-s=
+` + windowWalk + `
+` + windowSum
+
+// windowStat reads the window's descriptors, one stat -L through them all,
+// and prints its lines.
+const windowStat = `[ -n "$f" ] || exit 0
+o=$(stat -L -c "%f %h" $f) || exit 3
+echo "$o"`
+
+// windowWalk sets s to the descriptors of f whose stat line, in the
+// positional parameters, reads a regular file of one link; exit 3 when
+// the lines don't match the descriptors.
+const windowWalk = `s=
 for g in $f; do
 [ "$#" -ge 2 ] || exit 3
 case "$1 $2" in "8"???" 1") s="$s $g";; esac
 shift 2
 done
-[ "$#" = 0 ] || exit 3
-if [ -n "$s" ]; then sha512sum $s || exit 3; fi
+[ "$#" = 0 ] || exit 3`
+
+// windowSum sums the descriptors windowWalk picked.
+const windowSum = `if [ -n "$s" ]; then sha512sum $s || exit 3; fi
 exit 0`
 
 // bashWindowEnd is windowEnd under bash, which walks a list word by word
@@ -338,29 +350,19 @@ exit 0`
 // newlines leaves nothing only when each line is exactly that: a mode is
 // at most four hex digits, only a regular file's begins with 8, and a
 // line of another type, or of more links ("81a4 12"), leaves a character.
-const bashWindowEnd = `[ -n "$f" ] || exit 0
-o=$(stat -L -c "%f %h" $f) || exit 3
-echo "$o"
+const bashWindowEnd = windowStat + `
 x=${o//8[0-9a-f][0-9a-f][0-9a-f] 1/}
 x=${x//"
 "/}
-if [ -z "$x" ]; then
 set -- $o
+if [ -z "$x" ]; then
 g=($f)
 [ "$#" = "$((${#g[@]}*2))" ] || exit 3
 s=$f
 else
-set -- $o
-s=
-for g in $f; do
-[ "$#" -ge 2 ] || exit 3
-case "$1 $2" in "8"???" 1") s+=" $g";; esac
-shift 2
-done
-[ "$#" = 0 ] || exit 3
+` + windowWalk + `
 fi
-if [ -n "$s" ]; then sha512sum $s || exit 3; fi
-exit 0`
+` + windowSum
 
 // commandWrapper runs an operator's script, read on its stdin, in a shell
 // whose output is discarded, and prints its exit status: the report. A

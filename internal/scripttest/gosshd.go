@@ -81,7 +81,7 @@ func StartSSHD(t testing.TB) *SSHD {
 		}
 	}
 	must(os.WriteFile(authorized, pub, 0o644))
-	sudoers, err := sudoersDropIn("zaptest-sshd-")
+	sudoers, err := SudoersDropIn("zaptest-sshd-")
 	must(err)
 	t.Cleanup(func() { os.Remove(sudoers) })
 	cmd, port, err := startSSHDOn(filepath.Join(dir, "sshd_config"), filepath.Join(dir, "log"), func(port int) string {

@@ -137,7 +137,7 @@ func startSSHD(ts *testscript.TestScript) (*sshdState, error) {
 	if err != nil {
 		return nil, err
 	}
-	sudoers, err := sudoersDropIn("zaptest-sshd-")
+	sudoers, err := SudoersDropIn("zaptest-sshd-")
 	if err != nil {
 		return nil, err
 	}

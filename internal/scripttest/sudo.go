@@ -1,8 +1,13 @@
 package scripttest
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -24,18 +29,22 @@ func cmdSudoers(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("sudoers: needs root; guard the script with [!root] skip")
 	}
 	ts.Check(addTestAccount())
-	name, err := sudoersDropIn("zaptest-script-")
+	name, err := SudoersDropIn("zaptest-script-")
 	ts.Check(err)
 	ts.Defer(func() { os.Remove(name) })
 	ts.Setenv("SUDOERS_DROPIN", name)
 }
 
-// sudoersDropIn gives TestAccount NOPASSWD sudo by a drop-in in
-// /etc/sudoers.d named prefix and random digits (no dot: sudo skips a name
-// with one), made new, so no other process's drop-in is ever written or
-// removed; it returns its path, for the caller to remove.
-func sudoersDropIn(prefix string) (string, error) {
-	f, err := os.CreateTemp("/etc/sudoers.d", prefix)
+// SudoersDropIn gives TestAccount NOPASSWD sudo by a drop-in in
+// /etc/sudoers.d named prefix, this process's pid, a dash and random digits
+// (no dot: sudo skips a name with one), made new, so no other process's
+// drop-in is ever written or removed; it returns its path, for the caller
+// to remove. A test killed before its cleanup can't remove its own: the
+// first drop-in a process makes first removes those of the prefixes
+// scripttest and writetest use whose process is gone (sweepSudoers).
+func SudoersDropIn(prefix string) (string, error) {
+	sweepOnce.Do(func() { sweepSudoers(sudoersDir) })
+	f, err := os.CreateTemp(sudoersDir, prefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		return "", err
 	}
@@ -51,6 +60,54 @@ func sudoersDropIn(prefix string) (string, error) {
 		return "", err
 	}
 	return f.Name(), nil
+}
+
+const sudoersDir = "/etc/sudoers.d"
+
+// sudoersPrefixes are the names the test drop-ins take, each followed by
+// the owner's pid and a dash.
+var sudoersPrefixes = []string{"zaptest-script-", "zaptest-sshd-", "zap-writetest-"}
+
+var sweepOnce sync.Once
+
+// sweepSudoers removes from dir the test drop-ins whose owner is gone: a
+// name of one of sudoersPrefixes, a pid and a dash, where no process has
+// that pid. A live process of that pid (the owner, or another that reuses
+// its number) keeps it; a name in any other form is left alone.
+func sweepSudoers(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if pid, ok := dropInOwner(e.Name()); ok && !alive(pid) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// dropInOwner is the pid in a test drop-in's name.
+func dropInOwner(name string) (int, bool) {
+	for _, p := range sudoersPrefixes {
+		rest, ok := strings.CutPrefix(name, p)
+		if !ok {
+			continue
+		}
+		digits, _, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(digits)
+		if !ok || err != nil || pid <= 0 || strconv.Itoa(pid) != digits {
+			return 0, false
+		}
+		return pid, true
+	}
+	return 0, false
+}
+
+// alive reports whether a process with pid exists (signal 0 is delivered
+// or refused for want of permission).
+func alive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // cmdRootDir is the rootdir command:

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zap-go/zap/internal/scripttest"
 )
 
 // TestLocalWriteDeniedGoesThroughSudo runs a local write as zaptest into a
@@ -38,8 +40,8 @@ func TestLocalWriteDeniedGoesThroughSudo(t *testing.T) {
 	}
 
 	// A sudo that lets zaptest: the put script runs as root.
-	sudoers := filepath.Join("/etc/sudoers.d", "zap-writetest-"+filepath.Base(w.base))
-	must(t, os.WriteFile(sudoers, []byte("zaptest ALL=(ALL) NOPASSWD: ALL\n"), 0o440))
+	sudoers, err := scripttest.SudoersDropIn("zap-writetest-")
+	must(t, err)
 	t.Cleanup(func() { os.Remove(sudoers) })
 	if out, err := run("/usr/sbin:/usr/bin:/sbin:/bin"); err != nil {
 		t.Fatalf("a write through sudo: %v %s", err, out)

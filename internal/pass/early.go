@@ -25,7 +25,10 @@ import (
 //     operator's, or the declaration doesn't mention it;
 //   - the host's last-run report, which zap reads before it would run
 //     zap-detect, is one zap takes (a report zap refuses fails the command
-//     before anything connects).
+//     before anything connects). zap-detect's process is started while
+//     zap reads it, its input held back (stages.StartHeld), and gets the
+//     declaration only once the report is taken: stopped unfed, it read
+//     nothing, so it connected nowhere.
 //
 // zap-detect's stderr is held until zap takes its answer, so it goes
 // through the masks zap sets up from the declaration. When zap fails
@@ -62,20 +65,25 @@ func (s *Session) startEarlyDetect(ctx context.Context, out []byte) {
 	if raw, ok := m["target"]; !ok || strict.Decode(raw, &t) != nil || t.Local || len(t.Refs()) > 0 || t.Host == nil {
 		return
 	}
-	// A last-run report zap would refuse stops it before it runs
-	// zap-detect: then none is started early, so none connects.
+	h, ok := t.Host.Plain()
+	if s.Store != nil && !ok {
+		return
+	}
+	// zap-detect starts with its input held back while zap reads the
+	// last-run report: a report zap would refuse stops zap before it runs
+	// zap-detect, and then this one is stopped without ever having read
+	// the declaration, so it can't connect.
+	e := s.Stages.StartHeld(ctx, "zap-detect", out, gc, s.detectArgsFor(mayTrack(out))...)
 	if s.Store != nil {
-		h, ok := t.Host.Plain()
-		if !ok {
-			return
-		}
 		l, err := s.Store.Load(s.Abs, h)
 		if err != nil {
+			e.Stop()
 			return
 		}
 		s.read = &lastRead{host: h, loaded: l}
 	}
-	s.early = s.Stages.Start(ctx, "zap-detect", out, gc, s.detectArgsFor(mayTrack(out))...)
+	e.Feed()
+	s.early = e
 }
 
 // stopEarlyDetect stops an early zap-detect nothing took, and waits for it.

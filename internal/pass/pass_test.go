@@ -3,6 +3,8 @@ package pass
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,8 +61,10 @@ func TestConnectionAndUnbindableRender(t *testing.T) {
 const literalRemoteDecl = `{"format":"zap.declaration/1","target":{"host":"203.0.113.7","user":"deploy"},"resources":[{"id":"d","path":"/srv/d","type":"directory"}]}`
 
 // A report that isn't private, which zap refuses before it would have run
-// zap-detect, keeps the early zap-detect from starting at all, so nothing
-// connects; with the report made private again, it starts.
+// zap-detect, keeps the early zap-detect from reading the declaration at
+// all (it is started with its input held back while zap reads the report,
+// then stopped), so nothing connects; with the report made private again,
+// it starts, reads the declaration, and its answer is taken.
 // (internal/zapcli's TestEarlyDetectStopped holds the command to the
 // refusal.)
 func TestEarlyDetectNotStartedOnRefusedReport(t *testing.T) {
@@ -71,8 +75,9 @@ func TestEarlyDetectNotStartedOnRefusedReport(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// A zap-detect that reads its input and answers nothing.
-	if err := os.WriteFile(filepath.Join(bin, "zap-detect"), []byte("#!/bin/sh\ncat >/dev/null\n"), 0o755); err != nil {
+	// A zap-detect that keeps what it reads and answers nothing.
+	read := filepath.Join(root, "read")
+	if err := os.WriteFile(filepath.Join(bin, "zap-detect"), []byte("#!/bin/sh\nexec cat >>'"+read+"'\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	config := filepath.Join(root, "zap.ts")
@@ -113,6 +118,9 @@ func TestEarlyDetectNotStartedOnRefusedReport(t *testing.T) {
 		s.stopEarlyDetect()
 		t.Fatal("a zap-detect started early on a report zap refuses")
 	}
+	if got, err := os.ReadFile(read); len(got) != 0 || (err != nil && !errors.Is(err, fs.ErrNotExist)) {
+		t.Fatalf("the zap-detect stopped on a report zap refuses read %d bytes (%v)", len(got), err)
+	}
 	if err := os.Chmod(reports[0], 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +128,18 @@ func TestEarlyDetectNotStartedOnRefusedReport(t *testing.T) {
 	if s.early == nil {
 		t.Fatal("no zap-detect started early on a report zap takes")
 	}
-	s.stopEarlyDetect()
+	// Run as zap would run it then, it is the early one's answer taken.
+	s.Stages.UseGC(getenv, func(string) bool { return false })
+	early := s.early
+	if _, err := s.runDetect(context.Background(), decl, s.detectArgsFor(mayTrack(decl))); err != nil {
+		t.Fatal(err)
+	}
+	if s.early != nil || early == nil {
+		t.Fatal("the early zap-detect wasn't taken")
+	}
+	if got, err := os.ReadFile(read); err != nil || !bytes.Equal(got, decl) {
+		t.Fatalf("the early zap-detect read %q (%v), not the declaration", got, err)
+	}
 }
 
 // saveReport records a pass over decl, which read its one resource

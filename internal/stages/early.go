@@ -3,8 +3,10 @@ package stages
 import (
 	"bytes"
 	"context"
+	"io"
 	"os/exec"
 	"slices"
+	"sync"
 )
 
 // Early is a stage started before zap knows it will take its answer: on the
@@ -19,18 +21,24 @@ type Early struct {
 	args   []string
 	cancel context.CancelFunc
 	done   chan struct{}
-	out    []byte
-	stderr []byte
-	err    error
+	// fed is closed once the stage may read its input (Feed).
+	fed      chan struct{}
+	feedOnce sync.Once
+	out      []byte
+	stderr   []byte
+	err      error
 }
 
-// Start starts the stage name on input, with the GOGC gc ("" for the
-// operator's own) and args, whatever UseGC decides later.
-func (s *Runner) Start(ctx context.Context, name string, input []byte, gc string, args ...string) *Early {
+// StartHeld starts the stage name on input, with the GOGC gc ("" for the
+// operator's own) and args, whatever UseGC decides later, holding the
+// input back until Feed: the process starts (its runtime, its flags)
+// while zap still decides whether it may have the input. A stage stopped
+// before it was fed read nothing.
+func (s *Runner) StartHeld(ctx context.Context, name string, input []byte, gc string, args ...string) *Early {
 	ctx, cancel := context.WithCancel(ctx)
-	e := &Early{name: name, input: input, gc: gc, args: args, cancel: cancel, done: make(chan struct{})}
+	e := &Early{name: name, input: input, gc: gc, args: args, cancel: cancel, done: make(chan struct{}), fed: make(chan struct{})}
 	cmd := s.commandGC(ctx, name, gc, len(input), args...)
-	cmd.Stdin = bytes.NewReader(input)
+	cmd.Stdin = &heldReader{fed: e.fed, stopped: ctx.Done(), r: bytes.NewReader(input)}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	go func() {
@@ -39,6 +47,31 @@ func (s *Runner) Start(ctx context.Context, name string, input []byte, gc string
 		e.out, e.stderr = fit(stdout.Bytes()), stderr.Bytes()
 	}()
 	return e
+}
+
+// Feed hands a stage StartHeld started its input; calls after the first
+// do nothing.
+func (e *Early) Feed() { e.feedOnce.Do(func() { close(e.fed) }) }
+
+// heldReader is a stage's stdin that gives nothing until fed is closed,
+// and ends (EOF) once stopped is, whether fed or not.
+type heldReader struct {
+	fed, stopped <-chan struct{}
+	r            *bytes.Reader
+}
+
+func (h *heldReader) Read(p []byte) (int, error) {
+	select {
+	case <-h.stopped:
+		return 0, io.EOF
+	case <-h.fed:
+	}
+	select {
+	case <-h.stopped:
+		return 0, io.EOF
+	default:
+	}
+	return h.r.Read(p)
 }
 
 // Stop stops a stage nothing took, and waits for it.
@@ -59,6 +92,9 @@ func (s *Runner) RunOrTake(ctx context.Context, e *Early, name string, input []b
 		e.Stop()
 		return s.Run(ctx, name, input, args...)
 	}
+	// Taken, it runs on the input zap would give it now: one held back
+	// gets it.
+	e.Feed()
 	<-e.done
 	e.cancel()
 	if e.err != nil {

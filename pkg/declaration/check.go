@@ -5,12 +5,11 @@ import (
 	"maps"
 	"net/netip"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 )
 
-var blake3Pattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
+var blake3Pattern = newPattern(`^[0-9a-f]{64}$`)
 
 // checkURL holds a URL to https:// with a host and no user:password@;
 // loopback allows http:// for a loopback host. A URL that holds a reference

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -80,7 +79,7 @@ func (c *Content) decode(path string, raw json.RawMessage, wellFormed bool) erro
 	return f.Done()
 }
 
-var placeholderPattern = regexp.MustCompile(`\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}`)
+var placeholderPattern = newPattern(`\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}`)
 
 // checkContent checks a file's content source.
 func (f *File) checkContent() *fieldMsg {
@@ -162,9 +161,9 @@ func (f *File) checkContent() *fieldMsg {
 }
 
 var (
-	domainPattern = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$`)
-	portPattern   = regexp.MustCompile(`^[1-9][0-9]{0,4}$`)
-	wordPattern   = regexp.MustCompile(`^[A-Za-z0-9_.+:/@-]+$`)
+	domainPattern = newPattern(`^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$`)
+	portPattern   = newPattern(`^[1-9][0-9]{0,4}$`)
+	wordPattern   = newPattern(`^[A-Za-z0-9_.+:/@-]+$`)
 )
 
 // CheckKind holds a template variable's rendered value to its kind.

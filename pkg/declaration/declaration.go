@@ -11,7 +11,6 @@ package declaration
 
 import (
 	"encoding/json"
-	"regexp"
 
 	"github.com/zap-go/zap/internal/strict"
 )
@@ -97,7 +96,7 @@ func Read(data []byte) (*Declaration, error) {
 	return &d, nil
 }
 
-var varsPath = regexp.MustCompile(`(^|\.)(resources\[[0-9]+\]|resource)\.content\.vars\.`)
+var varsPath = newPattern(`(^|\.)(resources\[[0-9]+\]|resource)\.content\.vars\.`)
 
 // NullInVars reports whether path is inside a template variable's value, the
 // one place a declaration holds null as data: a resource's content.vars in a

@@ -3,7 +3,6 @@ package declaration
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/zap-go/zap/internal/strict"
@@ -53,7 +52,7 @@ func (d Deploy) MarshalJSON() ([]byte, error) {
 	return json.Marshal(p)
 }
 
-var sharedPattern = regexp.MustCompile(`^[A-Za-z0-9_.][A-Za-z0-9_.-]*$`)
+var sharedPattern = newPattern(`^[A-Za-z0-9_.][A-Za-z0-9_.-]*$`)
 
 // validate checks the deploy block.
 func (d *Deploy) validate() error {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"regexp"
 	"strings"
 
 	"github.com/zap-go/zap/internal/strict"
@@ -36,7 +35,7 @@ type Verification struct {
 	SignatureURL *Text  `json:"signature_url,omitempty"`
 }
 
-var minisignPattern = regexp.MustCompile(`^RW[A-Za-z0-9+/]{54}$`)
+var minisignPattern = newPattern(`^RW[A-Za-z0-9+/]{54}$`)
 
 func (x *Build) check() *fieldMsg {
 	if m := x.Source.check(); m != nil {

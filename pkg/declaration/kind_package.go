@@ -3,7 +3,6 @@ package declaration
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -57,8 +56,8 @@ func (x *Package) texts(out map[string]Text) {
 	}
 }
 
-var aptNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9+._=~:/@-]*$`)
-var aptArchPattern = regexp.MustCompile(`^[a-z0-9-]+$`)
+var aptNamePattern = newPattern(`^[A-Za-z0-9][A-Za-z0-9+._=~:/@-]*$`)
+var aptArchPattern = newPattern(`^[a-z0-9-]+$`)
 
 // ValidPackageName reports whether name is one word in the syntax of the
 // package manager, and a form whose query can find it installed (resources.md,

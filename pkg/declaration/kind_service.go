@@ -1,7 +1,6 @@
 package declaration
 
 import (
-	"regexp"
 	"slices"
 )
 
@@ -14,7 +13,7 @@ type Service struct {
 	ReloadOn  []string `json:"reload_on,omitempty"`
 }
 
-var serviceNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.@:-]*$`)
+var serviceNamePattern = newPattern(`^[A-Za-z0-9][A-Za-z0-9_.@:-]*$`)
 
 func (x *Service) check() *fieldMsg {
 	if !serviceNamePattern.MatchString(x.Service) {

@@ -1,7 +1,6 @@
 package declaration
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -22,7 +21,7 @@ func (s *Swap) FilePath() string {
 	return s.Path
 }
 
-var sizePattern = regexp.MustCompile(`^[0-9]+[KMGT]?$`)
+var sizePattern = newPattern(`^[0-9]+[KMGT]?$`)
 
 func (x *Swap) check() *fieldMsg {
 	if !sizePattern.MatchString(x.Size) || strings.Trim(x.Size, "0KMGT") == "" {

@@ -2,7 +2,6 @@ package declaration
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -38,18 +37,41 @@ func (e *Error) Error() string {
 	return e.Msg
 }
 
-var (
-	idPattern      = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`)
-	modePattern    = regexp.MustCompile(`^[0-7]{1,4}$`)
-	accountPattern = regexp.MustCompile(`^[a-z_][a-z0-9_-]{0,30}\$?$`)
-)
+var accountPattern = newPattern(`^[a-z_][a-z0-9_-]{0,30}\$?$`)
 
 // ValidID reports whether id is a resource id: a letter, digit or _, then
-// letters, digits, _, . or -, 128 characters at most.
-func ValidID(id string) bool { return idPattern.MatchString(id) }
+// letters, digits, _, . or -, 128 characters at most (the ASCII
+// characters of ^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$, checked byte by byte:
+// every stage checks every id, and the regular expression took a third of
+// a millisecond to compile in each).
+func ValidID(id string) bool {
+	if len(id) == 0 || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		switch c := id[i]; {
+		case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '_':
+		case (c == '.' || c == '-') && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
 
-// ValidMode reports whether mode is an octal mode of 7777 at most.
-func ValidMode(mode string) bool { return modePattern.MatchString(mode) }
+// ValidMode reports whether mode is an octal mode of 7777 at most: one to
+// four octal digits (^[0-7]{1,4}$).
+func ValidMode(mode string) bool {
+	if len(mode) == 0 || len(mode) > 4 {
+		return false
+	}
+	for i := 0; i < len(mode); i++ {
+		if mode[i] < '0' || mode[i] > '7' {
+			return false
+		}
+	}
+	return true
+}
 
 // ValidAccount reports whether name is a portable Unix account name.
 func ValidAccount(name string) bool { return accountPattern.MatchString(name) }

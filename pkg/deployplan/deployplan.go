@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/zeebo/blake3"
 
@@ -182,15 +183,18 @@ func Read(data []byte) (*Plan, error) {
 // Encode writes p in canonical form.
 func (p *Plan) Encode() ([]byte, error) { return canon.Marshal(p) }
 
+// The patterns compile on first use: zap initializes this package on every
+// command, deploy or not, and compiling them took about a millisecond of
+// each start.
 var (
-	hexHash   = regexp.MustCompile(`^[0-9a-f]{64}$`)
-	versionRE = regexp.MustCompile(`^[0-9a-f]{4,64}(-dirty-[0-9a-f]{8})?$`)
-	dirtyID   = regexp.MustCompile(`^[0-9a-f]{8}$`)
+	hexHash   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
+	versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{4,64}(-dirty-[0-9a-f]{8})?$`) })
+	dirtyID   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{8}$`) })
 )
 
 // IsRelease says whether name is named the way Zap names a release: a
 // commit hash of 4 to 64 hex digits, alone or with -dirty-<id>.
-func IsRelease(name string) bool { return versionRE.MatchString(name) }
+func IsRelease(name string) bool { return versionRE().MatchString(name) }
 
 // Validate checks the plan's shape: known enumerations, a version named as
 // Zap names a release and agreeing with the tree state.
@@ -204,7 +208,7 @@ func (p *Plan) Validate() error {
 		return bad("source.version", "%q is not a release name (4 to 64 hex digits, optionally -dirty- and 8 hex)", s.Version)
 	case s.Tree != Clean && s.Tree != Dirty:
 		return bad("source.tree", "%q is neither %q nor %q", s.Tree, Clean, Dirty)
-	case s.Tree == Dirty && !dirtyID.MatchString(s.DirtyID):
+	case s.Tree == Dirty && !dirtyID().MatchString(s.DirtyID):
 		return bad("source.dirty_id", "a dirty tree's id is 8 lowercase hex digits, not %q", s.DirtyID)
 	case s.Tree == Clean && s.DirtyID != "":
 		return bad("source.dirty_id", "a clean tree has no dirty id")
@@ -229,13 +233,13 @@ func (p *Plan) Validate() error {
 			return bad("preflight", "a %s preflight has no count or digest", f.State)
 		}
 	case PreflightChecks:
-		if f.Count < 1 || !hexHash.MatchString(f.Digest) {
+		if f.Count < 1 || !hexHash().MatchString(f.Digest) {
 			return bad("preflight", "checks name a count of 1 or more and a digest of 64 hex digits")
 		}
 	default:
 		return bad("preflight.state", "%q is not one of skipped, none, checks", f.State)
 	}
-	if p.Hash != "" && !hexHash.MatchString(p.Hash) {
+	if p.Hash != "" && !hexHash().MatchString(p.Hash) {
 		return bad("plan_hash", "is not 64 lowercase hex digits")
 	}
 	return p.validateChecks()

@@ -39,7 +39,8 @@ func (s *Runner) StartHeld(ctx context.Context, name string, input []byte, gc st
 	e := &Early{name: name, input: input, gc: gc, args: args, cancel: cancel, done: make(chan struct{}), fed: make(chan struct{})}
 	cmd := s.commandGC(ctx, name, gc, len(input), args...)
 	cmd.Stdin = &heldReader{fed: e.fed, stopped: ctx.Done(), r: bytes.NewReader(input)}
-	var stdout, stderr bytes.Buffer
+	var stdout Output
+	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	go func() {
 		defer close(e.done)

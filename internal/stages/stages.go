@@ -109,7 +109,8 @@ func (s *Runner) RunCmd(cmd *exec.Cmd, name string, stdin []byte) ([]byte, error
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
-	var stdout, stderr bytes.Buffer
+	var stdout Output
+	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	if err != nil {
@@ -119,8 +120,8 @@ func (s *Runner) RunCmd(cmd *exec.Cmd, name string, stdin []byte) ([]byte, error
 	return fit(stdout.Bytes()), nil
 }
 
-// fit is b in an array of its own length when the one it is in (a buffer
-// grown by doubling) is an eighth or more larger: zap holds a stage's
+// fit is b in an array of its own length when the one it is in (an
+// Output's one chunk) is an eighth or more larger: zap holds a stage's
 // document for the rest of the pass.
 func fit(b []byte) []byte {
 	if cap(b)-len(b) < len(b)/8 {

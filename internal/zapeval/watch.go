@@ -17,6 +17,7 @@ import (
 	"github.com/zap-go/zap/internal/envpass"
 	"github.com/zap-go/zap/internal/project"
 	"github.com/zap-go/zap/internal/stage"
+	"github.com/zap-go/zap/internal/stages"
 )
 
 // child is an evaluation to run in a process of its own.
@@ -112,18 +113,18 @@ func evaluateIn(ctx context.Context, c child, stderr io.Writer) (*result, error)
 		if decl.over || inputs.over {
 			return nil, ownErr(errors.New("the evaluating process wrote more than a declaration may be"))
 		}
-		stderr.Write(crash.buf)
-		return &result{decl: decl.buf, inputs: inputs.buf}, nil
+		stderr.Write(crash.bytes())
+		return &result{decl: decl.bytes(), inputs: inputs.bytes()}, nil
 	case ws.Signaled() && ws.Signal() == syscall.SIGKILL && w.timedOut.Load():
 		return nil, timeLimitError(c.limit)
-	case outOfMemory(crash.buf) || (ws.Signaled() && ws.Signal() == syscall.SIGKILL && cg.oomKilled()):
+	case outOfMemory(crash.bytes()) || (ws.Signaled() && ws.Signal() == syscall.SIGKILL && cg.oomKilled()):
 		return nil, memoryLimitError()
 	case w.canceled.Load():
 		return nil, ownErr(fmt.Errorf("the evaluation was canceled: %w", ctx.Err()))
 	}
 	// Anything else the runtime said is a crash (a panic, a fatal error)
 	// and is passed on as it was written, after the child's own lines.
-	stderr.Write(crash.buf)
+	stderr.Write(crash.bytes())
 	if ws.Exited() {
 		return nil, &stage.Error{Code: ws.ExitStatus(), Err: errDone}
 	}
@@ -265,13 +266,19 @@ func describe(ws syscall.WaitStatus) string {
 	return fmt.Sprintf("ended with status %d", ws.ExitStatus())
 }
 
-// capped keeps the first max bytes read and drains the rest.
+// capped keeps the first max bytes read and drains the rest. What it keeps
+// is collected in chunks (stages.Output): the evaluating process can't
+// exit before all of its declaration is read here, and one slice grown by
+// append is copied again every quarter it grows.
 type capped struct {
 	max  int
-	buf  []byte
+	kept stages.Output
 	n    int64
 	over bool
 }
+
+// bytes is what c kept.
+func (c *capped) bytes() []byte { return c.kept.Bytes() }
 
 func (c *capped) readFrom(r io.Reader) {
 	b := make([]byte, 32<<10)
@@ -279,8 +286,8 @@ func (c *capped) readFrom(r io.Reader) {
 		k, err := r.Read(b)
 		if k > 0 {
 			c.n += int64(k)
-			if room := c.max - len(c.buf); room > 0 {
-				c.buf = append(c.buf, b[:min(k, room)]...)
+			if room := c.max - c.kept.Len(); room > 0 {
+				c.kept.Write(b[:min(k, room)])
 			}
 			c.over = c.n > int64(c.max)
 		}

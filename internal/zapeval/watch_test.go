@@ -84,12 +84,12 @@ func TestOwners(t *testing.T) {
 func TestCapped(t *testing.T) {
 	c := capped{max: 10}
 	c.readFrom(strings.NewReader("0123456789"))
-	if string(c.buf) != "0123456789" || c.over {
-		t.Errorf("at the cap: %q over=%v", c.buf, c.over)
+	if string(c.bytes()) != "0123456789" || c.over {
+		t.Errorf("at the cap: %q over=%v", c.bytes(), c.over)
 	}
 	c = capped{max: 10}
 	c.readFrom(strings.NewReader(strings.Repeat("x", 100000)))
-	if len(c.buf) != 10 || !c.over || c.n != 100000 {
-		t.Errorf("past the cap: %d kept, over=%v, %d read", len(c.buf), c.over, c.n)
+	if len(c.bytes()) != 10 || !c.over || c.n != 100000 {
+		t.Errorf("past the cap: %d kept, over=%v, %d read", len(c.bytes()), c.over, c.n)
 	}
 }

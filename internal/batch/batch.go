@@ -211,7 +211,10 @@ const (
 //
 // Where the target has a bash that names descriptors past 9 ({v}), the
 // windows run under bash -p (no startup file, no function or option from
-// the environment): each window of up to W paths (at most 1,000, and 64
+// the environment). Whether it can is the first thing that bash tries: one
+// that can't (an older bash) ends with exec's 126 or 127 (or 97) before it
+// prints anything, and the windows go as they do elsewhere, so the check
+// costs no process of its own. Each window of up to W paths (at most 1,000, and 64
 // fewer than the descriptors a process may open) is opened in one subshell
 // of bash on descriptors of bash's choosing, one "o <pid> <n>:<k>..." line
 // for all of them (bash takes a third of the work the subshells do), and
@@ -247,7 +250,9 @@ if [ "$all" = 1 ]; then stat -c '%f %U %G' -- "$@" || exit 3
 elif [ -n "$a" ]; then eval "stat -c '%f %U %G' -- $a" || exit 3
 fi
 if [ -n "$b" ]; then eval "stat -L -c %f -- $b" || exit 3; fi
-B='D=$1 W=$2
+B='exec {v}</dev/null || exit 97
+exec {v}<&-
+D=$1 W=$2
 shift 2
 set -f
 i=0
@@ -295,12 +300,14 @@ if [ "$i" -lt "$e" ]; then (eval "$L"); exit $?; fi
 x= a= b= i=0
 exec 2>/dev/null
 [ "$D" -gt 0 ] || exit 0
-if command -v bash >/dev/null && bash -p -c "exec {v}</dev/null"; then
+if command -v bash >/dev/null; then
 n=$(ulimit -n)
 case $n in unlimited) n=1064;; esac
 if [ "$n" -ge 128 ] 2>/dev/null; then
 [ "$n" -le 1064 ] || n=1064
-exec bash -p -c "$B" bash "$D" $((n-64)) "$@"
+bash -p -c "$B" bash "$D" $((n-64)) "$@"
+n=$?
+case $n in 97|126|127) ;; *) exit "$n";; esac
 fi
 fi
 while [ "$i" -lt "$D" ]; do

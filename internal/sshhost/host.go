@@ -58,23 +58,64 @@ func (c *Client) Close() error {
 
 // Answer runs one lane's queries as one batch and parses its answers.
 func (c *Client) Answer(ctx context.Context, lane observation.Lane, queries []detect.Query) ([]detect.Answer, error) {
+	l, err := newLaneBatch(lane, queries)
+	if err != nil {
+		return nil, err
+	}
+	return c.answer(ctx, l)
+}
+
+// Connecting is a detect.Host whose connection is still being made: each
+// lane's batch is built while it is, and runs on the connection Wait gives
+// once it is made. An error from Wait fails the lane with it; Wait is
+// called once per lane, concurrently.
+type Connecting struct {
+	Wait func() (*Client, error)
+}
+
+// Answer builds the lane's batch, waits for the connection and runs it.
+func (p Connecting) Answer(ctx context.Context, lane observation.Lane, queries []detect.Query) ([]detect.Answer, error) {
+	l, err := newLaneBatch(lane, queries)
+	if err != nil {
+		return nil, err
+	}
+	c, err := p.Wait()
+	if err != nil {
+		return nil, err
+	}
+	return c.answer(ctx, l)
+}
+
+// laneBatch is one lane's batch and the script its session's sh reads.
+type laneBatch struct {
+	b        *batch.Batch
+	script   string
+	elevated bool
+}
+
+func newLaneBatch(lane observation.Lane, queries []detect.Query) (*laneBatch, error) {
 	b, err := batch.New(queries)
 	if err != nil {
 		return nil, err
 	}
-	script := b.Script
-	elevated := false
+	l := &laneBatch{b: b, script: b.Script}
 	switch lane {
 	case observation.LaneLogin:
 	case observation.LaneRoot, observation.LaneElevated:
-		elevated = true
+		l.elevated = true
 		// The shell parses the whole line, the batch quoted in it, before
 		// sudo starts, so sudo's shell reads exactly the batch.
-		script = "printf '%s' " + vocab.Quote(b.Script) + " | sudo -n sh\n"
+		l.script = "printf '%s' " + vocab.Quote(b.Script) + " | sudo -n sh\n"
 	default:
 		return nil, fmt.Errorf("unknown lane %q", lane)
 	}
-	out, status, err := c.run(ctx, script, b.Deadline())
+	return l, nil
+}
+
+// answer runs l on the connection and parses its answers.
+func (c *Client) answer(ctx context.Context, l *laneBatch) ([]detect.Answer, error) {
+	b := l.b
+	out, status, err := c.run(ctx, l.script, b.Deadline())
 	if err != nil {
 		return nil, err
 	}
@@ -84,9 +125,9 @@ func (c *Client) Answer(ctx context.Context, lane observation.Lane, queries []de
 	}
 	started := b.Started(out)
 	switch {
-	case elevated && !started && status == 127:
+	case l.elevated && !started && status == 127:
 		return nil, errors.New("the target has no sudo")
-	case elevated && !started:
+	case l.elevated && !started:
 		return nil, errors.New("sudo authentication failed")
 	case status < 0:
 		return nil, errors.New("the connection dropped before the batch ended")

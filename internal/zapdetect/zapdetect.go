@@ -68,6 +68,7 @@ import (
 	"os/user"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/zap-go/zap/internal/kinds"
 	"github.com/zap-go/zap/internal/stage"
@@ -192,18 +193,27 @@ func observe(ctx context.Context, d *declaration.Declaration, res *resolve.Resol
 	}
 	detectors := build(d, env)
 	if conn != nil {
+		// The lanes' batches are built while the connection is still
+		// being made; each runs once it is.
+		host = sshhost.Connecting{Wait: func() (*sshhost.Client, error) {
+			r := conn.wait()
+			return r.client, r.err
+		}}
+	}
+	batches, results, ledger, err := pass(ctx, d, host, detectors)
+	if conn != nil {
+		// A connection that couldn't be made fails the pass as such,
+		// whatever the lanes' reads said of it.
 		r := conn.wait()
 		if r.err != nil {
 			return nil, r.err
 		}
-		host = r.client
 		// A host or connecting user that goes through a secret reference
 		// is written masked: no document a stage writes holds a secret's
 		// value, and no plan of such a target binds a wetrun anyway.
 		m := res.Masker()
 		ctxt = observation.Context{Target: m.String(r.target.Host), User: m.String(r.target.User), Home: d.Target.Home}
 	}
-	batches, results, ledger, err := pass(ctx, d, host, detectors)
 	if err != nil {
 		return nil, err
 	}
@@ -339,6 +349,7 @@ func badDeclaration(err error) error {
 type dialing struct {
 	done   chan dialResult
 	cancel context.CancelFunc
+	once   sync.Once
 	taken  *dialResult
 }
 
@@ -376,11 +387,14 @@ func earlyDial(ctx context.Context, data []byte, bootstrap bool) (*dialing, *dec
 	return c, &t
 }
 
-// wait is the connection, once made, or why there is none.
+// wait is the connection, once made, or why there is none; any number of
+// callers may wait, at once.
 func (c *dialing) wait() dialResult {
-	r := <-c.done
-	c.taken = &r
-	return r
+	c.once.Do(func() {
+		r := <-c.done
+		c.taken = &r
+	})
+	return *c.taken
 }
 
 // close closes the connection, stopping it first when nothing waited for
@@ -392,7 +406,7 @@ func (c *dialing) close() {
 	r := c.taken
 	if r == nil {
 		c.cancel()
-		got := <-c.done
+		got := c.wait()
 		r = &got
 	}
 	if r.client != nil {

@@ -60,6 +60,7 @@
 package zapdetect
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -169,11 +170,21 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	if err != nil {
 		return err
 	}
+	// The declaration's canonical bytes, most of the observations', are
+	// made while the target is read.
+	decl := make(chan []byte, 1)
+	go func() {
+		b, err := canon.Marshal(d)
+		if err != nil {
+			b = nil
+		}
+		decl <- b
+	}()
 	o, err := observe(ctx, d, res, conn, p)
 	if err != nil {
 		return err
 	}
-	return write(stdout, o)
+	return write(stdout, o, <-decl)
 }
 
 // observe reads the target of d, locally or through conn, and makes the
@@ -320,9 +331,9 @@ func resources(o *observation.Observations, results []detect.Result) error {
 }
 
 // write writes the observations to stdout, checked against a document's
-// limits.
-func write(stdout io.Writer, o *observation.Observations) error {
-	out, err := o.Encode()
+// limits; decl is their declaration's canonical encoding (nil: none made).
+func write(stdout io.Writer, o *observation.Observations, decl []byte) error {
+	out, err := encode(o, decl)
 	if err != nil {
 		return fmt.Errorf("encode the observations: %w", err)
 	}
@@ -333,6 +344,38 @@ func write(stdout io.Writer, o *observation.Observations) error {
 		return stage.InWorld(fmt.Errorf("write the observations: %w", err))
 	}
 	return nil
+}
+
+// encode is o.Encode, with decl, the canonical bytes of o's declaration
+// made beforehand, put where an empty declaration's are: a canonical
+// encoding is the same wherever the value sits, and the first
+// "declaration": key of the document is the top level's (only the format,
+// batches and context come before it, and none holds such a key; inside a
+// string a quote is escaped). With no decl, or no such key, it is o.Encode.
+func encode(o *observation.Observations, decl []byte) ([]byte, error) {
+	if decl == nil {
+		return o.Encode()
+	}
+	rest := *o
+	rest.Declaration = declaration.Declaration{}
+	out, err := rest.Encode()
+	if err != nil {
+		return nil, err
+	}
+	empty, err := canon.Marshal(rest.Declaration)
+	if err != nil {
+		return o.Encode()
+	}
+	key := append([]byte(`"declaration":`), empty...)
+	i := bytes.Index(out, key)
+	if i < 0 {
+		return o.Encode()
+	}
+	at := i + len(`"declaration":`)
+	spliced := make([]byte, 0, len(out)-len(empty)+len(decl))
+	spliced = append(spliced, out[:at]...)
+	spliced = append(spliced, decl...)
+	return append(spliced, out[i+len(key):]...), nil
 }
 
 // badDeclaration is the error for a declaration that doesn't read or

@@ -10,6 +10,8 @@ import (
 
 	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/localhost"
+	"github.com/zap-go/zap/pkg/canon"
+	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
 
@@ -60,5 +62,48 @@ func TestCheckTimeout(t *testing.T) {
 	_, results := detect.Pass(context.Background(), host, []detect.Detector{d})
 	if r := results[0]; r.Verdict != observation.Undetermined || r.Reason != "the check timed out after 1s" {
 		t.Errorf("got %+v", r)
+	}
+}
+
+// TestEncodeSplice checks that the observations written with their
+// declaration's bytes made beforehand are the bytes Encode writes, where
+// strings before and inside the declaration spell its key.
+func TestEncodeSplice(t *testing.T) {
+	d, err := declaration.Read([]byte(`{"format":"zap.declaration/1","target":{"host":"h\"declaration\":{}","user":"u"},"resources":[
+	  {"id":"motd","type":"file","path":"/etc/motd","content":{"type":"inline","content":"\"declaration\":{\"format\":\"\"}\n"}},
+	  {"id":"d","type":"directory","path":"/srv/d","mode":"700"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &observation.Observations{
+		Format:      observation.Format,
+		Declaration: *d,
+		Context:     observation.Context{Target: `"declaration":{"format":""}`, User: "u"},
+		Batches:     []observation.Batch{{Lane: observation.LaneLogin, Queries: 4}},
+		Resources:   []observation.Resource{{ID: "motd", Verdict: observation.Converged}, {ID: "d", Verdict: observation.Absent}},
+		Warnings:    []string{`"declaration":{}`},
+	}
+	want, err := o.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	decl, err := canon.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pre := range [][]byte{decl, nil} {
+		got, err := encode(o, pre)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("encode with %d bytes made beforehand:\n got %s\nwant %s", len(pre), got, want)
+		}
+	}
+	// The bytes given are the ones written: nothing encoded the
+	// declaration again.
+	got, err := encode(o, []byte(`{"x":1}`))
+	if err != nil || !bytes.Contains(got, []byte(`,"declaration":{"x":1},`)) {
+		t.Errorf("encode with other bytes: %s (%v)", got, err)
 	}
 }

@@ -759,22 +759,48 @@ func memberList(f *fast, list []Member) ([]Member, bool) {
 	if list == nil {
 		list = make([]Member, 0, 8) // most objects have a few members
 	}
-	base := len(f.keys)
+	base := len(list)
 	var seen map[string]bool
 	ok := f.split('{', '}', func() bool {
 		_, _, key, ok := f.key()
-		if !ok || !f.newKey(base, &seen, key) {
+		if !ok || !newMember(list[base:], &seen, key) {
 			return false
 		}
 		v, ok := f.value()
 		list = append(list, Member{Key: key, Value: v})
 		return ok
 	})
-	f.keys = f.keys[:base]
 	if !ok {
 		return nil, false
 	}
 	return list, true
+}
+
+// newMember reports whether key is new among the keys of members, the
+// object's read so far, or, past 16 of them, *seen, and records it there:
+// newKey's check, kept in the list being built rather than in a stack of
+// its own, so splitting an object allocates nothing but the list.
+func newMember(members []Member, seen *map[string]bool, key []byte) bool {
+	if *seen != nil {
+		if (*seen)[string(key)] {
+			return false
+		}
+		(*seen)[string(key)] = true
+		return true
+	}
+	for _, m := range members {
+		if bytes.Equal(m.Key, key) {
+			return false
+		}
+	}
+	if len(members) >= 16 {
+		*seen = make(map[string]bool, len(members)+1)
+		for _, m := range members {
+			(*seen)[string(m.Key)] = true
+		}
+		(*seen)[string(key)] = true
+	}
+	return true
 }
 
 // newKey reports whether key is new among the keys of the object being

@@ -156,7 +156,24 @@ func FuzzSplit(f *testing.F) {
 	f.Add([]byte(`[ {"a":1} , "x", null, [] ]`))
 	f.Add([]byte(`{"a":"x\\\"y\\","b":["\\\\",{"c\"":"\"\n"}],"d":"\u005c"}`))
 	f.Add([]byte(`["` + strings.Repeat(`file 1\n`, 40) + `",{"k":"\\"}]`))
+	f.Add([]byte(`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13,"n":14,"o":15,"p":16,"q":17,"r":18,"q":19}`))
+	f.Add([]byte(`{"a":1,"b":{"a":2},"\u0061":3}`))
 	f.Fuzz(func(t *testing.T, in []byte) {
+		// An object that gives a key twice is never split.
+		for _, split := range []func([]byte, []Member) ([]Member, bool){MemberList, MemberListValid} {
+			if !json.Valid(in) {
+				break
+			}
+			if list, ok := split(in, nil); ok {
+				seen := map[string]bool{}
+				for _, m := range list {
+					if seen[string(m.Key)] {
+						t.Fatalf("split %q giving the key %q twice", in, m.Key)
+					}
+					seen[string(m.Key)] = true
+				}
+			}
+		}
 		if m, ok := Members(in); ok {
 			var want map[string]json.RawMessage
 			if err := json.Unmarshal(in, &want); err != nil {

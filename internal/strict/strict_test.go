@@ -149,3 +149,31 @@ func TestTagged(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldsDoneEnds checks Done ends an object's reading: a second Done
+// says what the first did, and the member list it gives back for the next
+// object's (memberLists) reads as that object's only.
+func TestFieldsDoneEnds(t *testing.T) {
+	f := strict.NewFields("x", []byte(`{"a":1,"zz":2}`))
+	var a int
+	f.Req("a", &a)
+	for range 2 {
+		if err := f.Done(); err == nil || err.Error() != "x.zz: unknown field" {
+			t.Errorf("Done: %v, want x.zz: unknown field", err)
+		}
+	}
+	if f.Has("a") {
+		t.Error("a Fields done still has its members")
+	}
+	for i := range 100 {
+		g := strict.NewFields("", []byte(`{"b":2}`))
+		if g.Has("a") || g.Has("zz") || !g.Has("b") {
+			t.Fatalf("object %d: an object read after another has the other's keys", i)
+		}
+		var b int
+		g.Req("b", &b)
+		if err := g.Done(); err != nil || b != 2 {
+			t.Fatalf("object %d: %v, b=%d", i, err, b)
+		}
+	}
+}

@@ -204,19 +204,46 @@ type reader struct {
 	reused bool
 }
 
-func (r *reader) UnmarshalJSON(data []byte) error { return r.o.decodeField("", data, r) }
+func (r *reader) UnmarshalJSON(data []byte) error { return r.DecodeField("", data) }
 
-// DecodeField decodes a declaration the reader may already know.
+// DecodeField decodes the observations, the declaration by declReader.
 func (r *reader) DecodeField(path string, raw json.RawMessage) error {
+	return r.o.decodeField(path, raw, false, (*declReader)(r))
+}
+
+// DecodeWellFormed is DecodeField for raw known to be well-formed (strict
+// hands it a document canon.Check accepted).
+func (r *reader) DecodeWellFormed(path string, raw json.RawMessage) error {
+	return r.o.decodeField(path, raw, true, (*declReader)(r))
+}
+
+// declReader decodes the observations' declaration, which the reader may
+// already know.
+type declReader reader
+
+func (r *declReader) DecodeField(path string, raw json.RawMessage) error {
+	return r.decode(path, raw, false)
+}
+
+// DecodeWellFormed is DecodeField for a value strict.Fields split, which is
+// well-formed: its strings aren't read byte by byte again.
+func (r *declReader) DecodeWellFormed(path string, raw json.RawMessage) error {
+	return r.decode(path, raw, true)
+}
+
+func (r *declReader) decode(path string, raw json.RawMessage, wellFormed bool) error {
 	if r.known != nil && r.known.decl != nil && bytes.Equal(bytes.TrimSpace(raw), r.known.json) {
 		*r.decl() = *r.known.decl
 		r.reused = true
 		return nil
 	}
+	if wellFormed {
+		return r.decl().DecodeWellFormed(path, raw)
+	}
 	return r.decl().DecodeField(path, raw)
 }
 
-func (r *reader) decl() *declaration.Declaration { return &r.o.Declaration }
+func (r *declReader) decl() *declaration.Declaration { return &r.o.Declaration }
 
 // Validate checks the observations agree with their declaration.
 func (o *Observations) Validate() error { return o.validate(true) }
@@ -299,16 +326,27 @@ func (o Observations) MarshalJSON() ([]byte, error) {
 // embed them). Every error names the field's path, a list element by its
 // index and, for a resource, its id: resources[2] (motd).verdict.
 func (o *Observations) DecodeField(path string, raw json.RawMessage) error {
-	return o.decodeField(path, raw, nil)
+	return o.decodeField(path, raw, false, nil)
 }
 
-// decodeField is DecodeField, the declaration decoded by decl when it isn't
-// nil (reader: a declaration already known).
-func (o *Observations) decodeField(path string, raw json.RawMessage, decl strict.FieldDecoder) error {
+// DecodeWellFormed is DecodeField for raw known to be well-formed JSON (a
+// document canon.Check accepted, a value strict.Fields split): the same
+// decoding and errors, its strings not read byte by byte again.
+func (o *Observations) DecodeWellFormed(path string, raw json.RawMessage) error {
+	return o.decodeField(path, raw, true, nil)
+}
+
+// decodeField is DecodeField, or DecodeWellFormed when wellFormed is set,
+// the declaration decoded by decl when it isn't nil (declReader: a
+// declaration already known).
+func (o *Observations) decodeField(path string, raw json.RawMessage, wellFormed bool, decl strict.FieldDecoder) error {
 	if decl == nil {
 		decl = &o.Declaration
 	}
 	f := strict.NewFields(path, raw)
+	if wellFormed {
+		f = strict.NewFieldsWellFormed(path, raw)
+	}
 	f.Req("format", &o.Format)
 	f.Req("declaration", decl)
 	f.Req("context", &o.Context)

@@ -2,6 +2,7 @@ package observation
 
 import (
 	"bytes"
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -275,4 +276,38 @@ func TestElementsDecodeStrictlyAlone(t *testing.T) {
 			t.Errorf("decode %s into %T: %v, want %q", tt.in, tt.into, err, tt.want)
 		}
 	}
+}
+
+// FuzzWellFormedDecode checks that decoding observations known to be
+// well-formed (the way Read decodes them, their strings not read again)
+// gives what the checking decode gives: the same value or the same error.
+func FuzzWellFormedDecode(f *testing.F) {
+	for _, s := range canonicalSeeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(obs(twoVerdicts, `,"references":[{"name":"A\"","value":"\\"}]`)))
+	f.Add([]byte(obs(`{"id":"motd","verdict":"converged","Reason":"x"},{"id":"app","verdict":"absent"}`, "")))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if !json.Valid(in) {
+			return
+		}
+		var checked, wellFormed Observations
+		err1 := checked.DecodeField("", in)
+		err2 := wellFormed.DecodeWellFormed("", in)
+		if (err1 == nil) != (err2 == nil) || err1 != nil && err1.Error() != err2.Error() {
+			t.Fatalf("DecodeField: %v, DecodeWellFormed: %v", err1, err2)
+		}
+		if err1 == nil && !reflect.DeepEqual(checked, wellFormed) {
+			t.Fatalf("DecodeField %+v, DecodeWellFormed %+v", checked, wellFormed)
+		}
+		// Read's reader decodes as DecodeField does.
+		var o Observations
+		err3 := (&reader{o: &o}).DecodeWellFormed("", in)
+		if (err1 == nil) != (err3 == nil) || err1 != nil && err1.Error() != err3.Error() {
+			t.Fatalf("DecodeField: %v, the reader: %v", err1, err3)
+		}
+		if err1 == nil && !reflect.DeepEqual(checked, o) {
+			t.Fatalf("DecodeField %+v, the reader %+v", checked, o)
+		}
+	})
 }

@@ -217,6 +217,12 @@ func (f *Fields) Opt(key string, v any) {
 // returns as a *canon.PathError is taken to name its full path; any other is
 // given the element's. A required list must be present.
 func (f *Fields) List(key string, required bool, each func(path string, raw json.RawMessage) error) {
+	f.list(key, required, nil, func(_ int, path string, raw json.RawMessage) error { return each(path, raw) })
+}
+
+// list is List, handing start, when it isn't nil, the number of elements
+// before the first, and each its element's index.
+func (f *Fields) list(key string, required bool, start func(n int), each func(i int, path string, raw json.RawMessage) error) {
 	if f.err != nil {
 		return
 	}
@@ -228,14 +234,21 @@ func (f *Fields) List(key string, required bool, each func(path string, raw json
 	if !ok {
 		return
 	}
-	var list []json.RawMessage
-	if err := Decode(raw, &list); err != nil {
-		f.err = wrapPath(f.Path(key), err)
-		return
+	// A field's value is well-formed: Fields split it. Anything but a
+	// list goes the long way, which words the error.
+	list, ok := canon.ElementsValid(raw)
+	if !ok {
+		if err := Decode(raw, &list); err != nil {
+			f.err = wrapPath(f.Path(key), err)
+			return
+		}
+	}
+	if start != nil {
+		start(len(list))
 	}
 	for i, item := range list {
 		at := fmt.Sprintf("%s[%d]", f.Path(key), i)
-		if err := each(at, item); err != nil {
+		if err := each(i, at, item); err != nil {
 			var pe *canon.PathError
 			if !errors.As(err, &pe) {
 				err = &canon.PathError{Path: at, Msg: err.Error()}

@@ -119,14 +119,18 @@ func decodeList(f *Fields, tf tagField, fv reflect.Value) {
 	if tf.required {
 		fv.Set(reflect.MakeSlice(fv.Type(), 0, 0))
 	}
-	f.List(tf.key, tf.required, func(path string, raw json.RawMessage) error {
-		x := reflect.New(fv.Type().Elem())
-		if err := x.Interface().(FieldDecoder).DecodeField(path, raw); err != nil {
-			return err
-		}
-		fv.Set(reflect.Append(fv, x.Elem()))
-		return nil
+	// The list is made as long as the document's once and each element
+	// decoded in place, not appended one by one; it is fv once every
+	// element decodes (an empty one leaves fv as it is).
+	var list reflect.Value
+	f.list(tf.key, tf.required, func(n int) {
+		list = reflect.MakeSlice(fv.Type(), n, n)
+	}, func(i int, path string, raw json.RawMessage) error {
+		return list.Index(i).Addr().Interface().(FieldDecoder).DecodeField(path, raw)
 	})
+	if f.err == nil && list.IsValid() && list.Len() > 0 {
+		fv.Set(list)
+	}
 }
 
 // mapDecoder decodes an object into the map m as MapOf does.

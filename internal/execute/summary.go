@@ -22,12 +22,13 @@ import (
 //	path_exists /srv/token (file, mode 600)
 //	make install
 //
-// A package, service or ufw operation reads as the commands its script
-// runs (internal/ops/opcmd), each under an explicit sudo, as it runs as
-// root; another operation as its name, its path and its arguments. An
-// operation's parentheses hold its declared mode, owner and group, the
-// account it runs as, and its check. A command reads as its first line, with
-// " …" when more lines follow.
+// An operation with a wording of its own reads as opcmd.Word says it (a
+// package, service or ufw operation as the commands its script runs, each
+// under an explicit sudo, as it runs as root), with the account it runs
+// as when the words don't say it; another operation as its name, its
+// path and its arguments. A file operation's parentheses hold its declared
+// mode, owner and group, the account it runs as, and its check. A command
+// reads as its first line, with " …" when more lines follow.
 func Summary(s plan.Step, user string) string {
 	switch {
 	case s.Command != nil:
@@ -38,28 +39,11 @@ func Summary(s plan.Step, user string) string {
 		return string(s.Type)
 	}
 	op := s.Op
-	switch {
-	case op.Name == "installer" && len(op.Args) == 2:
-		return "run the script fetched from " + op.Args[0] + " (piped to " + op.Args[1] + ")"
-	case op.Name == "user-keys" && declaration.UserKeysArgs(op.Args):
-		keys := make([]string, 0, len(op.Args)-2)
-		for _, k := range op.Args[2:] {
-			keys = append(keys, declaration.KeyShown(k))
+	if w, ok := opcmd.Word(op); ok {
+		if w.As {
+			return w.Text + " (as " + account(op.Privilege, user) + ")"
 		}
-		return "user-keys " + op.Args[0] + " keys " + strings.Join(keys, ", ") + " (as " + account(op.Privilege, user) + ")"
-	case postgres(op) != "":
-		return postgres(op)
-	case op.Path.IsZero() && op.Privilege == plan.Root && describes(op):
-		// A package, service or ufw operation: the commands its script
-		// runs, each under an explicit sudo.
-		cmd, _ := opcmd.DescribeSudo(string(op.Name), op.Args)
-		return cmd
-	case op.Path.IsZero() && describes(op):
-		cmd, _ := opcmd.Describe(string(op.Name), op.Args)
-		return cmd + " (as " + account(op.Privilege, user) + ")"
-	case op.Name == "verify-path" && len(op.Args) == 5:
-		return declaration.Assertion{Type: declaration.AssertPathExists, Path: op.Args[0], FileType: op.Args[1],
-			Mode: op.Args[2], Owner: op.Args[3], NotEmpty: boolp(op.Args[4] == "not_empty")}.Describe()
+		return w.Text
 	}
 	switch op.Name {
 	case plan.OpPut, plan.OpDir, plan.OpLink, plan.OpExtract:
@@ -106,20 +90,6 @@ func account(p plan.Privilege, user string) string {
 		return "root"
 	}
 	return user
-}
-
-func boolp(b bool) *bool { return &b }
-
-// postgres is opcmd's wording of a database's operation, or "".
-func postgres(op *plan.Op) string {
-	s, _ := opcmd.Postgres(string(op.Name), op.Written())
-	return s
-}
-
-// describes reports whether opcmd words op.
-func describes(op *plan.Op) bool {
-	_, ok := opcmd.Describe(string(op.Name), op.Args)
-	return ok
 }
 
 func firstLine(s string) string {

@@ -264,29 +264,16 @@ func Step(w io.Writer, c observation.Context, s plan.Step, indent string) {
 // OpSummary names one of Zap's own operations with what it acts on, the way
 // a plan and a failure report both say it: "put ~/x (mode 644, as alice)".
 func OpSummary(c observation.Context, op *plan.Op) string {
-	if op.Name == "user-keys" && declaration.UserKeysArgs(op.Args) {
-		// A key as its type, the end of its base64 and its comment.
-		keys := make([]string, 0, len(op.Args)-2)
-		for _, k := range op.Args[2:] {
-			keys = append(keys, escape.Line(declaration.KeyShown(k)))
+	if w, ok := opcmd.Word(op); ok && !w.Assertion {
+		// Its own words, the same as execute.Summary's: a package, service
+		// or ufw operation as the commands its script runs, each under an
+		// explicit sudo, so the line reads the same for a root login and a
+		// sudoer (targets.md).
+		line := escape.Line(w.Text)
+		if w.As {
+			line += " (as " + Account(c, op.Privilege) + ")"
 		}
-		return "user-keys " + escape.Line(op.Args[0]) + " keys " + strings.Join(keys, ", ") + " (as " + Account(c, op.Privilege) + ")"
-	}
-	if op.Name == "installer" && len(op.Args) == 2 {
-		return "run the script fetched from " + escape.Line(op.Args[0]) + " (piped to " + escape.Line(op.Args[1]) + ")"
-	}
-	if s, ok := opcmd.Postgres(string(op.Name), op.Written()); ok {
-		return escape.Line(s)
-	}
-	if cmd, ok := opcmd.DescribeSudo(string(op.Name), op.Args); ok && op.Path.IsZero() && op.Privilege == plan.Root {
-		// A package, service or ufw operation: the commands its script
-		// runs, each under an explicit sudo, so the line reads the same
-		// for a root login and a sudoer (targets.md), as execute.Summary
-		// says them.
-		return escape.Line(cmd)
-	}
-	if cmd, ok := opcmd.Describe(string(op.Name), op.Args); ok && op.Path.IsZero() {
-		return escape.Line(cmd) + " (as " + Account(c, op.Privilege) + ")"
+		return line
 	}
 	switch op.Name {
 	case plan.OpPut, plan.OpDir, plan.OpLink, plan.OpExtract:

@@ -1,8 +1,9 @@
-// Package opcmd says which commands one of Zap's package, service and ufw
-// operations runs, word for word as its script (internal/ops/scripts) runs
-// them, less the script's own checks of its arguments: the wording of a
-// plan's = step and of a report's step line for those operations
-// (internal/render's OpSummary, internal/execute's Summary).
+// Package opcmd words Zap's operations for a plan's = step and a report's
+// step line (internal/render's OpSummary, internal/execute's Summary):
+// Word is the one place an operation is worded by its name, so neither
+// caller names one. A package, service or ufw operation reads as the
+// commands it runs, word for word as its script (internal/ops/scripts)
+// runs them, less the script's own checks of its arguments:
 //
 //	pkg-update-apt              apt-get update -q -o DPkg::Lock::Timeout=120
 //	svc-enable systemd chrony   systemctl enable -- chrony
@@ -14,9 +15,11 @@
 //
 // The table below is the one place that wording lives; its test checks
 // that each command, as written here with the script's variables, is in its
-// script's text, so the two can't drift apart. The package is a leaf (it
-// imports nothing of Zap's), so internal/render and internal/execute read
-// the wording without the scripts.
+// script's text, so the two can't drift apart. The other operations with
+// words of their own (an installer, a user's keys, a database's, a
+// verify's path check) are in words.go. The package imports only
+// internal/vocab and the contracts, so internal/render and
+// internal/execute read the wording without the scripts.
 package opcmd
 
 import "strings"
@@ -179,19 +182,4 @@ func Normalize(script string) string {
 		b.WriteString("\n")
 	}
 	return b.String()
-}
-
-// Postgres words a database's operation, which runs psql and its writes as
-// the postgres account, whatever the step's privilege:
-//
-//	pg-database app app                          pg database app, owned by the role app (as postgres)
-//	pg-hba app app 127.0.0.1/32 scram-sha-256    pg_hba rule: host app app 127.0.0.1/32 scram-sha-256 (as postgres)
-func Postgres(name string, args []string) (string, bool) {
-	switch {
-	case name == "pg-database" && len(args) == 2:
-		return "pg database " + args[0] + ", owned by the role " + args[1] + " (as postgres)", true
-	case name == "pg-hba" && len(args) == 4:
-		return "pg_hba rule: host " + strings.Join(args, " ") + " (as postgres)", true
-	}
-	return "", false
 }

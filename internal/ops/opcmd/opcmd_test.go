@@ -7,6 +7,7 @@ import (
 
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/ops/opcmd"
+	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
 )
 
@@ -117,6 +118,40 @@ func TestDescribe(t *testing.T) {
 	} {
 		if got, ok := opcmd.Describe(c.name, c.args); ok {
 			t.Errorf("Describe(%s %q) = %q, want none", c.name, c.args, got)
+		}
+	}
+}
+
+// TestWord: an operation with words of its own says whether the caller
+// adds the account (not when its commands carry their sudo or the words
+// name who runs it) and whether they are a verify's assertion; a package
+// or service operation with a path, and an operation of no wording, have
+// none.
+func TestWord(t *testing.T) {
+	op := func(name string, p plan.Privilege, args ...string) *plan.Op {
+		return &plan.Op{Name: plan.OpName(name), Args: args, Privilege: p}
+	}
+	for _, c := range []struct {
+		op   *plan.Op
+		want opcmd.Words
+	}{
+		{op("svc-start", plan.Root, "systemd", "chrony"), opcmd.Words{Text: "sudo systemctl start -- chrony"}},
+		{op("svc-start", plan.Elevated, "systemd", "chrony"), opcmd.Words{Text: "systemctl start -- chrony", As: true}},
+		{op("installer", plan.Login, "https://sh.rustup.rs", "sh"), opcmd.Words{Text: "run the script fetched from https://sh.rustup.rs (piped to sh)"}},
+		{op("user-keys", plan.Root, "ann", "keys", "ssh-ed25519 AAAA ann"), opcmd.Words{Text: "user-keys ann keys ssh-ed25519 AAAA ann", As: true}},
+		{op("pg-hba", plan.Root, "app", "app", "127.0.0.1/32", "md5"), opcmd.Words{Text: "pg_hba rule: host app app 127.0.0.1/32 md5 (as postgres)"}},
+		{op("verify-path", plan.Login, "/srv/x", "", "", "", ""), opcmd.Words{Text: "path_exists /srv/x", Assertion: true}},
+	} {
+		if got, ok := opcmd.Word(c.op); !ok || got != c.want {
+			t.Errorf("Word(%s %q) = %+v, %v; want %+v", c.op.Name, c.op.Args, got, ok, c.want)
+		}
+	}
+	withPath := op("svc-start", plan.Root, "systemd", "chrony")
+	withPath.Path = declaration.Lit("/etc/chrony")
+	for _, o := range []*plan.Op{withPath, op("user-account", plan.Root, "ann"), op("installer", plan.Login, "x"),
+		op("user-keys", plan.Root, "ann", "copy_from", "root"), op("pg-database", plan.Root, "app"), op("verify-path", plan.Login, "/srv/x")} {
+		if got, ok := opcmd.Word(o); ok {
+			t.Errorf("Word(%s %q) = %+v, want none", o.Name, o.Args, got)
 		}
 	}
 }

@@ -1,0 +1,119 @@
+package opcmd
+
+import (
+	"strings"
+
+	"github.com/zap-go/zap/internal/vocab"
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// Words is an operation's wording of its own, as a plan's = line and a
+// report's step line both say it, before the caller escapes it (a plan
+// does) and says who runs it.
+type Words struct {
+	// Text is the wording, unescaped.
+	Text string
+	// As is whether the caller ends Text with " (as ACCOUNT)", the account
+	// the step runs as in the caller's own words. It is false when Text
+	// says who runs it (each command's sudo, a database's postgres) or
+	// when nobody is named (an installer's script, an assertion).
+	As bool
+	// Assertion is whether Text is the verify assertion the operation
+	// checks. A plan shows a verify's step as its assertion
+	// (render.Assertion), not as an = line, so OpSummary words such an
+	// operation as any other; a report's step line says the assertion.
+	Assertion bool
+}
+
+// own holds the operations worded by a function of their own, by name.
+// An operation that isn't here and isn't in Forms has no wording of its
+// own: each caller says its name, its path and its arguments.
+var own = map[plan.OpName]func(op *plan.Op) (Words, bool){
+	vocab.OpInstaller:  installer,
+	vocab.OpUserKeys:   userKeys,
+	vocab.OpPgDatabase: postgres,
+	vocab.OpPgHBA:      postgres,
+	vocab.OpVerifyPath: verifyPath,
+}
+
+// Word returns op's wording of its own, and whether it has one: the one
+// place an operation is worded by its name, for internal/render's
+// OpSummary and internal/execute's Summary alike.
+//
+//	installer URL SHELL           run the script fetched from URL (piped to SHELL)
+//	user-keys NAME keys KEY...    user-keys NAME keys KEY, KEY             + (as ACCOUNT)
+//	pg-database, pg-hba           see postgres; they say "(as postgres)"
+//	verify-path PATH TYPE MODE OWNER NOT_EMPTY   path_exists PATH (TYPE, mode MODE, ...)
+//	svc-enable systemd chrony     sudo systemctl enable -- chrony          (as root, no path)
+//	svc-enable systemd chrony     systemctl enable -- chrony               + (as ACCOUNT), not as root
+//
+// A package, service or ufw operation (Forms) has its words only without a
+// path; as root each command carries its sudo (DescribeSudo), else the
+// caller names the account (Describe).
+func Word(op *plan.Op) (Words, bool) {
+	if f, ok := own[op.Name]; ok {
+		return f(op)
+	}
+	if !op.Path.IsZero() {
+		return Words{}, false
+	}
+	if op.Privilege == plan.Root {
+		s, ok := DescribeSudo(string(op.Name), op.Args)
+		return Words{Text: s}, ok
+	}
+	s, ok := Describe(string(op.Name), op.Args)
+	return Words{Text: s, As: true}, ok
+}
+
+// installer: the URL the script is fetched from and the shell it is piped
+// to.
+func installer(op *plan.Op) (Words, bool) {
+	if len(op.Args) != 2 {
+		return Words{}, false
+	}
+	return Words{Text: "run the script fetched from " + op.Args[0] + " (piped to " + op.Args[1] + ")"}, true
+}
+
+// userKeys: a keys list's account and each key as a plan shows it (its
+// type, the end of its base64 and its comment); a copy_from has no words
+// of its own.
+func userKeys(op *plan.Op) (Words, bool) {
+	if !declaration.UserKeysArgs(op.Args) {
+		return Words{}, false
+	}
+	keys := make([]string, 0, len(op.Args)-2)
+	for _, k := range op.Args[2:] {
+		keys = append(keys, declaration.KeyShown(k))
+	}
+	return Words{Text: "user-keys " + op.Args[0] + " keys " + strings.Join(keys, ", "), As: true}, true
+}
+
+// postgres words a database's operation, its arguments as written (a
+// reference as {env:NAME}), which runs psql and its writes as the postgres
+// account, whatever the step's privilege:
+//
+//	pg-database app app                          pg database app, owned by the role app (as postgres)
+//	pg-hba app app 127.0.0.1/32 scram-sha-256    pg_hba rule: host app app 127.0.0.1/32 scram-sha-256 (as postgres)
+func postgres(op *plan.Op) (Words, bool) {
+	args := op.Written()
+	switch {
+	case op.Name == vocab.OpPgDatabase && len(args) == 2:
+		return Words{Text: "pg database " + args[0] + ", owned by the role " + args[1] + " (as postgres)"}, true
+	case op.Name == vocab.OpPgHBA && len(args) == 4:
+		return Words{Text: "pg_hba rule: host " + strings.Join(args, " ") + " (as postgres)"}, true
+	}
+	return Words{}, false
+}
+
+// verifyPath: the path_exists assertion its arguments
+// (vocab.VerifyPathArgs) check, as a plan's # line says it.
+func verifyPath(op *plan.Op) (Words, bool) {
+	if len(op.Args) != 5 {
+		return Words{}, false
+	}
+	notEmpty := op.Args[4] == "not_empty"
+	a := declaration.Assertion{Type: declaration.AssertPathExists, Path: op.Args[0], FileType: op.Args[1],
+		Mode: op.Args[2], Owner: op.Args[3], NotEmpty: &notEmpty}
+	return Words{Text: a.Describe(), Assertion: true}, true
+}

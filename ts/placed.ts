@@ -1,5 +1,5 @@
-// placed: the file resource a recipe that owns a template returns, shared by
-// the recipes that let the caller name its id and its edges.
+// placed: the file resource a recipe returns (a template or an inline file it
+// wrote), shared by the recipes that let the caller name its id and its edges.
 
 import type { FileSpec } from './types.ts';
 

@@ -5,6 +5,7 @@
 
 import type { FileSpec } from '../types.ts';
 import { has_ref } from '../env_ref.ts';
+import { placed } from '../placed.ts';
 
 /** The command that checks fail2ban's whole configuration after the jail
  * is written; when it fails the old jail file is put back and fail2ban
@@ -92,20 +93,12 @@ export function fail2ban_jail(options: Fail2banJailOptions = {}): FileSpec {
 		`findtime = ${plain('findtime', options.findtime ?? '10m')}`,
 		`bantime = ${plain('bantime', options.bantime ?? '1h')}`,
 	];
-	const spec: FileSpec = {
-		id: options.id ?? `fail2ban-${jail}`,
+	return placed(options, `fail2ban-${jail}`, {
 		path: options.path ?? `/etc/fail2ban/jail.d/${jail}.local`,
 		content: { type: 'inline', content: lines.join('\n') + '\n' },
 		mode: '644',
 		owner: 'root',
 		group: 'root',
 		validate: FAIL2BAN_VALIDATE,
-	};
-	if (options.depends_on !== undefined) {
-		spec.depends_on = [...options.depends_on];
-	}
-	if (options.triggers !== undefined) {
-		spec.triggers = [...options.triggers];
-	}
-	return spec;
+	});
 }

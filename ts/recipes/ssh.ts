@@ -21,6 +21,7 @@
 
 import type { FileSpec, ServiceSpec } from '../types.ts';
 import { has_ref } from '../env_ref.ts';
+import { placed } from '../placed.ts';
 
 /** The command that checks sshd's whole configuration, drop-ins included,
  * run after the drop-in is written; when it fails the old drop-in is put
@@ -144,26 +145,21 @@ export function ssh_hardening_core(options: SshHardeningOptions, service_name: s
 		'X11Forwarding no',
 		'PermitTunnel no',
 	];
-	const id = options.id ?? 'sshd-hardening';
 	const service_id = options.service_id ?? 'sshd';
-	const dropin: FileSpec = {
-		id,
+	const dropin = placed(options, 'sshd-hardening', {
 		path: options.path ?? SSHD_DROPIN_PATH,
 		content: { type: 'template', template: lines.join('\n') + '\n', vars, kinds },
 		mode: '644',
 		owner: 'root',
 		group: 'root',
 		validate: SSHD_VALIDATE,
-	};
-	if (options.depends_on !== undefined) {
-		dropin.depends_on = [...options.depends_on];
-	}
+	});
 	const service: ServiceSpec = {
 		id: service_id,
 		service: service_name,
 		enabled: true,
 		running: true,
-		reload_on: [id],
+		reload_on: [dropin.id],
 	};
 	return { dropin, service };
 }

@@ -11,7 +11,8 @@
 # BENCH_WRITE_SIZES (default "200 2000", and 20000 with BENCH_BIG=1),
 # BENCH_WRITE_RUNS (default 5 for 200 files, 3 for 2,000; 20,000 always
 # once) and BENCH_TIMEOUT (seconds per zap run, default 600) shape the
-# writes.
+# writes. BENCH_PEER_RUNS (default 3 for the read peer; the write peers run
+# once) at 0 skips the peers, saying so.
 #
 # Budget (issue 2): zap plan of a converged 200-file local config, median
 # at most 0.3 s.
@@ -150,7 +151,9 @@ row "  zap-detect < declaration" "$(median_ms sh -c "'$bin/zap-detect' < decl.js
 row "  zap-plan < observations" "$(median_ms sh -c "'$bin/zap-plan' < obs.json")"
 row "floor: one shell script, same reads" "$(median_ms sh floor.sh)"
 
-if command -v ansible-playbook >/dev/null 2>&1; then
+if [ "${BENCH_PEER_RUNS:-}" = 0 ]; then
+	row "peer: ansible-playbook --check" "skipped (BENCH_PEER_RUNS=0)"
+elif command -v ansible-playbook >/dev/null 2>&1; then
 	mkdir -p peer
 	{
 		echo '- hosts: localhost'

@@ -54,7 +54,8 @@
 # Needs root (sshd, the sudoers drop-in); zap itself runs as BENCH_USER
 # (default zaptest), since zap-eval never evaluates as root. BENCH_BIN (the
 # binaries; default bin/, which make build fills), BENCH_RUNS
-# (default 11), BENCH_PEER_RUNS (default 1), BENCH_FILES (default 200).
+# (default 11), BENCH_PEER_RUNS (default 1; 0 skips the peers, the write
+# peers too), BENCH_FILES (default 200).
 # The floor's writer is built with go (GO, default go).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -362,7 +363,9 @@ floor_big=$(median_ms as sh -c "ssh -p $port $user@127.0.0.1 sudo -n sh < '$work
 row "floor, $big files" "$floor_big"
 
 peer=
-if command -v ansible-playbook >/dev/null 2>&1; then
+if [ "${BENCH_PEER_RUNS:-}" = 0 ]; then
+	row "peer: ansible-playbook --check" "skipped (BENCH_PEER_RUNS=0)"
+elif command -v ansible-playbook >/dev/null 2>&1; then
 	mkdir -p "$work/peer"
 	{
 		echo '- hosts: all'

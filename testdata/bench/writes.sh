@@ -269,8 +269,13 @@ load_note() {
 # each only where it is installed, one run each, setting ansible_ms and
 # pyinfra_ms (ms, or why there is no figure). CONN is "local", or "ssh PORT
 # USER CONFIG" for the private sshd (become / sudo for root).
+# BENCH_PEER_RUNS=0 skips both, saying so.
 peer_writes() {
 	local n=$1 dir=$2 conn=$3 d="$work/peer-w$1" i text
+	if [ "${BENCH_PEER_RUNS:-}" = 0 ]; then
+		ansible_ms="skipped: BENCH_PEER_RUNS=0" pyinfra_ms="skipped: BENCH_PEER_RUNS=0"
+		return
+	fi
 	mkdir -p "$d"
 	ansible_ms="skipped: ansible-playbook is not installed (the bench installs nothing)"
 	pyinfra_ms="skipped: pyinfra is not installed (the bench installs nothing)"

@@ -114,13 +114,15 @@ func shellExec(t *testing.T, sh userShell, stdin io.Reader, stdout *strings.Buil
 
 // freshAccount returns a name no account, home or sudoers file has, and
 // removes whatever the test made under it at the end. Nothing of an
-// existing account is touched.
+// existing account is touched. The names are zapo and digits: zapu and
+// digits are scripttest's account command's, whose sweep removes those of
+// a process that is gone.
 func freshAccount(t *testing.T) string {
 	t.Helper()
 	for range 20 {
 		var b [3]byte
 		rand.Read(b[:])
-		name := fmt.Sprintf("zapu%d", uint32(b[0])<<16|uint32(b[1])<<8|uint32(b[2]))
+		name := fmt.Sprintf("zapo%d", uint32(b[0])<<16|uint32(b[1])<<8|uint32(b[2]))
 		if exec.Command("id", "-u", name).Run() == nil {
 			continue
 		}

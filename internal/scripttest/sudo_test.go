@@ -12,11 +12,7 @@ import (
 // has no process is removed; one whose owner lives, and any name not of
 // the test drop-ins' form, stays.
 func TestSweepSudoersRemovesOnlyDeadOwners(t *testing.T) {
-	gone := exec.Command("true")
-	if err := gone.Run(); err != nil {
-		t.Fatal(err)
-	}
-	dead, live := strconv.Itoa(gone.Process.Pid), strconv.Itoa(os.Getpid())
+	dead, live := deadAndLive(t)
 	dir := t.TempDir()
 	names := map[string]bool{ // name: kept
 		"zaptest-sshd-" + dead + "-123":   false,
@@ -40,4 +36,15 @@ func TestSweepSudoersRemovesOnlyDeadOwners(t *testing.T) {
 			t.Errorf("%s: there after the sweep %v, want %v", n, there, kept)
 		}
 	}
+}
+
+// deadAndLive are a PID whose process has exited (a child reaped) and
+// this process's, spelled as the test names spell them.
+func deadAndLive(t *testing.T) (string, string) {
+	t.Helper()
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return strconv.Itoa(gone.Process.Pid), strconv.Itoa(os.Getpid())
 }

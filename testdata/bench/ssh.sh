@@ -31,7 +31,8 @@
 #     (files.put) writing the same 200 files, each skipped with a note where
 #     it isn't installed;
 # and the same 200 files (zap and the floor) with 100 ms added to every
-# session's shell start, to show what a session costs zap. Root's shell
+# session's shell start, to show what a session costs zap, and 50 ms of
+# network round trip, to show what a round trip costs it. Root's shell
 # start files are never touched: the write sshds (two, started here) set
 # HOME for their sessions to a directory of the bench's (SetEnv), whose
 # .bashrc, the one root's bash reads when sshd runs a command, is empty for
@@ -43,7 +44,9 @@
 # most 10 times the 200; at least 20 times faster than ansible-playbook.
 # 20,000 files (wetrun, then plan of them converged, each with its peak
 # RSS) only with BENCH_BIG=1; BENCH_SSH_WRITES replaces the list of write
-# rows, as pairs of a count and a shell start (plain or slow), e.g. "200
+# rows, as pairs of a count and a way to the target (plain, slow, or far:
+# the plain sshd BENCH_RTT_MS, default 50, of round trip away through
+# testdata/bench/delayproxy, this machine having no netem), e.g. "200
 # plain 2000 plain". Each write row also gives zap's CPU time (zap and its
 # stages, user + system, median): the figure load on the machine changes
 # least. BENCH_PART=reads or writes runs only that
@@ -209,7 +212,7 @@ as() {
 
 # ssh_writes: the write half (see the top), its table and its budgets.
 ssh_writes() {
-	local n shell r limit row zap200=- floor200=- hand200=- zapstarts=- zapslow=- floorslow=- zap2000=- tag=0 rows=() sizes
+	local n shell r limit row zap200=- floor200=- hand200=- zapstarts=- zapslow=- floorslow=- zapfar=- floorfar=- zap2000=- tag=0 rows=() sizes i
 	# shellcheck source=writes.sh
 	. "$root/testdata/bench/writes.sh"
 	as_user() { as "$@"; }
@@ -232,6 +235,24 @@ ssh_writes() {
 	local plain=$port
 	start_sshd slow "SetEnv HOME=$work/rootenv/slow"
 	local slow=$port
+	sizes="$files plain $files slow $files far $big plain"
+	[ "${BENCH_BIG:-}" = 1 ] && sizes="$sizes $((big * 10)) plain"
+	sizes=${BENCH_SSH_WRITES:-$sizes}
+	# A far row reaches the plain sshd through delayproxy, RTT ms away.
+	local far= rtt=${BENCH_RTT_MS:-50}
+	case " $sizes " in *" far "*)
+		(cd "$root" && "${GO:-go}" build -o "$work/delayproxy" ./testdata/bench/delayproxy)
+		"$work/delayproxy" "$plain" "$rtt" > "$work/delayproxy.port" &
+		sshd_pids+=($!)
+		for ((i = 0; i < 100; i++)); do
+			far=$(cat "$work/delayproxy.port")
+			[ -n "$far" ] && break
+			sleep 0.05
+		done
+		[ -n "$far" ] || { echo "bench ssh: delayproxy gave no port" >&2; exit 1; }
+		echo "[127.0.0.1]:$far $(cut -d' ' -f1,2 "$work/sshd/host_ed25519.pub")" >> "$work/home/.ssh/known_hosts"
+		;;
+	esac
 
 	echo "zap bench over SSH, writes: N new files (content, mode 644, owner root) into a fresh directory,"
 	echo "logging in as root on 127.0.0.1 (private sshds whose sessions' HOME is the bench's: an empty .bashrc,"
@@ -240,10 +261,9 @@ ssh_writes() {
 	echo "floor: one ssh session running per file the sudo -n sh -s of zap's put, the same bytes on stdin"
 	echo "hand: one ssh session running per file sudo -n sh -c 'cat > tmp && chmod && chown && mv', the content"
 	echo "on stdin (floorput -hand): what a person would write, with none of the put's checks"
+	echo "far: the same sshd $rtt ms of round trip away (testdata/bench/delayproxy holds each chunk $((rtt / 2)) ms"
+	echo "each way), zap and the floor alike"
 	echo
-	sizes="$files plain $files slow $big plain"
-	[ "${BENCH_BIG:-}" = 1 ] && sizes="$sizes $((big * 10)) plain"
-	sizes=${BENCH_SSH_WRITES:-$sizes}
 	printf '%-28s %14s %14s %7s %14s %7s %5s %9s %9s\n' 'resources' 'zap --wetrun' floor ratio hand ratio runs 'peak RSS' 'zap CPU'
 	set -- $sizes
 	while [ $# -gt 0 ]; do
@@ -253,6 +273,7 @@ ssh_writes() {
 		wport=$plain
 		local starts_log=
 		[ "$shell" = slow ] && wport=$slow starts_log=$work/rootenv/slow/starts
+		[ "$shell" = far ] && wport=$far
 		mkdir -p "$work/w$tag"
 		echo '{"name": "zap-bench-ssh-writes", "private": true}' > "$work/w$tag/package.json"
 		write_config "$work/w$tag/zap.ts" "{host: '127.0.0.1', port: $wport, user: 'root'}" "$work/target/writes" "$n" root
@@ -275,12 +296,14 @@ ssh_writes() {
 		bench_writes "$n" "$r" "${BENCH_TIMEOUT:-$limit}" "$work/w$tag" "$work/target/writes" "$floor" "$with"
 		row=$n
 		[ "$shell" = slow ] && row="$n, +100 ms shell start"
+		[ "$shell" = far ] && row="$n, +$rtt ms round trip"
 		printf '%-28s %14s %14s %7s %14s %7s %5s %9s %9s\n' "$row" "$(ms "$zap_ms")" "$(ms "$floor_ms")" "$(ratio_of "$zap_ms" "$floor_ms")" \
 			"$(ms "$hand_ms")" "$(ratio_of "$zap_ms" "$hand_ms")" "$r" "$zap_rss" "$(ms "$zap_cpu")"
 		[ -n "$with" ] && rows+=("$(printf '%-28s %14s %14s %7s %14s %7s %5s %9s' "$n, zap plan (converged)" "$(ms "$plan_ms")" - - - - 1 "$plan_rss")")
 		case $n-$shell in
 		$files-plain) zap200=$zap_ms floor200=$floor_ms hand200=$hand_ms ;;
 		$files-slow) zapslow=$zap_ms floorslow=$floor_ms zapstarts=$(cat "$zaphomes/w$n-$((r - 1))-$tag.starts" 2>/dev/null || echo -) ;;
+		$files-far) zapfar=$zap_ms floorfar=$floor_ms ;;
 		$big-plain) zap2000=$zap_ms ;;
 		esac
 	done
@@ -300,6 +323,10 @@ ssh_writes() {
 	budget "+100 ms shell start: session starts zap paid" "$(minus_per "$zapslow" "$zap200" 100)" 10 '<=' "(one per file would be $files)"
 	budget "shell starts counted in one wetrun (slow sshd)" "$zapstarts" 10 '<=' "(counted by the .bashrc itself)"
 	echo "  (the floor, one session, paid $(minus_per "$floorslow" "$floor200" 100) session starts of 100 ms: the sleep's own figure on this machine)"
+	# What RTT more per round trip cost, in round trips: a figure, not a
+	# budget of the issue's. Each of the run's three connections (the
+	# pre-run read, zap-exec's, the read after) pays its handshake.
+	echo "  +$rtt ms round trip: round trips zap paid             $(minus_per "$zapfar" "$zap200" "$rtt")   (one per file would be $files; the floor's one stream paid $(minus_per "$floorfar" "$floor200" "$rtt"))"
 	budget "zap --wetrun, $big files / $files files" "$(per "$zap2000" "$zap200")" 10 '<='
 	budget "ansible-playbook / zap --wetrun, $files files" "$(per "$ansible_ms" "$zap200")" 20 '>='
 	echo

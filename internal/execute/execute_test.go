@@ -519,3 +519,75 @@ func TestSummarySudo(t *testing.T) {
 		}
 	}
 }
+
+// piped is a recorder that is a Pipeliner: its batch runs each step
+// through the recorder as Next reaches it, and once one fails says that
+// unsure of the steps after it were on their way to the target.
+type piped struct {
+	recorder
+	unsure int
+}
+
+func (p *piped) Pipeline(_ context.Context, steps []BatchStep) Batch {
+	return &pipedBatch{p: p, steps: steps}
+}
+
+type pipedBatch struct {
+	p     *piped
+	steps []BatchStep
+	next  int
+}
+
+func (b *pipedBatch) Next(ctx context.Context) error {
+	s := b.steps[b.next]
+	b.next++
+	switch {
+	case s.Put != nil:
+		return b.p.Put(ctx, s.Put)
+	case s.Dir != nil:
+		return b.p.Dir(ctx, s.Dir)
+	case s.Link != nil:
+		return b.p.Link(ctx, s.Link)
+	}
+	return b.p.Op(ctx, s.Op)
+}
+
+func (b *pipedBatch) Close()      {}
+func (b *pipedBatch) Unsure() int { return b.p.unsure }
+
+// A batch whose step failed with the steps after it already on their way
+// (a connection lost mid-run) says of exactly those, in their skip
+// reasons, that they may have run; the changes past them, and any run
+// whose batch knows it ran nothing more, are skipped as ever.
+func TestRunSaysWhichSkippedStepsMayHaveRun(t *testing.T) {
+	two := dirChange("b", "/srv/b")
+	two.Steps = append(two.Steps, plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: plan.OpLink, Path: declaration.Lit("/srv/b/l"), Target: text("/x"), Privilege: plan.Elevated}})
+	p := &plan.Plan{Hash: "h", Changes: []plan.Change{dirChange("a", "/srv/a"), two, dirChange("c", "/srv/c"), fileChange("d", "/srv/d", "d")}}
+	lost := Errorf(events.Transient, "the connection to h dropped before the step ended")
+	for _, unsure := range []int{0, 2} {
+		h := &piped{recorder: recorder{fail: map[string]error{"dir /srv/b": lost}}, unsure: unsure}
+		evs, res := runPlan(t, p, h, noRefs, nil)
+		if res != (Result{OK: 1, Failed: 1, Skipped: 2}) {
+			t.Fatalf("unsure %d: result %+v", unsure, res)
+		}
+		reasons := map[string]string{}
+		for _, e := range evs {
+			if e.Event == events.StepSkipped || e.Event == events.ChangeSkipped {
+				reasons[fmt.Sprintf("%s %s #%d", e.Event, e.ID, e.Step)] = e.Reason
+			}
+		}
+		want := map[string]string{
+			"step_skipped b #2":   "an earlier step of the change failed",
+			"change_skipped c #0": "an earlier change failed: b",
+			"change_skipped d #0": "an earlier change failed: b",
+		}
+		if unsure == 2 {
+			// b's link and c's dir were sent; d's put wasn't.
+			want["step_skipped b #2"] += mayHaveRun
+			want["change_skipped c #0"] += mayHaveRun
+		}
+		if fmt.Sprint(reasons) != fmt.Sprint(want) {
+			t.Fatalf("unsure %d: skip reasons\n%q\nwant\n%q", unsure, reasons, want)
+		}
+	}
+}

@@ -15,14 +15,14 @@
 //
 // Framing. Each line the script itself writes starts with a marker holding a
 // random nonce made for the batch. A probe's output never reaches the stream
-// as it is: it goes through od, so it arrives as lines of hex digits that
-// can't hold a marker, whatever bytes (newlines, NULs, a guessed marker) the
-// probe printed. Its exit status is written apart, on the marker line that
+// as it is: it goes through base64, so it arrives as lines of base64's
+// alphabet, which can't hold a marker (each has a space), whatever bytes
+// (newlines, NULs, a guessed marker) the probe printed. Its exit status is written apart, on the marker line that
 // closes its answer, by the batch's shell. The stream is:
 //
 //	<marker> H              the batch started
 //	<marker> M <tool>       a tool is missing; nothing else follows
-//	<marker> B <i>          query i's output follows, in hex
+//	<marker> B <i>          query i's output follows, in base64
 //	<marker> E <i> <status> query i's probe exited with status
 //	<marker> Z              the batch ended
 //
@@ -32,8 +32,8 @@
 // output is discarded, and its exit status comes back as the output of the
 // constant wrapper that ran it, so a command killed at its limit (no report)
 // reads as timed out. One of Zap's own probes (a package manager's query, an
-// account lookup) is a command whose stdout does come back, in hex like a
-// path read's, under LC_ALL=C; its exit status is its answer's, and a probe
+// account lookup) is a command whose stdout does come back, in base64 like
+// a path read's, under LC_ALL=C; its exit status is its answer's, and a probe
 // stopped at its limit reads as timed out.
 package batch
 
@@ -133,23 +133,27 @@ func Build(nonce string, queries []detect.Query) (*Batch, error) {
 }
 
 // framed is the script that runs cmd as unit u's probe and writes its
-// framed answer (the B line, the probe's output in hex, the E line with its
-// exit status) to descriptor out.
+// framed answer (the B line, the probe's output in base64, the E line with
+// its exit status) to descriptor out. base64 rather than od's hex: less
+// than half the bytes on the way back (for 2,000 files' reads 1.1 MB of
+// hex, 0.49 MB of base64) and a fifth of the CPU on the target; every target has it,
+// since a put decodes its content with it.
 //
 // The probe runs in the background only so that its pid, which setsid made
 // its session's and process group's, is known: once it has exited,
 // whatever it left running in its group (BusyBox's timeout signals only its
-// command, not the group) is killed, so nothing holds the pipe to od open.
+// command, not the group) is killed, so nothing holds the pipe to base64
+// open.
 // The probe gets none of the batch's own descriptors (3, 4 and 5).
 func framed(u int, cmd string, out int) string {
 	return fmt.Sprintf("printf '%%s B %d\\n' \"$N\" >&%d\n", u, out) +
-		fmt.Sprintf("s=$( { { %s 3>&- 4>&- 5>&- & p=$!; wait \"$p\"; echo \"$?\" >&3; kill -9 \"-$p\"; } 2>/dev/null | od -An -v -tx1 >&%d; } 3>&1 )\n", cmd, out) +
+		fmt.Sprintf("s=$( { { %s 3>&- 4>&- 5>&- & p=$!; wait \"$p\"; echo \"$?\" >&3; kill -9 \"-$p\"; } 2>/dev/null | base64 >&%d; } 3>&1 )\n", cmd, out) +
 		fmt.Sprintf("printf '%%s E %d %%s\\n' \"$N\" \"$s\" >&%d\n", u, out)
 }
 
 // Tools lists the commands a batch of queries needs on the target.
 func Tools(queries []detect.Query) []string {
-	tools := []string{"timeout", "od", "tr", "head", "cat", "stat", "readlink", "setsid"}
+	tools := []string{"timeout", "base64", "tr", "head", "cat", "stat", "readlink", "setsid"}
 	digest, command := false, false
 	for _, q := range queries {
 		digest = digest || q.Op == detect.OpDigest
@@ -176,7 +180,7 @@ func needsProc(queries []detect.Query) bool {
 // Zap's own path reads (type, stat and content) run in groups: each group
 // is one constant script, pathScript, run as sh -c with the group's paths as
 // its arguments, in one session under one timeout, its output through one
-// od. Every read of one path in a group (a file's type, stat and content)
+// base64. Every read of one path in a group (a file's type, stat and content)
 // is answered from one pass over it. A group starts no process per path: it
 // tests each path with the shell's own test, reads all the paths there with
 // one lstat, opens the regular files it reads the content of seven at a

@@ -235,7 +235,7 @@ func TestProbes(t *testing.T) {
 func TestMissingTool(t *testing.T) {
 	// A PATH with every tool but readlink.
 	bin := t.TempDir()
-	for _, tool := range []string{"timeout", "od", "tr", "head", "cat", "stat", "setsid", "sh"} {
+	for _, tool := range []string{"timeout", "base64", "tr", "head", "cat", "stat", "setsid", "sh"} {
 		p, err := exec.LookPath(tool)
 		must(t, err)
 		must(t, os.Symlink(p, filepath.Join(bin, tool)))
@@ -256,8 +256,8 @@ func TestParseRefuses(t *testing.T) {
 	}
 	b, err := Build("00ff", qs)
 	must(t, err)
-	// The type read's group: "e\n41ed root root\n", in hex.
-	ok := "ZAP00ff H\nZAP00ff B 0\n 65 0a 34 31 65 64 20 72 6f 6f 74 20 72 6f 6f 74 0a\nZAP00ff E 0 0\nZAP00ff B 1\nZAP00ff E 1 1\nZAP00ff Z\n"
+	// The type read's group: "e\n41ed root root\n", in base64.
+	ok := "ZAP00ff H\nZAP00ff B 0\nZQo0MWVkIHJvb3Qgcm9vdAo=\nZAP00ff E 0 0\nZAP00ff B 1\nZAP00ff E 1 1\nZAP00ff Z\n"
 	answers, err := b.Parse([]byte(ok))
 	must(t, err)
 	if answers[0].Type != detect.TypeDirectory || answers[1].Status != detect.StatusMissing {
@@ -278,7 +278,9 @@ func TestParseRefuses(t *testing.T) {
 		{"answers out of order", strings.Replace(ok, "B 0", "B 1", 1), "read 0 has no answer"},
 		{"an end for another read", strings.Replace(ok, "E 0 0", "E 1 0", 1), "read 0 has no answer"},
 		{"an answer too many", strings.Replace(ok, "ZAP00ff Z", "ZAP00ff B 2\nZAP00ff E 2 0\nZAP00ff Z", 1), "more answers than its 2 reads"},
-		{"a raw line inside an answer", strings.Replace(ok, " 65 0a", "ZAP00fe E 0 0\n 65 0a", 1), "garbled"},
+		{"a raw line inside an answer", strings.Replace(ok, "ZQo0MWVkIHJvb3Qgcm9vdAo=", "ZAP00fe E 0 0\nZQo0MWVkIHJvb3Qgcm9vdAo=", 1), "garbled"},
+		{"hex where base64 goes", strings.Replace(ok, "ZQo0MWVkIHJvb3Qgcm9vdAo=", " 65 0a 34", 1), "garbled"},
+		{"base64 that doesn't decode", strings.Replace(ok, "ZQo0MWVkIHJvb3Qgcm9vdAo=", "ZQo0MWVkIHJvb3Qgcm9vdAo", 1), "garbled"},
 		{"a status that isn't a number", strings.Replace(ok, "E 0 0", "E 0 x", 1), "garbled"},
 		{"output past the end", ok + "more\n", "past its end marker"},
 		{"an unknown tool", "ZAP00ff H\nZAP00ff M rm\n", "garbled"},
@@ -511,7 +513,7 @@ func TestBusyBoxTimeout(t *testing.T) {
 		t.Skip("no busybox here: its timeout can't be tried")
 	}
 	bin := t.TempDir()
-	for _, tool := range []string{"od", "tr", "head", "cat", "stat", "readlink", "setsid", "sh", "sleep", "sha512sum"} {
+	for _, tool := range []string{"base64", "tr", "head", "cat", "stat", "readlink", "setsid", "sh", "sleep", "sha512sum"} {
 		p, err := exec.LookPath(tool)
 		must(t, err)
 		must(t, os.Symlink(p, filepath.Join(bin, tool)))

@@ -2,6 +2,7 @@ package batch
 
 import (
 	"bytes"
+	"encoding/base64"
 	"fmt"
 	"strconv"
 	"strings"
@@ -56,7 +57,7 @@ func (b *Batch) Parse(out []byte) ([]detect.Answer, error) {
 	stopped := fmt.Errorf("the batch's output stopped before its end marker")
 	marker := []byte(b.marker + " ")
 	answers := make([]detect.Answer, len(b.Queries))
-	var data []byte
+	var enc, data []byte
 	for n, un := range b.units {
 		l, ok := next()
 		if !ok {
@@ -73,7 +74,7 @@ func (b *Batch) Parse(out []byte) ([]detect.Answer, error) {
 		if string(l) != b.marker+" B "+strconv.Itoa(n) {
 			return nil, layout(un.reads[0])
 		}
-		data = data[:0]
+		enc = enc[:0]
 		for {
 			l, ok := next()
 			if !ok {
@@ -88,16 +89,19 @@ func (b *Batch) Parse(out []byte) ([]detect.Answer, error) {
 				if err != nil || code < 0 || code > 255 {
 					return nil, fmt.Errorf("the batch's output is garbled")
 				}
+				if data, ok = decode(data, enc); !ok {
+					return nil, fmt.Errorf("the batch's output is garbled")
+				}
 				b.answerUnit(answers, un, code, data)
 				break
 			}
-			var ok2 bool
-			if data, ok2 = appendHex(data, l); !ok2 {
+			if !base64Line(l) {
 				if bytes.HasPrefix(l, marker) {
 					return nil, layout(un.reads[0])
 				}
 				return nil, fmt.Errorf("the batch's output is garbled")
 			}
+			enc = append(enc, l...)
 		}
 	}
 	l, ok := next()
@@ -119,34 +123,27 @@ func (b *Batch) Parse(out []byte) ([]detect.Answer, error) {
 	return answers, nil
 }
 
-// appendHex appends the bytes a line of od's hex spells to data: pairs of
-// hex digits, spaces anywhere between them ignored. A line of anything else
-// (or an odd digit out) doesn't decode.
-func appendHex(data, line []byte) ([]byte, bool) {
-	var hi byte
-	half := false
+// base64Line reports whether line is one of base64's: the standard
+// alphabet and its padding, nothing else (no space, so never a marker).
+func base64Line(line []byte) bool {
 	for _, c := range line {
-		var v byte
-		switch {
-		case c == ' ':
-			continue
-		case '0' <= c && c <= '9':
-			v = c - '0'
-		case 'a' <= c && c <= 'f':
-			v = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			v = c - 'A' + 10
-		default:
-			return data, false
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '=') {
+			return false
 		}
-		if half {
-			data = append(data, hi<<4|v)
-		} else {
-			hi = v
-		}
-		half = !half
 	}
-	return data, !half
+	return true
+}
+
+// decode sets data to the bytes enc, one answer's base64 lines joined,
+// spells: strictly (padding where it belongs, no stray bits), so the only
+// text that decodes is what base64 wrote. data's memory is reused.
+func decode(data, enc []byte) ([]byte, bool) {
+	n := base64.StdEncoding.DecodedLen(len(enc))
+	if cap(data) < n {
+		data = make([]byte, n)
+	}
+	k, err := base64.StdEncoding.Strict().Decode(data[:n], enc)
+	return data[:k], err == nil
 }
 
 func layout(n int) error {

@@ -2,6 +2,7 @@ package batch
 
 import (
 	"bytes"
+	"encoding/base64"
 	"fmt"
 	"strings"
 	"testing"
@@ -52,17 +53,15 @@ var fuzzFixed = map[int]string{
 	5: "/target\n",
 }
 
-// od is what od -An -v -tx1 prints of data: a line for every 16 bytes,
-// each byte as a space and two hex digits; nothing for no data.
-func od(data []byte) string {
+// b64 is what base64 prints of data: lines of at most 76 characters, the
+// last padded; nothing for no data.
+func b64(data []byte) string {
+	e := base64.StdEncoding.EncodeToString(data)
 	var s strings.Builder
-	for len(data) > 0 {
-		n := min(16, len(data))
-		for _, c := range data[:n] {
-			fmt.Fprintf(&s, " %02x", c)
-		}
-		s.WriteByte('\n')
-		data = data[n:]
+	for len(e) > 0 {
+		n := min(76, len(e))
+		s.WriteString(e[:n] + "\n")
+		e = e[n:]
 	}
 	return s.String()
 }
@@ -93,7 +92,7 @@ func probeAnswer(code int, data []byte) detect.Answer {
 // FuzzParseNoForgery holds Parse to the batch's framing: whatever bytes one
 // probe prints, every other read's answer is exactly what that read
 // printed. Probes print p0, p1 and p2 and exit with codes' bytes; then unit
-// k (any unit) prints forged instead. Through od, as the script sends it,
+// k (any unit) prints forged instead. Through base64, as the script sends it,
 // the batch parses and unit k answers forged. Sent raw, as if it had
 // reached the stream unencoded (but without the nonce, which no probe
 // knows), the batch fails as a whole or every other read still answers as
@@ -120,7 +119,7 @@ func FuzzParseNoForgery(f *testing.F) {
 		}
 		sections := make([]string, n)
 		for u := range sections {
-			sections[u] = od(data[u])
+			sections[u] = b64(data[u])
 		}
 		frame := func(sections []string) []byte {
 			out := stream(b, sections, code)
@@ -156,7 +155,7 @@ func FuzzParseNoForgery(f *testing.F) {
 			}
 			forgedSections[u] = string(forged)
 		} else {
-			forgedSections[u] = od(forged)
+			forgedSections[u] = b64(forged)
 		}
 		got, err := b.Parse(frame(forgedSections))
 		if err != nil {
@@ -184,7 +183,7 @@ func FuzzParseNoForgery(f *testing.F) {
 func baseline(t testing.TB, b *Batch) []detect.Answer {
 	sections := make([]string, len(b.units))
 	for u, d := range fuzzFixed {
-		sections[u] = od([]byte(d))
+		sections[u] = b64([]byte(d))
 	}
 	answers, err := b.Parse(stream(b, sections, make([]int, len(b.units))))
 	must(t, err)
@@ -237,10 +236,10 @@ func TestParseBounds(t *testing.T) {
 	b := fuzzBatch(t)
 	sections := make([]string, len(b.units))
 	for u, d := range fuzzFixed {
-		sections[u] = od([]byte(d))
+		sections[u] = b64([]byte(d))
 	}
 	code := make([]int, len(b.units))
-	sections[0] = od(make([]byte, detect.ProbeOutputLimit+1))
+	sections[0] = b64(make([]byte, detect.ProbeOutputLimit+1))
 	answers, err := b.Parse(stream(b, sections, code))
 	must(t, err)
 	if want := "the probe printed more than 1048576 bytes"; answers[0].Detail != want {

@@ -40,12 +40,6 @@ type Batch interface {
 	// Close ends the batch: a step still running is stopped, and none
 	// that hasn't started runs. It is called once, whatever Next returned.
 	Close()
-	// Unsure is, once Next has failed and Close returned, how many of the
-	// steps after the failed one the target was handed and may have run
-	// without a word back (a connection lost, or a run stopped, while
-	// they were on their way); 0 when the target is known to have run
-	// none of them.
-	Unsure() int
 }
 
 // batchable reports whether s can run in a batch, and as what.
@@ -107,13 +101,7 @@ func (r *Runner) batched(ctx context.Context, g int) (bool, error) {
 	err := r.batch.b.Next(ctx)
 	r.batch.done++
 	if err != nil || r.batch.done == len(r.batch.idx) {
-		b := r.batch
 		r.endBatch()
-		if err != nil {
-			for _, k := range b.idx[b.done:min(b.done+b.b.Unsure(), len(b.idx))] {
-				r.unsure[k] = true
-			}
-		}
 	}
 	return true, err
 }
@@ -124,21 +112,6 @@ func (r *Runner) endBatch() {
 		r.batch.b.Close()
 		r.batch = nil
 	}
-}
-
-// mayHaveRun ends the reason a step or change is skipped for when a batch
-// had already handed it to the target (Batch.Unsure).
-const mayHaveRun = "; it had already been sent to the target, and may have run there before the run stopped hearing from it: the re-read shows what stands"
-
-// skipReason is why the run's steps from..to-1 (flat) are skipped: reason,
-// and that they may have run when a batch had sent any of them.
-func (r *Runner) skipReason(reason string, from, to int) string {
-	for k := from; k < to; k++ {
-		if r.unsure[k] {
-			return reason + mayHaveRun
-		}
-	}
-	return reason
 }
 
 // flatten lists p's steps in the order they run.

@@ -73,11 +73,9 @@ type Runner struct {
 	Live bool
 
 	// flat is the run's steps in order; batch the batch under way, when
-	// the Host is a Pipeliner; unsure the steps (in flat) a failed batch
-	// had sent and may have run (Batch.Unsure).
-	flat   []*PreparedStep
-	batch  *batchRun
-	unsure map[int]bool
+	// the Host is a Pipeliner.
+	flat  []*PreparedStep
+	batch *batchRun
 }
 
 // Result counts a run's changes.
@@ -90,7 +88,7 @@ type Result struct {
 // written: the run stops there.
 func (r *Runner) Run(ctx context.Context, p *Prepared) (Result, error) {
 	var res Result
-	r.flat, r.unsure = flatten(p), map[int]bool{}
+	r.flat = flatten(p)
 	defer r.endBatch()
 	if err := r.emit(&events.Event{Event: events.RunStarted, Format: events.Format, PlanHash: p.Hash, Changes: len(p.Changes)}); err != nil {
 		return res, err
@@ -103,8 +101,7 @@ func (r *Runner) Run(ctx context.Context, p *Prepared) (Result, error) {
 		id, kind := c.Change.ID, c.Change.Type
 		if failedID != "" {
 			res.Skipped++
-			reason := r.skipReason("an earlier change failed: "+failedID, base-len(c.Steps), base)
-			if err := r.emit(&events.Event{Event: events.ChangeSkipped, ID: id, Type: kind, Reason: reason}); err != nil {
+			if err := r.emit(&events.Event{Event: events.ChangeSkipped, ID: id, Type: kind, Reason: fmt.Sprintf("an earlier change failed: %s", failedID)}); err != nil {
 				return res, err
 			}
 			continue
@@ -138,8 +135,7 @@ func (r *Runner) change(ctx context.Context, c *PreparedChange, base int) (bool,
 	for i := range c.Steps {
 		s, n := &c.Steps[i], i+1
 		if failure != nil {
-			reason := r.skipReason("an earlier step of the change failed", base+i, base+i+1)
-			if err := r.emit(&events.Event{Event: events.StepSkipped, ID: id, Step: n, Summary: s.Summary, Reason: reason}); err != nil {
+			if err := r.emit(&events.Event{Event: events.StepSkipped, ID: id, Step: n, Summary: s.Summary, Reason: "an earlier step of the change failed"}); err != nil {
 				return false, err
 			}
 			continue

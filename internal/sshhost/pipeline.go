@@ -38,13 +38,11 @@ import (
 // So every write is still one `sudo -n sh -s` reading the constant script
 // (a login operation's `sh -s` goes without sudo), the here-document hands
 // it exactly its input, and the driver ends at the first step that fails:
-// none after it runs, nor after an end line it couldn't write (its
-// connection gone). The token is random per batch, so no input can end
+// none after it runs. The token is random per batch, so no input can end
 // its here-document early or forge an end line; an input holding it
-// anyway is refused. Steps are written ahead of their ends, so no step
-// waits a round trip for the one before it, but no further ahead than
-// hides one round trip (ahead) and never past a step with a limit; the
-// ends are read in order: each step's stdout and
+// anyway is refused. A step is written once the one before it ended (its
+// end lines read, status 0), so the driver never holds a step to run past a
+// partition, and the ends are read in order: each step's stdout and
 // stderr are what the driver's streams carry between two end lines (less
 // the newline the end line opens with), after what the session printed
 // before the first step (a login shell's notices), which each step's own
@@ -99,14 +97,10 @@ type driverRun struct {
 	ended    chan struct{} // the same, for the writer (Next takes changed)
 
 	mu      sync.Mutex
-	out     splitter    // stdout
-	errs    splitter    // stderr
-	ends    []time.Time // when each section (the 0th too) ended on both streams
-	wrote   []written   // each step written (the 0th: the driver's start)
+	out     splitter // stdout
+	errs    splitter // stderr
+	ends    []time.Time
 	stopped bool
-	// sure is set when the step Next last failed on failed by its own end
-	// lines, or the driver's exit came back: it ran nothing after it.
-	sure bool
 	// live are the streams of the LiveLine the step Next waits for follows
 	// (execute.WithLive), stdout's then stderr's; nil while none does.
 	live [2]io.Writer
@@ -182,35 +176,17 @@ func (b *driverRun) start(steps []execute.BatchStep) {
 // driverStart is what the driver runs first: the trap that passes SIGTERM
 // to the step under way, and the end lines of the 0th section.
 const driverStart = `trap '[ -z "$zap_p" ] || kill -TERM "$zap_p" 2>/dev/null; exit 143' TERM
-printf '\n%%s 0\n' %[1]s >&2 || exit 0; printf '\n%%s 0 0\n' %[1]s || exit 0
+printf '\n%%s 0\n' %[1]s >&2; printf '\n%%s 0 0\n' %[1]s
 `
 
-// The writer's reach ahead of the steps that ended: at most maxAhead steps
-// on their way, and another only while those hold under aheadBytes of text
-// (one step always goes, however long).
-const (
-	maxAhead   = 16
-	aheadBytes = 1 << 20
-)
-
 // write writes the driver's text to stdin, step after step, and closes it
-// after the last; a step the session won't take (it ended) stops it.
-//
-// It writes ahead of the steps' ends, so the target never waits a round
-// trip between two steps: a step goes once fewer than ahead() steps written
-// are still to end, their text under aheadBytes, none of them one with a
-// limit, and none that ended failed. A put or link written while an
-// earlier one's report of its clean is still on its way carries the list
-// without it, and reads the directory again: at most ahead() reads of a
-// directory per run, not one. The price is what a partition (every
-// packet dropped, sshd and the driver alive) leaves unknown: the driver
-// may run the steps it holds while the operator hears nothing, so those
-// are reported as may have run (Unsure), where one written only after the
-// one before it ended could not have run; ahead keeps them to about one
-// round trip's worth. A connection that ends outright stops the driver at
-// the first end line it can't write, and a step's limit can only be
-// enforced by stopping the session, so nothing is written past it until
-// it ends. docs/architecture.md has the measured round trips.
+// after the last; a step the session won't take (it ended) stops it. It
+// writes a step only once the one before it ended, both its end lines read
+// here with status 0 (awaitEnd): a driver that ran ahead on steps already
+// written would go on past a partition the operator reports as the step's
+// dropped connection, running steps the events call skipped. The price is
+// one round trip per step, against a session's setup and login per step
+// before the driver (docs/architecture.md).
 func (b *driverRun) write(stdin io.WriteCloser, token string, steps []execute.BatchStep) {
 	defer stdin.Close()
 	w := bufio.NewWriterSize(stdin, 64<<10)
@@ -218,108 +194,48 @@ func (b *driverRun) write(stdin io.WriteCloser, token string, steps []execute.Ba
 	if _, err := fmt.Fprintf(w, driverStart, end); err != nil {
 		return
 	}
-	if w.Flush() != nil {
-		return
-	}
-	b.mu.Lock()
-	b.wrote = append(b.wrote, written{at: time.Now()})
-	b.mu.Unlock()
 	for i, s := range steps {
-		// Room first, so the step carries the freshest list of cleaned
-		// directories.
-		if !b.awaitRoom(i) {
-			return
-		}
 		k := strconv.Itoa(i + 1)
 		cmd, input, err := stepText(s, b.e.cleaned.list(laneRoot))
 		delim := "ZAP_STEP_" + token + "_" + k
 		if err == nil && strings.Contains(input, token) {
 			err = errors.New("the step's input holds the batch's delimiter")
 		}
-		var text strings.Builder
 		if err != nil {
 			// The driver reports the step failed with nothing run.
-			fmt.Fprintf(&text, "printf '%%s\\n' %s >&2\nzap_s=93\n", vocab.Quote(err.Error()))
+			fmt.Fprintf(w, "printf '%%s\\n' %s >&2\nzap_s=93\n", vocab.Quote(err.Error()))
 		} else {
-			fmt.Fprintf(&text, "%s <<'%s' &\n%s", cmd, delim, input)
+			fmt.Fprintf(w, "%s <<'%s' &\n%s", cmd, delim, input)
 			if !strings.HasSuffix(input, "\n") {
-				text.WriteString("\n")
+				w.WriteString("\n")
 			}
-			fmt.Fprintf(&text, "%s\nzap_p=$!; wait \"$zap_p\"; zap_s=$?; zap_p=\n", delim)
+			fmt.Fprintf(w, "%s\nzap_p=$!; wait \"$zap_p\"; zap_s=$?; zap_p=\n", delim)
 		}
-		fmt.Fprintf(&text, "printf '\\n%%s %%s\\n' %s %s >&2 || exit 0; printf '\\n%%s %%s %%s\\n' %s %s \"$zap_s\" || exit 0\n[ \"$zap_s\" = 0 ] || exit 0\n", end, k, end, k)
-		w.WriteString(text.String())
+		fmt.Fprintf(w, "printf '\\n%%s %%s\\n' %s %s >&2; printf '\\n%%s %%s %%s\\n' %s %s \"$zap_s\"\n[ \"$zap_s\" = 0 ] || exit 0\n", end, k, end, k)
 		if w.Flush() != nil {
 			return
 		}
-		limited := s.Op != nil && s.Op.Timeout > 0
-		b.mu.Lock()
-		b.wrote = append(b.wrote, written{at: time.Now(), bytes: text.Len(), limited: limited})
-		b.mu.Unlock()
+		if i+1 < len(steps) && !b.awaitEnd(i+1) {
+			return
+		}
 	}
 }
 
-// written is what the writer knows of a step it wrote (the 0th: the
-// driver's start): when, how many bytes, and whether the step has a limit.
-type written struct {
-	at      time.Time
-	bytes   int
-	limited bool
-}
-
-// awaitRoom waits until step i (0-based) may be written (see write), and
-// reports false once a step ended failed, a stream ended or the batch
-// stopped.
-func (b *driverRun) awaitRoom(i int) bool {
+// awaitEnd waits until step k (1-based) ended on both streams, and reports
+// whether it exited 0; false too once a stream ended or the batch stopped
+// first.
+func (b *driverRun) awaitEnd(k int) bool {
 	for {
 		b.mu.Lock()
-		ended := min(len(b.out.done), len(b.errs.done)) - 1 // steps ended
-		// A step that failed is the last the driver ran.
-		failed := ended >= 1 && b.out.done[ended].status != 0
+		done := len(b.out.done) > k && len(b.errs.done) > k
+		ok := done && b.out.done[k].status == 0
 		gone := b.out.eof || b.errs.eof || b.stopped
-		open, held, limited := 0, 0, false
-		for k := max(ended, 0) + 1; k <= i; k++ {
-			open++
-			held += b.wrote[k].bytes
-			limited = limited || b.wrote[k].limited
-		}
-		room := open == 0 || (open < b.ahead() && held < aheadBytes && !limited)
 		b.mu.Unlock()
-		switch {
-		case failed || gone:
-			return false
-		case room:
-			return true
+		if done || gone {
+			return ok
 		}
 		<-b.ended
 	}
-}
-
-// ahead is how many steps may be on their way at once: enough that the
-// next one arrives before the one under way ends, one round trip (the
-// driver's start to its first end lines) over a step's time on the target
-// (the least seen between two ends the target didn't wait between), plus
-// the one running; 2 before a step has ended, maxAhead at most. b.mu is
-// held.
-func (b *driverRun) ahead() int {
-	if len(b.ends) < 2 || len(b.wrote) == 0 {
-		return 2
-	}
-	rtt := b.ends[0].Sub(b.wrote[0].at)
-	var step time.Duration
-	for k := 1; k < len(b.ends) && k < len(b.wrote); k++ {
-		// Step k was on the target before step k-1 ended: the gap
-		// between the two ends is its own time there.
-		if b.wrote[k].at.Before(b.ends[k-1]) {
-			if d := b.ends[k].Sub(b.ends[k-1]); step == 0 || d < step {
-				step = d
-			}
-		}
-	}
-	if step <= 0 {
-		return 2
-	}
-	return min(maxAhead, max(2, 1+int((rtt+step-1)/step)))
 }
 
 // stepText is a step's command and its stdin, as its own session would
@@ -465,9 +381,6 @@ func (b *driverRun) notify() {
 func (b *driverRun) Next(ctx context.Context) error {
 	i := b.next
 	b.next++
-	b.mu.Lock()
-	b.sure = false
-	b.mu.Unlock()
 	switch {
 	case i == b.stopAt && b.stopErr != nil:
 		return b.stopErr
@@ -498,10 +411,6 @@ func (b *driverRun) Next(ctx context.Context) error {
 	for {
 		b.mu.Lock()
 		res, ok := b.result(i)
-		if ok {
-			var ee *ssh.ExitError
-			b.sure = !b.stopped && (res.err == nil || b.waitErr == nil || errors.As(b.waitErr, &ee))
-		}
 		b.mu.Unlock()
 		if ok {
 			return b.stepError(i, res)
@@ -553,18 +462,6 @@ func (b *driverRun) stepError(i int, r sessionResult) error {
 		return rootError(plan.OpDir, r)
 	}
 	return rootError(plan.OpLink, r)
-}
-
-// Unsure is how many of the steps after the one Next last failed on were
-// written to the driver and may have run unheard of (see write): none when
-// that step's own end lines, or the driver's exit, came back.
-func (b *driverRun) Unsure() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.sure {
-		return 0
-	}
-	return max(0, len(b.wrote)-1-b.next)
 }
 
 // stop ends the session: SIGTERM, which the driver passes to the step under

@@ -82,7 +82,7 @@ func (p accountPlaces) or() accountPlaces {
 func (p accountPlaces) remove(name string) error {
 	p = p.or()
 	var err error
-	if hasAccount(p.passwd, name) {
+	if passwdNames(p.passwd)[name] {
 		err = p.userdel(name)
 	}
 	os.RemoveAll(filepath.Join(p.home, name))
@@ -103,13 +103,7 @@ func userdel(name string) error {
 // reusing its number) keeps it; a name of any other form is left alone.
 func sweepAccounts(p accountPlaces) {
 	p = p.or()
-	names := map[string]bool{}
-	if data, err := os.ReadFile(p.passwd); err == nil {
-		for _, line := range strings.Split(string(data), "\n") {
-			name, _, _ := strings.Cut(line, ":")
-			names[name] = true
-		}
-	}
+	names := passwdNames(p.passwd)
 	for _, dir := range []string{p.home, p.sudoers} {
 		entries, _ := os.ReadDir(dir)
 		for _, e := range entries {
@@ -137,18 +131,17 @@ func accountOwner(name string) (int, bool) {
 	return pid, true
 }
 
-// hasAccount reports whether the password file at passwd names name.
-func hasAccount(passwd, name string) bool {
-	data, err := os.ReadFile(passwd)
-	if err != nil {
-		return false
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if n, _, _ := strings.Cut(line, ":"); n == name {
-			return true
+// passwdNames is the set of account names the password file at passwd
+// holds (none when it can't be read).
+func passwdNames(passwd string) map[string]bool {
+	names := map[string]bool{}
+	if data, err := os.ReadFile(passwd); err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			name, _, _ := strings.Cut(line, ":")
+			names[name] = true
 		}
 	}
-	return false
+	return names
 }
 
 func exists(path string) bool {

@@ -422,7 +422,7 @@ func (h *Host) launch(opts Options) error {
 		cmd = exec.Command("systemd-nspawn", append(args, opts.NspawnArgs...)...)
 		cmd.Env = append(os.Environ(), "SYSTEMD_NSPAWN_API_VFS_WRITABLE=network")
 	case OpenRC:
-		cmd = exec.Command("ip", "netns", "exec", l.Netns, "unshare", "--mount", "--uts", "--ipc", "--pid", "--fork",
+		cmd = exec.Command("ip", "netns", "exec", l.Netns, "unshare", "--mount", "--uts", "--ipc", "--pid", "--cgroup", "--fork",
 			"--propagation", "private", "sh", "-c", string(openrcBoot), "openrc-boot", l.Root, h.Name)
 	default:
 		return fmt.Errorf("unknown lab host kind %q", h.Kind)

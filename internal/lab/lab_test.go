@@ -73,6 +73,22 @@ func TestStartExec(t *testing.T) {
 			if kind == lab.Systemd && h.State != "running" {
 				t.Errorf("systemd's state at boot = %q, want running", h.State)
 			}
+			// Its PID 1 is in a cgroup namespace of its own, where no new
+			// hierarchy can be made in the machine's kernel, and an OpenRC
+			// host mounts no cgroups (its hierarchies came and went with it,
+			// and a systemd host booting beside it failed on one).
+			ours, err := os.Readlink("/proc/self/ns/cgroup")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out, err := h.Exec("readlink", "/proc/1/ns/cgroup"); err != nil || strings.TrimSpace(out) == ours {
+				t.Errorf("the host's cgroup namespace = %q (%v), want one other than the machine's %q", out, err, ours)
+			}
+			if kind == lab.OpenRC {
+				if out, err := h.Exec("sh", "-c", "grep -E ' - cgroup2? ' /proc/1/mountinfo || true"); err != nil || out != "" {
+					t.Errorf("the OpenRC host mounted cgroups (%v):\n%s", err, out)
+				}
+			}
 			if _, err := h.Exec("false"); err == nil {
 				t.Error("a command exiting 1 gave no error")
 			}

@@ -55,6 +55,14 @@ RC
 	rc-update del hwclock.sh sysinit >/dev/null 2>&1 || true
 	rc-update del procps sysinit >/dev/null 2>&1 || true
 	rm -f /etc/init.d/hwclock.sh /etc/init.d/procps
+	# OpenRC's cgroups service mounts every v1 controller the kernel has,
+	# which makes new hierarchies in the machine's kernel that live and die
+	# with the host (a systemd host booting beside it then fails to mount
+	# one that was listed a moment before), and sets a release agent the
+	# kernel runs on the machine's own root. A lab host is booted in its own
+	# cgroup namespace, where neither is allowed; it mounts no cgroups.
+	rc-update del cgroups sysinit >/dev/null 2>&1 || true
+	rm -f /etc/init.d/cgroups
 	;;
 *)
 	echo "image.sh: unknown kind $kind" >&2

@@ -17,8 +17,9 @@
 // random nonce made for the batch. A probe's output never reaches the stream
 // as it is: it goes through base64, so it arrives as lines of base64's
 // alphabet, which can't hold a marker (each has a space), whatever bytes
-// (newlines, NULs, a guessed marker) the probe printed. Its exit status is written apart, on the marker line that
-// closes its answer, by the batch's shell. The stream is:
+// (newlines, NULs, a guessed marker) the probe printed. Its exit status is
+// written apart, on the marker line that closes its answer, by the batch's
+// shell. The stream is:
 //
 //	<marker> H              the batch started
 //	<marker> M <tool>       a tool is missing; nothing else follows
@@ -136,8 +137,8 @@ func Build(nonce string, queries []detect.Query) (*Batch, error) {
 // framed answer (the B line, the probe's output in base64, the E line with
 // its exit status) to descriptor out. base64 rather than od's hex: less
 // than half the bytes on the way back (for 2,000 files' reads 1.1 MB of
-// hex, 0.49 MB of base64) and a fifth of the CPU on the target; every target has it,
-// since a put decodes its content with it.
+// hex, 0.49 MB of base64) and a fifth of the CPU on the target; every
+// target has it, since a put decodes its content with it.
 //
 // The probe runs in the background only so that its pid, which setsid made
 // its session's and process group's, is known: once it has exited,

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Boots an OpenRC lab host: run as the first process of new mount, uts,
-# ipc, pid and cgroup namespaces (unshare -m -u -i -p -C -f) inside the host's network
-# namespace. $1 is the host's root, $2 its host name. Mounts proc, sysfs,
-# /run and a /dev of its own, then execs openrc-init as PID 1 in the root.
+# ipc, pid and cgroup namespaces (unshare -m -u -i -p -C -f) inside the
+# host's network namespace. $1 is the host's root, $2 its host name. Mounts
+# proc, sysfs, /run and a /dev of its own, then execs openrc-init as PID 1
+# in the root.
 set -eu
 root=$1
 mount -t proc proc "$root/proc"

@@ -195,8 +195,10 @@ func readTarget(f *fields) declaration.Target {
 	t.Local = f.boolean("local", "write local: true")
 	t.Host = f.textPtr("host")
 	t.User = f.textPtr("user")
+	before := f.d.failures()
 	t.Port = f.integer("port", "write the port out")
-	if _, ok := f.o.vals["port"]; ok && t.Port == 0 {
+	// A port that isn't a whole number is that problem alone, not a 0 too.
+	if _, ok := f.o.vals["port"]; ok && t.Port == 0 && f.d.failures() == before {
 		f.d.fail("port", "a port is 1 to 65535, not 0")
 	}
 	t.Identity = f.str("identity", false, "write the identity file's path out")

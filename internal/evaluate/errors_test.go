@@ -222,3 +222,17 @@ func TestPathSegments(t *testing.T) {
 		}
 	}
 }
+
+// TestRunPortAsStringIsOneProblem: a port written as a string is that
+// problem alone, not also "a port is 1 to 65535, not 0".
+func TestRunPortAsStringIsOneProblem(t *testing.T) {
+	body := `function (zap) { zap.target({host: 'web1', port: "2299"}); }`
+	_, err := eval(t, body, Options{})
+	e, ok := err.(*Error)
+	if !ok {
+		t.Fatalf("err = %v (%T), want the one problem", err, err)
+	}
+	if want := at(t, body, `port: "2299"`, 1) + `: zap.target: port: want a whole number, not a string`; e.Error() != want {
+		t.Fatalf("err = %q, want %q", e.Error(), want)
+	}
+}

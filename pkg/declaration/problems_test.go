@@ -49,6 +49,20 @@ func TestProblems(t *testing.T) {
 	}
 }
 
+// TestProblemsDuplicateIDIsTheOnlyProblem: a second resource with an id
+// already declared, depending on the first, is reported as the duplicate
+// it is, not as a resource that depends on itself as well.
+func TestProblemsDuplicateIDIsTheOnlyProblem(t *testing.T) {
+	d, err := Read([]byte(doc(dir("app", `"/a"`, ""), dir("app", `"/b"`, `,"depends_on":["app"]`))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, total := d.Problems(0)
+	if total != 1 || list[0].Error() != `resource "app": id declared twice` {
+		t.Fatalf("Problems = %v (%d), want only the duplicate id", list, total)
+	}
+}
+
 // TestProblemsAcrossAfterTheRest: the checks across resources run only
 // once the resources' own pass, so they see what they take for granted.
 func TestProblemsAcrossAfterTheRest(t *testing.T) {

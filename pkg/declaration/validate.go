@@ -101,12 +101,18 @@ func (d *Declaration) Problems(max int) ([]*Error, int) {
 	}
 	p.add(d.Target.validate(), -1)
 	byID := map[string]*Resource{}
+	// badID[i]: resource i's id is the problem; its edges aren't checked
+	// as well (a second "app" that depends on the first would read as
+	// depending on itself).
+	badID := map[int]bool{}
 	for i := range d.Resources {
 		r := &d.Resources[i]
 		switch {
 		case !ValidID(r.ID):
+			badID[i] = true
 			p.add(&Error{Field: fmt.Sprintf("resources[%d].id", i), Msg: fmt.Sprintf("%q is not an id: a letter, digit or _, then letters, digits, _, . or -", r.ID)}, i)
 		case byID[r.ID] != nil:
+			badID[i] = true
 			p.add(&Error{ID: r.ID, Msg: "id declared twice"}, i)
 		default:
 			byID[r.ID] = r
@@ -114,7 +120,9 @@ func (d *Declaration) Problems(max int) ([]*Error, int) {
 		}
 	}
 	for i := range d.Resources {
-		p.add(d.Resources[i].checkEdges(byID, d.ids), i)
+		if !badID[i] {
+			p.add(d.Resources[i].checkEdges(byID, d.ids), i)
+		}
 	}
 	if p.total > 0 {
 		return p.list, p.total

@@ -136,7 +136,8 @@ func Plan(w io.Writer, p *plan.Plan, o PlanOptions) {
 // then the references block. A local target: target: local, the user Zap
 // runs as and its home. A remote one: target: the host as declared ({env:X}
 // for a reference), host: what it resolved to when the declared host is a
-// reference, user: the connecting user or "(none — ssh chooses)", and home:
+// reference, user: the connecting user (marked as the bootstrap_user under
+// --bootstrap) or "(none — ssh chooses)", and home:
 // only when the target declares one.
 func Header(w io.Writer, t declaration.Target, c observation.Context, refs []observation.Reference) {
 	if t.Local || t.Host == nil {
@@ -152,9 +153,12 @@ func Header(w io.Writer, t declaration.Target, c observation.Context, refs []obs
 		if t.Host.HasRefs() {
 			fmt.Fprintf(w, "host: %s\n", escape.Line(c.Target))
 		}
-		if c.User != "" {
+		switch {
+		case c.Bootstrap && c.User != "":
+			fmt.Fprintf(w, "user: %s (the bootstrap_user: --bootstrap)\n", escape.Line(c.User))
+		case c.User != "":
 			fmt.Fprintf(w, "user: %s\n", escape.Line(c.User))
-		} else {
+		default:
 			fmt.Fprintln(w, "user: (none — ssh chooses)")
 		}
 		if t.Home != "" {

@@ -223,7 +223,7 @@ func observe(ctx context.Context, d *declaration.Declaration, res *resolve.Resol
 		// is written masked: no document a stage writes holds a secret's
 		// value, and no plan of such a target binds a wetrun anyway.
 		m := res.Masker()
-		ctxt = observation.Context{Target: m.String(r.target.Host), User: m.String(r.target.User), Home: d.Target.Home}
+		ctxt = observation.Context{Target: m.String(r.target.Host), User: m.String(r.target.User), Home: d.Target.Home, Bootstrap: conn.bootstrap}
 	}
 	if err != nil {
 		return nil, err
@@ -394,6 +394,8 @@ type dialing struct {
 	cancel context.CancelFunc
 	once   sync.Once
 	taken  *dialResult
+	// bootstrap says it connects as the bootstrap_user.
+	bootstrap bool
 }
 
 // startDial starts connecting to d's target when it is remote; nil when it
@@ -403,7 +405,7 @@ func startDial(ctx context.Context, d *declaration.Declaration, res *resolve.Res
 		return nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	c := &dialing{done: make(chan dialResult, 1), cancel: cancel}
+	c := &dialing{done: make(chan dialResult, 1), cancel: cancel, bootstrap: bootstrap}
 	go func() { c.done <- dial(ctx, &d.Target, res.Text, bootstrap) }()
 	return c
 }
@@ -424,7 +426,7 @@ func earlyDial(ctx context.Context, data []byte, bootstrap bool) (*dialing, *dec
 		return nil, nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	c := &dialing{done: make(chan dialResult, 1), cancel: cancel}
+	c := &dialing{done: make(chan dialResult, 1), cancel: cancel, bootstrap: bootstrap}
 	plain := func(x declaration.Text) string { v, _ := x.Plain(); return v }
 	go func() { c.done <- dial(ctx, &t, plain, bootstrap) }()
 	return c, &t

@@ -366,6 +366,14 @@ func checkRemote(p *plan.Plan, res *resolve.Resolution, bootstrap bool, masker *
 			hint+" (a plan made with --bootstrap runs only with --bootstrap)")
 	case c.Home != p.Target.Home:
 		return target, execute.Context{}, refuse(fmt.Errorf("plan: context.home: %q, but the target declares home %q", c.Home, p.Target.Home))
+	case c.Bootstrap != bootstrap && bootstrap:
+		return target, execute.Context{}, refuse(
+			errors.New("the plan was made without --bootstrap, and this run connects as the bootstrap_user: a plan made without --bootstrap doesn't bind a --bootstrap run"),
+			"make and review the plan with --bootstrap too")
+	case c.Bootstrap != bootstrap:
+		return target, execute.Context{}, refuse(
+			errors.New("the plan was made with --bootstrap, and this run connects as the target's user: a plan made with --bootstrap runs only with --bootstrap"),
+			hint)
 	}
 	user := target.User
 	if user == "" {

@@ -116,6 +116,8 @@ func checkContext(o *observation.Observations) error {
 		return stage.BadInput(fmt.Errorf("observations: context.target: %q, but the declaration's target is local", c.Target))
 	case c.User == "":
 		return stage.BadInput(errors.New("observations: context.user: a local plan names the user it runs as"))
+	case c.Bootstrap:
+		return stage.BadInput(errors.New("observations: context.bootstrap: a local target has no bootstrap_user to connect as"))
 	case !strings.HasPrefix(c.Home, "/"):
 		return stage.BadInput(fmt.Errorf("observations: context.home: %q is not an absolute path (the HOME a ~ resolves to)", c.Home))
 	}

@@ -101,6 +101,10 @@ type Context struct {
 	// Home is what ~ and $HOME resolve to on the target: the operator's
 	// HOME locally, the declared home remotely ("" when none is declared).
 	Home string `json:"home,omitempty"`
+	// Bootstrap says a remote pass connected as the target's
+	// bootstrap_user (--bootstrap): a plan made so has another plan_hash
+	// than one made as user, even when the two name the same account.
+	Bootstrap bool `json:"bootstrap,omitempty"`
 }
 
 // Reference is what one referenced variable resolved to.

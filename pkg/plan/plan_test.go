@@ -113,3 +113,26 @@ func TestHashDocIsTheWholeEncoding(t *testing.T) {
 		}
 	}
 }
+
+// TestHashCoversTheBootstrapMode: a plan read with --bootstrap as the same
+// account the target's user names has another plan_hash than the plan read
+// without it, so neither binds the other's wetrun.
+func TestHashCoversTheBootstrapMode(t *testing.T) {
+	user := declaration.Lit("ops")
+	p := &Plan{Format: Format, Target: declaration.Target{Host: &user, User: &user, BootstrapUser: &user},
+		Context: observation.Context{Target: "h", User: "ops"}, Changes: []Change{}}
+	boot := *p
+	boot.Context.Bootstrap = true
+	none := func(OpName) (Script, bool) { return Script{}, false }
+	plain, err := Hash(p, none)
+	if err != nil {
+		t.Fatal(err)
+	}
+	booted, err := Hash(&boot, none)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain == booted {
+		t.Errorf("the --bootstrap plan and the plain one share plan_hash %s", plain)
+	}
+}

@@ -2,6 +2,9 @@ package zapcli
 
 import (
 	"context"
+	"flag"
+	"fmt"
+	"strings"
 
 	"github.com/peterbourgon/ff/v3/ffcli"
 
@@ -16,7 +19,7 @@ import (
 func (a *app) applyCommand(f *flagSets) *ffcli.Command {
 	fs := f.lockFlag(f.target("zap apply"))
 	wetrun := fs.Bool("wetrun", false, "change the target: execute the plan you reviewed (without it, apply only previews)")
-	expect := fs.String("expect-plan", "", "execute only if the plan's plan_hash is exactly `HASH` (with --wetrun)")
+	expect := fs.String("expect-plan", "", "execute only if the plan's plan_hash is exactly `HASH`, all 64 hex characters (with --wetrun)")
 	f.jsonFlag(fs, "with --wetrun, stream the run's events as JSON lines on stdout ("+events.Format+"); without, write the plan document plan --json writes ("+cliout.PlanFormat+")",
 		jsonMode{format: cliout.PlanFormat, command: "apply", stream: func() bool { return *wetrun }})
 	return &ffcli.Command{
@@ -53,15 +56,42 @@ zap plan --json writes, with "command": "apply" and apply's exit status.`,
 		FlagSet: fs,
 		Exec: onConfig(func(ctx context.Context, config string) error {
 			a.mintPins = true
-			switch {
-			case *expect != "" && !*wetrun:
-				return fail(2, "--expect-plan binds a wetrun to a reviewed plan; a dry run takes no --expect-plan", "add --wetrun to execute the plan it names")
-			case *wetrun:
+			if err := checkExpectPlan(fs, *expect, *wetrun); err != nil {
+				return err
+			}
+			if *wetrun {
 				return a.cmdWetrun(ctx, config, wetrunOptions{expect: *expect, json: a.json != nil})
 			}
 			return a.cmdApply(ctx, config)
 		}),
 	}
+}
+
+// checkExpectPlan holds --expect-plan (expect, as fs parsed it) to its
+// rules before anything is read, for apply and deploy alike (exit 2, a
+// usage error): given, it is never empty or blank, so an empty CI variable
+// can't stand for no flag; it binds a wetrun, so a dry run takes none; and
+// it is a whole plan_hash, since the match is exact (docs/cli.md): the
+// eight characters the terminal's question asks for don't bind.
+func checkExpectPlan(fs *flag.FlagSet, expect string, wetrun bool) error {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "expect-plan" })
+	switch {
+	case !given:
+		return nil
+	case strings.TrimSpace(expect) == "":
+		return fail(2, "--expect-plan is empty: it takes the plan_hash of the plan you reviewed",
+			"an empty value is no review: set the variable that holds the hash, or leave the flag out")
+	case !wetrun:
+		return fail(2, "--expect-plan binds a wetrun to a reviewed plan; a dry run takes no --expect-plan", "add --wetrun to execute the plan it names")
+	case len(expect) == 64 && strings.Trim(expect, "0123456789abcdef") == "":
+		return nil
+	case strings.Trim(expect, "0123456789abcdef") == "":
+		return fail(2, fmt.Sprintf("--expect-plan takes the whole plan_hash, all 64 hex characters, not %d: the match is exact", len(expect)),
+			"copy the plan_hash line of the plan you reviewed; its first eight characters answer only the question a wetrun asks at a terminal")
+	}
+	return fail(2, "--expect-plan takes a plan_hash, 64 lowercase hex characters, and its value holds other characters",
+		"copy the plan_hash line of the plan you reviewed")
 }
 
 // cmdApply is a dry zap apply: it judges, so pending changes exit 2, and a

@@ -41,7 +41,7 @@ func (a *app) deployCommand(f *flagSets) *ffcli.Command {
 	fs := f.target("zap deploy")
 	var o deployOptions
 	fs.BoolVar(&o.wetrun, "wetrun", false, "ship the release: execute the deploy plan you reviewed (without it, deploy only previews)")
-	fs.StringVar(&o.expect, "expect-plan", "", "execute only if the deploy plan's plan_hash is exactly `HASH` (with --wetrun)")
+	fs.StringVar(&o.expect, "expect-plan", "", "execute only if the deploy plan's plan_hash is exactly `HASH`, all 64 hex characters (with --wetrun)")
 	f.jsonFlag(fs, "with --wetrun, stream the run's events as JSON lines on stdout ("+events.Format+"); without, write the deploy preview as one JSON document ("+cliout.DeployFormat+", docs/protocol.md); a refusal or an error included",
 		jsonMode{format: cliout.DeployFormat, command: "deploy", stream: func() bool { return o.wetrun }})
 	fs.BoolVar(&o.flags.Force, "force", false, "ship a tree with uncommitted changes or untracked files (as <hash>-dirty-<id>), or the version already live")
@@ -71,8 +71,8 @@ to stderr; a refusal or an error is the stream's done event.`,
 		Exec: onConfig(func(ctx context.Context, config string) error {
 			o.flags.Bootstrap = a.bootstrap
 			o.json = a.json != nil
-			if o.expect != "" && !o.wetrun {
-				return fail(2, "--expect-plan binds a wetrun to a reviewed plan; a dry run takes no --expect-plan", "add --wetrun to execute the plan it names")
+			if err := checkExpectPlan(fs, o.expect, o.wetrun); err != nil {
+				return err
 			}
 			return a.cmdDeploy(ctx, config, o)
 		}),

@@ -6,10 +6,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/peterbourgon/ff/v3/ffcli"
 
+	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/internal/version"
 )
 
@@ -36,7 +40,7 @@ func (a *app) run(ctx context.Context, args []string) error {
 	root := &ffcli.Command{
 		Name:        "zap",
 		ShortUsage:  "zap <command> [flags] [CONFIG]",
-		LongHelp:    strings.TrimSuffix(loop, "\n") + "\n\nCONFIG defaults to ./zap.ts.",
+		LongHelp:    strings.TrimSuffix(loop, "\n") + "\n\nCONFIG defaults to ./zap.ts; a directory stands for the zap.ts in it.",
 		FlagSet:     rootFlags,
 		Subcommands: commands,
 		Exec: func(ctx context.Context, args []string) error {
@@ -53,7 +57,7 @@ func (a *app) run(ctx context.Context, args []string) error {
 			fmt.Fprint(a.stdout, loop)
 			fmt.Fprintln(a.stdout)
 			fmt.Fprint(a.stdout, commandList(commands))
-			fmt.Fprintln(a.stdout, "\nRun zap <command> --help for its flags. CONFIG defaults to ./zap.ts.")
+			fmt.Fprintln(a.stdout, "\nRun zap <command> --help for its flags. CONFIG defaults to ./zap.ts;\na directory stands for the zap.ts in it.")
 			return nil
 		},
 	}
@@ -148,6 +152,29 @@ func configArg(args []string) (string, error) {
 		return fail(2, fmt.Sprintf("one config at most, not %d arguments: %s", len(args), strings.Join(args, " ")),
 			"flags go before the config")
 	})
+}
+
+// configFile is the config a command reads for config, the CONFIG argument
+// or --config: config itself, or the zap.ts in it when it names a
+// directory, as zap init DIR takes one. A directory with no zap.ts, and a
+// missing ./zap.ts where ../zap.ts exists, are usage errors saying so.
+func configFile(config string) (string, error) {
+	fi, err := os.Stat(config)
+	if errors.Is(err, fs.ErrNotExist) && config == "zap.ts" {
+		if _, err := os.Stat(filepath.Join("..", "zap.ts")); err == nil {
+			return "", fail(2, "config zap.ts not found here, but ../zap.ts exists",
+				"run zap in the project's directory (cd ..), or give the config's path: ../zap.ts")
+		}
+	}
+	if err != nil || !fi.IsDir() {
+		return config, nil
+	}
+	ts := filepath.Join(config, "zap.ts")
+	if _, err := os.Stat(ts); err != nil {
+		return "", fail(2, fmt.Sprintf("config %s is a directory, and %s doesn't exist", escape.Line(config), escape.Line(ts)),
+			"give the path of the config in it, or run zap init "+escape.Line(config)+" to start a project there")
+	}
+	return ts, nil
 }
 
 // oneArg is a command's one positional argument, what (a config, a

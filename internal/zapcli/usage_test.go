@@ -1,6 +1,7 @@
 package zapcli
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -62,5 +63,55 @@ func TestExpectPlanTakesTheWholeHash(t *testing.T) {
 	want(t, "the whole hash", code, 0, out, errs)
 	if f.calls("zap-exec") != 1 {
 		t.Fatal("zap-exec didn't run once")
+	}
+}
+
+// TestConfigDirectoryIsItsZapTs checks that a directory given as CONFIG
+// (as zap init DIR takes one) is read as the zap.ts in it, its lock the
+// zap.lock beside that; that a directory with no zap.ts is a usage error
+// naming the file it lacks; and that from a subdirectory of a project the
+// missing ./zap.ts points at ../zap.ts.
+func TestConfigDirectoryIsItsZapTs(t *testing.T) {
+	f := newFake(t)
+	f.setPass(observe(t, absent, absent), "")
+	for _, d := range []string{"proj", "nolock", "empty"} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range [][2]string{{"zap.ts", "proj/zap.ts"}, {"zap.lock", "proj/zap.lock"}, {"zap.ts", "nolock/zap.ts"}} {
+		data, err := os.ReadFile(c[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(c[1], data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, dir := range []string{"proj", "proj/"} {
+		code, out, errs := f.run("config", "validate", dir)
+		want(t, "validate "+dir, code, 0, out, errs)
+	}
+	code, out, errs := f.run("plan", "nolock")
+	want(t, "plan nolock", code, 2, out, errs)
+	if !strings.HasPrefix(errs, "error: no toolchain pin: nolock/zap.lock doesn't exist") {
+		t.Errorf("plan nolock says\n%s", errs)
+	}
+	for _, args := range [][]string{{"plan", "empty"}, {"lock", "empty"}, {"status", "empty"}, {"update", "--config", "empty"}} {
+		code, out, errs := f.run(args...)
+		want(t, strings.Join(args, " "), code, 2, out, errs)
+		if !strings.HasPrefix(errs, "error: config empty is a directory, and empty/zap.ts doesn't exist\n") {
+			t.Errorf("%s says\n%s", strings.Join(args, " "), errs)
+		}
+	}
+	t.Chdir("proj")
+	if err := os.Mkdir("sub", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir("sub")
+	code, out, errs = f.run("plan")
+	want(t, "plan in a subdirectory", code, 2, out, errs)
+	if !strings.Contains(errs, "../zap.ts exists") {
+		t.Errorf("plan in a subdirectory says\n%s", errs)
 	}
 }

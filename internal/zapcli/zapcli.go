@@ -157,10 +157,15 @@ type session struct {
 	a *app
 }
 
-// open prepares a command on config (pass.Open), once the env file is in
-// the operator environment. withState opens the state directory too.
+// open prepares a command on config (pass.Open; a directory is the zap.ts
+// in it, configFile), once the env file is in the operator environment.
+// withState opens the state directory too.
 func (a *app) open(config string, withState bool) (*session, error) {
 	if err := a.loadEnvFile(); err != nil {
+		return nil, err
+	}
+	config, err := configFile(config)
+	if err != nil {
 		return nil, err
 	}
 	s := &session{a: a}

@@ -2,6 +2,7 @@ package zapcli
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"strings"
 
@@ -40,21 +41,81 @@ func flagError(root *ffcli.Command, args []string, err error) error {
 	cmd := selected(root, args)
 	name := cmd.FlagSet.Name()
 	msg, hints := stage.FlagError(err, cmd.FlagSet)
-	if flagName, ok := strings.CutPrefix(msg, "unknown flag --"); ok && len(hints) == 0 {
-		var others []string
-		walk(root, func(c *ffcli.Command) {
-			if c != cmd && c.Exec != nil && c.FlagSet.Lookup(flagName) != nil {
-				others = append(others, c.FlagSet.Name())
-			}
-		})
-		if len(others) > 0 {
-			hints = append(hints, fmt.Sprintf("--%s is a flag of %s", flagName, strings.Join(others, ", ")))
-		}
+	if flagName, ok := strings.CutPrefix(msg, "unknown flag --"); ok {
+		msg = "unknown flag " + typed(args, flagName)
+		hints = unknownFlagHints(root, cmd, flagName, hints)
 	}
 	if name == "zap" {
 		return fail(2, msg, append(hints, "zap <command> --help prints the command's flags")...)
 	}
 	return fail(2, name+": "+msg, append(hints, name+" --help lists its flags")...)
+}
+
+// typed is the unknown flag name as args spell it: -v stays -v, where the
+// flag package names every flag with one dash and Zap with two.
+func typed(args []string, name string) string {
+	for _, arg := range args {
+		if arg == "--" {
+			break
+		}
+		for _, dashes := range []string{"--", "-"} {
+			if arg == dashes+name || strings.HasPrefix(arg, dashes+name+"=") {
+				return dashes + name
+			}
+		}
+	}
+	return "--" + name
+}
+
+// otherTools is what the flags other tools take for a dry run or for
+// approving changes mean in Zap: dry is a dry run, approve answering yes.
+var otherTools = map[string]string{
+	"dry-run": "dry", "dryrun": "dry", "dry": "dry", "noop": "dry", "what-if": "dry", "whatif": "dry",
+	"yes": "approve", "y": "approve", "auto-approve": "approve", "assume-yes": "approve", "approve": "approve",
+	"non-interactive": "approve", "noninteractive": "approve",
+}
+
+// unknownFlagHints are the hints for name, a flag cmd doesn't have, when
+// the flag package's did-you-mean (hints) found none: what Zap does
+// instead of another tool's flag, the one flag of cmd name starts (--wet
+// for --wetrun), or the other commands that have it.
+func unknownFlagHints(root, cmd *ffcli.Command, name string, hints []string) []string {
+	if len(hints) > 0 {
+		return hints
+	}
+	wet := cmd.FlagSet.Lookup("wetrun") != nil
+	self := cmd.FlagSet.Name()
+	switch {
+	case otherTools[name] == "dry" && wet:
+		return []string{self + " is a dry run already: without --wetrun it only previews and changes nothing"}
+	case otherTools[name] == "dry":
+		return []string{self + " changes nothing; only zap apply --wetrun and zap deploy --wetrun change the target"}
+	case otherTools[name] == "approve" && wet:
+		return []string{"no flag answers yes: " + self + " --wetrun executes the plan you previewed; --expect-plan HASH binds it to a reviewed plan_hash"}
+	case otherTools[name] == "approve":
+		return []string{self + " asks nothing; zap apply --wetrun executes the plan you previewed, and --expect-plan HASH binds it to a reviewed plan_hash"}
+	}
+	if len(name) >= 2 {
+		var starts []string
+		cmd.FlagSet.VisitAll(func(f *flag.Flag) {
+			if strings.HasPrefix(f.Name, name) {
+				starts = append(starts, f.Name)
+			}
+		})
+		if len(starts) == 1 {
+			return []string{"did you mean --" + starts[0] + "?"}
+		}
+	}
+	var others []string
+	walk(root, func(c *ffcli.Command) {
+		if c != cmd && c.Exec != nil && c.FlagSet.Lookup(name) != nil {
+			others = append(others, c.FlagSet.Name())
+		}
+	})
+	if len(others) > 0 {
+		hints = append(hints, fmt.Sprintf("--%s is a flag of %s", name, strings.Join(others, ", ")))
+	}
+	return hints
 }
 
 // selected is the command args name: the subcommands named by the leading

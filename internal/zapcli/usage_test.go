@@ -115,3 +115,42 @@ func TestConfigDirectoryIsItsZapTs(t *testing.T) {
 		t.Errorf("plan in a subdirectory says\n%s", errs)
 	}
 }
+
+// TestUnknownFlagsEchoedAndPointed checks an unknown flag's error: named as
+// it was typed (-v, not --v), other tools' dry-run and approval flags
+// answered with what Zap does instead, and the one flag an unknown one
+// starts (--wet) offered as did-you-mean.
+func TestUnknownFlagsEchoedAndPointed(t *testing.T) {
+	f := newFake(t)
+	for _, c := range []struct {
+		args      []string
+		msg, hint string
+	}{
+		{[]string{"plan", "-v"}, "zap plan: unknown flag -v", ""},
+		{[]string{"plan", "-i", "hosts"}, "zap plan: unknown flag -i", ""},
+		{[]string{"plan", "-dif"}, "zap plan: unknown flag -dif", "did you mean --diff?"},
+		{[]string{"plan", "--v=1"}, "zap plan: unknown flag --v", ""},
+		{[]string{"apply", "--dry-run"}, "zap apply: unknown flag --dry-run", "zap apply is a dry run already: without --wetrun it only previews"},
+		{[]string{"plan", "--dry-run"}, "zap plan: unknown flag --dry-run", "zap plan changes nothing; only zap apply --wetrun"},
+		{[]string{"apply", "--yes"}, "zap apply: unknown flag --yes", "no flag answers yes: zap apply --wetrun executes the plan you previewed; --expect-plan HASH"},
+		{[]string{"apply", "-y"}, "zap apply: unknown flag -y", "no flag answers yes: zap apply --wetrun"},
+		{[]string{"deploy", "--auto-approve"}, "zap deploy: unknown flag --auto-approve", "no flag answers yes: zap deploy --wetrun"},
+		{[]string{"deploy", "--wet"}, "zap deploy: unknown flag --wet", "did you mean --wetrun?"},
+		{[]string{"plan", "--wetrun"}, "zap plan: unknown flag --wetrun", "--wetrun is a flag of zap apply, zap deploy"},
+	} {
+		what := strings.Join(c.args, " ")
+		code, out, errs := f.run(c.args...)
+		want(t, what, code, 2, out, errs)
+		first, rest, _ := strings.Cut(errs, "\n")
+		if first != "error: "+c.msg {
+			t.Errorf("%s: says %q, want %q", what, first, "error: "+c.msg)
+		}
+		hint, _, _ := strings.Cut(rest, "\n")
+		if c.hint != "" && !strings.HasPrefix(hint, "hint: "+c.hint) {
+			t.Errorf("%s: hints %q, want %q", what, hint, c.hint)
+		}
+		if c.hint == "" && !strings.HasPrefix(hint, "hint: zap plan --help") {
+			t.Errorf("%s: hints %q, want only the --help line", what, hint)
+		}
+	}
+}

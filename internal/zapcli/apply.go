@@ -49,10 +49,12 @@ executes. A stale or unverifiable entry is refused (exit 2, nothing read or
 changed): run zap update for it. --no-lock reads, fetches and writes no
 tracked pin: those resources hold.
 
---json: with --wetrun, stdout carries only the run's events (zap.events/1),
-the text report going to stderr; a refusal or an error is the stream's done
-event, with its exit code and message. Without --wetrun, the plan document
-zap plan --json writes, with "command": "apply" and apply's exit status.`,
+--json: with --wetrun, stdout carries the run's events (zap.events/1)
+instead of the text report, and stderr only errors and warnings; a refusal
+or an error is the stream's done event, with its exit code and message,
+and a refusal's text report, with the plan, goes to stderr. Without
+--wetrun, the plan document zap plan --json writes, with "command": "apply"
+and apply's exit status.`,
 		FlagSet: fs,
 		Exec: onConfig(func(ctx context.Context, config string) error {
 			a.mintPins = true

@@ -65,8 +65,9 @@ connects). Exit status: 0 shipped and healthy, or already at this version;
 the deploy plan, its plan_hash, the version and target it previews and
 zap.lock's standing, recorded as the deploy preview as the text is; an
 error is that document's error, with the same exit status. With --wetrun,
-stdout carries only the run's events (zap.events/1), the text report going
-to stderr; a refusal or an error is the stream's done event.`,
+stdout carries the run's events (zap.events/1) instead of the text report;
+a refusal or an error is the stream's done event, and a refusal's text
+report goes to stderr.`,
 		FlagSet: fs,
 		Exec: onConfig(func(ctx context.Context, config string) error {
 			o.flags.Bootstrap = a.bootstrap

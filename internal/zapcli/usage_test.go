@@ -154,3 +154,29 @@ func TestUnknownFlagsEchoedAndPointed(t *testing.T) {
 		}
 	}
 }
+
+// TestWetrunJSONHelpMatchesItsOutput checks that apply's and deploy's help
+// say what a successful wetrun under --json does (docs/cli.md: events
+// instead of the text report), with the run itself: stdout only events,
+// stderr empty; the help once said the text report went to stderr.
+func TestWetrunJSONHelpMatchesItsOutput(t *testing.T) {
+	f := newFake(t)
+	first := observe(t, absent, absent)
+	hash := f.setPass(first, "")
+	f.run("apply")
+	f.setPass(first, observe(t, converged, converged))
+	f.stage("zap-exec", 0, "", okRun(hash))
+	code, out, errs := f.run("apply", "--wetrun", "--json")
+	want(t, "wetrun --json", code, 0, out, errs)
+	if errs != "" || !strings.Contains(out, `"event":"done"`) {
+		t.Fatalf("wetrun --json: stdout\n%s\nstderr\n%s", out, errs)
+	}
+	for _, cmd := range []string{"apply", "deploy"} {
+		_, help, _ := f.run(cmd, "--help")
+		flat := strings.Join(strings.Fields(help), " ")
+		if !strings.Contains(flat, "stdout carries the run's events (zap.events/1) instead of the text report") ||
+			strings.Contains(flat, "text report going to stderr") {
+			t.Errorf("zap %s --help says of --wetrun --json:\n%s", cmd, help)
+		}
+	}
+}

@@ -34,10 +34,11 @@ its entry fails. A note: line names each reference the lock addresses by
 name only, because its name or the form of its value reads as a secret.
 Review the lock's diff before committing it.
 
-Exit status: 0 every entry updated or already current; 1 an entry failed in
-the world (a fetch, a write); 2 none did, but one failed on an input to fix
-(an unset reference, a URL Zap refuses, a signature that doesn't verify, an
-id with no tracked pin), or an input error.`,
+Exit status: 0 every entry updated or already current, or none tracked (it
+says there is nothing to update); 1 an entry failed in the world (a fetch,
+a write); 2 none did, but one failed on an input to fix (an unset
+reference, a URL Zap refuses, a signature that doesn't verify, an id with
+no tracked pin), or an input error.`,
 		FlagSet: fs,
 		Exec: func(ctx context.Context, ids []string) error {
 			for _, id := range ids {
@@ -64,6 +65,12 @@ func (a *app) cmdUpdate(ctx context.Context, config string, ids []string) error 
 	targets, err := updateTargets(rep, ids)
 	if err != nil {
 		return err
+	}
+	if len(targets) == 0 {
+		// Nothing tracked: say so, rather than print nothing.
+		fmt.Fprintf(a.stdout, "nothing to update: no resource in %s has a tracked pin (a remote file, build source or apt key with no blake3 in the config)\n", escape.Line(config))
+		render.LockNotes(a.stdout, rep.Notes)
+		return nil
 	}
 	m, err := s.NewMinter(ev)
 	if err != nil {

@@ -180,3 +180,16 @@ func TestWetrunJSONHelpMatchesItsOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateWithNothingTrackedSaysSo checks that zap update on a config
+// with no tracked pin says there is nothing to update, exit 0, rather than
+// print nothing.
+func TestUpdateWithNothingTrackedSaysSo(t *testing.T) {
+	f := newFake(t)
+	f.setPass(observe(t, absent, absent), "")
+	code, out, errs := f.run("update")
+	want(t, "update", code, 0, out, errs)
+	if !strings.HasPrefix(out, "nothing to update: no resource in zap.ts has a tracked pin") || errs != "" {
+		t.Errorf("update with nothing tracked: stdout\n%s\nstderr\n%s", out, errs)
+	}
+}

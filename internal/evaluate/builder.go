@@ -32,8 +32,10 @@ type builder struct {
 	errs    []*Error
 	dropped int
 	// methods are the builder's methods, for a config that calls one
-	// that isn't.
-	methods []string
+	// that isn't; kinds those of them that declare a resource. members
+	// is the zap object's own properties.
+	methods, kinds []string
+	members        *members
 	// sites[i] is where the config declared decl.Resources[i]; target and
 	// deploy where it called zap.target and zap.deploy.
 	sites              []site
@@ -52,37 +54,42 @@ func newBuilder(rt *goja.Runtime, conv *converter, pos *positions) *builder {
 		rt:     rt,
 		conv:   conv,
 		pos:    pos,
-		obj:    rt.NewObject(),
 		issued: map[string]bool{},
 		mask:   map[string]bool{},
 		unmask: map[string]bool{},
 	}
+	b.members = &members{b: b, vals: map[string]goja.Value{}}
+	b.obj = rt.NewDynamicObject(b.members)
 	b.decl.Format = declaration.Format
 	b.decl.Resources = []declaration.Resource{}
 	set := func(name string, fn func(goja.FunctionCall) (goja.Value, error)) {
 		b.obj.Set(name, b.method(name, fn))
 		b.methods = append(b.methods, name)
 	}
+	kind := func(name string, fn func(goja.FunctionCall) (goja.Value, error)) {
+		set(name, fn)
+		b.kinds = append(b.kinds, name)
+	}
 	set("target", b.target)
 	set("env", b.env)
 	set("mask", func(call goja.FunctionCall) (goja.Value, error) { return b.names("mask", b.mask, call) })
 	set("unmask", func(call goja.FunctionCall) (goja.Value, error) { return b.names("unmask", b.unmask, call) })
-	set("file", b.resource(declaration.KindFile, readFile))
-	set("directory", b.resource(declaration.KindDirectory, readDirectory))
-	set("link", b.resource(declaration.KindLink, readLink))
-	set("script", b.resource(declaration.KindScript, readScript))
+	kind("file", b.resource(declaration.KindFile, readFile))
+	kind("directory", b.resource(declaration.KindDirectory, readDirectory))
+	kind("link", b.resource(declaration.KindLink, readLink))
+	kind("script", b.resource(declaration.KindScript, readScript))
 	// zap.pkg declares a resource of type "package".
-	set("pkg", b.resourceAs("zap.pkg", declaration.KindPackage, readPackage))
-	set("apt_repo", b.resource(declaration.KindAptRepo, readAptRepo))
-	set("installer", b.resource(declaration.KindInstaller, readInstaller))
-	set("user", b.resource(declaration.KindUser, readUser))
-	set("service", b.resource(declaration.KindService, readService))
-	set("database", b.resource(declaration.KindDatabase, readDatabase))
-	set("swap", b.resource(declaration.KindSwap, readSwap))
-	set("firewall", b.resource(declaration.KindFirewall, readFirewall))
-	set("verify", b.resource(declaration.KindVerify, readVerify))
-	set("pipeline", b.resource(declaration.KindPipeline, readPipeline))
-	set("build", b.resource(declaration.KindBuild, readBuild))
+	kind("pkg", b.resourceAs("zap.pkg", declaration.KindPackage, readPackage))
+	kind("apt_repo", b.resource(declaration.KindAptRepo, readAptRepo))
+	kind("installer", b.resource(declaration.KindInstaller, readInstaller))
+	kind("user", b.resource(declaration.KindUser, readUser))
+	kind("service", b.resource(declaration.KindService, readService))
+	kind("database", b.resource(declaration.KindDatabase, readDatabase))
+	kind("swap", b.resource(declaration.KindSwap, readSwap))
+	kind("firewall", b.resource(declaration.KindFirewall, readFirewall))
+	kind("verify", b.resource(declaration.KindVerify, readVerify))
+	kind("pipeline", b.resource(declaration.KindPipeline, readPipeline))
+	kind("build", b.resource(declaration.KindBuild, readBuild))
 	set("deploy", b.deploy)
 	return b
 }

@@ -159,19 +159,57 @@ func TestRunFieldPositions(t *testing.T) {
 	}
 }
 
-// TestRunNearMethod: a call of a method the builder lacks that reads as
-// a typo of one it has gets a hint naming it.
+// TestRunNearMethod: a call of a method the zap object lacks is Zap's
+// error at the call, and the hint names the method it reads as a typo of,
+// then the kinds there are.
 func TestRunNearMethod(t *testing.T) {
-	e := wantError(t, `function (zap) {
+	body := `function (zap) {
 		zap.target({local: true});
 		zap.fiel({id: 'f'});
-	}`, "TypeError: Object has no member 'fiel'")
+	}`
+	e := wantError(t, body, at(t, body, "({id: 'f'", 1)+`: zap has no method "fiel"`)
 	if e.Hint != "did you mean zap.file?" {
 		t.Fatalf("Hint = %q", e.Hint)
 	}
-	e = wantError(t, `function (zap) { zap.target({local: true}); zap.frobnicate({}); }`, "no member 'frobnicate'")
+	if want := "\tthe kinds of resource (zap.KIND): file, directory, link, script, pkg,\n" +
+		"\tapt_repo, installer, user, service, database, swap, firewall, verify,\n" +
+		"\tpipeline, build; zap also has target, env, mask, unmask and deploy"; e.Detail != want {
+		t.Fatalf("Detail =\n%s\nwant\n%s", e.Detail, want)
+	}
+	e = wantError(t, `function (zap) { zap.target({local: true}); zap.frobnicate({}); }`, `zap has no method "frobnicate"`)
+	if e.Hint != "" || !strings.Contains(e.Detail, "the kinds of resource") {
+		t.Fatalf("no near method: Hint = %q, Detail = %q", e.Hint, e.Detail)
+	}
+	// Another object's missing method is the interpreter's error, and no
+	// hint points at zap.
+	e = wantError(t, `function (zap) { zap.target({local: true}); const o = {}; o.fiel({}); }`, "TypeError: Object has no member 'fiel'")
 	if e.Hint != "" {
-		t.Fatalf("Hint for no near method = %q", e.Hint)
+		t.Fatalf("Hint for another object = %q", e.Hint)
+	}
+}
+
+// TestRunOtherToolsNames: the names other tools give a resource are
+// answered with what Zap calls it, and the kinds it has.
+func TestRunOtherToolsNames(t *testing.T) {
+	for name, want := range map[string]string{
+		"dir":      "a directory is zap.directory",
+		"symlink":  "a symbolic link is zap.link",
+		"packages": "a package is zap.pkg",
+		"apt":      "a package is zap.pkg, and an apt source with its key zap.apt_repo",
+		"copy":     "a file, whatever its content, is zap.file",
+		"template": "a file, whatever its content, is zap.file",
+		"command":  "a command is run by zap.script",
+		"exec":     "a command is run by zap.script",
+		"shell":    "a command is run by zap.script",
+		"systemd":  "a service is zap.service",
+	} {
+		t.Run(name, func(t *testing.T) {
+			body := "function (zap) {\n\t\tzap.target({local: true});\n\t\tzap." + name + "({id: 'x'});\n\t}"
+			e := wantError(t, body, at(t, body, "({id: 'x'", 1)+fmt.Sprintf(`: zap has no method %q`, name))
+			if !strings.HasPrefix(e.Hint, want) || !strings.Contains(e.Detail, "the kinds of resource") {
+				t.Fatalf("Hint = %q, want %q; Detail = %q", e.Hint, want, e.Detail)
+			}
+		})
 	}
 }
 

@@ -14,7 +14,6 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
 
-	"github.com/zap-go/zap/internal/suggest"
 	"github.com/zap-go/zap/pkg/declaration"
 )
 
@@ -272,12 +271,15 @@ func (b *builder) thrown(v goja.Value, what string) *Error {
 			msg = append(msg, l)
 		}
 	}
-	e := &Error{Msg: strings.Join(msg, "\n"), Detail: strings.Join(frames, "\n"), Hint: b.nearMethod(msg)}
+	e := &Error{Msg: strings.Join(msg, "\n"), Detail: strings.Join(frames, "\n")}
 	for _, f := range frames {
 		if m := posInFrame.FindStringSubmatch(strings.TrimSpace(f)); m != nil && !strings.Contains(f, "(native)") {
 			e.Pos = m[1]
 			break
 		}
+	}
+	if name, ok := b.calledMissing(msg, e.Pos); ok {
+		return b.noMethod(name, e.Pos)
 	}
 	return e
 }
@@ -285,22 +287,28 @@ func (b *builder) thrown(v goja.Value, what string) *Error {
 // noMember is goja's message for a call of a method an object lacks.
 var noMember = regexp.MustCompile(`^TypeError: Object has no member '([^']+)'$`)
 
-// nearMethod is the hint for a config that called a method the builder
-// lacks and that reads as a typo of one it has: zap.fiel(...) for
-// zap.file(...). The interpreter doesn't say which object lacked it, so
-// it is a question.
-func (b *builder) nearMethod(msg []string) string {
+// calledMissing reports whether msg is the interpreter's error for a
+// call at pos of a method the zap object lacks, and its name: the zap
+// object's last read of a name it lacks was of that name, on that line.
+func (b *builder) calledMissing(msg []string, pos string) (string, bool) {
 	if len(msg) != 1 {
-		return ""
+		return "", false
 	}
 	m := noMember.FindStringSubmatch(msg[0])
-	if m == nil {
-		return ""
+	// The read is placed at the start of zap.dir, the call at its
+	// parenthesis: the line is what they share.
+	if m == nil || m[1] != b.members.missed || line(pos) != line(b.members.missedAt) {
+		return "", false
 	}
-	if near, ok := suggest.Closest(m[1], b.methods); ok {
-		return fmt.Sprintf("did you mean zap.%s?", near)
+	return m[1], true
+}
+
+// line is file:line of the position file:line:col.
+func line(pos string) string {
+	if i := strings.LastIndexByte(pos, ':'); i >= 0 {
+		return pos[:i]
 	}
-	return ""
+	return pos
 }
 
 // limit interrupts the runtime when ctx ends, after opts.Timeout, or once

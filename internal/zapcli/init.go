@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -31,16 +33,21 @@ func (a *app) initCommand(f *flagSets) *ffcli.Command {
 naming it after the directory, a commented zap.ts for this machine that
 manages a directory and a file in your home, so it plans and applies
 without sudo, and a tsconfig.json under which tsc --noEmit and editors
-resolve @zap-go/zap from the copy zap types writes into .zap/types. Then it
-runs zap lock, which pins the zap-eval the config is evaluated with. zap
-plan is the next step.
+resolve @zap-go/zap from the copy zap types writes into .zap/types, with a
+.zap/.gitignore that leaves .zap out of git (zap types writes it again
+after a clone). Then it runs zap lock, which pins the zap-eval the config
+is evaluated with. zap plan is the next step.
 
-It overwrites nothing: when any of those files is already there it names
-it, writes nothing and exits 2. When zap lock fails, what init wrote is
-removed again.
+In an existing Node app it keeps the package.json, which must name the
+project ("name"), and a tsconfig.json, printing the "paths" entry to add
+to it. It overwrites nothing else: when zap.ts, zap.lock or .zap/types is
+already there it names it, writes nothing and exits 2, as for a .zap that
+is a symbolic link or not a directory. When zap lock fails, what init
+wrote is removed again.
 
 Exit status: 0 the project is ready; 1 zap lock failed in the world, or a
-file couldn't be written; 2 a file is in the way, or an input error.`,
+file couldn't be written; 2 a file is in the way, a package.json without a
+name, or an input error.`,
 		FlagSet: f.eval("zap init"),
 		Exec: func(ctx context.Context, args []string) error {
 			dir, err := dirArg("init", args)
@@ -54,7 +61,13 @@ file couldn't be written; 2 a file is in the way, or an input error.`,
 
 // initFiles are the files zap init writes, in the order it writes them,
 // and zap.lock, which the zap lock it runs writes; typesDir is checked too.
+// A package.json or tsconfig.json already there is kept (keptFiles).
 var initFiles = []string{"package.json", "tsconfig.json", "zap.ts", "zap.lock"}
+
+// keptFiles are the files of initFiles that zap init keeps when they are
+// there already: an existing Node app's package.json (with a name) and
+// tsconfig.json.
+var keptFiles = map[string]bool{"package.json": true, "tsconfig.json": true}
 
 // cmdInit is zap init: check that nothing is in the way, write the files
 // and the types, run zap lock; undo the writes when lock fails.
@@ -63,22 +76,9 @@ func (a *app) cmdInit(ctx context.Context, dir string) error {
 	if err != nil {
 		return failf(2, "zap init: %v", err)
 	}
-	var inWay []string
-	for _, name := range append(slices.Clone(initFiles), typesDir) {
-		p := filepath.Join(dir, name)
-		if _, err := os.Lstat(p); err == nil {
-			inWay = append(inWay, escape.Line(p))
-		} else if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
-			return failf(2, "zap init: %v", err)
-		}
-	}
-	if len(inWay) > 0 {
-		verb := "is"
-		if len(inWay) > 1 {
-			verb = "are"
-		}
-		return fail(2, fmt.Sprintf("zap init overwrites nothing, and %s %s already there: nothing was written", strings.Join(inWay, ", "), verb),
-			"start the project in a new directory (zap init DIR), or move those files away")
+	kept, err := initPreCheck(dir)
+	if err != nil {
+		return err
 	}
 	u := &undo{}
 	if err := u.mkdirAll(abs); err != nil {
@@ -91,25 +91,19 @@ func (a *app) cmdInit(ctx context.Context, dir string) error {
 	}
 	for _, name := range initFiles[:3] {
 		p := filepath.Join(dir, name)
+		if note, ok := kept[name]; ok {
+			fmt.Fprintf(a.stdout, "kept %s%s\n", escape.Line(p), note)
+			continue
+		}
 		if err := u.create(p, files[name]); err != nil {
 			u.run()
 			return failf(1, "zap init: %v", err)
 		}
 		fmt.Fprintf(a.stdout, "wrote %s\n", escape.Line(p))
 	}
-	if err := u.mkdirAll(filepath.Join(abs, filepath.Dir(typesDir))); err != nil {
-		u.run()
-		return failf(1, "zap init: %v", err)
-	}
-	n, err := writeTypes(dir)
-	if err != nil {
-		u.run()
+	if err := a.initTypes(u, dir, abs); err != nil {
 		return err
 	}
-	// zap.lock is missing (checked above), so one there after a failed
-	// lock is the failed lock's own.
-	u.paths = append(u.paths, filepath.Join(abs, typesDir), filepath.Join(abs, "zap.lock"))
-	fmt.Fprintf(a.stdout, "wrote %s (%s, %d files)\n", escape.Line(filepath.Join(dir, typesDir)), tspkg.Name, n)
 	if err := a.cmdLock(ctx, filepath.Join(dir, "zap.ts")); err != nil {
 		u.run()
 		const undone = "zap init removed what it wrote: fix the above and run it again"
@@ -129,6 +123,155 @@ func (a *app) cmdInit(ctx context.Context, dir string) error {
 	}
 	fmt.Fprintf(a.stdout, "next: %s\n", next)
 	return nil
+}
+
+// initTypes writes the types (zap types) and .zap/.gitignore for zap init,
+// recording what it made in u, and undoing all of u when it fails.
+func (a *app) initTypes(u *undo, dir, abs string) error {
+	zapDir := filepath.Join(abs, ".zap")
+	_, err := os.Lstat(zapDir)
+	madeZap := errors.Is(err, fs.ErrNotExist)
+	if err := u.mkdirAll(filepath.Join(abs, filepath.Dir(typesDir))); err != nil {
+		u.run()
+		return failf(1, "zap init: %v", err)
+	}
+	n, err := writeTypes(dir)
+	if err != nil {
+		u.run()
+		return err
+	}
+	// zap.lock is missing (checked before), so one there after a failed
+	// lock is the failed lock's own.
+	u.paths = append(u.paths, filepath.Join(abs, typesDir), filepath.Join(abs, "zap.lock"))
+	fmt.Fprintf(a.stdout, "wrote %s (%s, %d files)\n", escape.Line(filepath.Join(dir, typesDir)), tspkg.Name, n)
+	if madeZap {
+		if err := u.create(filepath.Join(zapDir, ".gitignore"), zapGitignore); err != nil {
+			u.run()
+			return failf(1, "zap init: %v", err)
+		}
+		fmt.Fprintf(a.stdout, "wrote %s (git leaves .zap out: zap types writes it again)\n", escape.Line(filepath.Join(dir, ".zap", ".gitignore")))
+	}
+	return nil
+}
+
+// zapGitignore is the .gitignore zap init and zap types write into a .zap
+// they make: .zap holds only what zap types writes again from the zap
+// installed, so git leaves all of it out, this file included.
+const zapGitignore = "# Written by zap: .zap/types is what zap types writes from the zap\n# installed; run zap types after a clone or an upgrade. Commit zap.lock.\n*\n"
+
+// initPreCheck looks at dir before zap init writes anything: a .zap on the
+// way to the types that is a link or not a directory, and any file it
+// writes that is there already, are refused, naming them (exit 2). A
+// package.json there is kept when it names the project, and a tsconfig.json
+// is kept as it is; kept maps each kept file to the note printed beside it.
+func initPreCheck(dir string) (kept map[string]string, err error) {
+	if err := checkTypesWay(dir, "zap init"); err != nil {
+		return nil, err
+	}
+	kept = map[string]string{}
+	var inWay []string
+	for _, name := range append(slices.Clone(initFiles), typesDir) {
+		p := filepath.Join(dir, name)
+		_, err := os.Lstat(p)
+		switch {
+		case err == nil && keptFiles[name]:
+			note, err := keptNote(p, name)
+			if err != nil {
+				return nil, err
+			}
+			kept[name] = note
+		case err == nil:
+			inWay = append(inWay, escape.Line(p))
+		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+			return nil, failf(2, "zap init: %v", err)
+		}
+	}
+	if len(inWay) > 0 {
+		verb := "is"
+		if len(inWay) > 1 {
+			verb = "are"
+		}
+		return nil, fail(2, fmt.Sprintf("zap init overwrites nothing, and %s %s already there: nothing was written", strings.Join(inWay, ", "), verb),
+			"start the project in a new directory (zap init DIR), or move those files away")
+	}
+	return kept, nil
+}
+
+// keptNote checks a package.json or tsconfig.json zap init keeps and says
+// what it printed beside "kept": a package.json's name, or how to point a
+// tsconfig.json at the types.
+func keptNote(p, name string) (string, error) {
+	if name == "package.json" {
+		pkgName, err := existingPackageName(p)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf(" (its name %s names the project)", escape.Line(strconv.Quote(pkgName))), nil
+	}
+	data, err := readBounded(p, maxKeptFile)
+	if err == nil && strings.Contains(string(data), tspkg.Name) {
+		return " (it maps " + tspkg.Name + " already)", nil
+	}
+	return ": for tsc and editors to find " + tspkg.Name + ", add to its \"compilerOptions\"\n" + tsconfigPaths +
+		"  and \".zap\" to its \"exclude\"", nil
+}
+
+// tsconfigPaths is the "paths" entry a tsconfig.json zap init kept needs,
+// as zap init prints it.
+const tsconfigPaths = `  "paths": {
+    "@zap-go/zap": ["./.zap/types/@zap-go/zap/index.ts"],
+    "@zap-go/zap/*": ["./.zap/types/@zap-go/zap/*"]
+  }
+`
+
+// maxKeptFile bounds what zap init reads of a package.json or tsconfig.json
+// it keeps.
+const maxKeptFile = 1 << 20
+
+// existingPackageName is the "name" of the package.json at p, which zap
+// init keeps: a regular file (a link followed) of at most maxKeptFile
+// bytes, holding a JSON object whose "name" is a string that isn't blank.
+// Anything else is refused (exit 2), naming the file.
+func existingPackageName(p string) (string, error) {
+	hint := "give it a \"name\" (such as {\"name\": \"my-app\", \"private\": true}), then run zap init again"
+	data, err := readBounded(p, maxKeptFile)
+	if err != nil {
+		return "", fail(2, fmt.Sprintf("zap init keeps the package.json there, and %s", escape.Line(err.Error())), hint)
+	}
+	var pkg map[string]json.RawMessage
+	if err := json.Unmarshal(data, &pkg); err != nil || pkg == nil {
+		return "", fail(2, fmt.Sprintf("zap init keeps the package.json there, and %s is not a JSON object", escape.Line(p)), hint)
+	}
+	var name string
+	if raw, ok := pkg["name"]; !ok || json.Unmarshal(raw, &name) != nil || strings.TrimSpace(name) == "" {
+		return "", fail(2, fmt.Sprintf("zap init keeps the package.json there, and %s has no \"name\": the name is what makes the directory a project", escape.Line(p)), hint)
+	}
+	return name, nil
+}
+
+// readBounded reads the regular file at p (a link followed), refusing one
+// larger than limit bytes, and anything but a regular file unopened.
+func readBounded(p string, limit int64) ([]byte, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", p)
+	}
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s is larger than %d bytes", p, limit)
+	}
+	return data, nil
 }
 
 // undo records what zap init made, so a failure removes it again, newest

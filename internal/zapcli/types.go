@@ -31,21 +31,33 @@ DIR/.zap/types/@zap-go/zap (DIR defaults to .), replacing what an earlier
 zap types wrote there, so tsc --noEmit and editors check a config against
 the package this zap evaluates it with, with no npm step. The tsconfig.json
 zap init writes points "paths" there; run zap types again after upgrading
-zap. A folder there that isn't a copy of @zap-go/zap is refused.
+zap, and after a clone: .zap is left out of git (a .zap it makes gets a
+.gitignore saying so). A folder there that isn't a copy of @zap-go/zap is
+refused, and so is a .zap, .zap/types or .zap/types/@zap-go that is a
+symbolic link or not a directory: nothing is written through a link.
 
-Exit status: 0 written; 1 it couldn't be written; 2 a stray argument or a
-folder that isn't Zap's.`,
+Exit status: 0 written; 1 it couldn't be written; 2 a stray argument, a
+folder that isn't Zap's, or a link on the way.`,
 		FlagSet: f.plain("zap types"),
 		Exec: func(ctx context.Context, args []string) error {
 			dir, err := dirArg("types", args)
 			if err != nil {
 				return err
 			}
+			_, err = os.Lstat(filepath.Join(dir, ".zap"))
+			madeZap := errors.Is(err, fs.ErrNotExist)
 			n, err := writeTypes(dir)
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(a.stdout, "wrote %s (%s, %d files)\n", escape.Line(filepath.Join(dir, typesDir)), tspkg.Name, n)
+			if madeZap {
+				p := filepath.Join(dir, ".zap", ".gitignore")
+				if err := os.WriteFile(p, []byte(zapGitignore), 0o644); err != nil {
+					return failf(1, "zap types: %v", err)
+				}
+				fmt.Fprintf(a.stdout, "wrote %s (git leaves .zap out: zap types writes it again)\n", escape.Line(p))
+			}
 			return nil
 		},
 	}
@@ -64,6 +76,9 @@ func dirArg(cmd string, args []string) (string, error) {
 // the package is refused (exit 2). It returns how many files it wrote.
 func writeTypes(dir string) (int, error) {
 	dest := filepath.Join(dir, typesDir)
+	if err := checkTypesWay(dir, "zap types"); err != nil {
+		return 0, err
+	}
 	if err := checkOwnTypes(dest); err != nil {
 		return 0, err
 	}
@@ -105,6 +120,35 @@ func writeTypes(dir string) (int, error) {
 		return 0, failf(1, "zap types: %v", err)
 	}
 	return n, nil
+}
+
+// checkTypesWay refuses, for cmd (exit 2, naming it), a .zap, .zap/types or
+// .zap/types/@zap-go in dir that is a symbolic link, which would send what
+// zap writes somewhere else, or that is there and isn't a directory. What
+// isn't there yet is made by zap as a directory of its own.
+func checkTypesWay(dir, cmd string) error {
+	way := filepath.Dir(typesDir)
+	var parts []string
+	for p := way; p != "."; p = filepath.Dir(p) {
+		parts = append([]string{p}, parts...)
+	}
+	for _, part := range parts {
+		p := filepath.Join(dir, part)
+		fi, err := os.Lstat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil
+		case err != nil:
+			return failf(2, "%s: %v", cmd, err)
+		case fi.Mode()&fs.ModeSymlink != 0:
+			return fail(2, fmt.Sprintf("%s is a symbolic link: %s writes nothing through one, so nothing was written", escape.Line(p), cmd),
+				fmt.Sprintf("make %s a directory of its own (remove the link), then run %s again", escape.Line(p), cmd))
+		case !fi.IsDir():
+			return fail(2, fmt.Sprintf("%s is there and is not a directory: %s writes the types under it, so nothing was written", escape.Line(p), cmd),
+				fmt.Sprintf("move %s away, then run %s again", escape.Line(p), cmd))
+		}
+	}
+	return nil
 }
 
 // checkOwnTypes refuses to replace dest unless it is missing or a folder

@@ -189,6 +189,7 @@ func (a *app) open(config string, withState bool) (*session, error) {
 		return nil, err
 	}
 	s.Session = p
+	a.warnShared(config, p.Lock)
 	return s, nil
 }
 

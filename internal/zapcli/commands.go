@@ -23,8 +23,8 @@ const loop = `zap makes a machine look like what zap.ts describes, in one loop:
   describe  you write the machine you want in zap.ts
   detect    zap reads what the machine looks like now
   plan      the difference, as a plan you can review, named by its plan_hash
-  apply     zap apply previews; zap apply --wetrun changes exactly the plan you reviewed
-  observe   zap reads the machine again and reports anything still not converged
+  apply     zap apply previews; zap apply --wetrun executes the reviewed plan
+  observe   zap reads the machine again and reports anything not converged
 
 Nothing changes without --wetrun.
 `
@@ -48,6 +48,10 @@ func (a *app) run(ctx context.Context, args []string) error {
 			case *showVersion:
 				fmt.Fprintf(a.stdout, "zap %s\n", version.String())
 				return nil
+			case len(args) == 2 && args[0] == "help" && args[1] == "environment":
+				a.json = nil
+				fmt.Fprint(a.stdout, environmentHelp())
+				return nil
 			case len(args) > 0 && args[0] == "help":
 				// zap help [COMMAND...] is zap [COMMAND...] --help.
 				return a.run(ctx, append(args[1:len(args):len(args)], "--help"))
@@ -69,6 +73,8 @@ func (a *app) run(ctx context.Context, args []string) error {
 			_, werr := a.stdout.Write(f.usage.Bytes())
 			return werr
 		}
+		// A flag error is coloured as any other error (an unknown command).
+		a.useColour(root)
 		return flagError(root, args, err)
 	}
 	a.useColour(root)
@@ -202,16 +208,49 @@ func setUsage(c *ffcli.Command) {
 	}
 }
 
+// commandList is the Commands section: each command's usage, and its help
+// on the line below, so a long usage never widens the page past 80 columns.
 func commandList(cmds []*ffcli.Command) string {
 	var b strings.Builder
 	b.WriteString("Commands:\n")
-	width := 0
 	for _, c := range cmds {
-		width = max(width, len(strings.TrimPrefix(c.ShortUsage, "zap ")))
+		b.WriteString(wrapUsage("  ", strings.TrimPrefix(c.ShortUsage, "zap "), 80))
+		b.WriteString(wrap(c.ShortHelp, "      ", 76))
 	}
-	for _, c := range cmds {
-		fmt.Fprintf(&b, "  %-*s  %s\n", width, strings.TrimPrefix(c.ShortUsage, "zap "), c.ShortHelp)
+	return b.String()
+}
+
+// wrapUsage is prefix and usage in lines of at most width columns, broken
+// only between its words and bracketed groups ([--expect-plan HASH] stays
+// whole), each further line indented under the first bracketed one.
+func wrapUsage(prefix, usage string, width int) string {
+	var groups []string
+	depth := 0
+	for _, w := range strings.Fields(usage) {
+		if depth > 0 {
+			groups[len(groups)-1] += " " + w
+		} else {
+			groups = append(groups, w)
+		}
+		depth += strings.Count(w, "[") - strings.Count(w, "]")
 	}
+	// The command's own words (zap config validate) stay on the first line.
+	words := 1
+	for words < len(groups) && !strings.HasPrefix(groups[words], "[") {
+		words++
+	}
+	line := prefix + strings.Join(groups[:words], " ")
+	indent := strings.Repeat(" ", len([]rune(line))+1)
+	var b strings.Builder
+	for _, g := range groups[words:] {
+		if len([]rune(line))+1+len([]rune(g)) > width {
+			b.WriteString(line + "\n")
+			line = indent + g
+		} else {
+			line += " " + g
+		}
+	}
+	b.WriteString(line + "\n")
 	return b.String()
 }
 
@@ -219,7 +258,7 @@ func commandList(cmds []*ffcli.Command) string {
 // subcommands and its flags.
 func usageText(c *ffcli.Command) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "usage: %s\n", c.ShortUsage)
+	b.WriteString(wrapUsage("usage: ", c.ShortUsage, 80))
 	if c.LongHelp != "" {
 		fmt.Fprintf(&b, "\n%s\n", c.LongHelp)
 	} else if c.ShortHelp != "" {

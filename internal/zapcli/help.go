@@ -111,24 +111,14 @@ func evaluates(name string) bool {
 	return !slices.Contains([]string{"zap", "zap config", "zap version", "zap types", "zap completion"}, name)
 }
 
-// helpSections is the Environment and Examples sections of the command
-// whose flag set is named name, each "" when it has none.
+// helpSections is the Environment pointer and the Examples section of the
+// command whose flag set is named name, each "" when it has none. The
+// variables themselves are one page, zap help environment
+// (environmentHelp), not repeated on every command's.
 func helpSections(name string) string {
 	var b strings.Builder
-	var vars []envVar
-	for _, v := range environment {
-		if name == "zap" || (evaluates(name) && (v.cmds == nil || slices.Contains(v.cmds, name))) {
-			vars = append(vars, v)
-		}
-	}
-	if len(vars) > 0 {
-		b.WriteString("\nEnvironment:\n")
-		for _, v := range vars {
-			fmt.Fprintf(&b, "  %s\n%s", v.name, wrap(v.help, "      ", 76))
-		}
-		if name == "zap" || evaluates(name) {
-			b.WriteString("  and every variable the config references with zap.env (or --env-file gives)\n")
-		}
+	if name == "zap" || evaluates(name) {
+		b.WriteString("\nEnvironment: zap help environment lists the variables zap reads.\n")
 	}
 	if ex := examples[name]; len(ex) > 0 {
 		b.WriteString("\nExamples:\n")
@@ -136,6 +126,23 @@ func helpSections(name string) string {
 			fmt.Fprintf(&b, "  %s\n%s", e[0], wrap(e[1], "      ", 76))
 		}
 	}
+	return b.String()
+}
+
+// environmentHelp is zap help environment: every variable zap reads, with
+// the commands that read it when not every command that evaluates does.
+func environmentHelp() string {
+	var b strings.Builder
+	b.WriteString("usage: zap help environment\n\nEnvironment:\n")
+	for _, v := range environment {
+		help := v.help
+		if v.cmds != nil {
+			help += " (read by " + strings.Join(v.cmds, ", ") + ")"
+		}
+		fmt.Fprintf(&b, "  %s\n%s", v.name, wrap(help, "      ", 76))
+	}
+	b.WriteString("  and every variable the config references with zap.env (or --env-file gives)\n")
+	b.WriteString("\nA variable with no commands named is read by every command that evaluates the\nconfig (all but zap types, zap completion and zap version). docs/cli.md has\nthe same list.\n")
 	return b.String()
 }
 

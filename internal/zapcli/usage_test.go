@@ -4,6 +4,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/peterbourgon/ff/v3/ffcli"
 )
 
 // TestExpectPlanEmptyIsAUsageError checks that --expect-plan given with an
@@ -191,5 +194,45 @@ func TestUpdateWithNothingTrackedSaysSo(t *testing.T) {
 	want(t, "update", code, 0, out, errs)
 	if !strings.HasPrefix(out, "nothing to update: no resource in zap.ts has a tracked pin") || errs != "" {
 		t.Errorf("update with nothing tracked: stdout\n%s\nstderr\n%s", out, errs)
+	}
+}
+
+// TestHelpPagesFitEightyColumnsEnvironmentOnce checks every command's
+// --help (and zap alone, and zap help environment): no line wider than 80
+// columns, and the variables listed on one page only, zap help
+// environment, which every other page that evaluates a config points to.
+func TestHelpPagesFitEightyColumnsEnvironmentOnce(t *testing.T) {
+	f := newFake(t)
+	a := f.app(nil, nil)
+	var pages [][]string
+	for _, c := range a.commands(&flagSets{a: a}) {
+		walk(c, func(c *ffcli.Command) {
+			pages = append(pages, append(strings.Fields(c.FlagSet.Name())[1:], "--help"))
+		})
+	}
+	pages = append(pages, []string{"--help"}, nil, []string{"help", "environment"})
+	listed := 0
+	for _, args := range pages {
+		what := "zap " + strings.Join(args, " ")
+		code, out, errs := f.run(args...)
+		want(t, what, code, 0, out, errs)
+		for _, line := range strings.Split(out, "\n") {
+			if n := utf8.RuneCountInString(line); n > 80 {
+				t.Errorf("%s: a line of %d columns: %s", what, n, line)
+			}
+		}
+		if strings.Contains(out, "\n  ZAP_HOME\n") {
+			listed++
+			if what != "zap help environment" {
+				t.Errorf("%s lists the environment", what)
+			}
+		}
+		if strings.HasSuffix(what, "--help") && (args[0] == "plan" || args[0] == "apply") &&
+			!strings.Contains(out, "\nEnvironment: zap help environment lists the variables zap reads.\n") {
+			t.Errorf("%s doesn't point to zap help environment:\n%s", what, out)
+		}
+	}
+	if listed != 1 || len(pages) < 15 {
+		t.Errorf("the environment is listed on %d of %d pages, want 1", listed, len(pages))
 	}
 }

@@ -12,6 +12,7 @@
 //	zap                                   prints the loop and the commands
 //	zap version                           prints zap <version> (so does zap --version)
 //	zap help [COMMAND]                    is zap [COMMAND] --help
+//	zap help environment                  the variables zap reads
 //	zap init [DIR]                        starts a project and locks it
 //	zap types [DIR]                       writes @zap-go/zap into DIR/.zap/types
 //	zap graph [--svg] [CONFIG]            the resources and their edges as DOT
@@ -23,9 +24,11 @@
 //	zap detect [--json] [CONFIG]          detection alone, one line per resource
 //	zap status [--json] [CONFIG]          the last run, offline
 //
-// CONFIG defaults to ./zap.ts. --help on any command prints its flags, its
-// environment and examples (help.go, docs/cli.md). An unknown command or
-// flag is named with the one it is likely a typo of (usage.go).
+// CONFIG defaults to ./zap.ts, and a directory stands for the zap.ts in it.
+// --help on any command prints its flags and examples, in 80 columns, and
+// points to zap help environment for the variables zap reads (help.go,
+// docs/cli.md). An unknown command or flag is named with the one it is
+// likely a typo of (usage.go).
 package zapcli
 
 import (

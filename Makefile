@@ -35,10 +35,17 @@ testbin:
 
 # The whole suite, race detector on. Unit tests, fuzz seeds and every
 # testscript script (the stages alone and the end-to-end walks), which run
-# the binaries testbin built.
+# the binaries testbin built. go test -json is read by testreport, which
+# prints what go test would (failed tests' output, a line per package) as
+# it comes, keeps the whole stream in bin/test.json, and ends with the
+# tiers and every test that skipped, with its reason; as root with CI=true
+# a skip docs/testing.md doesn't accept fails the run.
 test: typecheck check lab testbin
-	ZAP_TEST_BIN=$(CURDIR)/$(BIN)/test CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 60m ./...
-	@$(GO) run ./internal/scripttest/tiers
+	$(GO) build -o $(BIN)/testreport ./internal/scripttest/testreport
+	@rm -f $(BIN)/test.status
+	@echo "ZAP_TEST_BIN=$(CURDIR)/$(BIN)/test CGO_ENABLED=1 $(GO) test -json -race -count=1 -timeout 60m ./... | $(BIN)/testreport"
+	@{ ZAP_TEST_BIN=$(CURDIR)/$(BIN)/test CGO_ENABLED=1 $(GO) test -json -race -count=1 -timeout 60m ./...; echo $$? > $(BIN)/test.status; } | \
+	  $(BIN)/testreport -json $(BIN)/test.json -status $(BIN)/test.status
 
 # The lab's systemd and OpenRC host images (internal/lab, docs/testing.md),
 # built once per machine and cached under /var/cache/zap-lab; where lab hosts
@@ -74,11 +81,15 @@ typecheck:
 	fi; \
 	echo "$$tsc --noEmit -p ts/tsconfig.json"; $$tsc --noEmit -p ts/tsconfig.json
 
+# go mod tidy must change nothing; go.mod and go.sum are backed up in a
+# private temporary directory (mktemp -d), put back when tidy changed them,
+# and the directory removed either way.
 tidy-check:
-	@cp go.mod /tmp/zap-go.mod.bak; cp go.sum /tmp/zap-go.sum.bak; \
-	$(GO) mod tidy; \
+	@bak=$$(mktemp -d) || exit 1; trap 'rm -rf "$$bak"' EXIT; \
+	cp go.mod go.sum "$$bak"/ || exit 1; \
+	$(GO) mod tidy || exit 1; \
 	if ! git diff --quiet -- go.mod go.sum; then echo "go mod tidy changes go.mod/go.sum:"; git --no-pager diff -- go.mod go.sum; \
-	  cp /tmp/zap-go.mod.bak go.mod; cp /tmp/zap-go.sum.bak go.sum; exit 1; fi
+	  cp "$$bak"/go.mod "$$bak"/go.sum . ; exit 1; fi
 
 # Speed budgets, measured side by side with the floor (a hand-written shell
 # script doing the same reads or writes) and, when installed, the peer:

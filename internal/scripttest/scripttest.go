@@ -14,6 +14,8 @@
 //	    the same, as an unprivileged account: when the test runs as root, the
 //	    account "zaptest" (created on first use) after $WORK is handed to it;
 //	    otherwise as the test's own user, which is already unprivileged.
+//	    $RUNAS_USER names the account runas runs as, for a script that runs
+//	    as root or not.
 //
 //	sshd start|kill|stop
 //	    a private sshd on 127.0.0.1 for the script (see sshd.go): start
@@ -231,6 +233,10 @@ func setup(env *testscript.Env) error {
 	if u, err := user.Current(); err == nil {
 		env.Setenv("USER", u.Username)
 		env.Setenv("LOGNAME", u.Username)
+		env.Setenv("RUNAS_USER", u.Username)
+	}
+	if os.Geteuid() == 0 {
+		env.Setenv("RUNAS_USER", TestAccount)
 	}
 	if d := os.Getenv("GOCOVERDIR"); d != "" {
 		env.Setenv("GOCOVERDIR", d)

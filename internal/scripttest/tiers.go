@@ -1,6 +1,8 @@
 package scripttest
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 )
@@ -43,4 +45,22 @@ func Tiers() []Tier {
 		}
 	}
 	return tiers
+}
+
+// WriteTiers writes one line per tier to w: whether this machine runs it
+// and, when it doesn't, why. These lines say what the machine has; which
+// tests skipped, and why, make test prints after them
+// (internal/scripttest/testreport).
+func WriteTiers(w io.Writer) {
+	for _, t := range Tiers() {
+		state := "runs"
+		if !t.Runs {
+			state = "skipped"
+		}
+		if t.Why != "" {
+			fmt.Fprintf(w, "tier: %-44s %s (%s)\n", t.Name, state, t.Why)
+		} else {
+			fmt.Fprintf(w, "tier: %-44s %s\n", t.Name, state)
+		}
+	}
 }

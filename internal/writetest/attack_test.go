@@ -102,6 +102,16 @@ func TestLinksSwappedInDuring200Writes(t *testing.T) {
 		}
 		stop()
 		t.Logf("200 writes raced: %d installed, failed %v", ok, failed)
+		// Each write the swapper beat is refused as a conflict, never
+		// another failure; and some were, or the race never happened.
+		for code, n := range failed {
+			if code != events.Conflict {
+				t.Errorf("%d write(s) failed with %s, want every refusal a %s", n, code, events.Conflict)
+			}
+		}
+		if failed[events.Conflict] == 0 {
+			t.Errorf("none of the 200 writes met a swapped-in link: the swapper never raced them")
+		}
 		w.intact()
 	})
 }
@@ -285,6 +295,9 @@ func TestKilledAt100RandomMoments(t *testing.T) {
 		}
 		must(t, os.WriteFile(f, contents[0], 0o644))
 		leftovers, installed := 0, 0
+		// landed counts the kills that ended a write before it finished,
+		// landedBeforeInstall those that left the file as it was.
+		landed, landedBeforeInstall := 0, 0
 		writer := func(i int) (*exec.Cmd, *bufio.Reader) {
 			cmd := exec.Command(w.bin, "-test.run=^$", f, srcs[i%2])
 			cmd.Env = append(os.Environ(), helperEnv+"=put", noExitSleep)
@@ -343,9 +356,16 @@ func TestKilledAt100RandomMoments(t *testing.T) {
 			kill, wait := start(i + 2)
 			time.Sleep(time.Duration(mrand.Int64N(int64(whole)*5/4 + 1)))
 			kill()
-			wait()
+			_, werr := wait()
 			got, err := os.ReadFile(f)
 			must(t, err)
+			if werr != nil {
+				// The kill ended the write before it finished.
+				landed++
+				if bytes.Equal(got, current) {
+					landedBeforeInstall++
+				}
+			}
 			if !bytes.Equal(got, contents[0]) && !bytes.Equal(got, contents[1]) {
 				t.Fatalf("after kill %d the file holds %d bytes, neither whole content", i, len(got))
 			}
@@ -364,7 +384,12 @@ func TestKilledAt100RandomMoments(t *testing.T) {
 				current = got
 			}
 		}
-		t.Logf("a whole write takes %s; of 100 writers killed at random moments within 1.25 times that, %d left a .zap.* file and %d had installed", whole, leftovers, installed)
+		t.Logf("a whole write takes %s; of 100 writers killed at random moments within 1.25 times that, %d were killed mid-write (%d before the file was replaced), %d left a .zap.* file and %d had installed", whole, landed, landedBeforeInstall, leftovers, installed)
+		// The moments fall within 1.25 writes, so most kills land mid-write;
+		// a run where few did never tested a killed write.
+		if landed < 10 || landedBeforeInstall == 0 {
+			t.Errorf("only %d of 100 kills landed mid-write (%d before the file was replaced), want at least 10 and 1", landed, landedBeforeInstall)
+		}
 		// What the killed writers left, the next write that got that far
 		// removed; one whole write leaves nothing.
 		_, wait = start(1)

@@ -24,7 +24,8 @@ build:
 install: build
 	@mkdir -p $(PREFIX)/bin
 	@for c in $(CMDS); do install -m 0755 $(BIN)/$$c $(PREFIX)/bin/$$c; done
-	@echo "installed $(CMDS) in $(PREFIX)/bin; add it to your PATH"
+	@echo "installed $(CMDS) in $(PREFIX)/bin; add it to your PATH:"
+	@echo '  export PATH="$(PREFIX)/bin:$$PATH"'
 
 # The binaries the test scripts run: built as build builds them, plus the
 # zaptest tag, which only lets them honour the scripts' test hooks

@@ -66,6 +66,9 @@ func TestMain(m *testing.M) { scripttest.Main(m) }
 //	    goes back to the line's start, ESC[K erases to its end; a colour
 //	    sequence ESC[Nm is written as <N>, $WORK as $WORK and a plan_hash
 //	    as <plan_hash>.
+//	$EXAMPLES and $ZAP_BIN
+//	    the checkout's examples/ directory, and the directory holding the
+//	    binaries the scripts run.
 //	canary ENVFILE PATH...
 //	    fails when any file at or under the PATHs holds a value of ENVFILE
 //	    (read by internal/envfile) in any form masking covers: as is,
@@ -80,7 +83,30 @@ func TestScripts(t *testing.T) {
 	p.Cmds["ttyrun"] = cmdTtyrun
 	p.Cmds["screen"] = cmdScreen
 	p.Cmds["canary"] = cmdCanary
+	p.Setup = withExamples(t, p.Setup)
 	testscript.Run(t, p)
+}
+
+// withExamples is setup, and then $EXAMPLES set to the checkout's
+// examples/ and $ZAP_BIN to the directory of the binaries the scripts run,
+// so a script can evaluate the examples and run make demo's script.
+func withExamples(t *testing.T, setup func(*testscript.Env) error) func(*testscript.Env) error {
+	examples, err := filepath.Abs(filepath.Join("..", "..", "examples"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zap, err := exec.LookPath("zap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(env *testscript.Env) error {
+		if err := setup(env); err != nil {
+			return err
+		}
+		env.Setenv("EXAMPLES", examples)
+		env.Setenv("ZAP_BIN", filepath.Dir(zap))
+		return nil
+	}
 }
 
 var hashPattern = regexp.MustCompile(`plan_hash"?:\s*"?([0-9a-f]{64})`)

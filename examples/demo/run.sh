@@ -19,7 +19,13 @@ if [ "$(id -u)" = 0 ] && [ "$(stat -c %u .)" = 0 ]; then
 	cd "$copy"
 	echo "(running as root: the demo project is evaluated from $copy, owned by nobody)"
 fi
-step() { printf '\n\033[1m$ zap %s\033[0m\n' "$*"; }
+# Each step's command in bold, only on a terminal (TERM set, not dumb) and
+# never with NO_COLOR, as zap itself colours: piped, the output is plain.
+bold='' plain=''
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ] && [ -n "${TERM:-}" ] && [ "$TERM" != dumb ]; then
+	bold=$(printf '\033[1m') plain=$(printf '\033[0m')
+fi
+step() { printf '\n%s$ zap %s%s\n' "$bold" "$*" "$plain"; }
 
 step lock
 "$zap" lock zap.ts || exit $?
@@ -38,4 +44,6 @@ step status
 "$zap" status zap.ts
 
 printf '\nThe demo manages ~/zap-demo. Edit ~/zap-demo/hello.txt and run make demo again to see drift repaired.\n'
+printf 'To run zap on a config of your own (README: Your first config), install it and put it on your PATH:\n'
+printf '  make install\n  export PATH="$HOME/.zap/bin:$PATH"\n'
 exit $rc

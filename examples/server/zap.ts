@@ -1,10 +1,11 @@
 // An example of a whole server: a Debian host reached over SSH that runs an
 // application behind nginx, with its database, firewall and deploy. It is
-// type-checked (`make typecheck`), not run by a test. This version's stages
-// read and act on most of its kinds; they hold the apt_repo, the database,
-// the build and the file whose content is remote (`this zap can't read ...
-// yet`), and with them the package and the link that depend on them, and
-// nothing ships the deploy block (zap-deploy isn't built yet).
+// type-checked (`make typecheck`) and evaluated through zap config validate
+// by a test (cmd/zap/testdata/script/examples_evaluate_demo.txtar), but not
+// applied to a host by one: it needs the internet (the PostgreSQL apt
+// repository, zig's and ghostty's releases, deno's installer). Every kind in
+// it is one this version's stages read and act on, and zap deploy ships its
+// deploy block as a release (docs/deploy.md).
 //
 // The builder type is a type-only import, stripped by zap-eval. env_ref is a
 // value import: zap-eval serves it from the copy of @zap-go/zap it carries,

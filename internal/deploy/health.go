@@ -60,9 +60,21 @@ func ResolveChecks(p *deployplan.Plan, env func(string) (string, bool)) (URLs, e
 		if err != nil {
 			return URLs{}, fmt.Errorf("%s: %w", c.field, err)
 		}
+		for _, name := range c.check.URL.Refs() {
+			if w, _ := env(name); strings.ContainsFunc(w, notHostChar) {
+				return URLs{}, fmt.Errorf("%s: the reference %s holds a character no host name has: a health domain is letters, digits, dots and dashes", c.field, name)
+			}
+		}
 		*c.url = v
 	}
 	return u, nil
+}
+
+// notHostChar says whether r can't be part of a host name: what a value
+// the health URL takes from a reference may not hold, so it can't add a
+// port, a path, a query, a fragment or a user to the URL.
+func notHostChar(r rune) bool {
+	return (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && (r < '0' || r > '9') && r != '.' && r != '-'
 }
 
 // Poll asks url, c's URL resolved, over HTTPS from this machine until it

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zeebo/blake3"
 
+	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/internal/lock"
 	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/ops"
@@ -50,6 +51,38 @@ func (e *UnbindableError) Error() string {
 	return fmt.Sprintf("the reference %s is a secret, so the plan can't name its machine: no review can bind it", e.Ref)
 }
 
+// InputError is a deploy block the plan can't take as the environment
+// resolves it: bad input, which no retry mends.
+type InputError struct{ Field, Msg string }
+
+func (e *InputError) Error() string { return e.Field + ": " + e.Msg }
+
+// checkDomain holds the health domain, as its references resolve, to the
+// rule a domain written in the config meets (declaration.IsHostName), so
+// no value can re-point the gate with a port, a path, a query, a fragment
+// or a user. A reference unset or empty is no error: the plan records it
+// empty, has no hash, and says so (deployplan.Plan.Unset).
+func checkDomain(d *declaration.Declaration, env resolve.Env, domain string) error {
+	refs := d.Deploy.Health.Domain.Refs()
+	secret := false
+	for _, n := range refs {
+		v, _ := env(n)
+		if v == "" {
+			return nil
+		}
+		secret = secret || resolve.Secret(d, n, v)
+	}
+	if declaration.IsHostName(domain) {
+		return nil
+	}
+	const rule = "a host name is letters, digits, dots and dashes, with no port, path, query, fragment, user or space"
+	names := strings.Join(refs, ", ")
+	if secret {
+		return &InputError{Field: "deploy.health.domain", Msg: fmt.Sprintf("the reference %s resolves to something that is not a host name (a secret's value, not shown): %s", names, rule)}
+	}
+	return &InputError{Field: "deploy.health.domain", Msg: fmt.Sprintf("the reference %s resolves to %q, which is not a host name: %s", names, escape.Line(domain), rule)}
+}
+
 // Made is a plan with what its reading found beside it.
 type Made struct {
 	Plan *deployplan.Plan
@@ -85,8 +118,10 @@ func Make(ctx context.Context, d *declaration.Declaration, env resolve.Env, o Op
 			m.Unbindable = r.Name
 		}
 	}
-	if dep.Health != nil && domain == "" {
-		return nil, fmt.Errorf("deploy.health.domain: the reference %s is unset or empty", strings.Join(dep.Health.Domain.Refs(), ", "))
+	if dep.Health != nil {
+		if err := checkDomain(d, env, domain); err != nil {
+			return nil, err
+		}
 	}
 	t, err := sshhost.ResolveTarget(&d.Target, res.Text, o.Flags.Bootstrap)
 	if err != nil {
@@ -169,9 +204,10 @@ func finish(m *Made, p *deployplan.Plan) error {
 }
 
 // Bindable says whether a review can bind p: not a dirty tree without
-// --force, not a release already live without --force.
+// --force, not a release already live without --force, no reference of
+// the deploy block unset (a wetrun refuses that).
 func Bindable(p *deployplan.Plan) bool {
-	return (p.Source.Tree == deployplan.Clean || p.Flags.Force) && !AlreadyLive(p)
+	return (p.Source.Tree == deployplan.Clean || p.Flags.Force) && !AlreadyLive(p) && len(p.Unset()) == 0
 }
 
 // AlreadyLive says whether the live release is the plan's version and the

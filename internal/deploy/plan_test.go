@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/deployplan"
+	"github.com/zap-go/zap/pkg/observation"
 )
 
 // TestPreflightDigest: the preflight's digest moves with a declaration and
@@ -104,5 +106,94 @@ func TestMaskPlan(t *testing.T) {
 	}
 	if p.Target.Host != "[MASKED:DEPLOY_HOST]" || p.Steps.Upload.Name != ".zap-deploy-[MASKED:DEPLOY_USER]-abcd.tar.gz" {
 		t.Errorf("masked: host %q, archive %q", p.Target.Host, p.Steps.Upload.Name)
+	}
+}
+
+// TestRollbackLineSaysWhatTheRollbackDoes: the preview's last step names
+// only what follows the swap: with neither a service nor a health check
+// nothing can fail after it, so there is no rollback, and a restart or a
+// health check alone is all the rollback repeats.
+func TestRollbackLineSaysWhatTheRollbackDoes(t *testing.T) {
+	check := &deployplan.Check{URL: declaration.Lit("https://app.example/health"), Attempts: 1, IntervalMS: 1}
+	for _, c := range []struct {
+		restart     string
+		health      *deployplan.Check
+		want, never string
+	}{
+		{"", nil, "no rollback: nothing runs after the swap (no service to restart, no health check), so the release is live once it is swapped in", "current back"},
+		{"systemctl restart 'app'", nil, "on a failed restart: current back to /srv/app/releases/aaaaaaaaaaaa (under the deploy lock), then restart the service", "health"},
+		{"", check, "on a failed health check: current back to /srv/app/releases/aaaaaaaaaaaa (under the deploy lock), then check health again", "restart"},
+		{"systemctl restart 'app'", check, "on a failed restart or health check: current back to /srv/app/releases/aaaaaaaaaaaa (under the deploy lock), then restart the service and check health again", "readiness"},
+	} {
+		p := &deployplan.Plan{Path: "/srv/app", Source: deployplan.Source{Version: "bbbbbbbbbbbb"},
+			Live: deployplan.Live{State: deployplan.LiveRelease, Release: "aaaaaaaaaaaa"}, Steps: deployplan.Steps{Restart: c.restart, Health: c.health}}
+		got := rollbackLine(p)
+		if got != c.want || strings.Contains(got, c.never) {
+			t.Errorf("restart %q, health %v:\n got %s\nwant %s", c.restart, c.health != nil, got, c.want)
+		}
+	}
+}
+
+// TestTextWarnsOfAnUnsetDomain: a plan whose health domain's reference was
+// unset shows a warning naming it, the URL with [UNSET:NAME], and no
+// plan_hash; Bindable says no review binds it.
+func TestTextWarnsOfAnUnsetDomain(t *testing.T) {
+	url := declaration.Concat(declaration.Part{Lit: "https://"}, declaration.Part{Env: "APP_DOMAIN"}, declaration.Part{Lit: "/health"})
+	p := &deployplan.Plan{Path: "/srv/app", Source: deployplan.Source{Version: "bbbbbbbbbbbb", Tree: deployplan.Clean},
+		Live:       deployplan.Live{State: deployplan.LiveNone},
+		References: []observation.Reference{{Name: "APP_DOMAIN"}},
+		Steps:      deployplan.Steps{Health: &deployplan.Check{URL: url, Attempts: 1, IntervalMS: 1}}}
+	if Bindable(p) {
+		t.Error("a plan with an unset reference is bindable")
+	}
+	text := Text(&Made{Plan: p})
+	for _, want := range []string{
+		"warning: deploy.health.domain: the reference APP_DOMAIN is unset or empty",
+		"health: GET https://[UNSET:APP_DOMAIN]/health",
+		"no plan_hash: the reference APP_DOMAIN is unset or empty",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the text lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// TestHostileDomainValuesAreRefused: a health domain through a reference
+// whose value holds anything a host name doesn't (#, ?, &, /, @, :, a
+// space, a control character) is bad input when the plan is made, naming
+// the field and the reference, a secret's value unshown; and zap-deploy
+// run refuses a plan whose reference holds one (a plan made by hand),
+// before any step.
+func TestHostileDomainValuesAreRefused(t *testing.T) {
+	d, err := declaration.Read([]byte(`{"format":"zap.declaration/1","target":{"host":"h"},"resources":[],"mask":["SECRET_DOMAIN"],
+		"deploy":{"path":"/srv/app","artifacts":["bin"],"health":{"domain":{"$env":"APP_DOMAIN"}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hostile := []string{"evil.example#", "evil.example/x", "evil.example?q=1", "a&b.example", "user@evil.example",
+		"evil.example:8443", "evil.example /ready", "evil.example\n", "evil.example\\x", "[::1]"}
+	for _, v := range hostile {
+		env := func(string) (string, bool) { return v, true }
+		err := checkDomain(d, env, v)
+		var ie *InputError
+		if !errors.As(err, &ie) || ie.Field != "deploy.health.domain" || !strings.Contains(err.Error(), "APP_DOMAIN") {
+			t.Errorf("%q: %v", v, err)
+		}
+		url := declaration.Concat(declaration.Part{Lit: "https://"}, declaration.Part{Env: "APP_DOMAIN"}, declaration.Part{Lit: "/health"})
+		p := &deployplan.Plan{References: []observation.Reference{{Name: "APP_DOMAIN", Value: v}},
+			Steps: deployplan.Steps{Health: &deployplan.Check{URL: url, Attempts: 1, IntervalMS: 1}}}
+		if _, err := ResolveChecks(p, env); err == nil || !strings.Contains(err.Error(), "steps.health.url: the reference APP_DOMAIN holds a character no host name has") {
+			t.Errorf("run, %q: %v", v, err)
+		}
+	}
+	for _, v := range []string{"app.example.net", "127.0.0.1", ""} {
+		if err := checkDomain(d, func(string) (string, bool) { return v, true }, v); err != nil {
+			t.Errorf("%q: %v", v, err)
+		}
+	}
+	d.Mask = []string{"APP_DOMAIN"}
+	err = checkDomain(d, func(string) (string, bool) { return "hidden-canary.example/x", true }, "hidden-canary.example/x")
+	if err == nil || strings.Contains(err.Error(), "hidden-canary") {
+		t.Errorf("a secret domain: %v", err)
 	}
 }

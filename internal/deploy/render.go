@@ -21,6 +21,9 @@ func Text(m *Made) string {
 	for _, w := range m.Warnings {
 		line("warning: %s", e(w))
 	}
+	if unset := p.Unset(); len(unset) > 0 {
+		line("warning: deploy.health.domain: the reference %s is unset or empty, so this plan names no health URL and a wetrun refuses it: provide it (--env-file or the environment)", e(strings.Join(unset, ", ")))
+	}
 	if p.Live.State == deployplan.LiveMissing {
 		line("warning: current names the release %s, which is not on the host: this deploy replaces it", e(p.Live.Release))
 	}
@@ -69,6 +72,8 @@ func Text(m *Made) string {
 	switch {
 	case p.Source.Tree == deployplan.Dirty && !p.Flags.Force:
 		line("no plan_hash: the tree has uncommitted changes or untracked files; a wetrun is refused without --force")
+	case len(p.Unset()) > 0:
+		line("no plan_hash: the reference %s is unset or empty; a wetrun is refused until it is set", e(strings.Join(p.Unset(), ", ")))
 	case m.Unbindable != "":
 		line("UNBINDABLE: the host, connecting user or health domain resolves through the masked reference %s: no plan_hash, and a wetrun is refused", e(m.Unbindable))
 	case p.Hash == "":
@@ -103,9 +108,40 @@ func showSteps(b *strings.Builder, p *deployplan.Plan) {
 	if s.Ready != nil {
 		step("readiness: GET %s until 2xx (404: skipped with a warning)", e(p.Shown(s.Ready.URL)))
 	}
-	if p.Live.State == deployplan.LiveRelease && p.Live.Release != p.Source.Version {
-		step("on a failure after the swap: current back to %s/releases/%s (under the deploy lock), restart, health", e(p.Path), e(p.Live.Release))
-	} else {
-		step("on a failure after the swap: nothing to roll back to (a manual rollback is needed)")
+	step("%s", rollbackLine(p))
+}
+
+// rollbackLine says what a failure after the swap does, by what the plan
+// has after it: the restart, the health check (readiness only with it).
+func rollbackLine(p *deployplan.Plan) string {
+	s := p.Steps
+	var checks []string
+	if s.Restart != "" {
+		checks = append(checks, "restart")
 	}
+	if s.Health != nil {
+		checks = append(checks, "health check")
+	}
+	if s.Ready != nil {
+		checks = append(checks, "readiness check")
+	}
+	failed := strings.Join(checks, ", ")
+	if n := len(checks); n > 1 {
+		failed = strings.Join(checks[:n-1], ", ") + " or " + checks[n-1]
+	}
+	switch {
+	case len(checks) == 0:
+		return "no rollback: nothing runs after the swap (no service to restart, no health check), so the release is live once it is swapped in"
+	case p.Live.State != deployplan.LiveRelease || p.Live.Release == p.Source.Version:
+		return "on a failed " + failed + ": nothing to roll back to (a manual rollback is needed)"
+	}
+	then := "restart the service and check health again"
+	switch {
+	case s.Restart == "":
+		then = "check health again"
+	case s.Health == nil:
+		then = "restart the service"
+	}
+	return fmt.Sprintf("on a failed %s: current back to %s/releases/%s (under the deploy lock), then %s",
+		failed, escape.Line(p.Path), escape.Line(p.Live.Release), then)
 }

@@ -233,6 +233,19 @@ func (d *deployRun) maskedDomain() []string {
 	return masked
 }
 
+// unsetDeployRefs names the deploy block's references (its health
+// domain's) that are unset or empty: the config's own resolution, which
+// checkWetrun holds to being set, reads the target and the resources alone.
+func (d *deployRun) unsetDeployRefs() []string {
+	var unset []string
+	for _, n := range d.ev.Decl.Deploy.Refs() {
+		if v, _ := d.a.lookupEnv(n); v == "" {
+			unset = append(unset, n)
+		}
+	}
+	return unset
+}
+
 // unbindable names the masked references the host, connecting users or
 // health domain go through, nil for none.
 func (d *deployRun) unbindable() []string {
@@ -271,6 +284,10 @@ func (d *deployRun) wetrun(ctx context.Context) error {
 		return fail(2, fmt.Sprintf("deploy.health.domain goes through the secret reference %s, so no plan of it names one URL and a wetrun can't bind to a review",
 			strings.Join(m, ", ")),
 			"reference the health domain through a plain variable (zap.unmask('NAME') if the name reads as a secret's)")
+	}
+	if u := d.unsetDeployRefs(); len(u) > 0 {
+		return fail(2, fmt.Sprintf("deploy.health.domain: the reference %s is unset or empty: a wetrun starts only when every variable the config references is set", strings.Join(u, ", ")),
+			"provide it (--env-file or the environment) and re-run")
 	}
 	if _, err := d.lockGate(nil); err != nil {
 		return err

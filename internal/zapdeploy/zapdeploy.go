@@ -264,13 +264,17 @@ func dial(ctx context.Context, t sshhost.Target) (*sshhost.Client, error) {
 }
 
 // classify gives an error of the plan's making its exit code: a target
-// that resolves to nothing is bad input, the rest the world's.
+// that resolves to nothing, or a deploy block its values don't fit, is bad
+// input, the rest the world's.
 func classify(err error) error {
 	var te *sshhost.TargetError
 	var se *stage.Error
+	var ie *deploy.InputError
 	switch {
 	case errors.As(err, &se):
 		return err
+	case errors.As(err, &ie):
+		return stage.BadInput(err)
 	case errors.As(err, &te):
 		if te.Hint != "" {
 			return stage.BadInput(err, te.Hint)

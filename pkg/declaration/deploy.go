@@ -54,6 +54,11 @@ func (d Deploy) MarshalJSON() ([]byte, error) {
 
 var sharedPattern = newPattern(`^[A-Za-z0-9_.][A-Za-z0-9_.-]*$`)
 
+// IsHostName says whether s is a host name as deploy.health.domain takes
+// one written in the config: what a domain given through a reference must
+// also resolve to, so no value can add a port, a path, a query or a user.
+func IsHostName(s string) bool { return domainPattern.MatchString(s) }
+
 // validate checks the deploy block.
 func (d *Deploy) validate() error {
 	e := func(field, format string, args ...any) error {
@@ -103,7 +108,7 @@ func (d *Deploy) validate() error {
 		if err := oneLine(h.Domain.String()); err != nil {
 			return e("health.domain", "%v", err)
 		}
-		if s, ok := h.Domain.Plain(); ok && !domainPattern.MatchString(s) {
+		if s, ok := h.Domain.Plain(); ok && !IsHostName(s) {
 			return e("health.domain", "%q is not a host name", s)
 		}
 		if h.Path != "" && !strings.HasPrefix(h.Path, "/") {

@@ -276,11 +276,27 @@ func (p *Plan) Reference(name string) *observation.Reference {
 	return nil
 }
 
+// Unset names the plain references the plan records with no value: set
+// neither in the environment nor by --env-file when the plan was made, so
+// the plan names no URL through them and no wetrun takes it.
+func (p *Plan) Unset() []string {
+	var out []string
+	for _, r := range p.References {
+		if !r.Secret && r.Value == "" {
+			out = append(out, r.Name)
+		}
+	}
+	return out
+}
+
 // Shown is t as the plan shows it: a plain reference as its recorded
-// value, a secret as [MASKED:NAME].
+// value (an empty one as [UNSET:NAME]), a secret as [MASKED:NAME].
 func (p *Plan) Shown(t declaration.Text) string {
 	s, _ := t.Resolve(func(name string) (string, bool) {
-		if r := p.Reference(name); r != nil && !r.Secret {
+		switch r := p.Reference(name); {
+		case r != nil && !r.Secret && r.Value == "":
+			return "[UNSET:" + name + "]", true
+		case r != nil && !r.Secret:
 			return r.Value, true
 		}
 		return "[MASKED:" + name + "]", true

@@ -17,7 +17,11 @@ import (
 // the operator first, and, when that is refused (a permission failure, as
 // where the destination's parent is root's), again whole as root through
 // Elevated (sudo), so a tree under the operator's home stays the
-// operator's and one under /opt is root's.
+// operator's and one under /opt is root's. Only the destination decides
+// that: the script reports whatever fails because of what the archive
+// holds (a device, a link out of the tree, a directory it can't finish)
+// as a permanent failure, never a refused one, so no archive takes the
+// extraction to root.
 func (h *Host) Extract(ctx context.Context, x *execute.Extract, archive io.Reader, size int64, sha string) error {
 	err := asroot.Extract(ctx, asUser{h}, x, archive, size, sha)
 	var ce *execute.CodedError

@@ -6,7 +6,9 @@ package ops_test
 // PATH held left as it was.
 
 import (
+	"archive/tar"
 	"bytes"
+	"compress/gzip"
 	"crypto/rand"
 	"os"
 	"os/exec"
@@ -22,7 +24,7 @@ import (
 
 // extractBusyboxTools are the commands extract.sh and lib/walk.sh use that
 // BusyBox has as applets (Alpine's are BusyBox's).
-var extractBusyboxTools = []string{"awk", "cat", "chmod", "chown", "df", "find", "head", "id", "ls", "mkdir", "mktemp", "mv", "rm", "rmdir", "sha512sum", "sort", "stat", "tail", "tar", "uniq"}
+var extractBusyboxTools = []string{"awk", "cat", "chmod", "chown", "df", "find", "head", "id", "ls", "mkdir", "mktemp", "mv", "rm", "rmdir", "readlink", "sha512sum", "sort", "stat", "tail", "tar", "uniq"}
 
 // extractShells are dash, bash and BusyBox's ash with its applets first on
 // PATH.
@@ -336,4 +338,256 @@ func TestExtractACLThroughLs(t *testing.T) {
 		}
 		noStaging(t, "neither", filepath.Dir(dest))
 	})
+}
+
+// entry is one member of an archive a test makes: typ a tar.Type*, link
+// what a link names, dev a device's major and minor.
+type entry struct {
+	name, body, link string
+	typ              byte
+	mode             int64
+	dev              [2]int64
+}
+
+// archiveOf is a tar.gz holding entries as given, whatever they are.
+func archiveOf(t *testing.T, entries ...entry) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	tw := tar.NewWriter(zw)
+	for _, e := range entries {
+		h := &tar.Header{Name: e.name, Typeflag: e.typ, Mode: e.mode, Linkname: e.link, Devmajor: e.dev[0], Devminor: e.dev[1], Format: tar.FormatGNU}
+		if e.typ == tar.TypeReg {
+			h.Size = int64(len(e.body))
+		}
+		if err := tw.WriteHeader(h); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write([]byte(e.body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func file(name, body string) entry {
+	return entry{name: name, body: body, typ: tar.TypeReg, mode: 0o644}
+}
+func dir(name string, mode int64) entry {
+	return entry{name: name, typ: tar.TypeDir, mode: mode}
+}
+func symlink(name, to string) entry {
+	return entry{name: name, link: to, typ: tar.TypeSymlink, mode: 0o777}
+}
+
+// nobodyUID is the account the extraction runs as when it isn't root's.
+const nobodyUID = 65534
+
+// extractAccounts are the accounts the extract script is run as: root
+// (this process's), and, where setpriv is, an account that isn't root
+// (uid 65534) in a directory of its own, as a local operator's extraction
+// runs. Each comes with dash, bash and BusyBox's ash, its applets in a
+// directory that account reaches.
+func extractAccounts(t *testing.T) map[string][]userShell {
+	t.Helper()
+	out := map[string][]userShell{"root": extractShells(t)}
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Log("no setpriv here: the extraction as an account that isn't root is not tried")
+		return out
+	}
+	as := []string{setpriv, "--reuid=" + strconv.Itoa(nobodyUID), "--regid=" + strconv.Itoa(nobodyUID), "--clear-groups"}
+	for _, sh := range extractShells(t) {
+		if sh.name == "busybox" {
+			applets := reachable(t)
+			for _, tool := range extractBusyboxTools {
+				if err := os.Symlink(sh.argv[0], filepath.Join(applets, tool)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			sh.path = applets + ":/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+		}
+		sh.argv = append(append([]string(nil), as...), sh.argv...)
+		out["account"] = append(out["account"], sh)
+	}
+	return out
+}
+
+// homeOf is a new directory the account (root, or nobodyUID) owns, in one
+// every account reaches.
+func homeOf(t *testing.T, who string) string {
+	t.Helper()
+	home := filepath.Join(reachable(t), "home")
+	if err := os.Mkdir(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if who != "root" {
+		if err := os.Chown(home, nobodyUID, nobodyUID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return home
+}
+
+// onlyFilesDirsLinks fails when anything under dir is not a regular file,
+// a directory or a symbolic link, or belongs to root where who isn't.
+func onlyFilesDirsLinks(t *testing.T, what, who, dir string) {
+	t.Helper()
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			t.Errorf("%s: %v", what, err)
+			return nil
+		}
+		if m := fi.Mode(); !m.IsRegular() && !m.IsDir() && m&os.ModeSymlink == 0 {
+			t.Errorf("%s: %s is %v", what, p, m)
+		}
+		if st := fi.Sys().(*syscall.Stat_t); who != "root" && p != dir && st.Uid == 0 {
+			t.Errorf("%s: %s is root's", what, p)
+		}
+		return nil
+	})
+}
+
+// TestExtractRefusesWhatIsNotAFileDirectoryOrLinkInTheTree: an archive
+// holding a block or character device, a fifo, a symbolic link that is
+// absolute, climbs out of the tree by its .., or holds a .. after a name
+// (through a link in the tree, c/.. climbs), or a hard link to a file
+// outside, is refused (93), as root and as an account that isn't, with
+// nothing placed: the tree already there stays as it was, no staging is
+// left, and no device or fifo is anywhere.
+func TestExtractRefusesWhatIsNotAFileDirectoryOrLinkInTheTree(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("not root: no device node could be made, nor another account's extraction run")
+	}
+	v1 := ops.Tarball(t, [][2]string{{"a", "one"}}, false, nil)
+	bad := map[string]struct {
+		e    []entry
+		want string
+	}{
+		"block device":     {[]entry{{name: "top/disk", typ: tar.TypeBlock, mode: 0o666, dev: [2]int64{8, 0}}}, "holds a block device"},
+		"char device":      {[]entry{{name: "top/null", typ: tar.TypeChar, mode: 0o666, dev: [2]int64{1, 3}}}, "holds a character device"},
+		"fifo":             {[]entry{{name: "top/fifo", typ: tar.TypeFifo, mode: 0o666}}, "holds a fifo"},
+		"absolute link":    {[]entry{symlink("top/etc", "/etc")}, "leads out of the tree"},
+		"climbing link":    {[]entry{symlink("top/etc", "../../etc")}, "leads out of the tree"},
+		".. after a name":  {[]entry{symlink("top/etc", "x/../../etc")}, "leads out of the tree"},
+		"through a link":   {[]entry{dir("top/a/", 0o755), symlink("top/a/up", ".."), symlink("top/a/out", "up/..")}, "leads out of the tree"},
+		"hard link out":    {[]entry{{name: "top/pw", link: "../../etc/passwd", typ: tar.TypeLink, mode: 0o644}}, ""},
+		"fifo after files": {[]entry{file("top/f", "f"), {name: "top/z/fifo", typ: tar.TypeFifo, mode: 0o600}}, "holds a fifo"},
+	}
+	for who, shells := range extractAccounts(t) {
+		for _, sh := range shells {
+			for what, c := range bad {
+				t.Run(who+"/"+sh.name+"/"+what, func(t *testing.T) {
+					home := homeOf(t, who)
+					dest := filepath.Join(home, "tree")
+					if exit, stderr := extractRun(t, sh, dest, v1, "", "0", "v1"); exit != 0 {
+						t.Fatalf("first extraction: exit %d, %s", exit, stderr)
+					}
+					before := treeOf(t, home)
+					archive := archiveOf(t, append([]entry{dir("top/", 0o755), file("top/ok", "ok")}, c.e...)...)
+					exit, stderr := extractRun(t, sh, dest, archive, "", "0", "v2")
+					if exit != 93 || !strings.Contains(stderr, c.want) {
+						t.Errorf("exit %d, %q; want 93, %s", exit, stderr, c.want)
+					}
+					if got := treeOf(t, home); got != before {
+						t.Errorf("the tree changed:\n%s\nwas\n%s", got, before)
+					}
+					noStaging(t, what, home)
+					onlyFilesDirsLinks(t, what, who, home)
+				})
+			}
+		}
+	}
+}
+
+// TestExtractArchiveModesNeitherBlockNorSetTheTree: an archive whose ./
+// is mode 0500, with a directory at mode 0000 and one at 0500 holding
+// files, an in-tree link and an in-tree hard link, extracts as root and
+// as an account that isn't (in its own directory) without a permission
+// failure: each directory is u+rwx, the tree's own mode is what mkdir
+// gave it, the hard link is kept, and a second extraction replaces the
+// tree whole. (BusyBox's tar, as an account that isn't root, can't write
+// into the 0500 directory it makes at the archive's mode: 93, nothing
+// placed.) An old tree the account can't remove (a directory of root's in
+// it) is left beside the destination, and the failure says the new tree
+// is in place, as it is.
+func TestExtractArchiveModesNeitherBlockNorSetTheTree(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("not root: another account's extraction can't be run")
+	}
+	hostile := archiveOf(t, dir("./", 0o500), dir("./top/", 0o755), dir("./top/zero/", 0), dir("./top/zero/sub/", 0o755),
+		file("./top/zero/sub/f", "f"), dir("./top/ro/", 0o500), file("./top/ro/g", "g"), symlink("./top/ln", "ro/g"),
+		entry{name: "./top/hl", link: "./top/ro/g", typ: tar.TypeLink, mode: 0o644}, dir("./top/zero/", 0))
+	again := archiveOf(t, dir("./", 0o500), dir("./b/", 0), file("./b/c", "c"))
+	for who, shells := range extractAccounts(t) {
+		for _, sh := range shells {
+			t.Run(who+"/"+sh.name, func(t *testing.T) {
+				home := homeOf(t, who)
+				dest := filepath.Join(home, "tree")
+				exit, stderr := extractRun(t, sh, dest, hostile, "", "0", "v1")
+				if who != "root" && sh.name == "busybox" {
+					if exit != 93 || !strings.Contains(stderr, "doesn't extract") {
+						t.Errorf("BusyBox's tar as an account: exit %d, %q; want 93, doesn't extract", exit, stderr)
+					}
+					if _, err := os.Lstat(dest); !os.IsNotExist(err) {
+						t.Errorf("BusyBox's tar as an account: %s is there (%v)", dest, err)
+					}
+					noStaging(t, "BusyBox's tar as an account", home)
+					return
+				}
+				if exit != 0 {
+					t.Fatalf("exit %d, %s", exit, stderr)
+				}
+				want := ". drwxr-xr-x\n.zap_remote_hash -rw-r--r-- \"v1\\n\"\ntop drwxr-xr-x\ntop/hl -rw-r--r-- \"g\"\ntop/ln Lrwxrwxrwx\n" +
+					"top/ro drwx------\ntop/ro/g -rw-r--r-- \"g\"\ntop/zero drwx------\ntop/zero/sub drwxr-xr-x\ntop/zero/sub/f -rw-r--r-- \"f\"\n"
+				if got := treeOf(t, dest); got != want {
+					t.Errorf("tree\n%s\nwant\n%s", got, want)
+				}
+				var hl, g syscall.Stat_t
+				syscall.Lstat(filepath.Join(dest, "top/hl"), &hl)
+				syscall.Lstat(filepath.Join(dest, "top/ro/g"), &g)
+				if hl.Ino != g.Ino {
+					t.Errorf("the in-tree hard link wasn't kept: inodes %d and %d", hl.Ino, g.Ino)
+				}
+				onlyFilesDirsLinks(t, "first extraction", who, home)
+				noStaging(t, "first extraction", home)
+
+				if exit, stderr := extractRun(t, sh, dest, again, "", "0", "v2"); exit != 0 {
+					t.Fatalf("replacing: exit %d, %s", exit, stderr)
+				}
+				want = ". drwxr-xr-x\n.zap_remote_hash -rw-r--r-- \"v2\\n\"\nb drwx------\nb/c -rw-r--r-- \"c\"\n"
+				if got := treeOf(t, dest); got != want {
+					t.Errorf("replaced: tree\n%s\nwant\n%s", got, want)
+				}
+				onlyFilesDirsLinks(t, "replacing", who, home)
+				noStaging(t, "replacing", home)
+				if who == "root" {
+					return
+				}
+
+				// A directory of root's in the old tree: the account can't
+				// remove it, and the failure says so, the new tree in place.
+				if err := os.MkdirAll(filepath.Join(dest, "b", "roots", "d"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				exit, stderr = extractRun(t, sh, dest, hostile, "", "0", "v3")
+				if exit != 93 || !strings.Contains(stderr, "the new tree is in place at "+dest+", but the old one can't be removed") {
+					t.Errorf("an old tree it can't remove: exit %d, %q; want 93, the new tree is in place", exit, stderr)
+				}
+				if got := readText(t, filepath.Join(dest, ".zap_remote_hash")); got != "v3\n" {
+					t.Errorf("an old tree it can't remove: the sentinel reads %q, want v3: the new tree in place", got)
+				}
+				left, _ := filepath.Glob(filepath.Join(home, ".tree.zap-*", "old", "b", "roots"))
+				if len(left) != 1 {
+					t.Errorf("an old tree it can't remove: it isn't left beside the tree (%v)", left)
+				}
+			})
+		}
+	}
 }

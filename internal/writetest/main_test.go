@@ -46,6 +46,8 @@ func TestMain(m *testing.M) {
 		os.Exit(helperElevated(os.Args[len(os.Args)-2], os.Args[len(os.Args)-1], false))
 	case "elevatedbody":
 		os.Exit(helperElevated(os.Args[len(os.Args)-2], os.Args[len(os.Args)-1], true))
+	case "extract":
+		os.Exit(helperExtract(os.Args[len(os.Args)-2], os.Args[len(os.Args)-1]))
 	}
 	fmt.Fprintf(os.Stderr, "unknown helper %q\n", os.Getenv(helperEnv))
 	os.Exit(2)

@@ -26,13 +26,26 @@
 # through /proc/$$/fd from then on, so renaming it or putting a link at its
 # name steers nothing. There the archive is written (a), checked against
 # SHA512 and LENGTH (exit 93), and extracted as the extracting account into
-# t, no owner restored, then every set-id bit and every group or world
-# write bit is taken off; a file with more names than the tree holds
-# (linked from outside it) is exit 93. t gets the sentinel (PROVENANCE on a
-# line) and the owner, group and mode the old tree had (no set-id or sticky
-# bit; nothing below a shared directory), then MODE, OWNER and GROUP where
-# declared. The old tree is renamed into the staging directory, t into
-# place, and the staging directory removed; a failure leaves PATH as it was.
+# t, no owner restored. Only regular files, directories and symbolic links
+# are extracted: the archive is listed first, and one holding anything else
+# (a device, a fifo) is exit 93 with nothing extracted; what the tree holds
+# is checked again after. Every directory gets at least u+rwx (as it is
+# met, before it is entered), so the extracting account can always finish
+# and later remove the tree, whatever modes the archive records; t keeps
+# the mode mkdir gave it (the archive's ./ never sets it); then every
+# set-id bit and every group or world write bit is taken off. A file with
+# more names than the tree holds (linked from outside it) is exit 93, and
+# so is a symbolic link that leads out of the tree: an absolute one, or
+# one whose .. (leading ones only: a .. after a name is refused) climb
+# above the tree. A hard link inside the tree is kept. Every failure that
+# comes of the archive's contents is exit 93, never a permission failure
+# (which a local run would take to sudo): what escalates is decided by
+# the destination. t gets the sentinel (PROVENANCE on a line) and the
+# owner, group and mode the old tree had (no set-id or sticky bit; nothing
+# below a shared directory), then MODE, OWNER and GROUP where declared.
+# The old tree is renamed into the staging directory, t into place, and
+# the staging directory removed; a failure before t takes the name leaves
+# PATH as it was, and one after says the new tree is in place.
 set -eu
 zap=extract
 #@include walk
@@ -55,7 +68,8 @@ zap_extract() {
 	st=$(mktemp -d "./.$name.zap-XXXXXX")
 	exec 6<"$st"
 	s=/proc/$$/fd/6 p=/proc/$$/fd/5
-	trap 'rm -rf -- "$s/a" "$s/t" "$s/old" 2>/dev/null; [ "$(stat -c %d:%i -- "$st" 2>/dev/null)" = "$(stat -L -c %d:%i $s)" ] && rmdir -- "$st" 2>/dev/null; :' EXIT
+	keep=
+	trap 'zap_rmtree "$s/t" || :; [ -n "$keep" ] || zap_rmtree "$s/old" || :; rm -f -- "$s/a" "$s/l" "$s/e"; [ "$(stat -c %d:%i -- "$st" 2>/dev/null)" = "$(stat -L -c %d:%i $s)" ] && rmdir -- "$st" 2>/dev/null || :' EXIT
 	trap 'exit 1' HUP INT TERM
 	set -- $(stat -L -c '%u %a %d:%i' $s) "$(stat -c '%d:%i %F' -- "$st")"
 	if [ "$1" != "$me" ] || [ "$2" != 700 ] || [ "$4" != "$3 directory" ] || [ -n "$(ls -A -- $s)" ]; then
@@ -71,16 +85,14 @@ zap_extract() {
 	fi
 	umask 022
 	mkdir "$s/t"
+	tmode=$(stat -c %a "$s/t")
+	zap_kinds
 	if [ "$strip" -gt 0 ]; then set -- --strip-components="$strip"; else set --; fi
 	if ! out=$(tar -x $z -o -f "$s/a" -C "$s/t" "$@" 2>&1); then
 		zap_fail 93 "the archive doesn't extract: $(printf '%s' "$out" | tail -n 1)"
 	fi
 	rm -f -- "$s/a"
-	find "$s/t" ! -type l -exec chmod go-w,ug-s {} +
-	links=$(find "$s/t" -type f -links +1 -exec stat -c '%i %h' {} + | sort | uniq -c | awk '$1 != $3')
-	if [ -n "$links" ]; then
-		zap_fail 93 "the archive links a file from outside the tree it extracts"
-	fi
+	zap_tree
 	rm -rf -- "$s/t/.zap_remote_hash"
 	printf '%s\n' "$prov" >"$s/t/.zap_remote_hash"
 	chmod 644 "$s/t/.zap_remote_hash"
@@ -89,10 +101,94 @@ zap_extract() {
 		mv -T -- "$p/$name" "$s/old"
 	fi
 	if ! mv -T -- "$s/t" "$p/$name"; then
-		[ ! -d "$s/old" ] || mv -T -- "$s/old" "$p/$name"
-		zap_fail 94 "$path changed while the tree was swapped in; it is as it was"
+		if [ ! -d "$s/old" ]; then
+			zap_fail 94 "$path changed while the tree was swapped in; nothing was placed"
+		elif mv -T -- "$s/old" "$p/$name"; then
+			zap_fail 94 "$path changed while the tree was swapped in; it is as it was"
+		fi
+		keep=1
+		zap_fail 94 "$path changed while the tree was swapped in; the old tree is left beside it in $st"
 	fi
-	rm -rf -- "$s/old"
+	if ! zap_rmtree "$s/old"; then
+		keep=1
+		zap_fail 93 "the new tree is in place at $path, but the old one can't be removed: it is left beside it in $st"
+	fi
+}
+# zap_kinds: the archive (listed, its entries' kinds the first letter of
+# each line) holds only regular files (-), hard links (h, GNU tar's
+# listing), directories (d) and symbolic links (l), or exit 93 with
+# nothing extracted. A name holding a line break could only add a refusal:
+# every entry's own line starts with its kind.
+zap_kinds() {
+	if ! tar -t -v $z -f "$s/a" >"$s/l" 2>"$s/e"; then
+		zap_fail 93 "the archive doesn't extract: $(tail -n 1 "$s/e")"
+	fi
+	k=$(awk '{ c = substr($0, 1, 1) } c != "-" && c != "h" && c != "d" && c != "l" { print c; exit }' "$s/l")
+	rm -f -- "$s/l" "$s/e"
+	case $k in
+	'') return 0 ;;
+	b) k="a block device" ;;
+	c) k="a character device" ;;
+	p) k="a fifo" ;;
+	*) k="an entry that is not a regular file, directory or symbolic link" ;;
+	esac
+	zap_fail 93 "the archive holds $k: Zap extracts regular files, directories and symbolic links only"
+}
+# zap_tree: the extracted tree t made the account's to finish (each
+# directory u+rwx, t at the mode mkdir gave it), then checked (nothing
+# but regular files, directories and links; no file linked from outside;
+# no link leading out) and its set-id and group or world write bits taken
+# off. Any failure here comes of the archive: exit 93.
+zap_tree() {
+	if ! find "$s/t" -type d ! -perm -700 -exec chmod u+rwx {} \; || ! chmod "$tmode" "$s/t"; then
+		zap_fail 93 "the archive's directories can't be opened to the extracting account"
+	fi
+	if [ -n "$(find "$s/t" ! -type f ! -type d ! -type l | head -n 1)" ]; then
+		zap_fail 93 "the archive holds an entry that is not a regular file, directory or symbolic link: Zap extracts those only"
+	fi
+	links=$(find "$s/t" -type f -links +1 -exec stat -c '%i %h' {} + | sort | uniq -c | awk '$1 != $3')
+	if [ -n "$links" ]; then
+		zap_fail 93 "the archive links a file from outside the tree it extracts"
+	fi
+	if ! find "$s/t" -type l -exec sh -c "$zap_inside" sh "$s/t" {} +; then
+		zap_fail 93 "the archive holds a symbolic link that leads out of the tree it extracts (an absolute one, or one whose .. climb above it)"
+	fi
+	if ! find "$s/t" ! -type l -exec chmod go-w,ug-s {} +; then
+		zap_fail 93 "the set-id and group or world write bits can't be taken off what the archive holds"
+	fi
+}
+# zap_inside is run as sh -c TEXT sh TREE LINK...: exit 1 at the first
+# LINK whose target is absolute or empty, holds a .. after a name, or
+# climbs by its leading .. above TREE (from LINK's own directory).
+zap_inside='root=$1
+shift
+set -f
+for l; do
+	t=$(readlink -- "$l" && echo .) || exit 1
+	t=${t%??}
+	case $t in "" | /*) exit 1 ;; esac
+	r=${l#"$root"/} d=0
+	while :; do
+		case $r in */*) r=${r#*/} d=$((d + 1)) ;; *) break ;; esac
+	done
+	up=0 named=
+	IFS=/
+	for c in $t; do
+		case $c in
+		"" | .) ;;
+		..) [ -z "$named" ] || exit 1; up=$((up + 1)) ;;
+		*) named=1 ;;
+		esac
+	done
+	unset IFS
+	[ "$up" -le "$d" ] || exit 1
+done'
+# zap_rmtree DIR: removes DIR, each directory in it first made u+rwx when
+# the account may (a tree of the account's can always be removed).
+zap_rmtree() {
+	[ -e "$1" ] || [ -L "$1" ] || return 0
+	find "$1" -type d ! -perm -700 -exec chmod u+rwx {} \; 2>/dev/null || :
+	rm -rf -- "$1" 2>/dev/null
 }
 # zap_dest: what PATH holds may be replaced (see the top).
 zap_dest() {

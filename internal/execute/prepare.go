@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zap-go/zap/internal/template"
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -97,6 +98,11 @@ func Prepare(p *plan.Plan, lookup Lookup, c Context) (*Prepared, error) {
 			ps, err := prepareStep(ch.ID, s, lookup, c)
 			if err != nil {
 				return nil, err
+			}
+			if ch.Resource.AptRepo != nil && ps.Put != nil && ps.Put.Remote != nil {
+				// An apt_repo's signing key: 1 MiB at most, as its pin
+				// was minted and as detection reads it.
+				ps.Put.Remote.Limit, ps.Put.Remote.What = vocab.AptKeyLimit, "an apt signing key"
 			}
 			if v != nil && len(v.Assertions) == len(ch.Steps) && s.Command != nil && v.Assertions[j].Type == declaration.AssertCommand {
 				// A verify's command reads as the assertion it checks,

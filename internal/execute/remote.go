@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/zap-go/zap/internal/fetch"
@@ -24,6 +25,11 @@ type Remote struct {
 	Bearer string
 	// Pin is the blake3 the bytes must hash to.
 	Pin string
+	// Limit, when positive, is the most bytes these may be, below the
+	// step's own bound, and What names what it bounds ("an apt signing
+	// key"): a fetch or a cache entry over it fails the step.
+	Limit int64
+	What  string
 }
 
 // Fetcher gets pinned bytes: from the content cache, or fetched into it
@@ -98,8 +104,15 @@ func (r *Runner) getRemote(ctx context.Context, rm *Remote, limit int64) (*fetch
 	if r.Fetch == nil {
 		return nil, Errorf(events.Permanent, "this run can't fetch remote content; nothing was written")
 	}
+	what := "a remote file or archive"
+	if rm.Limit > 0 && rm.Limit < limit {
+		limit, what = rm.Limit, rm.What
+	}
 	e, err := r.Fetch.Fetch(ctx, fetch.Request{Declared: rm.Declared, URL: rm.URL, Bearer: rm.Bearer, Pin: rm.Pin, Limit: limit})
-	if err != nil {
+	switch {
+	case errors.Is(err, fetch.ErrTooLarge):
+		return nil, Errorf(events.Permanent, "%v: %s may be at most %s; nothing on the target was touched", err, what, sizeText(limit))
+	case err != nil:
 		return nil, Errorf(fetchCode(err), "%v; nothing on the target was touched", err)
 	}
 	switch {
@@ -108,9 +121,17 @@ func (r *Runner) getRemote(ctx context.Context, rm *Remote, limit int64) (*fetch
 		return nil, Errorf(events.Permanent, "%v; nothing on the target was touched", &fetch.MismatchError{Want: rm.Pin, Got: e.Blake3})
 	case e.Size > limit:
 		e.Close()
-		return nil, Errorf(events.Permanent, "%s is %d bytes, more than %d, the most a remote file or archive may be; nothing on the target was touched", rm.Declared, e.Size, limit)
+		return nil, Errorf(events.Permanent, "%s is %d bytes, more than %s, the most %s may be; nothing on the target was touched", rm.Declared, e.Size, sizeText(limit), what)
 	}
 	return e, nil
+}
+
+// sizeText is n bytes in MiB when it is a whole number of them.
+func sizeText(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // fetchCode is the triage code of a fetch's failure.

@@ -7,11 +7,15 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/zap-go/zap/internal/fetch"
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/plan"
 )
 
 // bodyHost is a Host whose put reads a streamed body through, as a host
@@ -87,10 +91,58 @@ func TestRemoteBound(t *testing.T) {
 	}
 	e.Close()
 	_, err = r.getRemote(context.Background(), rm, 4095)
-	if err == nil || !strings.Contains(err.Error(), "https://example.invalid/f is 4096 bytes, more than 4095, the most a remote file or archive may be; nothing on the target was touched") {
+	if err == nil || !strings.Contains(err.Error(), "https://example.invalid/f is 4096 bytes, more than 4095 bytes, the most a remote file or archive may be; nothing on the target was touched") {
 		t.Errorf("over the bound: %v", err)
 	}
 	if h.puts != 0 {
 		t.Errorf("the host was asked %d times", h.puts)
+	}
+}
+
+// TestAptKeyOverOneMiBRefusedAtTheFetch: an apt_repo's signing key is
+// bounded at 1 MiB when the wetrun gets it, as when its pin is minted, so
+// a vendored pin over a larger key fails the step saying so, fetched or
+// in the cache, with the host never asked; a key of 1 MiB is put.
+func TestAptKeyOverOneMiBRefusedAtTheFetch(t *testing.T) {
+	big := bytes.Repeat([]byte("k"), 1<<20+1)
+	r, h, rm := cachedRemote(t, big)
+	url := declaration.Lit(rm.URL)
+	p := &plan.Plan{Changes: []plan.Change{{ID: "repo", Type: declaration.KindAptRepo, Action: plan.Create,
+		Resource: declaration.Resource{AptRepo: &declaration.AptRepo{}},
+		Steps: []plan.Step{{Type: plan.StepOp, Op: &plan.Op{Name: plan.OpPut, Path: declaration.Lit("/etc/apt/keyrings/repo.asc"), Mode: "644",
+			From: &declaration.Content{Type: declaration.ContentRemote, URL: &url, Blake3: rm.Pin}, Privilege: plan.Elevated}}}}}}
+	pp, err := Prepare(p, func(string) (string, bool) { return "", false }, Context{Home: "/root", Root: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put := pp.Changes[0].Steps[0].Put
+	err = r.remotePut(context.Background(), put)
+	if err == nil || !strings.Contains(err.Error(), "is 1048577 bytes, more than 1 MiB, the most an apt signing key may be; nothing on the target was touched") {
+		t.Errorf("a cached key over 1 MiB: %v", err)
+	}
+	if h.puts != 0 {
+		t.Errorf("the host was asked %d times", h.puts)
+	}
+
+	// Not in the cache: the fetch itself stops at the bound.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write(big) }))
+	defer srv.Close()
+	f := fetch.New(fetch.NewCache(filepath.Join(t.TempDir(), "files")), fetch.Options{})
+	defer f.Close()
+	r.Fetch = f
+	put.Remote.URL, put.Remote.Declared = srv.URL+"/key.asc", srv.URL+"/key.asc"
+	err = r.remotePut(context.Background(), put)
+	if err == nil || !strings.Contains(err.Error(), "an apt signing key may be at most 1 MiB; nothing on the target was touched") {
+		t.Errorf("a fetched key over 1 MiB: %v", err)
+	}
+	if h.puts != 0 {
+		t.Errorf("the host was asked %d times", h.puts)
+	}
+
+	// At the bound: put.
+	r, h, rm = cachedRemote(t, big[:1<<20])
+	put.Remote.URL, put.Remote.Declared, put.Remote.Pin = rm.URL, rm.Declared, rm.Pin
+	if err := r.remotePut(context.Background(), put); err != nil || h.puts != 1 {
+		t.Errorf("a key of 1 MiB: %v, %d puts", err, h.puts)
 	}
 }

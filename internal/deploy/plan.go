@@ -107,6 +107,9 @@ func Make(ctx context.Context, d *declaration.Declaration, env resolve.Env, o Op
 	if err != nil {
 		return nil, err
 	}
+	if err := ArtifactsInside(ctx, o.Dir, dep.Artifacts); err != nil {
+		return nil, err
+	}
 	res := resolve.Resolve(d, env)
 	m := &Made{}
 	refs, domain, masked := deployRefs(d, env)

@@ -200,6 +200,9 @@ func build(ctx context.Context, top, command string) error {
 // tarball packs the artifacts, from the checkout's top, into a release
 // archive in a private directory of the run, and reads it back.
 func tarball(ctx context.Context, top string, artifacts []string) ([]byte, error) {
+	if err := artifactsInside(top, artifacts); err != nil {
+		return nil, err
+	}
 	dir, err := os.MkdirTemp("", "zap-deploy-")
 	if err != nil {
 		return nil, err

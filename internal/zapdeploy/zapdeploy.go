@@ -224,6 +224,9 @@ func runVerb(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if src != p.Source {
 		return stage.BadInput(fmt.Errorf("the checkout is at %s now, not the plan's %s: make a new plan", src.Version, p.Source.Version))
 	}
+	if err := deploy.ArtifactsInside(ctx, *dir, p.Steps.Artifacts); err != nil {
+		return classify(err)
+	}
 	c, err := dial(ctx, sshhost.Target{Host: p.Target.Host, User: p.Target.User, Port: p.Target.Port, Identity: p.Target.Identity})
 	if err != nil {
 		return classify(err)

@@ -3,6 +3,7 @@ package declaration
 import (
 	"encoding/json"
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/zap-go/zap/internal/strict"
@@ -54,6 +55,14 @@ func (d Deploy) MarshalJSON() ([]byte, error) {
 
 var sharedPattern = newPattern(`^[A-Za-z0-9_.][A-Za-z0-9_.-]*$`)
 
+// LeavesTree says whether the artifact path a names something outside the
+// directory it is relative to, as written: an absolute path, or one whose
+// .. segments climb above it.
+func LeavesTree(a string) bool {
+	c := path.Clean(a)
+	return strings.HasPrefix(a, "/") || c == ".." || strings.HasPrefix(c, "../")
+}
+
 // IsHostName says whether s is a host name as deploy.health.domain takes
 // one written in the config: what a domain given through a reference must
 // also resolve to, so no value can add a port, a path, a query or a user.
@@ -83,6 +92,9 @@ func (d *Deploy) validate() error {
 		}
 		if strings.HasPrefix(a, "-") || strings.HasPrefix(a, "@") {
 			return e(at, "%q begins with %s, which tar would read as an option", a, a[:1])
+		}
+		if LeavesTree(a) {
+			return e(at, "%q leaves the checkout: an artifact is a path inside the app's git checkout, relative to its top", a)
 		}
 	}
 	for i, s := range d.Shared {

@@ -591,3 +591,58 @@ func TestExtractArchiveModesNeitherBlockNorSetTheTree(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractReadOnlyModeByAnAccount: an account that isn't root extracts
+// a tree whose declared mode has no u+w (555) into its own directory: the
+// tree takes the name and then the mode, and later extractions (555
+// again, then none) replace that tree at 555, with no false "changed
+// while the tree was swapped in" and no staging left.
+func TestExtractReadOnlyModeByAnAccount(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("not root: another account's extraction can't be run")
+	}
+	s, ok := ops.Script(plan.OpExtract)
+	if !ok {
+		t.Fatal("no extract script")
+	}
+	run := func(sh userShell, dest string, archive []byte, prov, mode string) (int, string) {
+		args := []string{ops.SHA512Hex(archive), strconv.Itoa(len(archive)), "tar.gz", "0", prov, mode, "", ""}
+		return streamExec(t, sh, s.Text, ops.StreamInput(args, bytes.NewReader(archive)), dest)
+	}
+	v1 := ops.Tarball(t, [][2]string{{"a", "one"}}, false, nil)
+	v2 := ops.Tarball(t, [][2]string{{"b", "two"}}, false, nil)
+	shells := extractAccounts(t)["account"]
+	if len(shells) == 0 {
+		t.Skip("no setpriv here: no account that isn't root to extract as")
+	}
+	for _, sh := range shells {
+		t.Run(sh.name, func(t *testing.T) {
+			home := homeOf(t, "account")
+			dest := filepath.Join(home, "tree")
+			if exit, stderr := run(sh, dest, v1, "v1", "555"); exit != 0 {
+				t.Fatalf("mode 555: exit %d, %s", exit, stderr)
+			}
+			want := ". dr-xr-xr-x\n.zap_remote_hash -rw-r--r-- \"v1\\n\"\na -rw-r--r-- \"one\"\n"
+			if got := treeOf(t, dest); got != want {
+				t.Errorf("mode 555: tree\n%s\nwant\n%s", got, want)
+			}
+			if exit, stderr := run(sh, dest, v2, "v2", "555"); exit != 0 {
+				t.Fatalf("replacing a tree at 555: exit %d, %s", exit, stderr)
+			}
+			want = ". dr-xr-xr-x\n.zap_remote_hash -rw-r--r-- \"v2\\n\"\nb -rw-r--r-- \"two\"\n"
+			if got := treeOf(t, dest); got != want {
+				t.Errorf("replacing a tree at 555: tree\n%s\nwant\n%s", got, want)
+			}
+			// No mode declared, below /tmp (shared): nothing is kept.
+			if exit, stderr := run(sh, dest, v1, "v3", ""); exit != 0 {
+				t.Fatalf("replacing a tree at 555, no mode: exit %d, %s", exit, stderr)
+			}
+			want = ". drwxr-xr-x\n.zap_remote_hash -rw-r--r-- \"v3\\n\"\na -rw-r--r-- \"one\"\n"
+			if got := treeOf(t, dest); got != want {
+				t.Errorf("replacing a tree at 555, no mode: tree\n%s\nwant\n%s", got, want)
+			}
+			noStaging(t, "mode 555", home)
+			onlyFilesDirsLinks(t, "mode 555", "account", home)
+		})
+	}
+}

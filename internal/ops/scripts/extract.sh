@@ -42,10 +42,13 @@
 # (which a local run would take to sudo): what escalates is decided by
 # the destination. t gets the sentinel (PROVENANCE on a line) and the
 # owner, group and mode the old tree had (no set-id or sticky bit; nothing
-# below a shared directory), then MODE, OWNER and GROUP where declared.
-# The old tree is renamed into the staging directory, t into place, and
-# the staging directory removed; a failure before t takes the name leaves
-# PATH as it was, and one after says the new tree is in place.
+# below a shared directory), then MODE, OWNER and GROUP where declared
+# (for an account other than root, a mode without u+w is set with it and
+# taken off once t has taken the name: a directory its mover can't write
+# can't move into another; an old tree of its own without u+w gets it to
+# move). The old tree is renamed into the staging directory, t into place,
+# and the staging directory removed; a failure before t takes the name
+# leaves PATH as it was, and one after says the new tree is in place.
 set -eu
 zap=extract
 #@include walk
@@ -97,17 +100,32 @@ zap_extract() {
 	printf '%s\n' "$prov" >"$s/t/.zap_remote_hash"
 	chmod 644 "$s/t/.zap_remote_hash"
 	zap_attrs
+	exec 7<"$s/t"
+	omode=
 	if [ -d "$p/$name" ]; then
-		mv -T -- "$p/$name" "$s/old"
+		# A directory moves into another only when its mover may write
+		# it: an old tree of the account's own without u+w gets it.
+		if [ "$me" != 0 ] && [ ! -w "$p/$name" ] && [ "$(stat -c %u -- "$p/$name")" = "$me" ]; then
+			omode=$(stat -c %a -- "$p/$name")
+			chmod u+w -- "$p/$name"
+		fi
+		if ! mv -T -- "$p/$name" "$s/old"; then
+			[ -z "$omode" ] || chmod -- "$omode" "$p/$name"
+			exit 1
+		fi
 	fi
 	if ! mv -T -- "$s/t" "$p/$name"; then
 		if [ ! -d "$s/old" ]; then
 			zap_fail 94 "$path changed while the tree was swapped in; nothing was placed"
 		elif mv -T -- "$s/old" "$p/$name"; then
+			[ -z "$omode" ] || chmod -- "$omode" "$p/$name" 2>/dev/null || :
 			zap_fail 94 "$path changed while the tree was swapped in; it is as it was"
 		fi
 		keep=1
 		zap_fail 94 "$path changed while the tree was swapped in; the old tree is left beside it in $st"
+	fi
+	if [ -n "$late" ] && ! chmod -- "$late" /proc/$$/fd/7; then
+		zap_fail 93 "the new tree is in place at $path, but its mode can't be set to $late"
 	fi
 	if ! zap_rmtree "$s/old"; then
 		keep=1
@@ -223,6 +241,14 @@ zap_attrs() {
 	fi
 	set -- $(stat -c '%u %g' -- "$s/t")
 	zap_chown "$s/t" "${owner:-$keep_uid}" "${group:-$keep_gid}" "$1" "$2"
-	if [ -n "${mode:-$keep_mode}" ]; then chmod -- "${mode:-$keep_mode}" "$s/t"; fi
+	late= m=${mode:-$keep_mode}
+	[ -n "$m" ] || return 0
+	if [ "$me" != 0 ] && [ $((0$m & 0200)) = 0 ]; then
+		# The account can't move a directory it can't write into another
+		# one: this mode is set once t has taken the name, through the
+		# descriptor held on it (fd 7).
+		late=$m m=$(printf '%o' $((0$m | 0200)))
+	fi
+	chmod -- "$m" "$s/t"
 }
 zap_stdin zap_extract "$@"

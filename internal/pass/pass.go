@@ -97,6 +97,9 @@ type Session struct {
 	// Pins is the standing of the config's tracked pins and what this
 	// pass minted, once ReadPins read them.
 	Pins Pins
+	// Orphans are the ids the target's last run read or carried that the
+	// config no longer declares, once Start read it (Orphans).
+	Orphans []string
 }
 
 // lastRead is a host's last-run report as read (nil: there is none).
@@ -153,7 +156,35 @@ func (s *Session) Start(ctx context.Context, check func(*Session) error) (*Evalu
 	if err != nil {
 		return nil, nil, err
 	}
+	s.Orphans = Orphans(last, ev.Decl)
 	return ev, last, nil
+}
+
+// Orphans are the ids last read, then those it carried (state.Report's
+// Orphans), that d doesn't declare, each once: what the config stopped
+// declaring, which Zap never removes. nil when there is no last run.
+func Orphans(last *state.Loaded, d *declaration.Declaration) []string {
+	if last == nil {
+		return nil
+	}
+	declared := make(map[string]bool, len(d.Resources))
+	for i := range d.Resources {
+		declared[d.Resources[i].ID] = true
+	}
+	var out []string
+	add := func(id string) {
+		if !declared[id] {
+			declared[id] = true
+			out = append(out, id)
+		}
+	}
+	for _, r := range last.Report.Resources {
+		add(r.ID)
+	}
+	for _, id := range last.Report.Orphans {
+		add(id)
+	}
+	return out
 }
 
 // Preview runs the pass plan and a dry apply share: evaluate, check the
@@ -449,6 +480,11 @@ func (s *Session) Record(cmd state.Command, preview bool, planHash string, ev *E
 	// What state.NewReport makes of a Pass's command, preview, plan_hash
 	// and time.
 	r.Command, r.Preview, r.PlanHash = cmd, preview, planHash
+	// The orphans are carried forward until a wetrun executes, which
+	// names them as every pass before it did.
+	if cmd != state.CmdWetrun && cmd != state.CmdObserve {
+		r.Orphans = s.Orphans
+	}
 	r.Time = s.env.Now().UTC().Format(time.RFC3339)
 	// The key the report is looked up by (HostKey), which is the host
 	// zap-detect resolved and connected to.

@@ -20,6 +20,10 @@ type StatusView struct {
 	Resources []StatusResource
 	// Orphans are the ids in the report that are no longer declared.
 	Orphans []string
+	// TargetChanged says the target (zap.target) hashes to something else
+	// now than in the last run: its host, user, port, home,
+	// package_manager...
+	TargetChanged bool
 	// UnresolvedNow names the referenced variables unset or empty now.
 	UnresolvedNow []string
 	// Lock is how the tracked pins stand against zap.lock now; nil
@@ -67,6 +71,9 @@ func Status(w io.Writer, v *StatusView) {
 		fmt.Fprintf(w, "no last run of this config on %s: every resource is not read\n", escape.Line(v.Host))
 	} else {
 		fmt.Fprintf(w, "last run: %s, %s, on %s\n", escape.Line(v.Last.Time), CommandName(v.Last.Command), escape.Line(v.Last.Host))
+		if v.TargetChanged {
+			fmt.Fprintln(w, "target: zap.target (config changed since): every verdict below was read under the target as it was")
+		}
 	}
 	fmt.Fprintln(w, "(what the last run saw, not the machine now: zap plan reads it live)")
 	fmt.Fprintln(w)
@@ -89,9 +96,7 @@ func Status(w io.Writer, v *StatusView) {
 	}
 	if len(v.Orphans) > 0 {
 		fmt.Fprintln(w)
-		for _, id := range v.Orphans {
-			fmt.Fprintf(w, "warning: orphaned: %s was in the last run and is no longer declared; Zap never removes what you stop declaring\n", escape.Line(id))
-		}
+		Orphans(w, v.Orphans)
 	}
 	if v.Last != nil && v.Last.Preview && v.Last.PlanHash != "" {
 		fmt.Fprintf(w, "\npreview: a wetrun binds to plan_hash %s\n", escape.Line(v.Last.PlanHash))
@@ -111,4 +116,12 @@ func CommandName(c state.Command) string {
 		return "zap " + string(c) + " (a preview)"
 	}
 	return "zap " + escape.Line(string(c))
+}
+
+// Orphans writes the warning for each id an earlier run read that the
+// config no longer declares, as status, plan and apply show them.
+func Orphans(w io.Writer, ids []string) {
+	for _, id := range ids {
+		fmt.Fprintf(w, "warning: orphaned: %s was in the last run and is no longer declared; Zap never removes what you stop declaring\n", escape.Line(id))
+	}
 }

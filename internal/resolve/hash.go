@@ -133,6 +133,43 @@ func (h *Hasher) Hash(r *declaration.Resource, pin string) (hash string, secret 
 	return hex.EncodeToString(sum.Sum(nil)), secret, nil
 }
 
+// TargetTag opens the hashed bytes of a target (TargetHash).
+const TargetTag = "zap target hash v1\n"
+
+// TargetHash is what a last-run report records of the declaration's target,
+// so that zap status can tell the target changed since (its host, user,
+// port, home, package_manager...): the blake3 of its canonical JSON with
+// every reference resolved and every secret masked, as ResourceHash
+// resolves a resource's. secret reports whether the target references a
+// secret.
+func (h *Hasher) TargetHash(t *declaration.Target) (hash string, secret bool, err error) {
+	raw, err := json.Marshal(t)
+	if err != nil {
+		return "", false, err
+	}
+	for _, n := range t.Refs() {
+		secret = secret || h.secrets[n]
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return "", false, err
+	}
+	v, err := h.walk(m)
+	if err != nil {
+		return "", false, fmt.Errorf("target: %w", err)
+	}
+	doc, err := canon.Marshal(v)
+	if err != nil {
+		return "", false, err
+	}
+	sum := blake3.New()
+	sum.WriteString(TargetTag)
+	sum.Write(doc)
+	return hex.EncodeToString(sum.Sum(nil)), secret, nil
+}
+
 // withoutCredential is r less the credential it fetches with, a copy when
 // it has one: changing or rotating a token changes nothing on the target.
 func withoutCredential(r *declaration.Resource) *declaration.Resource {

@@ -229,3 +229,53 @@ func TestResourceHashCredentialAndPin(t *testing.T) {
 		}
 	}
 }
+
+// TestTargetHashFollowsEveryField: the target's hash moves with each of its
+// fields and with a plain reference's value, and not with a secret's value
+// (a secret user is hashed as its token, and reported as secret).
+func TestTargetHashFollowsEveryField(t *testing.T) {
+	read := func(target string) *declaration.Declaration {
+		var d declaration.Declaration
+		if err := json.Unmarshal([]byte(`{"format":"zap.declaration/1","target":`+target+`,"resources":[],"mask":["SECRET_USER"]}`), &d); err != nil {
+			t.Fatal(err)
+		}
+		return &d
+	}
+	hash := func(d *declaration.Declaration, env map[string]string) (string, bool) {
+		res := Resolve(d, func(n string) (string, bool) { v, ok := env[n]; return v, ok })
+		h, secret, err := NewHasher(res).TargetHash(&d.Target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h, secret
+	}
+	base := `{"host":"h","user":{"$env":"U"},"home":"/home/u","package_manager":"apt","port":22}`
+	env := map[string]string{"U": "u"}
+	b, secret := hash(read(base), env)
+	if secret || len(b) != 64 {
+		t.Fatalf("hash %q secret %v", b, secret)
+	}
+	if again, _ := hash(read(base), env); again != b {
+		t.Fatal("the same target hashed twice differs")
+	}
+	for _, other := range []string{
+		`{"host":"h2","user":{"$env":"U"},"home":"/home/u","package_manager":"apt","port":22}`,
+		`{"host":"h","user":{"$env":"U"},"home":"/home/v","package_manager":"apt","port":22}`,
+		`{"host":"h","user":{"$env":"U"},"home":"/home/u","package_manager":"apk","port":22}`,
+		`{"host":"h","user":{"$env":"U"},"home":"/home/u","package_manager":"apt","port":2222}`,
+		`{"host":"h","user":{"$env":"U"},"home":"/home/u","package_manager":"apt"}`,
+	} {
+		if h, _ := hash(read(other), env); h == b {
+			t.Errorf("%s hashes as %s", other, base)
+		}
+	}
+	if h, _ := hash(read(base), map[string]string{"U": "v"}); h == b {
+		t.Error("a plain reference's value didn't move the hash")
+	}
+	sec := `{"host":"h","user":{"$env":"SECRET_USER"}}`
+	s1, secret := hash(read(sec), map[string]string{"SECRET_USER": "a"})
+	s2, _ := hash(read(sec), map[string]string{"SECRET_USER": "b"})
+	if !secret || s1 != s2 {
+		t.Errorf("a secret user: secret %v, and its value moved the hash: %v", secret, s1 != s2)
+	}
+}

@@ -12,11 +12,11 @@ import (
 // refuses (and words).
 func TestDecodeQuick(t *testing.T) {
 	for _, in := range []string{
-		`{"format":"zap.report/2","batches":[{"lane":"login","queries":3}],"command":"plan","host":"h","plan_hash":"p","user":"deploy","preview":true,` +
+		`{"format":"zap.report/3","batches":[{"lane":"login","queries":3}],"command":"plan","host":"h","plan_hash":"p","user":"deploy","preview":true,` +
 			`"resources":[{"hash":"a","id":"f","verdict":"converged"},{"hash":"b","id":"g","secret":true,"verdict":"drifted"}],"time":"2026-01-01T00:00:00Z","unresolved":["X"]}`,
-		`{"format":"zap.report/2","batches":[],"command":"detect","host":"h","preview":false,"resources":[],"time":"t"}`,
-		`{"format":"zap.report/2"}`,
-		`{"format":"zap.report/2","resources":[{}],"unresolved":[]}`,
+		`{"format":"zap.report/3","batches":[],"command":"detect","host":"h","preview":false,"resources":[],"time":"t"}`,
+		`{"format":"zap.report/3"}`,
+		`{"format":"zap.report/3","resources":[{}],"unresolved":[]}`,
 	} {
 		var quick, strictly Report
 		if !quick.decodeQuick([]byte(in)) {
@@ -31,14 +31,14 @@ func TestDecodeQuick(t *testing.T) {
 		}
 	}
 	for _, in := range []string{
-		`{"format":"zap.report/2","extra":1}`,
-		`{"format":"zap.report/2","resources":[{"id":"f","verdict":"converged","why":"x"}]}`,
-		`{"format":"zap.report/2","resources":[{"id":1}]}`,
-		`{"format":"zap.report/2","resources":[1]}`,
-		`{"format":"zap.report/2","preview":"yes"}`,
-		`{"format":"zap.report/2","batches":[{"lane":"login"}]}`,
-		`{"format":"zap.report/2","Host":"h"}`,
-		`{"format":"zap.report/2","user":1}`,
+		`{"format":"zap.report/3","extra":1}`,
+		`{"format":"zap.report/3","resources":[{"id":"f","verdict":"converged","why":"x"}]}`,
+		`{"format":"zap.report/3","resources":[{"id":1}]}`,
+		`{"format":"zap.report/3","resources":[1]}`,
+		`{"format":"zap.report/3","preview":"yes"}`,
+		`{"format":"zap.report/3","batches":[{"lane":"login"}]}`,
+		`{"format":"zap.report/3","Host":"h"}`,
+		`{"format":"zap.report/3","user":1}`,
 	} {
 		var quick, strictly Report
 		if quick.decodeQuick([]byte(in)) {

@@ -27,6 +27,7 @@ type Pass struct {
 // references and masking secrets are internal/resolve's.
 type Hasher interface {
 	Hash(r *declaration.Resource, pin string) (hash string, secret bool, err error)
+	TargetHash(t *declaration.Target) (hash string, secret bool, err error)
 	Mask(s string) string
 }
 
@@ -48,6 +49,11 @@ func NewReport(p Pass) (*Report, error) {
 		Batches:    append([]observation.Batch{}, o.Batches...),
 		Resources:  make([]Resource, 0, len(o.Resources)),
 	}
+	th, secret, err := p.Hasher.TargetHash(&o.Declaration.Target)
+	if err != nil {
+		return nil, err
+	}
+	r.TargetHash, r.TargetSecret = th, secret
 	for i, v := range o.Resources {
 		h, secret, err := p.Hasher.Hash(&o.Declaration.Resources[i], v.Pin)
 		if err != nil {

@@ -15,9 +15,10 @@
 // isn't the user's own, or that another account can write, is refused
 // (ErrUntrusted): a file Zap can't trust is an error, not a guess.
 //
-// A report whose format isn't "zap.report/2" reads as no last run, so a
+// A report whose format isn't "zap.report/3" reads as no last run, so a
 // newer or older Zap's report is replaced rather than misread (version 2
-// added the user the pass connected as). State stores what it is given:
+// added the user the pass connected as, version 3 the target's hash and the
+// orphans carried forward). State stores what it is given:
 // the resource hashes and the masked host and user of a report are made by
 // internal/resolve (NewReport's Hasher).
 package state
@@ -45,7 +46,7 @@ import (
 )
 
 // Format is the report's format name and version.
-const Format = "zap.report/2"
+const Format = "zap.report/3"
 
 // Command is the command whose pass wrote a report.
 type Command string
@@ -78,6 +79,14 @@ type Report struct {
 	Preview bool `json:"preview"`
 	// PlanHash is the plan_hash of a pass that planned.
 	PlanHash string `json:"plan_hash,omitempty"`
+	// TargetHash is resolve's TargetHash of the declaration's target as the
+	// pass read it, and TargetSecret says the target references a secret.
+	TargetHash   string `json:"target_hash"`
+	TargetSecret bool   `json:"target_secret,omitempty"`
+	// Orphans are ids an earlier run read that no pass since declared,
+	// carried forward by every pass until a wetrun executes (which names
+	// them too): Zap never removes them.
+	Orphans []string `json:"orphans,omitempty"`
 	// Unresolved names the referenced variables that were unset or empty.
 	Unresolved []string            `json:"unresolved,omitempty"`
 	Batches    []observation.Batch `json:"batches"`
@@ -258,6 +267,9 @@ func (r *Report) decodeQuick(raw []byte) bool {
 	f.Opt("user", &r.User)
 	f.Opt("preview", &r.Preview)
 	f.Opt("plan_hash", &r.PlanHash)
+	f.Opt("target_hash", &r.TargetHash)
+	f.Opt("target_secret", &r.TargetSecret)
+	f.Opt("orphans", &r.Orphans)
 	f.Opt("unresolved", &r.Unresolved)
 	f.Opt("batches", &r.Batches)
 	r.Command = Command(command)

@@ -133,14 +133,16 @@ func TestOtherFormatIsNoLastRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := s.ReportPath("/p/zap.ts", "local")
-	if err := WriteFile(path, []byte(`{"format":"zap.report/1","anything":1}`)); err != nil {
-		t.Fatal(err)
-	}
-	if l, err := s.Load("/p/zap.ts", "local"); err != nil || l != nil {
-		t.Fatalf("an older version: got %v, %v; want no last run", l, err)
+	for _, old := range []string{`{"format":"zap.report/1","anything":1}`, `{"format":"zap.report/2","batches":[],"resources":[]}`} {
+		if err := WriteFile(path, []byte(old)); err != nil {
+			t.Fatal(err)
+		}
+		if l, err := s.Load("/p/zap.ts", "local"); err != nil || l != nil {
+			t.Fatalf("an older version: got %v, %v; want no last run", l, err)
+		}
 	}
 	// A report of this version that doesn't decode is an error, not a guess.
-	if err := WriteFile(path, []byte(`{"format":"zap.report/2","time":1}`)); err != nil {
+	if err := WriteFile(path, []byte(`{"format":"zap.report/3","time":1}`)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Load("/p/zap.ts", "local"); err == nil {

@@ -422,7 +422,7 @@ func (d *deployRun) showRecorded(t io.Writer, p *deployplan.Plan, reason, msg st
 		return err
 	}
 	if d.o.json {
-		d.a.emitRefusal(p.Hash, 0, reason, msg)
+		d.a.emitRefusal(p.Hash, 0, reason, msg, nil)
 	}
 	return exit(2)
 }

@@ -109,9 +109,13 @@ func (a *app) emit(e *events.Event) {
 }
 
 // emitRefusal is a --json wetrun that changed nothing: run_started with the
-// plan it refused, and done with exit 2, the message and the gate's reason.
-func (a *app) emitRefusal(hash string, changes int, reason, msg string) {
+// plan it refused, an orphaned event for each of orphans, and done with
+// exit 2, the message and the gate's reason.
+func (a *app) emitRefusal(hash string, changes int, reason, msg string, orphans []string) {
 	a.emit(&events.Event{Event: events.RunStarted, Format: events.Format, PlanHash: hash, Changes: changes})
+	for _, id := range orphans {
+		a.emit(&events.Event{Event: events.Orphaned, ID: id})
+	}
 	code := 2
 	a.emit(&events.Event{Event: events.Done, Exit: &code, Error: msg, Reason: reason})
 }

@@ -78,6 +78,10 @@ func (a *app) preview(ctx context.Context, config string, cmd state.Command, opt
 			fmt.Fprintln(a.stdout)
 		}
 		render.Plan(a.stdout, pl.Plan, opts)
+		if len(s.Orphans) > 0 {
+			fmt.Fprintln(a.stdout)
+			render.Orphans(a.stdout, s.Orphans)
+		}
 	}
 	if err := s.RecordPass(cmd, true, pl.Plan.Hash, ev, det); err != nil {
 		return nil, nil, nil, err
@@ -90,7 +94,7 @@ func (a *app) preview(ctx context.Context, config string, cmd state.Command, opt
 func (a *app) planDoc(s *session, pl *pass.Planned, code int) error {
 	doc := &cliout.Plan{Format: cliout.PlanFormat, Command: a.json.command, Exit: code,
 		PlanHash: pl.Plan.Hash, Plan: pl.JSON, Lock: lockDoc(s.lockView(false)),
-		Unbindable: s.Conn.Masked, Unrecorded: s.Conn.Unrecorded()}
+		Unbindable: s.Conn.Masked, Unrecorded: s.Conn.Unrecorded(), Orphans: s.Orphans}
 	for _, h := range pl.Plan.Held {
 		doc.Held = append(doc.Held, h.ID)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/state"
 	"github.com/zap-go/zap/pkg/cliout"
+	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
 
@@ -25,8 +26,9 @@ func (a *app) statusCommand(f *flagSets) *ffcli.Command {
 		ShortHelp:  "what the last run saw, offline",
 		LongHelp: `Evaluates the config and reads the last-run report for its target; never
 touches the target. Each resource's verdict in that run, noting a resource
-whose config changed since and one the last run didn't read; resources in
-the report no longer declared are listed as orphaned. A preview's plan_hash
+whose config changed since and one the last run didn't read, and the
+target (zap.target) when its config changed since; resources in the report
+no longer declared are listed as orphaned. A preview's plan_hash
 is the plan zap apply --wetrun binds to. The lock: line leads: how the
 tracked pins stand against zap.lock now (current, missing, stale,
 unverifiable, orphaned).
@@ -64,7 +66,6 @@ func (a *app) cmdStatus(ctx context.Context, config string) error {
 			seen[r.ID] = r
 		}
 	}
-	declared := map[string]bool{}
 	hasher := resolve.NewHasher(res)
 	code := 0
 	if p := s.Pins; s.NoLock() && p.Tracked > 0 || p.Report != nil && len(p.Report.Findings()) > len(p.Report.Orphans) {
@@ -73,7 +74,6 @@ func (a *app) cmdStatus(ctx context.Context, config string) error {
 	}
 	for i := range ev.Decl.Resources {
 		r := &ev.Decl.Resources[i]
-		declared[r.ID] = true
 		line := render.StatusResource{ID: r.ID, Type: r.Type}
 		if got, ok := seen[r.ID]; ok {
 			line.Read = true
@@ -95,15 +95,16 @@ func (a *app) cmdStatus(ctx context.Context, config string) error {
 		}
 		v.Resources = append(v.Resources, line)
 	}
+	v.Orphans = pass.Orphans(l, ev.Decl)
 	if l != nil {
-		for _, r := range l.Report.Resources {
-			if !declared[r.ID] {
-				v.Orphans = append(v.Orphans, r.ID)
-			}
-		}
 		if len(l.Report.Unresolved) > 0 {
 			code = 1
 		}
+		changed, err := targetChanged(hasher, ev.Decl, l.Report, res.Unresolved)
+		if err != nil {
+			return err
+		}
+		v.TargetChanged = changed
 	}
 	if a.json != nil {
 		if err := a.writeDoc(statusDoc(v, code)); err != nil {
@@ -120,7 +121,8 @@ func statusDoc(v *render.StatusView, code int) *cliout.Status {
 	doc := &cliout.Status{Format: cliout.StatusFormat, Exit: code, Host: v.Host, Orphans: v.Orphans,
 		UnresolvedNow: v.UnresolvedNow, Lock: lockDoc(v.Lock)}
 	if l := v.Last; l != nil {
-		doc.Last = &cliout.Last{Time: l.Time, Command: string(l.Command), User: l.User, Preview: l.Preview, PlanHash: l.PlanHash, Unresolved: l.Unresolved}
+		doc.Last = &cliout.Last{Time: l.Time, Command: string(l.Command), User: l.User, Preview: l.Preview, PlanHash: l.PlanHash,
+			Unresolved: l.Unresolved, TargetChanged: v.TargetChanged}
 	}
 	for _, r := range v.Resources {
 		sr := cliout.StatusResource{ID: r.ID, Type: string(r.Type), Changed: r.Changed, Secret: r.Secret}
@@ -130,6 +132,18 @@ func statusDoc(v *render.StatusView, code int) *cliout.Status {
 		doc.Resources = append(doc.Resources, sr)
 	}
 	return doc
+}
+
+// targetChanged reports whether d's target hashes to something else now
+// than in the last run's report r: its host, user, port, home,
+// package_manager... A target whose secret this environment can't resolve
+// fails closed to changed, as a resource does.
+func targetChanged(h *resolve.Hasher, d *declaration.Declaration, r *state.Report, unresolved []string) (bool, error) {
+	hash, secret, err := h.TargetHash(&d.Target)
+	if err != nil {
+		return false, failf(1, "state: %v", err)
+	}
+	return hash != r.TargetHash || secret && unresolvedIn(d.Target.Refs(), unresolved), nil
 }
 
 // lockPin is the pin zap.lock holds now for the tracked resource id, as

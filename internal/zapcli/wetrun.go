@@ -139,12 +139,14 @@ func (w *wetrun) empty() error {
 		w.lockBanner(true)
 		render.Plan(w.text(), p, render.PlanOptions{Mode: render.ModeWetrun})
 		fmt.Fprintln(w.text(), "nothing to execute")
+		w.orphansText()
 		return exit(code)
 	}
 	emit := w.emitter()
 	emit(&events.Event{Event: events.RunStarted, Format: events.Format, PlanHash: p.Hash})
 	emit(&events.Event{Event: events.RunOK})
 	w.emitHeld(emit)
+	w.emitOrphans(emit)
 	emit(&events.Event{Event: events.Done, Exit: &code, HeldN: len(p.Held)})
 	return exit(code)
 }
@@ -177,11 +179,12 @@ func (w *wetrun) unchanged(cmd state.Command, reason, msg string) error {
 	fmt.Fprintln(t)
 	w.lockBanner(false)
 	render.Plan(t, w.pl.Plan, render.PlanOptions{Mode: render.ModeRefused})
+	w.orphansText()
 	if err := w.s.Record(cmd, true, w.pl.Plan.Hash, w.ev, w.det); err != nil {
 		return err
 	}
 	if w.o.json {
-		w.s.a.emitRefusal(w.pl.Plan.Hash, len(w.pl.Plan.Changes), reason, msg)
+		w.s.a.emitRefusal(w.pl.Plan.Hash, len(w.pl.Plan.Changes), reason, msg, w.s.Orphans)
 	}
 	return exit(2)
 }
@@ -196,6 +199,22 @@ func (w *wetrun) lockBanner(written bool) {
 
 // emitter writes events to stdout, one JSON line each (app.emit).
 func (w *wetrun) emitter() func(*events.Event) { return w.s.a.emit }
+
+// orphansText warns, in the text report, of each resource an earlier run
+// read that the config no longer declares.
+func (w *wetrun) orphansText() {
+	if len(w.s.Orphans) > 0 {
+		fmt.Fprintln(w.text())
+		render.Orphans(w.text(), w.s.Orphans)
+	}
+}
+
+// emitOrphans is orphansText as events: one orphaned event each.
+func (w *wetrun) emitOrphans(emit func(*events.Event)) {
+	for _, id := range w.s.Orphans {
+		emit(&events.Event{Event: events.Orphaned, ID: id})
+	}
+}
 
 func (w *wetrun) emitHeld(emit func(*events.Event)) {
 	for _, h := range w.pl.Plan.Held {
@@ -265,6 +284,7 @@ func (w *wetrun) execute(ctx context.Context, confirmed bool) error {
 		return exit(code)
 	}
 	w.doneText(code, n, residual, det2, obsErr)
+	w.orphansText()
 	return exit(code)
 }
 
@@ -304,6 +324,7 @@ func (w *wetrun) doneJSON(code int, n pass.Tally, residual []render.ResidualItem
 		emit(&events.Event{Event: events.ObserveFailed, Error: obsErr.Error()})
 	}
 	w.emitHeld(emit)
+	w.emitOrphans(emit)
 	for _, r := range residual {
 		reason := string(r.Verdict)
 		if r.Reason != "" {

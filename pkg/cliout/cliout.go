@@ -59,6 +59,9 @@ type Plan struct {
 	// Unrecorded is true when the host goes through a secret reference,
 	// so the pass wasn't recorded as this host's preview.
 	Unrecorded bool `json:"unrecorded,omitempty"`
+	// Orphans are ids an earlier run read that the config no longer
+	// declares: Zap never removes them.
+	Orphans []string `json:"orphans,omitempty"`
 }
 
 // Detect is zap detect --json: the observations and each resource's
@@ -101,7 +104,8 @@ type Status struct {
 	Last *Last `json:"last,omitempty"`
 	// Resources are the declared resources, in the declaration's order.
 	Resources []StatusResource `json:"resources,omitempty"`
-	// Orphans are ids the last run read that are no longer declared.
+	// Orphans are ids an earlier run read that are no longer declared
+	// (carried forward until a wetrun executes).
 	Orphans []string `json:"orphans,omitempty"`
 	// UnresolvedNow names the referenced variables unset or empty now.
 	UnresolvedNow []string `json:"unresolved_now,omitempty"`
@@ -118,6 +122,9 @@ type Last struct {
 	Preview    bool     `json:"preview,omitempty"`
 	PlanHash   string   `json:"plan_hash,omitempty"`
 	Unresolved []string `json:"unresolved,omitempty"`
+	// TargetChanged is true when the config's target (zap.target) changed
+	// since the last run: its host, user, port, home, package_manager...
+	TargetChanged bool `json:"target_changed,omitempty"`
 }
 
 // StatusResource is one declared resource as the last run saw it.
@@ -232,7 +239,7 @@ func ReadPlan(data []byte) (*Plan, *plan.Plan, error) {
 		return nil, nil, err
 	}
 	if d.Plan == nil {
-		if d.PlanHash != "" || d.Held != nil || d.Lock != nil || d.Unbindable != nil || d.Unrecorded {
+		if d.PlanHash != "" || d.Held != nil || d.Lock != nil || d.Unbindable != nil || d.Unrecorded || d.Orphans != nil {
 			return nil, nil, fmt.Errorf("error: a failed run writes no result field")
 		}
 		return &d, nil, nil

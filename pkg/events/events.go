@@ -67,7 +67,10 @@ const (
 	Held          Type = "held"
 	Residual      Type = "residual"
 	ObserveFailed Type = "observe_failed"
-	Done          Type = "done"
+	// Orphaned names (id) a resource an earlier run read that the config
+	// no longer declares: Zap never removes it.
+	Orphaned Type = "orphaned"
+	Done     Type = "done"
 )
 
 // Code is the triage category of a failure.
@@ -138,7 +141,7 @@ func (e *Event) Validate() error {
 			return fmt.Errorf("format: run_started must carry %q", Format)
 		}
 	case ChangeStarted, StepStarted, StepOutput, StepOK, StepFailed, StepSkipped, ChangeOK, ChangeFailed,
-		ChangeSkipped, RunOK, RunFailed, Held, Residual, ObserveFailed, Done:
+		ChangeSkipped, RunOK, RunFailed, Held, Residual, ObserveFailed, Orphaned, Done:
 		if e.Format != "" {
 			return fmt.Errorf("format: only run_started carries it")
 		}

@@ -7,7 +7,8 @@ import (
 )
 
 // TestParseFlagErrors checks how a stage says a command line it can't
-// parse: two dashes, the flag meant for a misspelt one, the value a flag
+// parse: an unknown flag as it was typed (-v, not --v), others with two
+// dashes, the flag meant for a misspelt one, the value a flag
 // takes when it is missing; --version and --help come back as themselves.
 func TestParseFlagErrors(t *testing.T) {
 	for _, c := range []struct {
@@ -16,7 +17,10 @@ func TestParseFlagErrors(t *testing.T) {
 		hints []string
 	}{
 		{[]string{"--wetrn"}, "unknown flag --wetrn", []string{"did you mean --wetrun?", "run zap-x --help for its usage"}},
-		{[]string{"-dif"}, "unknown flag --dif", []string{"did you mean --dir?", "run zap-x --help for its usage"}},
+		{[]string{"-dif"}, "unknown flag -dif", []string{"did you mean --dir?", "run zap-x --help for its usage"}},
+		{[]string{"-v"}, "unknown flag -v", []string{"run zap-x --help for its usage"}},
+		{[]string{"--v=1"}, "unknown flag --v", []string{"run zap-x --help for its usage"}},
+		{[]string{"-frob=1", "--", "--frob"}, "unknown flag -frob", []string{"run zap-x --help for its usage"}},
 		{[]string{"--frob"}, "unknown flag --frob", []string{"run zap-x --help for its usage"}},
 		{[]string{"--lokc", "x"}, "unknown flag --lokc", []string{"did you mean --lock?", "run zap-x --help for its usage"}},
 		{[]string{"--lock"}, "--lock needs a value: --lock PATH", []string{"run zap-x --help for its usage"}},

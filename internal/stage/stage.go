@@ -120,7 +120,7 @@ func Parse(fs *flag.FlagSet, args []string) error {
 		if inner := errors.Unwrap(err); inner != nil {
 			err = inner
 		}
-		msg, hints := FlagError(err, fs)
+		msg, hints := FlagError(err, fs, args)
 		return BadInput(errors.New(msg), append(hints, "run "+fs.Name()+" --help for its usage")...)
 	}
 	if v := fs.Lookup("version"); v != nil && v.Value.String() == "true" {

@@ -40,31 +40,14 @@ func flagError(root *ffcli.Command, args []string, err error) error {
 	}
 	cmd := selected(root, args)
 	name := cmd.FlagSet.Name()
-	msg, hints := stage.FlagError(err, cmd.FlagSet)
-	if flagName, ok := strings.CutPrefix(msg, "unknown flag --"); ok {
-		msg = "unknown flag " + typed(args, flagName)
-		hints = unknownFlagHints(root, cmd, flagName, hints)
+	msg, hints := stage.FlagError(err, cmd.FlagSet, args)
+	if typed, ok := strings.CutPrefix(msg, "unknown flag "); ok {
+		hints = unknownFlagHints(root, cmd, strings.TrimLeft(typed, "-"), hints)
 	}
 	if name == "zap" {
 		return fail(2, msg, append(hints, "zap <command> --help prints the command's flags")...)
 	}
 	return fail(2, name+": "+msg, append(hints, name+" --help lists its flags")...)
-}
-
-// typed is the unknown flag name as args spell it: -v stays -v, where the
-// flag package names every flag with one dash and Zap with two.
-func typed(args []string, name string) string {
-	for _, arg := range args {
-		if arg == "--" {
-			break
-		}
-		for _, dashes := range []string{"--", "-"} {
-			if arg == dashes+name || strings.HasPrefix(arg, dashes+name+"=") {
-				return dashes + name
-			}
-		}
-	}
-	return "--" + name
 }
 
 // otherTools is what the flags other tools take for a dry run or for

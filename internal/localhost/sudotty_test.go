@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -80,18 +81,18 @@ func TestSudoAfterV(t *testing.T) {
 		inner := sudoHelperEnv + "=" + mode + " " + bin + " -test.run=^TestSudoAfterV$"
 		cmd := exec.Command("su", name, "-s", "/bin/sh", "-c", "script -qec '"+inner+"' /dev/null")
 		cmd.Dir = dir
-		// The password arrives once the prompt can be there; the pipe then
-		// stays open long enough for the lane to run.
-		r, w := io.Pipe()
-		go func() {
-			time.Sleep(1500 * time.Millisecond)
-			io.WriteString(w, password+"\n")
-			time.Sleep(5 * time.Second)
-			w.Close()
-		}()
-		cmd.Stdin = r
-		out, _ := cmd.CombinedOutput()
-		return string(out)
+		// The password is typed once sudo's prompt is on the terminal; stdin
+		// stays open until the command ends.
+		stdin, err := cmd.StdinPipe()
+		mustDo(t, err)
+		out := &promptWatch{prompt: "[sudo] password for " + name, answer: password + "\n", to: stdin}
+		cmd.Stdout, cmd.Stderr = out, out
+		mustDo(t, cmd.Start())
+		// A guard, not a bound: a prompt that never came ends in EOF.
+		guard := time.AfterFunc(time.Minute, func() { stdin.Close() })
+		cmd.Wait()
+		guard.Stop()
+		return out.String()
 	}
 	if out := run("warm"); !strings.Contains(out, "[sudo] password for "+name) || !strings.Contains(out, "root lane: ok root") {
 		t.Errorf("after sudo -v on the terminal, the root lane should read as root:\n%s", out)
@@ -108,4 +109,31 @@ func mustRun(t *testing.T, stdin io.Reader, name string, args ...string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%s %v: %v\n%s", name, args, err, out)
 	}
+}
+
+// promptWatch collects a command's output and, the first time prompt
+// appears in it, writes answer to the command's stdin.
+type promptWatch struct {
+	prompt, answer string
+	to             io.Writer
+	mu             sync.Mutex
+	out            strings.Builder
+	answered       bool
+}
+
+func (p *promptWatch) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.out.Write(b)
+	if !p.answered && strings.Contains(p.out.String(), p.prompt) {
+		p.answered = true
+		io.WriteString(p.to, p.answer)
+	}
+	return len(b), nil
+}
+
+func (p *promptWatch) String() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.out.String()
 }

@@ -75,6 +75,9 @@ func TestMain(m *testing.M) { scripttest.Main(m) }
 //	    trimmed, URL-encoded, JSON-escaped, shell-single-quoted, each long
 //	    line of a multi-line value (\n decoded), a URL's password and an
 //	    authorization token. With !, fails when none does.
+//	canary -pieces K ENVFILE PATH...
+//	    the same, and fails too on any K bytes in a row of a value: what is
+//	    left of a secret an output's cut fell inside.
 func TestScripts(t *testing.T) {
 	p := scripttest.Params("testdata/script")
 	p.Cmds["planhash"] = cmdPlanhash
@@ -479,8 +482,16 @@ func scriptEnv(ts *testscript.TestScript) []string {
 }
 
 func cmdCanary(ts *testscript.TestScript, neg bool, args []string) {
+	pieces := 0
+	if len(args) > 1 && args[0] == "-pieces" {
+		n, err := strconv.Atoi(args[1])
+		if err != nil || n < 1 {
+			ts.Fatalf("canary: -pieces takes a count of bytes, not %q", args[1])
+		}
+		pieces, args = n, args[2:]
+	}
 	if len(args) < 2 {
-		ts.Fatalf("usage: canary ENVFILE PATH...")
+		ts.Fatalf("usage: canary [-pieces K] ENVFILE PATH...")
 	}
 	vars, err := envfile.Parse(args[0], []byte(ts.ReadFile(args[0])))
 	ts.Check(err)
@@ -490,6 +501,9 @@ func cmdCanary(ts *testscript.TestScript, neg bool, args []string) {
 			if len(f) >= 8 {
 				forms[f] = v.Name
 			}
+		}
+		for i := 0; pieces > 0 && i+pieces <= len(v.Value); i++ {
+			forms[v.Value[i:i+pieces]] = v.Name
 		}
 	}
 	found := 0

@@ -88,6 +88,7 @@ type Result struct {
 // written: the run stops there.
 func (r *Runner) Run(ctx context.Context, p *Prepared) (Result, error) {
 	var res Result
+	ctx = WithMask(ctx, r.Mask)
 	r.flat = flatten(p)
 	defer r.endBatch()
 	if err := r.emit(&events.Event{Event: events.RunStarted, Format: events.Format, PlanHash: p.Hash, Changes: len(p.Changes)}); err != nil {

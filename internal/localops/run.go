@@ -55,7 +55,7 @@ func (h *Host) runScript(ctx context.Context, argv []string, c *execute.Command,
 	if stdin == nil {
 		cmd.Stdin = strings.NewReader(c.Script)
 	}
-	stdout, stderr := execute.NewTail(execute.OutputLimit), execute.NewTail(execute.OutputLimit)
+	stdout, stderr := execute.OutputTail(ctx), execute.OutputTail(ctx)
 	// A running step's last line is followed (execute.WithLive) from the
 	// same bytes; what the step's result keeps is the tails alone.
 	cmd.Stdout, cmd.Stderr = execute.LiveStreams(ctx, stdout, stderr)

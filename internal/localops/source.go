@@ -115,7 +115,7 @@ func sudoRead(ctx context.Context, path string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, sudo, "-n", "sh", "-s", "--", path)
 	cmd.Stdin = strings.NewReader(input)
 	var out execute.SourceBuffer
-	stderr := execute.NewTail(execute.OutputLimit)
+	stderr := execute.OutputTail(ctx)
 	cmd.Stdout, cmd.Stderr = &out, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	err = cmd.Run()

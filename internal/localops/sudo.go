@@ -105,7 +105,7 @@ func (h *Host) runOp(ctx context.Context, cmd *exec.Cmd, name plan.OpName, stdin
 	}
 	cmd.Stdin = stdin
 	var out target.OpOutput
-	stderr := execute.NewTail(execute.OutputLimit)
+	stderr := execute.OutputTail(ctx)
 	cmd.Stdout, cmd.Stderr = &out, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	err := cmd.Run()

@@ -49,6 +49,19 @@ func (w *Writer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// Held returns the held-back tail masked as Close would write it, without
+// writing it: what a reader of the stream so far is owed beyond what was
+// written.
+func (w *Writer) Held() []byte {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.pending) == 0 {
+		return nil
+	}
+	out, _ := w.m.mask(nil, string(w.pending), true)
+	return out
+}
+
 // Close masks and writes the held-back tail. It doesn't close the underlying
 // writer. Writing after Close starts a new stream.
 func (w *Writer) Close() error {

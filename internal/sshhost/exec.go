@@ -240,7 +240,7 @@ func (c *Client) sessionTo(ctx context.Context, command string, stdin io.Reader,
 		return sessionResult{err: execute.Errorf(events.Transient, "the connection to %s is gone: %v", c.Config.Host, err)}
 	}
 	defer s.Close()
-	tail, stderr := execute.NewTail(execute.OutputLimit), execute.NewTail(execute.OutputLimit)
+	tail, stderr := execute.OutputTail(ctx), execute.OutputTail(ctx)
 	// A running step's last line is followed (execute.WithLive) from the
 	// bytes the tails keep; stdout that is data (a snapshot) isn't.
 	s.Stdout, s.Stderr = execute.LiveStreams(ctx, tail, stderr)

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/zap-go/zap/internal/execute"
+	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/ops/asroot"
 	"github.com/zap-go/zap/internal/vocab"
@@ -60,7 +61,7 @@ import (
 // the step timed out or was interrupted and none after it runs. A session
 // that ends before a step's end line is a dropped connection (transient).
 func (e *Exec) Pipeline(ctx context.Context, steps []execute.BatchStep) execute.Batch {
-	b := &driverRun{e: e, steps: steps, changed: make(chan struct{}, 1), ended: make(chan struct{}, 1), started: time.Now(), stopAt: len(steps)}
+	b := &driverRun{e: e, mask: execute.MaskOf(ctx), steps: steps, changed: make(chan struct{}, 1), ended: make(chan struct{}, 1), started: time.Now(), stopAt: len(steps)}
 	for i, s := range steps {
 		if s.Op != nil && s.Op.Privilege == plan.Login {
 			continue
@@ -83,6 +84,7 @@ var _ execute.Pipeliner = (*Exec)(nil)
 // driverRun is a Pipeline under way.
 type driverRun struct {
 	e       *Exec
+	mask    *mask.Masker // what each section's tail masks (execute.WithMask)
 	steps   []execute.BatchStep
 	stopAt  int   // the steps at and after it don't run in the session
 	stopErr error // the step stopAt's failure, when it is one of steps
@@ -138,8 +140,8 @@ func (b *driverRun) start(steps []execute.BatchStep) {
 	var tok [16]byte
 	rand.Read(tok[:])
 	token := hex.EncodeToString(tok[:])
-	b.out.cur = section{tail: execute.NewTail(execute.OutputLimit)}
-	b.errs.cur = section{tail: execute.NewTail(execute.OutputLimit)}
+	b.out.cur = section{tail: execute.MaskedTail(b.mask)}
+	b.errs.cur = section{tail: execute.MaskedTail(b.mask)}
 	s, err := b.e.c.client.NewSession()
 	if err != nil {
 		b.startErr = execute.Errorf(events.Transient, "the connection to %s is gone: %v", b.e.c.Config.Host, err)
@@ -331,7 +333,7 @@ func (b *driverRun) endSection(sp *splitter, fields []byte, status bool) {
 		b.e.cleaned.add(laneRoot, cur.tail.String())
 	}
 	sp.held = false
-	next := execute.NewTail(execute.OutputLimit)
+	next := execute.MaskedTail(b.mask)
 	next.Write([]byte(sp.done[0].tail.String()))
 	sp.cur = section{tail: next, n: sp.done[0].n}
 	if min(len(b.out.done), len(b.errs.done)) > len(b.ends) {

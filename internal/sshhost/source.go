@@ -39,7 +39,7 @@ func (e *Exec) ReadSource(ctx context.Context, path string) ([]byte, error) {
 	}
 	defer s.Close()
 	var out execute.SourceBuffer
-	stderr := execute.NewTail(execute.OutputLimit)
+	stderr := execute.OutputTail(ctx)
 	s.Stdout, s.Stderr, s.Stdin = &out, stderr, strings.NewReader(input)
 	if err := s.Start(cmd); err != nil {
 		return nil, execute.Errorf(events.Transient, "can't be read: start a session on %s: %v", e.c.Config.Host, err)

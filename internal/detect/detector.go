@@ -83,6 +83,21 @@ func (h held) Verdict([]Answer) Result { return hold(h.reason) }
 // Held returns a detector that reads nothing and holds with reason.
 func Held(reason string) Detector { return held{reason} }
 
+// HeldReason is the reason of a detector that holds without reading
+// anything (Held), and whether d is one: a hold known before any contact.
+func HeldReason(d Detector) (string, bool) {
+	h, ok := d.(held)
+	return h.reason, ok
+}
+
+// ForWantOfHome reports whether reason is a hold for a path under ~ on a
+// target that declares no home.
+func ForWantOfHome(reason string) bool { return strings.HasSuffix(reason, noHome("")) }
+
+// ForWantOfManager reports whether reason is a hold of a package with no
+// check on a target that declares no package_manager.
+func ForWantOfManager(reason string) bool { return reason == noManager }
+
 func sha512Hex(s string) string {
 	sum := sha512.Sum512([]byte(s))
 	return hex.EncodeToString(sum[:])

@@ -104,6 +104,10 @@ func (p *Package) Verdict(a []Answer) Result {
 	return absent()
 }
 
+// noManager is the reason a package with no check holds on a target that
+// declares no package_manager.
+const noManager = "the target declares no package_manager, so the package can't be read (declare one in zap.target, or give the package a check)"
+
 func (p *Package) noName() string {
 	if p.Manager == "" {
 		return "the target declares no package_manager"
@@ -272,7 +276,7 @@ func NewPackage(pk *declaration.Package, env Env) Detector {
 	}
 	switch {
 	case p.Manager == "":
-		return Held("the target declares no package_manager, so the package can't be read (declare one, or give the package a check)")
+		return Held(noManager)
 	case p.Manager != vocab.ManagerApt && p.Manager != vocab.ManagerApk:
 		return Held(fmt.Sprintf("this zap has no %s backend (apt and apk only), so the package can't be read (give it a check)", p.Manager))
 	case p.Name == "":

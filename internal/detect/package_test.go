@@ -78,7 +78,7 @@ func TestPackageHolds(t *testing.T) {
 		from          map[string]string
 		want          string
 	}{
-		{"no manager", "", map[string]string{"apt": "curl"}, "the target declares no package_manager, so the package can't be read (declare one, or give the package a check)"},
+		{"no manager", "", map[string]string{"apt": "curl"}, "the target declares no package_manager, so the package can't be read (declare one in zap.target, or give the package a check)"},
 		{"pacman", "pacman", map[string]string{"pacman": "curl"}, "this zap has no pacman backend (apt and apk only), so the package can't be read (give it a check)"},
 		{"brew", "brew", map[string]string{"brew": "curl"}, "this zap has no brew backend (apt and apk only), so the package can't be read (give it a check)"},
 		{"no entry", "apk", map[string]string{"apt": "curl"}, "from names no package for apk (the target's package_manager), so the package can't be read (add an entry, or give the package a check)"},

@@ -90,6 +90,9 @@ type PlanOptions struct {
 	// Unrecorded names the secret references the target's host goes
 	// through: the UNRECORDED note says no last-run report is kept.
 	Unrecorded []string
+	// TargetHints are hint lines written under the header: a field the
+	// target lacks that held resources need (add home: ... to zap.target).
+	TargetHints []string
 }
 
 // Plan writes the whole plan: the banners for what the pass couldn't
@@ -102,6 +105,9 @@ func Plan(w io.Writer, p *plan.Plan, o PlanOptions) {
 		fmt.Fprintln(w)
 	}
 	Header(w, p.Target, p.Context, p.References)
+	for _, h := range o.TargetHints {
+		fmt.Fprintf(w, "hint: %s\n", escape.Line(h))
+	}
 	fmt.Fprintln(w)
 	for i := range p.Changes {
 		Change(w, p, &p.Changes[i], o.Diff)

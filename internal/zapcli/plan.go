@@ -3,6 +3,7 @@ package zapcli
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/peterbourgon/ff/v3/ffcli"
 
@@ -74,6 +75,9 @@ func (a *app) preview(ctx context.Context, config string, cmd state.Command, opt
 	a.warnBadURLs(pass.BadURLs(ev.Decl, s.Res))
 	if a.json == nil {
 		opts.Unbindable, opts.Unrecorded = s.Conn.Masked, s.Conn.MaskedHost
+		for _, h := range pass.TargetHolds(ev.Decl, s.Res) {
+			opts.TargetHints = append(opts.TargetHints, fmt.Sprintf("%s: %s hold without it", h.Hint(), strings.Join(h.IDs, ", ")))
+		}
 		if render.Lock(a.stdout, s.lockView(false)) {
 			fmt.Fprintln(a.stdout)
 		}

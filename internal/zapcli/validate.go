@@ -5,6 +5,9 @@ import (
 	"fmt"
 
 	"github.com/peterbourgon/ff/v3/ffcli"
+
+	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/pass"
 )
 
 // configCommand is zap config, whose one command is validate.
@@ -15,7 +18,12 @@ func (a *app) configCommand(f *flagSets) *ffcli.Command {
 		ShortHelp:  "evaluate the config and run its gates, nothing else",
 		LongHelp: `Evaluates the config and runs the two machine-free gates (a hardcoded
 secret, a structural error). Prints ok: N resource(s) and exits 0, or the
-error and exits 2. No target is read.`,
+error and exits 2. No target is read.
+
+It also warns of resources that will hold whatever the target holds,
+naming the zap.target field to add: a path under ~ on a remote target that
+declares no home, a package with no check on a target that declares no
+package_manager. A wetrun refuses such a config before anything runs.`,
 		FlagSet: f.eval("zap config validate"),
 		Exec:    onConfig(a.cmdValidate),
 	}
@@ -36,9 +44,12 @@ error and exits 2. No target is read.`,
 
 // cmdValidate is zap config validate: evaluation and its gates only.
 func (a *app) cmdValidate(ctx context.Context, config string) error {
-	_, ev, err := a.load(ctx, config)
+	s, ev, err := a.load(ctx, config)
 	if err != nil {
 		return err
+	}
+	for _, h := range pass.TargetHolds(ev.Decl, s.Res) {
+		fmt.Fprintf(a.stderr, "warning: %s\nhint: %s\n", escape.Line(h.Problem()), escape.Line(h.Hint()))
 	}
 	fmt.Fprintf(a.stdout, "ok: %d resource(s)\n", len(ev.Decl.Resources))
 	return nil

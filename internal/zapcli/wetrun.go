@@ -31,6 +31,9 @@ func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) err
 	if err != nil {
 		return err
 	}
+	if err := refuseTargetHolds(pass.TargetHolds(ev.Decl, s.Res)); err != nil {
+		return err
+	}
 	h := pass.HostKey(ev.Decl, s.Res)
 	det, err := s.Observe(ctx, ev, true, true)
 	if err != nil {
@@ -87,6 +90,22 @@ func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) err
 		return err
 	}
 	return w.execute(ctx, confirmed)
+}
+
+// refuseTargetHolds refuses a wetrun (exit 2, before any contact) while
+// resources hold for want of a field the target doesn't declare, rather
+// than apply the rest: the config is what is missing, not the machine.
+func refuseTargetHolds(holds []pass.TargetHold) error {
+	if len(holds) == 0 {
+		return nil
+	}
+	var msgs, hints []string
+	for _, h := range holds {
+		msgs = append(msgs, h.Problem())
+		hints = append(hints, h.Hint())
+	}
+	return fail(2, strings.Join(msgs, "\n")+"\na wetrun refuses, before anything runs, a config that holds resources for want of a zap.target field, rather than apply the rest",
+		hints...)
 }
 
 // checkWetrun refuses a wetrun on a plan no review can bind, and one with a

@@ -1,0 +1,99 @@
+package pass
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/kinds"
+	"github.com/zap-go/zap/internal/resolve"
+	"github.com/zap-go/zap/pkg/declaration"
+)
+
+// TargetHold is a field the target doesn't declare that resources of the
+// config need, so detection holds them whatever the machine holds: known
+// from the config alone, before any contact.
+type TargetHold struct {
+	// Field is the zap.target field to add: home or package_manager.
+	Field string
+	// IDs are the resources that hold for want of it, in declaration
+	// order.
+	IDs []string
+	// Example is the field written as it could be added, such as
+	// home: '/home/admin'.
+	Example string
+}
+
+// TargetHolds lists what the target of d lacks that its resources need,
+// read as zap-detect reads them (each resource's detector, built with no
+// contact, references resolved with res): a remote target with no home
+// holds every path under ~, and one with no package_manager every package
+// with no check. nil when nothing holds for either.
+func TargetHolds(d *declaration.Declaration, res *resolve.Resolution) []TargetHold {
+	env := detect.Env{
+		Home:           d.Target.Home,
+		Value:          func(name string) string { v, _ := res.Lookup(name); return v },
+		Secret:         func(string) bool { return true },
+		PackageManager: d.Target.PackageManager,
+		ServiceManager: d.Target.ServiceManager,
+	}
+	if d.Target.Local {
+		// A local target's ~ is the operator's HOME, never missing.
+		env.Home = "/"
+	}
+	var home, manager []string
+	froms := map[string]bool{}
+	for i := range d.Resources {
+		r := &d.Resources[i]
+		reason, ok := detect.HeldReason(kinds.Of(r).Detect(r, env))
+		switch {
+		case !ok:
+		case detect.ForWantOfHome(reason):
+			home = append(home, r.ID)
+		case detect.ForWantOfManager(reason):
+			manager = append(manager, r.ID)
+			if r.Package != nil {
+				for m := range r.Package.From {
+					froms[m] = true
+				}
+			}
+		}
+	}
+	var out []TargetHold
+	if len(home) > 0 {
+		example := "home: '/home/USER'"
+		if d.Target.User != nil {
+			switch u, ok := d.Target.User.Plain(); {
+			case ok && u == "root":
+				example = "home: '/root'"
+			case ok && u != "":
+				example = fmt.Sprintf("home: '/home/%s'", u)
+			}
+		}
+		out = append(out, TargetHold{Field: "home", IDs: home, Example: example})
+	}
+	if len(manager) > 0 {
+		example := "package_manager: 'apt'"
+		if len(froms) == 1 {
+			for m := range froms {
+				example = fmt.Sprintf("package_manager: '%s'", m)
+			}
+		}
+		out = append(out, TargetHold{Field: "package_manager", IDs: manager, Example: example})
+	}
+	return out
+}
+
+// Problem says what h holds and why, in one sentence.
+func (h TargetHold) Problem() string {
+	what := "use a path under ~ (Zap never guesses a remote home)"
+	if h.Field == "package_manager" {
+		what = "are packages with no check, which only the target's package manager can read"
+	}
+	return fmt.Sprintf("zap.target declares no %s, and %d resource(s) %s, so each holds: %s", h.Field, len(h.IDs), what, strings.Join(h.IDs, ", "))
+}
+
+// Hint is the field to add, as a hint line says it.
+func (h TargetHold) Hint() string {
+	return fmt.Sprintf("add %s to zap.target", h.Example)
+}

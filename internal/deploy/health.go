@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -136,32 +137,45 @@ func transport() http.RoundTripper {
 
 // rollback re-points current at the previous release (a compare-and-swap
 // under the deploy lock), restarts and re-checks health. It is always one
-// event: rolled back (step_ok), failed, or skipped.
+// event: rolled back (step_ok), failed, or skipped. When nothing was
+// re-pointed, this release's gate is recorded failed; the rollback script
+// records the restored one, which passed its own, as passed.
 func (r *Runner) rollback(ctx context.Context) {
 	p := r.Plan
 	r.step++
-	if p.Live.State != deployplan.LiveRelease || p.Live.Release == p.Source.Version {
-		reason := "nothing to roll back to: current stays at the failed release " + p.Source.Version + "; a manual rollback is needed"
+	if reason := noRollback(p); reason != "" {
 		r.Warn(reason)
 		r.emit(events.Event{Event: events.StepSkipped, ID: "rollback", Step: r.step, Reason: reason})
+		r.gate(ctx, p.Source.Version, GateFailed)
 		return
 	}
 	r.emit(events.Event{Event: events.StepStarted, ID: "rollback", Step: r.step, Summary: "rollback to " + p.Live.Release})
-	res := r.Client.Shell(ctx, "sh", strings.NewReader(ops.Input(Rollback, p.Path, p.Source.Version, p.Live.Release)), scriptLimit)
+	op, _ := json.Marshal(p.Operator)
+	res := r.Client.Shell(ctx, "sh", strings.NewReader(ops.Input(Rollback, p.Path, p.Source.Version, p.Live.Release, string(op))), scriptLimit)
 	if res.Err == nil && res.Status == 3 {
 		reason := strings.TrimPrefix(lastLines(res.Stdout, 1), "skip: ")
 		reason = "rollback skipped: " + reason + "; current is left as it is: check it"
 		r.Warn(reason)
 		r.emit(events.Event{Event: events.StepSkipped, ID: "rollback", Step: r.step, Reason: reason})
+		r.gate(ctx, p.Source.Version, GateFailed)
 		return
 	}
 	err := shellErr(res, scriptLimit)
-	if err == nil && p.Steps.Restart != "" {
-		err = r.restart(ctx)
-	}
-	if err == nil && p.Steps.Health != nil {
-		if err = r.poll(ctx, r.URLs.Health, p.Steps.Health, false).Err(); err != nil {
-			err = fmt.Errorf("the restored release %s is not healthy either: manual intervention is needed: %w", p.Live.Release, err)
+	if err != nil {
+		r.gate(ctx, p.Source.Version, GateFailed)
+	} else {
+		for _, l := range strings.Split(res.Stdout, "\n") {
+			if w, ok := strings.CutPrefix(l, "warning: "); ok {
+				r.Warn(w)
+			}
+		}
+		if p.Steps.Restart != "" {
+			err = r.restart(ctx)
+		}
+		if err == nil && p.Steps.Health != nil {
+			if err = r.poll(ctx, r.URLs.Health, p.Steps.Health, false).Err(); err != nil {
+				err = fmt.Errorf("the restored release %s is not healthy either: manual intervention is needed (current names it again): %w", p.Live.Release, err)
+			}
 		}
 	}
 	if err != nil {
@@ -169,6 +183,20 @@ func (r *Runner) rollback(ctx context.Context) {
 		r.emit(failedEvent("rollback", r.step, err))
 		return
 	}
-	r.Warn("rolled back to " + p.Live.Release)
-	r.emit(events.Event{Event: events.StepOK, ID: "rollback", Step: r.step, Summary: "rolled back to " + p.Live.Release})
+	r.Warn("rolled back to " + p.Live.Release + ": current names it again")
+	r.emit(events.Event{Event: events.StepOK, ID: "rollback", Step: r.step, Summary: "rolled back to " + p.Live.Release + ": current names it again"})
+}
+
+// noRollback says why a failed deploy of p has nothing to roll back to,
+// "" when it has: a first deploy, a --force redeploy of the live version,
+// or a live release that never passed its gate.
+func noRollback(p *deployplan.Plan) string {
+	stays := "current stays at the failed release " + p.Source.Version + "; a manual rollback is needed"
+	switch {
+	case p.Live.State == deployplan.LiveUnproven && p.Live.Release != p.Source.Version:
+		return "nothing to roll back to: the release live before this deploy, " + p.Live.Release + ", never passed its gate; " + stays
+	case p.Live.State != deployplan.LiveRelease || p.Live.Release == p.Source.Version:
+		return "nothing to roll back to: " + stays
+	}
+	return ""
 }

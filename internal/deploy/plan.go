@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -158,7 +159,7 @@ func Make(ctx context.Context, d *declaration.Declaration, env resolve.Env, o Op
 	if m.Unbindable != "" {
 		maskPlan(p, Masker(d, env))
 	} else if Bindable(p) {
-		if p.Hash, err = deployplan.Hash(p, Install, Rollback); err != nil {
+		if p.Hash, err = deployplan.Hash(p, Hashed()...); err != nil {
 			return nil, err
 		}
 	}
@@ -283,8 +284,15 @@ func readTarget(ctx context.Context, c *sshhost.Client, path string) (who string
 	case r.Status != 0:
 		return "", live, fmt.Errorf("reading %s on the target exited %d: %s", path, r.Status, strings.TrimSpace(r.Stderr))
 	}
+	var info deployInfo
 	for _, line := range strings.Split(strings.TrimSpace(r.Stdout), "\n") {
 		f := strings.Fields(line)
+		if doc, ok := strings.CutPrefix(line, "info "); ok {
+			// Unreadable, it is one no gate was recorded in: a release
+			// deployed before Zap recorded gates counts as passed.
+			_ = json.Unmarshal([]byte(doc), &info)
+			continue
+		}
 		switch {
 		case len(f) == 2 && f[0] == "user":
 			who = f[1]
@@ -305,7 +313,25 @@ func readTarget(ctx context.Context, c *sshhost.Client, path string) (who string
 	if who == "" || live.State == "" {
 		return "", live, fmt.Errorf("reading %s on the target: an answer the deploy doesn't read: %q", path, r.Stdout)
 	}
+	if live.State == deployplan.LiveRelease && info.Version == live.Release && (info.Gate == GatePending || info.Gate == GateFailed) {
+		live.State = deployplan.LiveUnproven
+	}
 	return who, live, nil
+}
+
+// A release's gate, as deploy_info.json records it for the release
+// current names: pending from the swap until the run records the verdict
+// of its restart and checks (gate.sh).
+const (
+	GatePending = "pending"
+	GatePassed  = "passed"
+	GateFailed  = "failed"
+)
+
+// deployInfo is what the plan reads of deploy_info.json.
+type deployInfo struct {
+	Version string `json:"version"`
+	Gate    string `json:"gate"`
 }
 
 // deployRefs resolves the references of the deploy block: the plan's

@@ -274,12 +274,17 @@ func TestRollbackScript(t *testing.T) {
 			}
 			before, _ := os.Readlink(filepath.Join(path, "current"))
 			cmd := exec.Command("sh")
-			cmd.Stdin = strings.NewReader(ops.Input(Rollback, path, failed, previous))
+			cmd.Stdin = strings.NewReader(ops.Input(Rollback, path, failed, previous, `"me@here"`))
 			out, err := cmd.Output()
 			after, _ := os.Readlink(filepath.Join(path, "current"))
 			if tc.want == "" {
 				if err != nil || strings.TrimSpace(string(out)) != "swapped" || after != path+"/releases/"+previous {
 					t.Fatalf("rollback: %v, %q; current %q", err, out, after)
+				}
+				info, _ := os.ReadFile(filepath.Join(path, "deploy_info.json"))
+				if want := `{"version":"` + previous + `","deployed_by":"me@here",`; !strings.HasPrefix(string(info), want) ||
+					!strings.HasSuffix(string(info), `,"previous":"`+failed+`","gate":"passed"}`+"\n") {
+					t.Errorf("deploy_info.json after the rollback doesn't name what current names:\n%s", info)
 				}
 				return
 			}
@@ -314,5 +319,48 @@ func holdLock(t *testing.T, lock string) {
 	t.Cleanup(func() { cmd.Wait() })
 	for i := 0; i < 100 && exec.Command("flock", "-n", lock, "true").Run() == nil; i++ {
 		exec.Command("sleep", "0.05").Run()
+	}
+}
+
+// TestGateScriptRecordsTheVerdictOfWhatCurrentNames: the gate's verdict
+// goes into deploy_info.json only while current and deploy_info.json both
+// name the release; otherwise nothing is written and it says why (exit 3).
+func TestGateScriptRecordsTheVerdictOfWhatCurrentNames(t *testing.T) {
+	if _, err := exec.LookPath("flock"); err != nil {
+		t.Skip("skipped: the gate script needs flock, which this machine lacks")
+	}
+	const version = "bbbbbbbbbbbb"
+	info := `{"version":"` + version + `","deployed_by":"me@here","deployed_at":"2026-12-07T00:00:00Z","previous":"","gate":"pending"}` + "\n"
+	for name, tc := range map[string]struct {
+		current, verdict string
+		want             string // "" for recorded
+	}{
+		"passed": {current: version, verdict: GatePassed},
+		"failed": {current: version, verdict: GateFailed},
+		"moved":  {current: "cccccccccccc", verdict: GatePassed, want: "skip: current no longer names " + version},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := t.TempDir()
+			if err := os.WriteFile(filepath.Join(path, ".zap-deploy.lock"), nil, 0o640); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(path, "deploy_info.json"), []byte(info), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			relink(t, path, path+"/releases/"+tc.current)
+			cmd := exec.Command("sh")
+			cmd.Stdin = strings.NewReader(ops.Input(Gate, path, version, tc.verdict))
+			out, err := cmd.Output()
+			got, _ := os.ReadFile(filepath.Join(path, "deploy_info.json"))
+			if tc.want == "" {
+				if err != nil || string(got) != strings.Replace(info, `"gate":"pending"`, `"gate":"`+tc.verdict+`"`, 1) {
+					t.Fatalf("gate: %v, %q; deploy_info.json %s", err, out, got)
+				}
+				return
+			}
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 3 || strings.TrimSpace(string(out)) != tc.want || string(got) != info {
+				t.Fatalf("gate: %v, %q; deploy_info.json %s", err, out, got)
+			}
+		})
 	}
 }

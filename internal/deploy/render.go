@@ -24,8 +24,13 @@ func Text(m *Made) string {
 	if unset := p.Unset(); len(unset) > 0 {
 		line("warning: deploy.health.domain: the reference %s is unset or empty, so this plan names no health URL and a wetrun refuses it: provide it (--env-file or the environment)", e(strings.Join(unset, ", ")))
 	}
-	if p.Live.State == deployplan.LiveMissing {
+	switch {
+	case p.Live.State == deployplan.LiveMissing:
 		line("warning: current names the release %s, which is not on the host: this deploy replaces it", e(p.Live.Release))
+	case p.Live.State == deployplan.LiveUnproven && p.Live.Release == p.Source.Version:
+		line("warning: current names the release %s, which never passed its gate (deploy_info.json records it failed, or no verdict): this deploy ships it again and checks it again", e(p.Live.Release))
+	case p.Live.State == deployplan.LiveUnproven:
+		line("warning: current names the release %s, which never passed its gate (deploy_info.json records it failed, or no verdict): no rollback returns to it", e(p.Live.Release))
 	}
 	if AlreadyLive(p) {
 		line("server already at this version: %s is live on %s (--force ships it again)", e(p.Source.Version), e(p.Target.Host))
@@ -47,6 +52,8 @@ func Text(m *Made) string {
 		line("  live:      %s (the rollback returns to it)", e(p.Live.Release))
 	case deployplan.LiveMissing:
 		line("  live:      current names %s, which is not on the host", e(p.Live.Release))
+	case deployplan.LiveUnproven:
+		line("  live:      %s, which never passed its gate: no rollback returns to it", e(p.Live.Release))
 	default:
 		line("  live:      current couldn't be read")
 	}

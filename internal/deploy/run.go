@@ -138,10 +138,27 @@ func (r *Runner) afterSwap(ctx context.Context) error {
 		}
 	}
 	if failed == nil {
+		r.gate(ctx, p.Source.Version, GatePassed)
 		return nil
 	}
 	r.rollback(ctx)
 	return failed
+}
+
+// gate records the verdict of a release's restart and checks in
+// deploy_info.json, while current names it (gate.sh): the next deploy's
+// plan reads it, so a release that never passed isn't live to it. A
+// verdict that can't be recorded is a warning: the gate stays pending, and
+// the next deploy ships the release again.
+func (r *Runner) gate(ctx context.Context, version, verdict string) {
+	res := r.Client.Shell(ctx, "sh", strings.NewReader(ops.Input(Gate, r.Plan.Path, version, verdict)), restartLimit)
+	if res.Err == nil && res.Status == 3 {
+		r.Warn("the gate's verdict on " + version + " (" + verdict + ") was not recorded: " + strings.TrimPrefix(lastLines(res.Stdout, 1), "skip: "))
+		return
+	}
+	if err := shellErr(res, restartLimit); err != nil {
+		r.Warn("the gate's verdict on " + version + " (" + verdict + ") was not recorded in deploy_info.json: " + err.Error())
+	}
 }
 
 // do runs one step between its events.

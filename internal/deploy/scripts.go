@@ -17,8 +17,9 @@ import (
 )
 
 // The constant scripts. Release's body is printed whole in every plan, after
-// the lines ReleaseScript writes; Install and Rollback are hashed with the
-// plan (deployplan.Hash) but not printed; Read runs when the plan is made.
+// the lines ReleaseScript writes; Install, Rollback and Gate are hashed with
+// the plan (deployplan.Hash, Hashed) but not printed; Read runs when the
+// plan is made.
 var (
 	//go:embed scripts/release.sh
 	releaseBody string
@@ -26,9 +27,16 @@ var (
 	Install string
 	//go:embed scripts/rollback.sh
 	Rollback string
+	//go:embed scripts/gate.sh
+	Gate string
 	//go:embed scripts/read.sh
 	readScript string
 )
+
+// Hashed are the scripts a plan runs but doesn't print, in the order
+// deployplan.Hash takes them: the archive's install, the rollback's swap,
+// the record of the gate's verdict.
+func Hashed() []string { return []string{Install, Rollback, Gate} }
 
 // ReleaseScript writes the remote release script of a deploy: its settings
 // as shell assignments, every value single-quoted, the prepare commands

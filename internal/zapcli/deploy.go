@@ -185,7 +185,7 @@ func (d *deployRun) plan(ctx context.Context) (*deployplan.Plan, error) {
 	}
 	p, err := deployplan.Read(out)
 	if err == nil && p.Hash != "" {
-		err = deployplan.Verify(p, deploy.Install, deploy.Rollback)
+		err = deployplan.Verify(p, deploy.Hashed()...)
 	}
 	if err != nil {
 		return nil, failf(1, "zap-deploy wrote a deploy plan zap can't read: %v", err)

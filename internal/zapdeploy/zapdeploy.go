@@ -210,7 +210,7 @@ func runVerb(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if p.Hash == "" {
 		return stage.BadInput(errors.New("the deploy plan has no plan_hash: a dirty tree without --force, or a host, user or health domain behind a masked reference, can't be deployed"))
 	}
-	if err := deployplan.Verify(p, deploy.Install, deploy.Rollback); err != nil {
+	if err := deployplan.Verify(p, deploy.Hashed()...); err != nil {
 		return stage.BadInput(err)
 	}
 	urls, err := deploy.ResolveChecks(p, passed.Lookup)

@@ -103,6 +103,12 @@ const (
 	LiveRelease    = "release"    // current names a release on the host
 	LiveMissing    = "missing"    // current names a release that is not on the host
 	LiveUnreadable = "unreadable" // the plan couldn't read current (it warns)
+	// LiveUnproven: current names a release on the host that never passed
+	// its gate (deploy_info.json names it with a gate of failed, or still
+	// pending: its deploy never recorded a verdict). It is not live to a
+	// deploy: its version ships again and is checked again, and no
+	// rollback returns to it.
+	LiveUnproven = "unproven"
 )
 
 // Live is the target's live release when the plan was made.
@@ -110,7 +116,7 @@ type Live struct {
 	State string `json:"state"`
 	// Release is the last segment of current's target (trailing slashes
 	// dropped): the previous release a rollback returns to, when State is
-	// "release".
+	// "release" (not when it is "unproven").
 	Release string `json:"release,omitempty"`
 }
 
@@ -216,7 +222,7 @@ func (p *Plan) Validate() error {
 		return bad("source.version", "%q doesn't end in the dirty id %s", s.Version, s.DirtyID)
 	}
 	switch p.Live.State {
-	case LiveRelease, LiveMissing:
+	case LiveRelease, LiveMissing, LiveUnproven:
 		if !IsRelease(p.Live.Release) {
 			return bad("live.release", "%q is not a release name", p.Live.Release)
 		}
@@ -225,7 +231,7 @@ func (p *Plan) Validate() error {
 			return bad("live.release", "names %q, but live.state is %q", p.Live.Release, p.Live.State)
 		}
 	default:
-		return bad("live.state", "%q is not one of none, release, missing, unreadable", p.Live.State)
+		return bad("live.state", "%q is not one of none, release, unproven, missing, unreadable", p.Live.State)
 	}
 	switch f := p.Preflight; f.State {
 	case PreflightSkipped, PreflightNone:

@@ -97,7 +97,9 @@ echo swapped
 set +e
 rm -rf -- "releases/.zap-old-$version" || zap_warn "couldn't remove releases/.zap-old-$version"
 if [ "$live_state" = release ]; then previous=$live; else previous=; fi
-{ printf '{"version":"%s","deployed_by":%s,"deployed_at":"%s","previous":"%s"}\n' "$version" "$operator" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$previous" >.deploy_info.json.zap && mv -f -- .deploy_info.json.zap deploy_info.json; } || zap_warn "couldn't write deploy_info.json"
+# gate: pending until the run records its checks' verdict (gate.sh): a
+# release is live only once it passed them.
+{ printf '{"version":"%s","deployed_by":%s,"deployed_at":"%s","previous":"%s","gate":"pending"}\n' "$version" "$operator" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$previous" >.deploy_info.json.zap && mv -f -- .deploy_info.json.zap deploy_info.json; } || zap_warn "couldn't write deploy_info.json"
 zap_prune() {
 	if ! command -v sort >/dev/null 2>&1; then
 		zap_warn "the target has no sort: no release was pruned"

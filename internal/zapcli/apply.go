@@ -50,9 +50,10 @@ changed): run zap update for it. --no-lock reads, fetches and writes no
 tracked pin: those resources hold.
 
 --json: with --wetrun, stdout carries the run's events (zap.events/1)
-instead of the text report, and stderr only errors and warnings; a refusal
-or an error is the stream's done event, with its exit code and message,
-and a refusal's text report, with the plan, goes to stderr. Without
+instead of the text report, and stderr only errors and warnings. A wetrun
+that ends before its first event (a refusal, an error) leaves stdout
+empty: its text report, with the plan, and its error go to stderr, and
+the exit status says what happened. Without
 --wetrun, the plan document zap plan --json writes, with "command": "apply"
 and apply's exit status.`,
 		FlagSet: fs,

@@ -66,8 +66,8 @@ the deploy plan, its plan_hash, the version and target it previews and
 zap.lock's standing, recorded as the deploy preview as the text is; an
 error is that document's error, with the same exit status. With --wetrun,
 stdout carries the run's events (zap.events/1) instead of the text report;
-a refusal or an error is the stream's done event, and a refusal's text
-report goes to stderr.`,
+a wetrun that ends before its first event (a refusal, an error, a release
+already live) leaves stdout empty, its text report and error on stderr.`,
 		FlagSet: fs,
 		Exec: onConfig(func(ctx context.Context, config string) error {
 			o.flags.Bootstrap = a.bootstrap
@@ -309,12 +309,9 @@ func (d *deployRun) wetrun(ctx context.Context) error {
 	t := d.text()
 	switch {
 	case deploy.AlreadyLive(p):
+		// Under --json the text is on stderr and stdout stays empty:
+		// a release already live ends before the run's first event.
 		fmt.Fprint(t, deploy.Text(&deploy.Made{Plan: p}))
-		if d.o.json {
-			code := 0
-			d.a.emit(&events.Event{Event: events.RunStarted, Format: events.Format, PlanHash: p.Hash})
-			d.a.emit(&events.Event{Event: events.Done, Exit: &code, Reason: "already live"})
-		}
 		return nil
 	case p.Hash == "":
 		return fail(2, "the host, connecting user or health domain resolves through a masked reference: no review can bind this deploy")
@@ -400,7 +397,7 @@ func (d *deployRun) refuse(p *deployplan.Plan, reason string) error {
 		fmt.Fprintf(t, "--expect-plan named %s\n", escape.Line(d.o.expect))
 	}
 	fmt.Fprintln(t, "nothing was built or uploaded. The plan below is now the deploy preview: run zap deploy --wetrun again to ship it if nothing moves, or pass --expect-plan <plan_hash>")
-	return d.showRecorded(t, p, reason, render.BannerRefused+" — "+reason+": a wetrun ships only the deploy plan you reviewed")
+	return d.showRecorded(t, p)
 }
 
 // decline shows the plan under the DECLINED banner, records it as the
@@ -409,20 +406,17 @@ func (d *deployRun) decline(p *deployplan.Plan) error {
 	t := d.text()
 	fmt.Fprintf(t, "%s — the answer was not the first eight characters of this plan's plan_hash\n", render.BannerDeclined)
 	fmt.Fprintln(t, "nothing was built or uploaded. The plan below is now the deploy preview: run zap deploy --wetrun again to ship it if nothing moves")
-	return d.showRecorded(t, p, "declined", render.BannerDeclined+" — the answer was not the first eight characters of this plan's plan_hash")
+	return d.showRecorded(t, p)
 }
 
 // showRecorded shows the plan a wetrun refused or was declined, records it
-// as the preview and exits 2; under --json the refusal is the stream,
-// reason and msg its done event's.
-func (d *deployRun) showRecorded(t io.Writer, p *deployplan.Plan, reason, msg string) error {
+// as the preview and exits 2; under --json the text goes to stderr and
+// stdout stays empty, the run having no events.
+func (d *deployRun) showRecorded(t io.Writer, p *deployplan.Plan) error {
 	fmt.Fprintln(t)
 	fmt.Fprint(t, deploy.Text(&deploy.Made{Plan: p}))
 	if err := d.record(t, p); err != nil {
 		return err
-	}
-	if d.o.json {
-		d.a.emitRefusal(p.Hash, 0, reason, msg, nil)
 	}
 	return exit(2)
 }

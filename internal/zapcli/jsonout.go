@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
-	"io"
 	"strconv"
-	"strings"
 
 	"github.com/zap-go/zap/internal/lockhash"
 	"github.com/zap-go/zap/internal/render"
@@ -17,9 +15,10 @@ import (
 	"github.com/zap-go/zap/pkg/observation"
 )
 
-// jsonMode is --json: stdout carries one document (pkg/cliout) or one
-// zap.events/1 stream and nothing else, an error included
-// (docs/protocol.md, The front end's --json).
+// jsonMode is --json: stdout carries one document (pkg/cliout), an error
+// included, or one zap.events/1 stream and nothing else; a wetrun that ends
+// before its first event leaves it empty (docs/protocol.md, The front
+// end's --json).
 type jsonMode struct {
 	// format is the document's, "" for the event stream; stream, when
 	// set, decides it instead (apply and deploy: --wetrun streams).
@@ -108,21 +107,11 @@ func (a *app) emit(e *events.Event) {
 	a.stdout.Write(append(maskJSON(a.masker, b), '\n'))
 }
 
-// emitRefusal is a --json wetrun that changed nothing: run_started with the
-// plan it refused, an orphaned event for each of orphans, and done with
-// exit 2, the message and the gate's reason.
-func (a *app) emitRefusal(hash string, changes int, reason, msg string, orphans []string) {
-	a.emit(&events.Event{Event: events.RunStarted, Format: events.Format, PlanHash: hash, Changes: changes})
-	for _, id := range orphans {
-		a.emit(&events.Event{Event: events.Orphaned, ID: id})
-	}
-	code := 2
-	a.emit(&events.Event{Event: events.Done, Exit: &code, Error: msg, Reason: reason})
-}
-
 // finishJSON writes, under --json, what the command's end is when it wrote
-// no document or done event of its own: err as the document's error or
-// the stream's done (after a run_started when none was written).
+// no document or done event of its own: err as the document's error, or
+// as the stream's done once the stream has begun. A wetrun that ends
+// before its first event (a refusal, a preflight bail, an error) leaves
+// stdout empty: its text report and error went to stderr.
 func (a *app) finishJSON(err error) {
 	j := a.json
 	if j == nil || j.done {
@@ -131,7 +120,7 @@ func (a *app) finishJSON(err error) {
 	code, msg, hints := errorOf(err)
 	if j.streams() {
 		if !j.started {
-			a.emit(&events.Event{Event: events.RunStarted, Format: events.Format})
+			return
 		}
 		for _, h := range hints {
 			msg += "\nhint: " + h
@@ -211,17 +200,4 @@ func verdictsOf(o *observation.Observations) []cliout.Verdict {
 		out[i] = v
 	}
 	return out
-}
-
-// refusalMessage is the REFUSED banner's words, as the text report has
-// them.
-func refusalMessage(reason, expected string) string {
-	return said(func(w io.Writer) { render.Refused(w, reason, expected) })
-}
-
-// said is what write writes, its last newline dropped.
-func said(write func(io.Writer)) string {
-	var b strings.Builder
-	write(&b)
-	return strings.TrimSuffix(b.String(), "\n")
 }

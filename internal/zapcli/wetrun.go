@@ -179,7 +179,7 @@ func (w *wetrun) refuse(reason string) error {
 		expected = w.o.expect
 	}
 	render.Refused(t, reason, expected)
-	return w.unchanged(state.CmdRefused, reason, refusalMessage(reason, expected))
+	return w.unchanged(state.CmdRefused)
 }
 
 // decline renders the plan under the DECLINED banner, records it as the
@@ -187,13 +187,13 @@ func (w *wetrun) refuse(reason string) error {
 func (w *wetrun) decline() error {
 	t := w.text()
 	render.Declined(t)
-	return w.unchanged(state.CmdDeclined, "declined", said(render.Declined))
+	return w.unchanged(state.CmdDeclined)
 }
 
 // unchanged ends a wetrun that changes nothing, under the banner written:
 // the plan, recorded as the preview with cmd, and exit 2. Under --json the
-// refusal is the stream: run_started, then done with reason and msg.
-func (w *wetrun) unchanged(cmd state.Command, reason, msg string) error {
+// report goes to stderr and stdout stays empty: the run has no events.
+func (w *wetrun) unchanged(cmd state.Command) error {
 	t := w.text()
 	fmt.Fprintln(t)
 	w.lockBanner(false)
@@ -201,9 +201,6 @@ func (w *wetrun) unchanged(cmd state.Command, reason, msg string) error {
 	w.orphansText()
 	if err := w.s.Record(cmd, true, w.pl.Plan.Hash, w.ev, w.det); err != nil {
 		return err
-	}
-	if w.o.json {
-		w.s.a.emitRefusal(w.pl.Plan.Hash, len(w.pl.Plan.Changes), reason, msg, w.s.Orphans)
 	}
 	return exit(2)
 }

@@ -246,12 +246,16 @@ func ParsePgProbe(out string) (PgCatalog, string) {
 // PgHBAHas reports whether the pg_hba.conf text has rule (fields separated
 // by single spaces) as a line of its own: the same fields, separated by
 // any spaces and tabs, with nothing after them but a comment. It is the
-// match the pg-hba script makes before it inserts.
+// match the pg-hba script makes before it inserts. The rule splits at the
+// blanks a line does, and only there: a name may hold another space
+// character (U+00A0, U+0085), which PostgreSQL and the script read as part
+// of the name.
 func PgHBAHas(text, rule string) bool {
-	want := strings.Fields(rule)
+	blank := func(r rune) bool { return r == ' ' || r == '\t' || r == '\r' }
+	want := strings.FieldsFunc(rule, blank)
 	for line := range strings.SplitSeq(text, "\n") {
 		line, _, _ = strings.Cut(line, "#")
-		got := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' || r == '\r' })
+		got := strings.FieldsFunc(line, blank)
 		if slices.Equal(got, want) {
 			return true
 		}

@@ -105,16 +105,18 @@ func ParseSnapshot(out []byte) (*Snapshot, error) {
 	if len(f) != 3 {
 		return nil, fmt.Errorf("the put script's snapshot line %q is not MODE UID GID", line)
 	}
+	// Ids as stat prints them, decimal and unsigned: a signed one ("-1")
+	// is none stat prints, and the restore would hand it to chown.
 	mode, err1 := strconv.ParseUint(f[0], 8, 32)
-	uid, err2 := strconv.Atoi(f[1])
-	gid, err3 := strconv.Atoi(f[2])
+	uid, err2 := strconv.ParseUint(f[1], 10, 32)
+	gid, err3 := strconv.ParseUint(f[2], 10, 32)
 	if err := errors.Join(err1, err2, err3); err != nil || mode > 0o7777 {
 		return nil, fmt.Errorf("the put script's snapshot line %q is not MODE UID GID", line)
 	}
 	if len(data) > SnapshotLimit {
 		return nil, execute.Errorf(events.Permanent, "the file grew over 16 MiB while it was read, which a validated write can't put back")
 	}
-	return &Snapshot{Exists: true, Data: data, Mode: uint32(mode), UID: uid, GID: gid}, nil
+	return &Snapshot{Exists: true, Data: data, Mode: uint32(mode), UID: int(uid), GID: int(gid)}, nil
 }
 
 // RestoreMode is the mode a rejected write puts back: the old file's, less

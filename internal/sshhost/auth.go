@@ -1,6 +1,9 @@
 package sshhost
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"os/user"
@@ -13,9 +16,10 @@ import (
 // SSH_AUTH_SOCK names one, and the identity files'. The agent is used only
 // to sign; it is never forwarded.
 type auth struct {
-	home  string
-	agent agent.ExtendedAgent
-	conn  net.Conn
+	home   string
+	agent  agent.ExtendedAgent
+	conn   net.Conn
+	notice func(string) // Target.Notice
 }
 
 func newAuth(home string) *auth {
@@ -35,10 +39,9 @@ func (a *auth) close() {
 	}
 }
 
-// signers is the keys to offer, in order: the declared identity, the
-// agent's, then the config's identity files. A key file that is missing or
-// needs a passphrase is skipped (the agent may hold it).
-func (a *auth) signers(identity string, files []string) func() ([]ssh.Signer, error) {
+// signers is the keys to offer, in order: the declared identity's, the
+// agent's, then the config's identity files' (keys reads the files).
+func (a *auth) signers(declared, files []ssh.Signer) func() ([]ssh.Signer, error) {
 	return func() ([]ssh.Signer, error) {
 		var out []ssh.Signer
 		seen := map[string]bool{}
@@ -49,17 +52,8 @@ func (a *auth) signers(identity string, files []string) func() ([]ssh.Signer, er
 				out = append(out, s)
 			}
 		}
-		load := func(f string) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				return
-			}
-			if s, err := ssh.ParsePrivateKey(data); err == nil {
-				add(s)
-			}
-		}
-		if identity != "" {
-			load(expandHome(identity, a.home))
+		for _, s := range declared {
+			add(s)
 		}
 		if a.agent != nil {
 			if ss, err := a.agent.Signers(); err == nil {
@@ -68,11 +62,47 @@ func (a *auth) signers(identity string, files []string) func() ([]ssh.Signer, er
 				}
 			}
 		}
-		for _, f := range files {
-			load(f)
+		for _, s := range files {
+			add(s)
 		}
 		return out, nil
 	}
+}
+
+// keys reads the private keys of the declared identity ("" for none) and
+// of the config's identity files, before anything connects. A key file that
+// is missing, can't be read or needs a passphrase is skipped (the agent may
+// hold it); one that isn't a regular file, or is larger than
+// maxIdentityFile, is refused (ErrConfig), naming it and where it is set.
+func (a *auth) keys(identity string, files []string) (declared, config []ssh.Signer, err error) {
+	load := func(f, what string) ([]ssh.Signer, error) {
+		data, err := readRegular(f, maxIdentityFile)
+		if err != nil {
+			if errors.Is(err, errNotRegular) || !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
+				return nil, &ConnectError{Err: ErrConfig,
+					Reason: fmt.Sprintf("%s %s: %v", what, f, err),
+					Hints:  []string{"name a private key file there (a regular file of at most 1 MiB)"}}
+			}
+			return nil, nil
+		}
+		if s, err := ssh.ParsePrivateKey(data); err == nil {
+			return []ssh.Signer{s}, nil
+		}
+		return nil, nil
+	}
+	if identity != "" {
+		if declared, err = load(expandHome(identity, a.home), "the target's identity"); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, f := range files {
+		s, err := load(f, "your ssh config's IdentityFile")
+		if err != nil {
+			return nil, nil, err
+		}
+		config = append(config, s...)
+	}
+	return declared, config, nil
 }
 
 // localUser is the account name ssh would log in as when neither the

@@ -2,19 +2,14 @@ package sshhost
 
 import (
 	"context"
-	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"net"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"golang.org/x/crypto/ssh"
-	"golang.org/x/crypto/ssh/knownhosts"
 )
 
 // defaultConnectTimeout bounds a connection whose config sets none.
@@ -27,6 +22,9 @@ type Target struct {
 	Port int    // 0 lets ssh choose
 	// Identity is the declared private key, tried first ("" for none).
 	Identity string
+	// Notice, when set, is told what the operator should hear of that
+	// Dial did: a host key it recorded (one line, no newline).
+	Notice func(string)
 }
 
 // ConnectError is a connection that couldn't be made: Reason is ssh's (or
@@ -43,7 +41,8 @@ func (e *ConnectError) Error() string { return e.Reason }
 
 // Dial connects to t the way the operator's ssh would: with the settings
 // `ssh -G` reports, the operator's known_hosts (a key seen for the first
-// time is recorded, a changed one refused), the ssh agent and identity
+// time is recorded and t.Notice told, or refused when StrictHostKeyChecking
+// is yes or ask; a changed one refused), the ssh agent and identity
 // files, through any ProxyJump hosts. home is the operator's home, for ~.
 // Nothing is forwarded and no terminal is asked for, whatever the config
 // says.
@@ -53,6 +52,7 @@ func Dial(ctx context.Context, t Target, home string) (*Client, error) {
 		return nil, &ConnectError{Reason: err.Error()}
 	}
 	a := newAuth(home)
+	a.notice = t.Notice
 	defer a.close()
 	c := &Client{Config: cfg}
 	conn, err := dial(ctx, cfg, t.Identity, a, c, 0)
@@ -88,9 +88,13 @@ func dial(ctx context.Context, cfg *Config, identity string, a *auth, c *Client,
 		}
 	}
 
-	hk, algos, err := hostKeys(cfg)
+	declared, keys, err := a.keys(identity, cfg.IdentityFiles)
 	if err != nil {
-		return nil, &ConnectError{Reason: err.Error()}
+		return nil, err
+	}
+	hk, algos, err := hostKeys(cfg, a.notice)
+	if err != nil {
+		return nil, err
 	}
 	timeout := defaultConnectTimeout
 	if cfg.ConnectTimeout > 0 {
@@ -99,7 +103,7 @@ func dial(ctx context.Context, cfg *Config, identity string, a *auth, c *Client,
 	offered := 0
 	conf := &ssh.ClientConfig{
 		User:              cfg.User,
-		Auth:              []ssh.AuthMethod{ssh.PublicKeysCallback(counted(a.signers(identity, cfg.IdentityFiles), &offered))},
+		Auth:              []ssh.AuthMethod{ssh.PublicKeysCallback(counted(a.signers(declared, keys), &offered))},
 		HostKeyCallback:   hk,
 		HostKeyAlgorithms: algos,
 		Timeout:           timeout,
@@ -181,135 +185,4 @@ func dialJump(ctx context.Context, jump string, a *auth, c *Client, depth int) (
 	}
 	c.jumps = append(c.jumps, via)
 	return via, nil
-}
-
-// keyError is a host key Zap refuses.
-type keyError struct {
-	name    string // the host as its key is filed
-	changed bool
-	file    string // where the recorded key is
-	line    int
-	err     error // a revoked key, or a failure to record one
-}
-
-func (e *keyError) Error() string { return e.connectError().Reason }
-
-func (e *keyError) connectError() *ConnectError {
-	switch {
-	case e.changed:
-		return &ConnectError{
-			Err:    ErrHostKeyChanged,
-			Reason: fmt.Sprintf("the host key of %s has changed from the one recorded in %s:%d", e.name, e.file, e.line),
-			Hints: []string{
-				"a changed key can mean someone is in the middle of the connection; check the new key with the host's administrator",
-				fmt.Sprintf("if the host was reinstalled, remove its old key with ssh-keygen -R %s", shellWord(e.name)),
-			},
-		}
-	case e.err != nil:
-		return &ConnectError{Reason: fmt.Sprintf("the host key of %s: %v", e.name, e.err)}
-	}
-	return &ConnectError{Reason: "the host key of " + e.name + " was refused"}
-}
-
-func shellWord(s string) string {
-	if strings.ContainsAny(s, "[]:*? ") {
-		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-	}
-	return s
-}
-
-// hostKeys is the host key check for cfg: the known hosts files that exist,
-// a key seen for the first time recorded in the first UserKnownHostsFile, a
-// changed one refused; and the key algorithms to ask for, those of the keys
-// already recorded for the host.
-func hostKeys(cfg *Config) (ssh.HostKeyCallback, []string, error) {
-	name := cfg.HostName
-	if cfg.HostKeyAlias != "" {
-		name = cfg.HostKeyAlias
-	}
-	addr := net.JoinHostPort(name, strconv.Itoa(cfg.Port))
-	filed := knownhosts.Normalize(addr)
-	var files []string
-	for _, f := range append(append([]string{}, cfg.KnownHosts...), cfg.Global...) {
-		if f == "/dev/null" {
-			continue
-		}
-		if _, err := os.Stat(f); err == nil {
-			files = append(files, f)
-		}
-	}
-	check := func(string, net.Addr, ssh.PublicKey) error { return &knownhosts.KeyError{} }
-	if len(files) > 0 {
-		cb, err := knownhosts.New(files...)
-		if err != nil {
-			return nil, nil, fmt.Errorf("read known hosts: %w", err)
-		}
-		check = cb
-	}
-	// Ask for the algorithms of the keys on record, so a host with several
-	// keys shows the recorded one and a second key type isn't taken for a
-	// changed key.
-	var algos []string
-	probe, _ := ssh.NewPublicKey(ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)).Public())
-	var ke *knownhosts.KeyError
-	if err := check(addr, &net.TCPAddr{}, probe); errors.As(err, &ke) {
-		for _, k := range ke.Want {
-			switch k.Key.Type() {
-			case ssh.KeyAlgoRSA:
-				algos = append(algos, ssh.KeyAlgoRSASHA512, ssh.KeyAlgoRSASHA256, ssh.KeyAlgoRSA)
-			default:
-				algos = append(algos, k.Key.Type())
-			}
-		}
-	}
-	var mu sync.Mutex
-	cb := func(_ string, remote net.Addr, key ssh.PublicKey) error {
-		err := check(addr, remote, key)
-		var ke *knownhosts.KeyError
-		var re *knownhosts.RevokedError
-		switch {
-		case err == nil:
-			return nil
-		case errors.As(err, &re):
-			return &keyError{name: filed, err: errors.New("it is revoked")}
-		case errors.As(err, &ke) && len(ke.Want) > 0:
-			return &keyError{name: filed, changed: true, file: ke.Want[0].Filename, line: ke.Want[0].Line}
-		case errors.As(err, &ke):
-			mu.Lock()
-			defer mu.Unlock()
-			if err := record(cfg, filed, key); err != nil {
-				return &keyError{name: filed, err: fmt.Errorf("record it: %w", err)}
-			}
-			return nil
-		}
-		return &keyError{name: filed, err: err}
-	}
-	return cb, algos, nil
-}
-
-// record appends a first-seen host key to the first UserKnownHostsFile.
-func record(cfg *Config, filed string, key ssh.PublicKey) error {
-	var file string
-	for _, f := range cfg.KnownHosts {
-		if f != "/dev/null" {
-			file = f
-			break
-		}
-	}
-	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
-		return err
-	}
-	host := filed
-	if cfg.HashKnownHosts {
-		host = knownhosts.HashHostname(filed)
-	}
-	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.WriteString(knownhosts.Line([]string{host}, key) + "\n"); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

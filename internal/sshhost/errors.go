@@ -30,6 +30,13 @@ var (
 	// ErrHostKeyChanged is a host whose key isn't the one known_hosts
 	// records for it.
 	ErrHostKeyChanged = errors.New("the host key has changed")
+	// ErrHostKeyUnknown is a host key known_hosts doesn't hold, refused
+	// because the ssh config's StrictHostKeyChecking says so.
+	ErrHostKeyUnknown = errors.New("the host key is not known")
+	// ErrConfig is a setting of the ssh config (or the target) that Zap
+	// refuses as input: a file it names that isn't a regular file, or is
+	// larger than Zap reads.
+	ErrConfig = errors.New("the ssh config names a file Zap doesn't read")
 )
 
 // Unwrap is the kind of failure e is (ErrUnknownHost and the others), nil

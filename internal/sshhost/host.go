@@ -6,8 +6,9 @@
 // /dev/null (a changed key could never be noticed), and makes one
 // authenticated connection: through any ProxyJump hosts, with the declared
 // identity, the agent's keys and the config's identity files, checking the
-// host key against known_hosts (a first-seen key is recorded; a changed one
-// refused, naming the host). The connection asks for no terminal and
+// host key against known_hosts (a first-seen key is recorded, or refused
+// when the config's StrictHostKeyChecking is yes or ask; a changed one
+// refused, naming the host and the new key's fingerprint). The connection asks for no terminal and
 // forwards nothing (no agent, X11, ports or tunnel), and runs no
 // LocalCommand, whatever the config says.
 //

@@ -211,6 +211,8 @@ func (s *Runner) Failure(name string, err error, stderr []byte) error {
 		return &Error{Stage: name, Status: -1, Code: 1,
 			Msg: fmt.Sprintf("can't run %s: %v", name, err), Hints: []string{hint}}
 	}
+	warnings, stderr := splitWarnings(stderr)
+	s.PassOn(warnings)
 	msg, hints := stageMessage(name, stderr)
 	status := ee.ExitCode()
 	crashed := status == 2 && runtimeCrash(name, stderr)
@@ -274,6 +276,22 @@ func runtimeCrash(name string, stderr []byte) bool {
 		}
 	}
 	return false
+}
+
+// splitWarnings takes out of a failed stage's stderr the warning lines it
+// wrote before its message (a host key it recorded before the login
+// failed), which zap passes on as warnings rather than as the start of the
+// error.
+func splitWarnings(stderr []byte) (warnings, rest []byte) {
+	for len(stderr) > 0 && bytes.HasPrefix(stderr, []byte("warning: ")) {
+		i := bytes.IndexByte(stderr, '\n')
+		if i < 0 {
+			break
+		}
+		warnings = append(warnings, stderr[:i+1]...)
+		stderr = stderr[i+1:]
+	}
+	return warnings, stderr
 }
 
 // stageMessage reads a stage's diagnostics: "zap-x: message" lines, further

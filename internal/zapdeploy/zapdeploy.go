@@ -227,7 +227,7 @@ func runVerb(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err := deploy.ArtifactsInside(ctx, *dir, p.Steps.Artifacts); err != nil {
 		return classify(err)
 	}
-	c, err := dial(ctx, sshhost.Target{Host: p.Target.Host, User: p.Target.User, Port: p.Target.Port, Identity: p.Target.Identity})
+	c, err := dial(ctx, sshhost.Target{Host: p.Target.Host, User: p.Target.User, Port: p.Target.Port, Identity: p.Target.Identity, Notice: sshhost.Warn(stderr)})
 	if err != nil {
 		return classify(err)
 	}
@@ -258,7 +258,10 @@ func dial(ctx context.Context, t sshhost.Target) (*sshhost.Client, error) {
 	c, err := sshhost.Dial(ctx, t, operatorHome())
 	if err != nil {
 		var ce *sshhost.ConnectError
-		if errors.As(err, &ce) {
+		switch {
+		case errors.As(err, &ce) && errors.Is(ce, sshhost.ErrConfig):
+			return nil, stage.BadInput(fmt.Errorf("cannot connect to %s: %s", t.Host, ce.Reason), ce.Hints...)
+		case errors.As(err, &ce):
 			return nil, stage.InWorld(fmt.Errorf("cannot connect to %s: %s", t.Host, ce.Reason), ce.Hints...)
 		}
 		return nil, stage.InWorld(fmt.Errorf("cannot connect to %s: %w", t.Host, err))

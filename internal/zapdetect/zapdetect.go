@@ -133,10 +133,10 @@ written.
 
 // Main runs zap-detect with args and returns its exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return stage.Finish("zap-detect", usage, run(ctx, args, stdin, stdout), stdout, stderr)
+	return stage.Finish("zap-detect", usage, run(ctx, args, stdin, stdout, stderr), stdout, stderr)
 }
 
-func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) error {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := stage.NewFlagSet("zap-detect")
 	bootstrap := fs.Bool("bootstrap", false, "connect as the target's bootstrap_user")
 	var pf pinFlags
@@ -150,7 +150,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	// decoded and validated and its reads are built; a declaration that
 	// isn't valid is still refused as such, and the connection dropped
 	// unused.
-	early, et := earlyDial(ctx, data, *bootstrap)
+	notice := sshhost.Warn(stderr)
+	early, et := earlyDial(ctx, data, *bootstrap, notice)
 	d, err := declaration.Read(data)
 	if err != nil {
 		early.close()
@@ -160,7 +161,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	conn := early
 	if conn == nil || !reflect.DeepEqual(*et, d.Target) {
 		early.close()
-		conn = startDial(ctx, d, res, *bootstrap)
+		conn = startDial(ctx, d, res, *bootstrap, notice)
 	}
 	defer conn.close()
 	if err := d.Validate(); err != nil {
@@ -400,13 +401,13 @@ type dialing struct {
 
 // startDial starts connecting to d's target when it is remote; nil when it
 // is local.
-func startDial(ctx context.Context, d *declaration.Declaration, res *resolve.Resolution, bootstrap bool) *dialing {
+func startDial(ctx context.Context, d *declaration.Declaration, res *resolve.Resolution, bootstrap bool, notice func(string)) *dialing {
 	if d.Target.Local {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	c := &dialing{done: make(chan dialResult, 1), cancel: cancel, bootstrap: bootstrap}
-	go func() { c.done <- dial(ctx, &d.Target, res.Text, bootstrap) }()
+	go func() { c.done <- dial(ctx, &d.Target, res.Text, bootstrap, notice) }()
 	return c
 }
 
@@ -416,7 +417,7 @@ func startDial(ctx context.Context, d *declaration.Declaration, res *resolve.Res
 // run takes the connection only when the target the declaration decodes to
 // is the same one, and otherwise drops it unused. nil when it isn't such a
 // target.
-func earlyDial(ctx context.Context, data []byte, bootstrap bool) (*dialing, *declaration.Target) {
+func earlyDial(ctx context.Context, data []byte, bootstrap bool, notice func(string)) (*dialing, *declaration.Target) {
 	m, ok := canon.Members(data)
 	if !ok {
 		return nil, nil
@@ -428,7 +429,7 @@ func earlyDial(ctx context.Context, data []byte, bootstrap bool) (*dialing, *dec
 	ctx, cancel := context.WithCancel(ctx)
 	c := &dialing{done: make(chan dialResult, 1), cancel: cancel, bootstrap: bootstrap}
 	plain := func(x declaration.Text) string { v, _ := x.Plain(); return v }
-	go func() { c.done <- dial(ctx, &t, plain, bootstrap) }()
+	go func() { c.done <- dial(ctx, &t, plain, bootstrap, notice) }()
 	return c, &t
 }
 
@@ -468,9 +469,10 @@ type dialResult struct {
 }
 
 // dial resolves the remote target t, its references read by text, and
-// connects to it: a target that resolves to no host or account is bad
-// input, a host that can't be reached the world's.
-func dial(ctx context.Context, t *declaration.Target, text func(declaration.Text) string, bootstrap bool) dialResult {
+// connects to it: a target that resolves to no host or account, or an ssh
+// config naming a file Zap doesn't read, is bad input, a host that can't be
+// reached the world's. notice is told of a host key recorded.
+func dial(ctx context.Context, t *declaration.Target, text func(declaration.Text) string, bootstrap bool, notice func(string)) dialResult {
 	target, err := sshhost.ResolveTarget(t, text, bootstrap)
 	if err != nil {
 		var te *sshhost.TargetError
@@ -479,10 +481,14 @@ func dial(ctx context.Context, t *declaration.Target, text func(declaration.Text
 		}
 		return dialResult{err: stage.BadInput(err)}
 	}
+	target.Notice = notice
 	client, err := sshhost.Dial(ctx, target, operatorHome())
 	if err != nil {
 		var ce *sshhost.ConnectError
-		if errors.As(err, &ce) {
+		switch {
+		case errors.As(err, &ce) && errors.Is(ce, sshhost.ErrConfig):
+			return dialResult{err: stage.BadInput(fmt.Errorf("cannot connect to %s: %s", target.Host, ce.Reason), ce.Hints...)}
+		case errors.As(err, &ce):
 			return dialResult{err: stage.InWorld(fmt.Errorf("cannot connect to %s: %s", target.Host, ce.Reason), ce.Hints...)}
 		}
 		return dialResult{err: stage.InWorld(fmt.Errorf("cannot connect to %s: %w", target.Host, err))}

@@ -142,14 +142,14 @@ var errChangeFailed = &stage.Error{Code: 1, Err: errors.New("a change failed")}
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := run(ctx, args, stdin, stdout)
+	err := run(ctx, args, stdin, stdout, stderr)
 	if errors.Is(err, errChangeFailed) {
 		return 1
 	}
 	return stage.Finish("zap-exec", usage, err, stdout, stderr)
 }
 
-func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) error {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := stage.NewFlagSet("zap-exec")
 	bootstrap := fs.Bool("bootstrap", false, "connect as the target's bootstrap_user")
 	wetrun := fs.Bool("wetrun", false, "act on the target")
@@ -211,13 +211,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	var host execute.Host = local
 	var reads detect.Host = &localhost.Host{Env: os.Environ()}
 	if c.Remote {
-		client, err := sshhost.Dial(ctx, target, operatorHome())
+		target.Notice = sshhost.Warn(stderr)
+		client, err := dial(ctx, target, masker)
 		if err != nil {
-			var ce *sshhost.ConnectError
-			if errors.As(err, &ce) {
-				return stage.InWorld(fmt.Errorf("cannot connect to %s: %s", target.Host, masker.String(ce.Reason)), ce.Hints...)
-			}
-			return stage.InWorld(fmt.Errorf("cannot connect to %s: %s", target.Host, masker.String(err.Error())))
+			return err
 		}
 		defer client.Close()
 		host, reads = client.Exec(), client
@@ -279,6 +276,23 @@ func readPlan(args []string, stdin io.Reader) (*plan.Plan, error) {
 
 // checkContext refuses a plan for another account or HOME than this local
 // run's, and returns the context its steps resolve against.
+// dial connects to the remote target: a config naming a file Zap doesn't
+// read is bad input, a connection that can't be made the world's.
+func dial(ctx context.Context, target sshhost.Target, masker *mask.Masker) (*sshhost.Client, error) {
+	client, err := sshhost.Dial(ctx, target, operatorHome())
+	if err != nil {
+		var ce *sshhost.ConnectError
+		switch {
+		case errors.As(err, &ce) && errors.Is(ce, sshhost.ErrConfig):
+			return nil, stage.BadInput(fmt.Errorf("cannot connect to %s: %s", target.Host, masker.String(ce.Reason)), ce.Hints...)
+		case errors.As(err, &ce):
+			return nil, stage.InWorld(fmt.Errorf("cannot connect to %s: %s", target.Host, masker.String(ce.Reason)), ce.Hints...)
+		}
+		return nil, stage.InWorld(fmt.Errorf("cannot connect to %s: %s", target.Host, masker.String(err.Error())))
+	}
+	return client, nil
+}
+
 func checkContext(p *plan.Plan) (execute.Context, error) {
 	if p.Context.Target != "local" {
 		return execute.Context{}, refuse(fmt.Errorf("plan: context.target: %q, but the plan's target is local", p.Context.Target))

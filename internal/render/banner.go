@@ -5,9 +5,12 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
+	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
@@ -45,13 +48,15 @@ func Unrecorded(w io.Writer, refs []string) {
 		BannerUnrecorded, names(refs))
 }
 
-// Banners writes the UNDETERMINED banner for held resources and the
+// Banners writes the UNDETERMINED banner for held resources (with the hint
+// a remote target's sudo needs, c being the pass's context) and the
 // UNVERIFIABLE banner for unresolved references, and reports whether it
 // wrote either.
-func Banners(w io.Writer, held []plan.Hold, unresolved []string) bool {
+func Banners(w io.Writer, held []plan.Hold, unresolved []string, c observation.Context) bool {
 	wrote := false
 	if len(held) > 0 {
 		Undetermined(w, held)
+		SudoHint(w, held, c)
 		wrote = true
 	}
 	if len(unresolved) > 0 {
@@ -86,6 +91,25 @@ func Undetermined(w io.Writer, held []plan.Hold) {
 		}
 	}
 	fmt.Fprintln(w, "nothing is planned for them, and converged is not established; the next pass reads them again")
+}
+
+// SudoHint says what a remote target needs when a resource was held because
+// sudo wouldn't run without a password there: over SSH every read and write
+// that needs root goes through sudo -n, which can't ask for one, so the
+// connecting user needs passwordless sudo, for any account (a user's
+// authorized_keys is written as that user). Nothing for a local target,
+// whose sudo Zap asks on the terminal first.
+func SudoHint(w io.Writer, held []plan.Hold, c observation.Context) {
+	if c.Target == "local" || !slices.ContainsFunc(held, func(h plan.Hold) bool { return strings.Contains(h.Reason, detect.SudoFailed) }) {
+		return
+	}
+	user, who := c.User, escape.Line(c.User)
+	if user == "" {
+		user, who = "USER", "the connecting user"
+	}
+	rule := vocab.Quote(user + " ALL=(ALL) NOPASSWD: ALL")
+	fmt.Fprintf(w, "hint: over SSH Zap runs the reads and writes that need root through sudo -n, which can't ask for a password: give %s passwordless sudo on %s, e.g. echo %s | sudo tee /etc/sudoers.d/zap-%s\n",
+		who, escape.Line(c.Target), escape.Line(rule), escape.Line(user))
 }
 
 // Unverifiable names the referenced variables that are unset or empty, in

@@ -98,7 +98,7 @@ type PlanOptions struct {
 // Plan writes the whole plan: the banners for what the pass couldn't
 // establish, the header, every change and the closing lines.
 func Plan(w io.Writer, p *plan.Plan, o PlanOptions) {
-	if Banners(w, p.Held, p.Unresolved) {
+	if Banners(w, p.Held, p.Unresolved, p.Context) {
 		fmt.Fprintln(w)
 	}
 	if Warnings(w, p.Warnings) {

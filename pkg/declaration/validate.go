@@ -194,6 +194,33 @@ func (r *Resource) checkEdges(byID map[string]*Resource, ids func() []string) er
 	return r.checkTriggers(byID)
 }
 
+// hostPort splits an ssh-style "[user@]host:port" (or "[user@][v6]:port")
+// into its host and port; ok is false for anything else, a bare IPv6
+// address included.
+func hostPort(s string) (host, port string, ok bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 || i == len(s)-1 {
+		return "", "", false
+	}
+	host, port = s[:i], s[i+1:]
+	for _, c := range port {
+		if c < '0' || c > '9' {
+			return "", "", false
+		}
+	}
+	user, bare := "", host
+	if j := strings.LastIndexByte(host, '@'); j >= 0 {
+		user, bare = host[:j+1], host[j+1:]
+	}
+	switch {
+	case strings.HasPrefix(bare, "[") && strings.HasSuffix(bare, "]"):
+		return user + bare[1:len(bare)-1], port, true
+	case bare != "" && !strings.Contains(bare, ":"):
+		return host, port, true
+	}
+	return "", "", false
+}
+
 func (t *Target) validate() error {
 	remote := t.Host != nil || t.User != nil || t.Port != 0 || t.Identity != "" || t.Home != "" || t.BootstrapUser != nil
 	switch {
@@ -218,6 +245,9 @@ func (t *Target) validate() error {
 		}
 		if plain && strings.HasPrefix(s, "-") {
 			return &Error{Field: f.name, Msg: "must be a name that doesn't begin with -"}
+		}
+		if host, port, ok := hostPort(s); plain && f.name == "target.host" && ok {
+			return &Error{Field: f.name, Msg: fmt.Sprintf("%q ends in a port, which ssh doesn't take from a host name: declare host: %q, port: %s", s, host, port)}
 		}
 	}
 	if t.Port < 0 || t.Port > 65535 {

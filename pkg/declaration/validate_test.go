@@ -144,6 +144,8 @@ func TestValidateRefuses(t *testing.T) {
 		{"no target at all", withTarget(`{}`), `target.host: a remote target needs a host (or declare local: true)`},
 		{"host beginning with -", withTarget(`{"host":"-oProxyCommand=x"}`), `target.host: must be a name that doesn't begin with -`},
 		{"empty host", withTarget(`{"host":""}`), `target.host: is blank`},
+		{"host with an ssh-style port", withTarget(`{"host":"tgtuser@127.0.0.1:2299"}`), `target.host: "tgtuser@127.0.0.1:2299" ends in a port, which ssh doesn't take from a host name: declare host: "tgtuser@127.0.0.1", port: 2299`},
+		{"bracketed v6 host with a port", withTarget(`{"host":"[::1]:22"}`), `target.host: "[::1]:22" ends in a port, which ssh doesn't take from a host name: declare host: "::1", port: 22`},
 		{"whitespace host", withTarget(`{"host":" \t "}`), `target.host: is blank`},
 		{"blank user", withTarget(`{"host":"h","user":"  "}`), `target.user: is blank`},
 		{"empty bootstrap_user", withTarget(`{"host":"h","bootstrap_user":""}`), `target.bootstrap_user: is blank`},
@@ -341,5 +343,13 @@ func TestUnmaskAuthCredential(t *testing.T) {
 	d.Unmask = []string{"OTHER"}
 	if err := d.Validate(); err != nil {
 		t.Errorf("unmask of another variable: %v", err)
+	}
+}
+
+func TestHostPortSplitsOnlyASSHStylePort(t *testing.T) {
+	for _, s := range []string{"::1", "fe80::1", "web", "user@web", "web:", "web:x", "[::1]"} {
+		if _, _, ok := hostPort(s); ok {
+			t.Errorf("%q taken for host:port", s)
+		}
 	}
 }

@@ -296,10 +296,21 @@ func splitWarnings(stderr []byte) (warnings, rest []byte) {
 
 // stageMessage reads a stage's diagnostics: "zap-x: message" lines, further
 // lines, and hint: lines. The stage's own prefix is dropped, since zap
-// prints the message as its own.
+// prints the message as its own. The message starts at the stage's last
+// "zap-x: " line: what came before it is what the stage printed on the way
+// (what a config logs, from zap-eval), which follows the message as
+// context rather than standing in for its headline.
 func stageMessage(name string, stderr []byte) (string, []string) {
+	lines := strings.Split(strings.TrimRight(string(stderr), "\n"), "\n")
+	var before []string
+	for i := len(lines) - 1; i > 0; i-- {
+		if strings.HasPrefix(lines[i], name+": ") {
+			before, lines = lines[:i], lines[i:]
+			break
+		}
+	}
 	var msg, hints []string
-	for _, l := range strings.Split(strings.TrimRight(string(stderr), "\n"), "\n") {
+	for _, l := range lines {
 		switch {
 		case l == "":
 			continue
@@ -308,6 +319,19 @@ func stageMessage(name string, stderr []byte) (string, []string) {
 		default:
 			msg = append(msg, strings.TrimPrefix(l, name+": "))
 		}
+	}
+	var printed []string
+	for _, l := range before {
+		if l != "" {
+			printed = append(printed, "  "+l)
+		}
+	}
+	if len(printed) > 0 {
+		what := name + " printed before it failed"
+		if name == "zap-eval" {
+			what = "the config printed before it failed"
+		}
+		msg = append(append(msg, what+":"), printed...)
 	}
 	return strings.Join(msg, "\n"), hints
 }

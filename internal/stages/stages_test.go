@@ -128,3 +128,24 @@ func TestRuntimeCrash(t *testing.T) {
 		})
 	}
 }
+
+// TestStageMessageHeadlineIsTheStagesOwn: what a stage printed before its
+// own "zap-x: " line (a config's console.log, from zap-eval) follows the
+// message as context; it never becomes the headline.
+func TestStageMessageHeadlineIsTheStagesOwn(t *testing.T) {
+	for _, c := range []struct{ name, stderr, msg string }{
+		{"zap-eval", "step one\nzap-eval: zap.ts:5:8: Error: boom\n\tat zap_default (zap.ts:5:8)\nhint: h\n",
+			"zap.ts:5:8: Error: boom\n\tat zap_default (zap.ts:5:8)\nthe config printed before it failed:\n  step one"},
+		{"zap-detect", "zap-detect: fake\nzap-detect: real\n", "real\nzap-detect printed before it failed:\n  zap-detect: fake"},
+		{"zap-eval", "zap-eval: only\nmore\n", "only\nmore"},
+		{"zap-eval", "no prefix at all\n", "no prefix at all"},
+	} {
+		msg, hints := stageMessage(c.name, []byte(c.stderr))
+		if msg != c.msg {
+			t.Errorf("stageMessage(%q) = %q, want %q", c.stderr, msg, c.msg)
+		}
+		if strings.Contains(c.stderr, "hint: h") && (len(hints) != 1 || hints[0] != "h") {
+			t.Errorf("hints = %q", hints)
+		}
+	}
+}

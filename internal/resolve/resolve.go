@@ -22,9 +22,14 @@ type Resolution struct {
 	// References lists every referenced variable, sorted by name; a secret
 	// carries no value.
 	References []observation.Reference
-	// Unresolved names the variables that are unset or empty.
+	// Unresolved names the variables that are unset or empty: a wetrun
+	// needs every one.
 	Unresolved []string
-	values     map[string]string
+	// UnresolvedCompared is those of Unresolved a comparison resolves
+	// (Declaration.ComparedRefs): one makes a dry run unverifiable, where
+	// an unset fetch credential doesn't.
+	UnresolvedCompared []string
+	values             map[string]string
 }
 
 // Resolve reads every variable d references from env.
@@ -37,10 +42,17 @@ func Resolve(d *declaration.Declaration, env Env) *Resolution {
 	// Which are auth credentials is asked of the whole declaration, once,
 	// and only when there is a reference to ask about.
 	auth := authRefs(d)
+	var compared []string
 	for _, name := range names {
 		v, ok := env(name)
 		if !ok || v == "" {
 			res.Unresolved = append(res.Unresolved, name)
+			if compared == nil {
+				compared = d.ComparedRefs()
+			}
+			if slices.Contains(compared, name) {
+				res.UnresolvedCompared = append(res.UnresolvedCompared, name)
+			}
 		}
 		res.values[name] = v
 		ref := observation.Reference{Name: name, Secret: isSecret(d, auth, name, v)}

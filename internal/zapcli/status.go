@@ -58,7 +58,7 @@ func (a *app) cmdStatus(ctx context.Context, config string) error {
 	if err := s.ReadPins(ctx, ev); err != nil {
 		return err
 	}
-	v := &render.StatusView{Host: h, UnresolvedNow: res.Unresolved, Lock: s.lockView(false)}
+	v := &render.StatusView{Host: h, UnresolvedNow: res.UnresolvedCompared, Lock: s.lockView(false)}
 	seen := map[string]state.Resource{}
 	if l != nil {
 		v.Last = l.Report

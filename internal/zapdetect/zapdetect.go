@@ -234,7 +234,7 @@ func observe(ctx context.Context, d *declaration.Declaration, res *resolve.Resol
 		Declaration: *d,
 		Context:     ctxt,
 		References:  res.References,
-		Unresolved:  res.Unresolved,
+		Unresolved:  res.UnresolvedCompared,
 		Batches:     batches,
 		Resources:   make([]observation.Resource, len(results)),
 	}

@@ -144,3 +144,5 @@ func (x *Build) checkState() *fieldMsg { return statePaths(statePath{"output", x
 func (x *Build) manages(string) []managed { return []managed{ownPath("output", x.Output)} }
 
 func (x *Build) credential() *Text { return x.Source.Auth }
+
+func (x *Build) credentialField() string { return "source.auth" }

@@ -600,6 +600,8 @@ func (d *Declaration) checkMask() error {
 type credentialKind interface {
 	// credential returns the fetch credential, or nil.
 	credential() *Text
+	// credentialField is the credential's key in Texts.
+	credentialField() string
 }
 
 // authUser returns the id of a resource whose fetch credential (a remote
@@ -730,6 +732,33 @@ func (d *Declaration) Refs() []string {
 	for i := range d.Resources {
 		for _, n := range d.Resources[i].Refs() {
 			seen[n] = true
+		}
+	}
+	return sortedKeys(seen)
+}
+
+// ComparedRefs returns the variables a comparison resolves, sorted: Refs
+// less those only a fetch credential references (a remote file's or a
+// build source's auth). A credential is resolved only when Zap fetches, so
+// a plan doesn't need it, and an unset one leaves it sound (env.md).
+func (d *Declaration) ComparedRefs() []string {
+	seen := map[string]bool{}
+	for _, n := range d.Target.Refs() {
+		seen[n] = true
+	}
+	for i := range d.Resources {
+		r := &d.Resources[i]
+		skip := ""
+		if c, ok := r.Body().(credentialKind); ok {
+			skip = c.credentialField()
+		}
+		for field, t := range r.Texts() {
+			if field == skip {
+				continue
+			}
+			for _, n := range t.Refs() {
+				seen[n] = true
+			}
 		}
 	}
 	return sortedKeys(seen)

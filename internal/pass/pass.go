@@ -230,13 +230,17 @@ func (s *Session) CheckConnectable() error { return s.Conn.CheckConnectable() }
 func (s *Session) CheckHost() error { return s.Conn.CheckHost() }
 
 // Load evaluates the config and, from here on, has the front end mask every
-// secret it references out of everything zap writes.
+// secret it references out of everything zap writes. A referenced variable
+// whose value isn't UTF-8 is refused here, exit 2, naming it.
 func (s *Session) Load(ctx context.Context) (*Evaluation, error) {
 	ev, err := s.evaluate(ctx)
 	if err != nil {
 		return nil, err
 	}
 	s.Adopt(ev)
+	if err := s.Res.CheckUTF8(); err != nil {
+		return nil, Fail(2, err.Error(), resolve.UTF8Hint)
+	}
 	return ev, nil
 }
 

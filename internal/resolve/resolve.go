@@ -6,7 +6,10 @@
 package resolve
 
 import (
+	"fmt"
 	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/secret"
@@ -29,7 +32,9 @@ type Resolution struct {
 	// (Declaration.ComparedRefs): one makes a dry run unverifiable, where
 	// an unset fetch credential doesn't.
 	UnresolvedCompared []string
-	values             map[string]string
+	// NotUTF8 names the variables whose values aren't valid UTF-8.
+	NotUTF8 []string
+	values  map[string]string
 }
 
 // Resolve reads every variable d references from env.
@@ -54,6 +59,9 @@ func Resolve(d *declaration.Declaration, env Env) *Resolution {
 				res.UnresolvedCompared = append(res.UnresolvedCompared, name)
 			}
 		}
+		if !utf8.ValidString(v) {
+			res.NotUTF8 = append(res.NotUTF8, name)
+		}
 		res.values[name] = v
 		ref := observation.Reference{Name: name, Secret: isSecret(d, auth, name, v)}
 		if !ref.Secret {
@@ -62,6 +70,23 @@ func Resolve(d *declaration.Declaration, env Env) *Resolution {
 		res.References = append(res.References, ref)
 	}
 	return res
+}
+
+// UTF8Hint is what to do about a referenced variable that isn't UTF-8.
+const UTF8Hint = "set it to UTF-8 text; bytes that aren't text go in a file, or in an encoded form such as base64 that a script decodes"
+
+// CheckUTF8 refuses a referenced variable whose value isn't valid UTF-8,
+// naming it (never its value): a plan records and shows references as
+// text, so such a value would read as U+FFFD there and never match the
+// plan the wetrun is held to.
+func (r *Resolution) CheckUTF8() error {
+	switch len(r.NotUTF8) {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("the referenced variable %s isn't valid UTF-8, so no plan can record or show its value", r.NotUTF8[0])
+	}
+	return fmt.Errorf("the referenced variables %s aren't valid UTF-8, so no plan can record or show their values", strings.Join(r.NotUTF8, ", "))
 }
 
 // Secret reports whether the reference name, holding value, is a secret,

@@ -47,3 +47,23 @@ func TestResolveUnsetCredentialIsNotCompared(t *testing.T) {
 		t.Errorf("UnresolvedCompared = %s, want BOTH", got)
 	}
 }
+
+// TestResolveRefusesNotUTF8: a referenced variable whose value isn't
+// UTF-8 is refused by name, its value in no message.
+func TestResolveRefusesNotUTF8(t *testing.T) {
+	d, err := declaration.Read([]byte(`{"format": "` + declaration.Format + `", "target": {"local": true}, "resources": [
+		{"id": "a", "type": "directory", "path": {"$text": ["/", {"$env": "GOOD"}, {"$env": "BAD"}]}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"GOOD": "café", "BAD": "x-canary-\xff"}
+	res := Resolve(d, func(n string) (string, bool) { v, ok := env[n]; return v, ok })
+	err = res.CheckUTF8()
+	if err == nil || err.Error() != "the referenced variable BAD isn't valid UTF-8, so no plan can record or show its value" {
+		t.Fatalf("CheckUTF8 = %v", err)
+	}
+	delete(env, "BAD")
+	if err := Resolve(d, func(n string) (string, bool) { v, ok := env[n]; return v, ok }).CheckUTF8(); err != nil {
+		t.Fatalf("CheckUTF8 of UTF-8 values = %v", err)
+	}
+}

@@ -158,6 +158,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return badDeclaration(err)
 	}
 	res := resolve.Resolve(d, passed.Lookup)
+	if err := res.CheckUTF8(); err != nil {
+		early.close()
+		return stage.BadInput(err, resolve.UTF8Hint)
+	}
 	conn := early
 	if conn == nil || !reflect.DeepEqual(*et, d.Target) {
 		early.close()

@@ -251,9 +251,6 @@ func (m *Minter) Hasher() *lockhash.Hasher { return m.h }
 // Close drops the Minter's connections.
 func (m *Minter) Close() { m.f.Close() }
 
-// aptKeyLimit bounds an apt_repo's signing key, as zap-exec bounds it.
-const aptKeyLimit = 1 << 20
-
 // Mint fetches r's content (a build source verified first when it declares
 // a signature) and mints its entry. It refuses (exit 2) a URL, credential
 // or signature URL that references an unset variable, and an entry it
@@ -288,7 +285,7 @@ func (m *Minter) Mint(ctx context.Context, r *declaration.Resource) (lock.Entry,
 	}
 	switch f.Kind {
 	case declaration.LockAptKey:
-		req.Limit = aptKeyLimit
+		req.Limit = vocab.AptKeyLimit
 	case declaration.LockBuild:
 		req.Limit = vocab.BuildSourceLimit
 	}
@@ -301,6 +298,10 @@ func (m *Minter) Mint(ctx context.Context, r *declaration.Resource) (lock.Entry,
 	}
 	e, err := m.f.Fetch(ctx, req)
 	if err != nil {
+		if f.Kind == declaration.LockAptKey && errors.Is(err, fetch.ErrTooLarge) {
+			// Said as the wetrun says it when it fetches the key.
+			return lock.Entry{}, Fail(2, fmt.Sprintf("%s: key_url: %v: an apt signing key may be at most 1 MiB", r.ID, err))
+		}
 		if fetch.Refused(err) {
 			return lock.Entry{}, Fail(2, fmt.Sprintf("%s: %v", r.ID, err))
 		}

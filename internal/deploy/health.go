@@ -34,8 +34,10 @@ func (o Outcome) Err() error {
 	switch {
 	case o.Status >= 200 && o.Status < 300:
 		return nil
-	case o.Status != 0:
+	case o.Status >= 300 && o.Status < 400:
 		return fmt.Errorf("%s answered %d after %d attempt(s) (a redirect is not followed, so a 3xx is not healthy)", o.URL, o.Status, o.Attempts)
+	case o.Status != 0:
+		return fmt.Errorf("%s answered %d after %d attempt(s)", o.URL, o.Status, o.Attempts)
 	case o.LastErr != nil:
 		return fmt.Errorf("%s didn't answer after %d attempt(s): %v", o.URL, o.Attempts, o.LastErr)
 	}
@@ -162,6 +164,7 @@ func (r *Runner) rollback(ctx context.Context) {
 	}
 	err := shellErr(res, scriptLimit)
 	if err != nil {
+		err = fmt.Errorf("current was not pointed back: it still names the failed release %s (check it): %w", p.Source.Version, err)
 		r.gate(ctx, p.Source.Version, GateFailed)
 	} else {
 		for _, l := range strings.Split(res.Stdout, "\n") {

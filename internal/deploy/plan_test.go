@@ -197,3 +197,14 @@ func TestHostileDomainValuesAreRefused(t *testing.T) {
 		t.Errorf("a secret domain: %v", err)
 	}
 }
+
+// TestHealthFailureMentionsRedirectsOnlyForA3xx: a 404 or a 503 is said
+// as the status it was; only a 3xx says a redirect is not followed.
+func TestHealthFailureMentionsRedirectsOnlyForA3xx(t *testing.T) {
+	for status, redirect := range map[int]bool{404: false, 503: false, 301: true, 302: true} {
+		err := Outcome{Status: status, Attempts: 2, URL: "https://app.example/health"}.Err()
+		if err == nil || strings.Contains(err.Error(), "redirect") != redirect {
+			t.Errorf("%d: %v", status, err)
+		}
+	}
+}

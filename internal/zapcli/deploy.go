@@ -568,6 +568,7 @@ func deployEventText(w io.Writer, e *events.Event) {
 		fmt.Fprintf(w, "%d. %s\n", e.Step, escape.Line(e.Summary))
 	case events.StepFailed:
 		fmt.Fprintf(w, "   failed: %s\n", escape.Indent(e.Error, "   "))
+		deployOutputText(w, e.Output)
 	case events.StepSkipped:
 		fmt.Fprintf(w, "   skipped: %s\n", escape.Line(e.Reason))
 	case events.StepOK:
@@ -578,5 +579,24 @@ func deployEventText(w io.Writer, e *events.Event) {
 		fmt.Fprintln(w, "deployed")
 	case events.RunFailed:
 		fmt.Fprintln(w, "deploy failed")
+	}
+}
+
+// deployOutputText writes the last lines of a failed step's output under
+// it, each as "| line", as zap apply shows a failed step's: the restart's
+// or the release script's own words on why it failed.
+func deployOutputText(w io.Writer, output string) {
+	if strings.TrimSpace(output) == "" {
+		return
+	}
+	lines := escape.Block(output)
+	if len(lines) > render.OutputTail {
+		fmt.Fprintf(w, "   the last %d of its %d output lines:\n", render.OutputTail, len(lines))
+		lines = lines[len(lines)-render.OutputTail:]
+	} else {
+		fmt.Fprintln(w, "   its output:")
+	}
+	for _, l := range lines {
+		fmt.Fprintf(w, "   | %s\n", l)
 	}
 }

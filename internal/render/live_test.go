@@ -178,3 +178,38 @@ func TestProgressLiveOutput(t *testing.T) {
 		t.Errorf("plain lines show the output line: %q", plain.String())
 	}
 }
+
+// A note (a step_skipped after its own step_started: it informs and has
+// nothing to run) is not said as a skip in the report: the change's line
+// after it says the change succeeded; a step not run after a failed one is.
+func TestProgressNoteNotReportedAsSkipped(t *testing.T) {
+	var b bytes.Buffer
+	p := NewProgress(&b)
+	exit := 1
+	for _, e := range []events.Event{
+		{Event: events.RunStarted, Format: events.Format, Changes: 2},
+		{Event: events.ChangeStarted, ID: "tree", Type: "package"},
+		{Event: events.StepStarted, ID: "tree", Step: 1, Summary: "note: installed by apt's install (tree)"},
+		{Event: events.StepSkipped, ID: "tree", Step: 1, Reason: "a note: there is nothing to run"},
+		{Event: events.ChangeOK, ID: "tree", Type: "package"},
+		{Event: events.ChangeStarted, ID: "build", Type: "script"},
+		{Event: events.StepStarted, ID: "build", Step: 1, Summary: "note: it runs make"},
+		{Event: events.StepSkipped, ID: "build", Step: 1, Reason: "a note: there is nothing to run"},
+		{Event: events.StepStarted, ID: "build", Step: 2, Summary: "make"},
+		{Event: events.StepFailed, ID: "build", Step: 2, Error: "make exited 1", Code: events.ExecutionFailed, Exit: &exit},
+		{Event: events.StepSkipped, ID: "build", Step: 3, Reason: "an earlier step of the change failed"},
+		{Event: events.ChangeFailed, ID: "build", Type: "script", Error: "make exited 1", Code: events.ExecutionFailed, Exit: &exit},
+		{Event: events.RunFailed, OK: 1, Failed: 1},
+	} {
+		p.Event(&e)
+	}
+	want := "Applying 2 change(s):\n" +
+		"  ok       tree  package\n" +
+		"  failed   build  script: make exited 1 (execution_failed)\n" +
+		"      step 2 failed (exit 1)\n" +
+		"      step 3 skipped: an earlier step of the change failed\n" +
+		"Applied: 1 ok, 1 failed\n"
+	if got := b.String(); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -27,7 +27,12 @@ type Progress struct {
 	// the index of its line in detail.
 	stepErr  string
 	stepLine int
-	status   *runStatus
+	// startedID and startedStep are the last step_started's: a
+	// step_skipped for that step is a note (the protocol skips a step
+	// after a failed one without starting it).
+	startedID   string
+	startedStep int
+	status      *runStatus
 }
 
 // NewProgress writes to w.
@@ -43,9 +48,16 @@ func (p *Progress) Event(e *events.Event) {
 	switch e.Event {
 	case events.RunStarted:
 		fmt.Fprintf(p.w, "Applying %d change(s):\n", e.Changes)
+	case events.StepStarted:
+		p.startedID, p.startedStep = e.ID, e.Step
 	case events.StepFailed:
 		p.stepFailed(e)
 	case events.StepSkipped:
+		if e.ID == p.startedID && e.Step == p.startedStep {
+			// A note informs and has nothing to run; the plan showed
+			// it, and the report doesn't call it skipped.
+			return
+		}
 		p.detail = append(p.detail, fmt.Sprintf("step %d skipped: %s", e.Step, escape.Indent(e.Reason, "        ")))
 	case events.ChangeOK:
 		p.change("ok", e, "")

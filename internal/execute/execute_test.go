@@ -447,7 +447,7 @@ func TestZapOp(t *testing.T) {
 	if z == nil || z.Script != "echo svc\n" || strings.Join(z.Args, "|") != "/home/alice/x|reload|nginx" || z.Privilege != plan.Root {
 		t.Fatalf("prepared %+v", z)
 	}
-	if got := pp.Changes[0].Steps[0].Summary; got != "svc ~/x reload nginx (as root)" {
+	if got := pp.Changes[0].Steps[0].Summary; got != "sudo svc ~/x reload nginx" {
 		t.Errorf("summary %q", got)
 	}
 	pp, err = Prepare(&plan.Plan{Changes: []plan.Change{op("svc", "", "restart")}}, noRefs, c)
@@ -474,7 +474,7 @@ func TestZapOp(t *testing.T) {
 	if err != nil || strings.Join(pp.Changes[0].Steps[0].Op.Args, "|") != "reload|o'b|x" {
 		t.Fatalf("text args: %v %+v", err, pp)
 	}
-	if got := pp.Changes[0].Steps[0].Summary; got != "svc reload {env:DB} x (as root)" {
+	if got := pp.Changes[0].Steps[0].Summary; got != "sudo svc reload {env:DB} x" {
 		t.Errorf("summary %q", got)
 	}
 	for name, want := range map[string]string{"NUL": "text_args[0]: the value of NUL holds a NUL", "GONE": "text_args[0]: references GONE, which the plan's references block doesn't record"} {
@@ -495,13 +495,14 @@ func TestZapOp(t *testing.T) {
 	if err != nil || res.Failed != 1 {
 		t.Fatalf("run: %v %+v", err, res)
 	}
-	if !strings.Contains(out.String(), `"error":"svc restart (as root) failed: the svc script exited 3"`) || !strings.Contains(out.String(), `"output":"Job failed"`) {
+	if !strings.Contains(out.String(), `"error":"sudo svc restart failed: the svc script exited 3"`) || !strings.Contains(out.String(), `"output":"Job failed"`) {
 		t.Errorf("events:\n%s", out.String())
 	}
 }
 
 // A package, service or ufw operation reads as the commands it runs, each
-// under an explicit sudo, in the report as in the plan (targets.md).
+// under an explicit sudo, in the report as in the plan (targets.md); any
+// other operation that runs as root as itself under sudo.
 func TestSummarySudo(t *testing.T) {
 	for _, c := range []struct {
 		op   plan.Op
@@ -512,9 +513,9 @@ func TestSummarySudo(t *testing.T) {
 		{plan.Op{Name: "svc-restart", Args: []string{"systemd", "nginx"}, Privilege: plan.Root},
 			"sudo systemctl daemon-reload; sudo systemctl try-restart -- nginx"},
 		{plan.Op{Name: "firewall-ufw-enable", Privilege: plan.Root}, "sudo ufw --force enable"},
-		{plan.Op{Name: "user-account", Args: []string{"deploy"}, Privilege: plan.Root}, "user-account deploy (as root)"},
+		{plan.Op{Name: "user-account", Args: []string{"deploy"}, Privilege: plan.Root}, "sudo user-account deploy"},
 	} {
-		if got := Summary(plan.Step{Type: plan.StepOp, Op: &c.op}, "alice"); got != c.want {
+		if got := Summary(plan.Step{Type: plan.StepOp, Op: &c.op}, "alice", false); got != c.want {
 			t.Errorf("Summary(%s) = %q, want %q", c.op.Name, got, c.want)
 		}
 	}

@@ -121,11 +121,7 @@ func prepareStep(id string, s plan.Step, lookup Lookup, c Context) (PreparedStep
 	fail := func(format string, args ...any) (PreparedStep, error) {
 		return PreparedStep{}, &PrepareError{ID: id, Msg: fmt.Sprintf(format, args...)}
 	}
-	who := c.User
-	if c.Remote && s.Op != nil && s.Op.Privilege == plan.Elevated {
-		who = "root"
-	}
-	ps := PreparedStep{Summary: Summary(s, who)}
+	ps := PreparedStep{Summary: Summary(s, c.User, c.Remote)}
 	priv := plan.Login
 	switch {
 	case s.Op != nil:

@@ -10,14 +10,17 @@ import (
 
 // Summary describes step s as written (a reference reads {env:NAME}), in
 // the words a report uses for its step line (internal/render's OpSummary),
-// without the leading mark. user is the account Zap runs as.
+// without the leading mark. user is the account Zap runs as; remote says
+// the target is over SSH.
 //
 //	put ~/.config/app.toml (mode 644, as alice)
 //	put /etc/nginx/nginx.conf (as alice, checked by nginx -t)
 //	dir /srv/app (mode 750, owner app, group app, as alice)
+//	dir ~/app (mode 755, through sudo, owner of its directory when new)   (over SSH)
 //	link /srv/app/current -> /srv/app/releases/v1 (as alice)
 //	sudo systemctl enable -- chrony
 //	sudo apt-get install -y -q ... -- nginx-light curl
+//	sudo user-account deploy /bin/bash
 //	run the script fetched from https://sh.rustup.rs (piped to sh -s -- -y)
 //	path_exists /srv/token (file, mode 600)
 //	make install
@@ -26,10 +29,13 @@ import (
 // package, service or ufw operation as the commands its script runs, each
 // under an explicit sudo, as it runs as root), with the account it runs
 // as when the words don't say it; another operation as its name, its
-// path and its arguments. A file operation's parentheses hold its declared
-// mode, owner and group, the account it runs as, and its check. A command
-// reads as its first line, with " …" when more lines follow.
-func Summary(s plan.Step, user string) string {
+// path and its arguments. Either, when it runs as root through sudo
+// (opcmd.Sudo), carries the sudo in front rather than an account. A file
+// operation's parentheses hold its declared mode, owner and group, the
+// account it runs as (over SSH an elevated one "through sudo", and with no
+// owner declared opcmd.NewOwner), and its check. A command reads as its
+// first line, with " …" when more lines follow.
+func Summary(s plan.Step, user string, remote bool) string {
 	switch {
 	case s.Command != nil:
 		return firstLine(s.Command.Run.String())
@@ -39,8 +45,12 @@ func Summary(s plan.Step, user string) string {
 		return string(s.Type)
 	}
 	op := s.Op
+	sudo := opcmd.Sudo(op.Privilege, remote)
 	if w, ok := opcmd.Word(op); ok {
-		if w.As {
+		switch {
+		case w.As && sudo:
+			return "sudo " + w.Text
+		case w.As:
 			return w.Text + " (as " + account(op.Privilege, user) + ")"
 		}
 		return w.Text
@@ -53,6 +63,9 @@ func Summary(s plan.Step, user string) string {
 			words = append(words, op.Path.String())
 		}
 		words = append(words, op.Written()...)
+		if sudo {
+			return "sudo " + strings.Join(words, " ")
+		}
 		return strings.Join(words, " ") + " (as " + account(op.Privilege, user) + ")"
 	}
 	var paren []string
@@ -65,7 +78,7 @@ func Summary(s plan.Step, user string) string {
 	if op.Group != "" {
 		paren = append(paren, "group "+op.Group)
 	}
-	paren = append(paren, "as "+account(op.Privilege, user))
+	paren = append(paren, opcmd.FileWho(op.Privilege, remote, op.Owner != "", account(op.Privilege, user))...)
 	if op.Validate != nil {
 		paren = append(paren, "checked by "+op.Validate.String())
 	}
@@ -82,9 +95,9 @@ func Summary(s plan.Step, user string) string {
 	return string(op.Name) + " " + op.Path.String() + " (" + strings.Join(paren, ", ") + ")"
 }
 
-// account is who a step of privilege p runs as on a local target: root for
-// a root step, else the account Zap runs as (an elevated step is tried as
-// you first).
+// account is who a step of privilege p runs as when it doesn't run through
+// sudo: root for a root step (a file operation's), else the account Zap
+// runs as (an elevated step is tried as you first, locally).
 func account(p plan.Privilege, user string) string {
 	if p == plan.Root {
 		return "root"

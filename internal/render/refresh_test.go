@@ -60,7 +60,7 @@ func TestRefreshAndCommands(t *testing.T) {
 			if s.Op == nil {
 				continue
 			}
-			if got, want := execute.Summary(s, "root"), OpSummary(ctx, s.Op); got != want {
+			if got, want := execute.Summary(s, "root", false), OpSummary(ctx, s.Op); got != want {
 				t.Errorf("execute.Summary %q, OpSummary %q", got, want)
 			}
 		}

@@ -274,13 +274,18 @@ func Step(w io.Writer, c observation.Context, s plan.Step, indent string) {
 // OpSummary names one of Zap's own operations with what it acts on, the way
 // a plan and a failure report both say it: "put ~/x (mode 644, as alice)".
 func OpSummary(c observation.Context, op *plan.Op) string {
+	remote := c.Target != "local"
+	sudo := opcmd.Sudo(op.Privilege, remote)
 	if w, ok := opcmd.Word(op); ok && !w.Assertion {
 		// Its own words, the same as execute.Summary's: a package, service
 		// or ufw operation as the commands its script runs, each under an
 		// explicit sudo, so the line reads the same for a root login and a
-		// sudoer (targets.md).
+		// sudoer (targets.md); another that runs as root under its sudo.
 		line := escape.Line(w.Text)
-		if w.As {
+		switch {
+		case w.As && sudo:
+			line = "sudo " + line
+		case w.As:
 			line += " (as " + Account(c, op.Privilege) + ")"
 		}
 		return line
@@ -289,13 +294,16 @@ func OpSummary(c observation.Context, op *plan.Op) string {
 	case plan.OpPut, plan.OpDir, plan.OpLink, plan.OpExtract:
 	default:
 		// Another operation: its name, its path and its arguments, as
-		// execute.Summary says them.
+		// execute.Summary says them, under its sudo when it runs as root.
 		words := []string{escape.Line(string(op.Name))}
 		if !op.Path.IsZero() {
 			words = append(words, escape.Line(op.Path.String()))
 		}
 		for _, a := range op.Written() {
 			words = append(words, escape.Line(a))
+		}
+		if sudo {
+			return "sudo " + strings.Join(words, " ")
 		}
 		return strings.Join(words, " ") + " (as " + Account(c, op.Privilege) + ")"
 	}
@@ -311,7 +319,7 @@ func OpSummary(c observation.Context, op *plan.Op) string {
 	if op.Group != "" {
 		paren = append(paren, "group "+escape.Line(op.Group))
 	}
-	paren = append(paren, "as "+Account(c, op.Privilege))
+	paren = append(paren, opcmd.FileWho(op.Privilege, remote, op.Owner != "", Account(c, op.Privilege))...)
 	if op.Validate != nil {
 		paren = append(paren, "checked by "+escape.Line(op.Validate.String()))
 	}

@@ -260,15 +260,23 @@ func TestHeaderRemote(t *testing.T) {
 	}
 }
 
-func TestRemoteOpsAsRoot(t *testing.T) {
+// TestRemoteFileOpsSayWhatRuns: over SSH an elevated file operation runs
+// through sudo, and what it makes takes its directory's owner, not root's,
+// so a directory in the login user's home isn't said to be root's; locally
+// it runs as the operator.
+func TestRemoteFileOpsSayWhatRuns(t *testing.T) {
 	c := observation.Context{Target: "web1", User: "deploy"}
 	for _, op := range []plan.Op{
 		{Name: plan.OpPut, Path: declaration.Lit("/etc/motd"), Mode: "644", Privilege: plan.Elevated},
-		{Name: plan.OpDir, Path: declaration.Lit("/srv/app"), Privilege: plan.Elevated},
+		{Name: plan.OpDir, Path: declaration.Lit("~/app"), Mode: "755", Privilege: plan.Elevated},
 	} {
-		if got := OpSummary(c, &op); !strings.HasSuffix(got, "as root)") {
-			t.Errorf("%s over SSH: %q, want it as root", op.Name, got)
+		if got := OpSummary(c, &op); !strings.HasSuffix(got, ", through sudo, owner of its directory when new)") || strings.Contains(got, "as root") {
+			t.Errorf("%s over SSH: %q, want it through sudo, owned as its directory", op.Name, got)
 		}
+	}
+	owned := plan.Op{Name: plan.OpDir, Path: declaration.Lit("/srv/app"), Owner: "app", Privilege: plan.Elevated}
+	if got := OpSummary(c, &owned); got != "dir /srv/app (owner app, through sudo)" {
+		t.Errorf("dir with an owner over SSH: %q", got)
 	}
 	local := observation.Context{Target: "local", User: "alice"}
 	op := plan.Op{Name: plan.OpDir, Path: declaration.Lit("~/x"), Privilege: plan.Elevated}

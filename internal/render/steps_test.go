@@ -76,7 +76,7 @@ func TestPipelineVerifyInstallerChange(t *testing.T) {
 		{plan.Step{Type: plan.StepOp, Op: &inst}, "run the script fetched from https://sh.rustup.rs (piped to sh -s -- -y)"},
 		{p.Changes[1].Steps[0], "path_exists /srv/token (file, mode 600, not empty)"},
 	} {
-		if got := execute.Summary(c.step, "alice"); got != c.want {
+		if got := execute.Summary(c.step, "alice", false); got != c.want {
 			t.Errorf("execute.Summary: %q, want %q", got, c.want)
 		}
 	}

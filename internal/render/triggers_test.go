@@ -36,7 +36,7 @@ home: /root
     path: /etc/site
     content: inline, 1 bytes, sha512 a4abd4448c49562d…
     triggers: web
-    = ledger-mark nginx reload (as root)
+    = sudo ledger-mark nginx reload
     = put /etc/site (mode not managed, as root)
 [~] web  service
     service: nginx
@@ -45,7 +45,7 @@ home: /root
     reload_on: site
     trigger: reload if running (fired by site; a pending reload an earlier run owes)
     = sudo systemctl daemon-reload; sudo systemctl try-reload-or-restart -- nginx
-    = ledger-clear nginx (as root)
+    = sudo ledger-clear nginx
 
 Plan: 2 change(s)
 plan_hash: abc

@@ -13,11 +13,14 @@ import (
 
 // wordingCase is one operation and the line each caller words it as: a
 // report's step line (execute.Summary, run as alice) and a plan's = line
-// (OpSummary, on the local target as alice).
+// (OpSummary, on the local target as alice, or over SSH as alice).
 type wordingCase struct {
 	op     plan.Op
 	report string
 	plan   string
+	// remote words it on a target over SSH (web1) rather than the local
+	// one.
+	remote bool
 }
 
 // wordingCases holds every operation the planner emits (each script in
@@ -64,47 +67,47 @@ func wordingCases() []wordingCase {
 			report: "extract /opt/tool (mode 755, as alice, fetched from https://example.com/tool.tar.gz, blake3 af1349b9, tar.gz, strip_components 1)",
 			plan:   "extract /opt/tool (mode 755, as alice, fetched from https://example.com/tool.tar.gz, blake3 af1349b9, tar.gz, strip_components 1)"},
 		{op: withPath(op("read", plan.Root), "/etc/app/secret"),
-			report: "read /etc/app/secret (as root)",
-			plan:   "read /etc/app/secret (as root)"},
+			report: "sudo read /etc/app/secret",
+			plan:   "sudo read /etc/app/secret"},
 		{op: plan.Op{Name: "put-stream", Path: lit("/usr/local/bin/tool"), Mode: "755", From: remote, Privilege: plan.Root},
-			report: "put-stream /usr/local/bin/tool (as root)",
-			plan:   "put-stream /usr/local/bin/tool (as root)"},
+			report: "sudo put-stream /usr/local/bin/tool",
+			plan:   "sudo put-stream /usr/local/bin/tool"},
 		{op: op("user-account", plan.Root, "deploy", "/bin/bash"),
-			report: "user-account deploy /bin/bash (as root)",
-			plan:   "user-account deploy /bin/bash (as root)"},
+			report: "sudo user-account deploy /bin/bash",
+			plan:   "sudo user-account deploy /bin/bash"},
 		{op: op("user-home", plan.Root, "deploy", "750"),
-			report: "user-home deploy 750 (as root)",
-			plan:   "user-home deploy 750 (as root)"},
+			report: "sudo user-home deploy 750",
+			plan:   "sudo user-home deploy 750"},
 		{op: op("user-groups", plan.Root, "deploy", "docker", "adm"),
-			report: "user-groups deploy docker adm (as root)",
-			plan:   "user-groups deploy docker adm (as root)"},
+			report: "sudo user-groups deploy docker adm",
+			plan:   "sudo user-groups deploy docker adm"},
 		{op: op("user-keys", plan.Root, "deploy", "keys", key, "ssh-rsa AAAAB3Nza ops"),
-			report: "user-keys deploy keys ssh-ed25519 …h2l9GKJl alice@laptop, ssh-rsa AAAAB3Nza ops (as root)",
-			plan:   "user-keys deploy keys ssh-ed25519 …h2l9GKJl alice@laptop, ssh-rsa AAAAB3Nza ops (as root)"},
+			report: "sudo user-keys deploy keys ssh-ed25519 …h2l9GKJl alice@laptop, ssh-rsa AAAAB3Nza ops",
+			plan:   "sudo user-keys deploy keys ssh-ed25519 …h2l9GKJl alice@laptop, ssh-rsa AAAAB3Nza ops"},
 		{op: op("user-keys", plan.Login, "deploy", "keys", "ssh-ed25519 AAAA bell\a\xff"),
 			report: "user-keys deploy keys ssh-ed25519 AAAA bell\a\xff (as alice)",
 			plan:   "user-keys deploy keys ssh-ed25519 AAAA bell<U+0007><U+FFFD> (as alice)"},
 		{op: op("user-keys", plan.Root, "deploy", "copy_from", "root"),
-			report: "user-keys deploy copy_from root (as root)",
-			plan:   "user-keys deploy copy_from root (as root)"},
+			report: "sudo user-keys deploy copy_from root",
+			plan:   "sudo user-keys deploy copy_from root"},
 		{op: op("user-keys", plan.Root, "deploy", "keys"),
-			report: "user-keys deploy keys (as root)",
-			plan:   "user-keys deploy keys (as root)"},
+			report: "sudo user-keys deploy keys",
+			plan:   "sudo user-keys deploy keys"},
 		{op: op("user-sudo", plan.Root, "deploy", "nopasswd", "/usr/bin/systemctl restart app"),
-			report: "user-sudo deploy nopasswd /usr/bin/systemctl restart app (as root)",
-			plan:   "user-sudo deploy nopasswd /usr/bin/systemctl restart app (as root)"},
+			report: "sudo user-sudo deploy nopasswd /usr/bin/systemctl restart app",
+			plan:   "sudo user-sudo deploy nopasswd /usr/bin/systemctl restart app"},
 		{op: op("user-sudo", plan.Root, "deploy", "remove"),
-			report: "user-sudo deploy remove (as root)",
-			plan:   "user-sudo deploy remove (as root)"},
+			report: "sudo user-sudo deploy remove",
+			plan:   "sudo user-sudo deploy remove"},
 		{op: op("swap-make", plan.Root, "/swapfile", "1G"),
-			report: "swap-make /swapfile 1G (as root)",
-			plan:   "swap-make /swapfile 1G (as root)"},
+			report: "sudo swap-make /swapfile 1G",
+			plan:   "sudo swap-make /swapfile 1G"},
 		{op: op("swap-on", plan.Root, "/swapfile"),
-			report: "swap-on /swapfile (as root)",
-			plan:   "swap-on /swapfile (as root)"},
+			report: "sudo swap-on /swapfile",
+			plan:   "sudo swap-on /swapfile"},
 		{op: op("swap-fstab", plan.Root, "/swapfile"),
-			report: "swap-fstab /swapfile (as root)",
-			plan:   "swap-fstab /swapfile (as root)"},
+			report: "sudo swap-fstab /swapfile",
+			plan:   "sudo swap-fstab /swapfile"},
 		{op: pg("pg-database", lit("app"), declaration.Ref("DB_OWNER")),
 			report: "pg database app, owned by the role {env:DB_OWNER} (as postgres)",
 			plan:   "pg database app, owned by the role {env:DB_OWNER} (as postgres)"},
@@ -115,11 +118,11 @@ func wordingCases() []wordingCase {
 			report: "pg database ap\tp\x1b, owned by the role own\xe2 (as postgres)",
 			plan:   "pg database ap    p<U+001B>, owned by the role own<U+FFFD> (as postgres)"},
 		{op: pg("pg-database", lit("app")),
-			report: "pg-database app (as root)",
-			plan:   "pg-database app (as root)"},
+			report: "sudo pg-database app",
+			plan:   "sudo pg-database app"},
 		{op: pg("pg-hba", lit("app"), lit("app")),
-			report: "pg-hba app app (as root)",
-			plan:   "pg-hba app app (as root)"},
+			report: "sudo pg-hba app app",
+			plan:   "sudo pg-hba app app"},
 		{op: op("pg-database", plan.Root, "app", "app"),
 			report: "pg database app, owned by the role app (as postgres)",
 			plan:   "pg database app, owned by the role app (as postgres)"},
@@ -136,8 +139,8 @@ func wordingCases() []wordingCase {
 			report: "apt-source deb [signed-by=/etc/apt/keyrings/x.asc] https://example.com/debian $VERSION_CODENAME main (as alice)",
 			plan:   "apt-source deb [signed-by=/etc/apt/keyrings/x.asc] https://example.com/debian $VERSION_CODENAME main (as alice)"},
 		{op: withPath(op("apt-list", plan.Root, "deb https://example.com/debian bookworm main"), "/etc/apt/sources.list.d/x.list"),
-			report: "apt-list /etc/apt/sources.list.d/x.list deb https://example.com/debian bookworm main (as root)",
-			plan:   "apt-list /etc/apt/sources.list.d/x.list deb https://example.com/debian bookworm main (as root)"},
+			report: "sudo apt-list /etc/apt/sources.list.d/x.list deb https://example.com/debian bookworm main",
+			plan:   "sudo apt-list /etc/apt/sources.list.d/x.list deb https://example.com/debian bookworm main"},
 		{op: withPath(op("build", plan.Login, "af1349b9", "tar.gz", "1", ".", "tool.tar.gz"), "/opt/tool/bin/tool"),
 			report: "build /opt/tool/bin/tool af1349b9 tar.gz 1 . tool.tar.gz (as alice)",
 			plan:   "build /opt/tool/bin/tool af1349b9 tar.gz 1 . tool.tar.gz (as alice)"},
@@ -157,8 +160,8 @@ func wordingCases() []wordingCase {
 			report: "systemctl enable -- chrony (as alice)",
 			plan:   "systemctl enable -- chrony (as alice)"},
 		{op: withPath(op("svc-enable", plan.Root, "systemd", "chrony"), "/etc/chrony"),
-			report: "svc-enable /etc/chrony systemd chrony (as root)",
-			plan:   "svc-enable /etc/chrony systemd chrony (as root)"},
+			report: "sudo svc-enable /etc/chrony systemd chrony",
+			plan:   "sudo svc-enable /etc/chrony systemd chrony"},
 		{op: op("svc-disable", plan.Root, "openrc", "httpd"),
 			report: "sudo rc-update del httpd RUNLEVEL, for each RUNLEVEL that holds it",
 			plan:   "sudo rc-update del httpd RUNLEVEL, for each RUNLEVEL that holds it"},
@@ -184,17 +187,17 @@ func wordingCases() []wordingCase {
 			report: "sudo rc-service httpd zap",
 			plan:   "sudo rc-service httpd zap"},
 		{op: op("svc-zap", plan.Root, "systemd", "httpd"),
-			report: "svc-zap systemd httpd (as root)",
-			plan:   "svc-zap systemd httpd (as root)"},
+			report: "sudo svc-zap systemd httpd",
+			plan:   "sudo svc-zap systemd httpd"},
 		{op: op("svc-start", plan.Root, "systemd"),
-			report: "svc-start systemd (as root)",
-			plan:   "svc-start systemd (as root)"},
+			report: "sudo svc-start systemd",
+			plan:   "sudo svc-start systemd"},
 		{op: op("ledger-mark", plan.Root, "nginx", "restart"),
-			report: "ledger-mark nginx restart (as root)",
-			plan:   "ledger-mark nginx restart (as root)"},
+			report: "sudo ledger-mark nginx restart",
+			plan:   "sudo ledger-mark nginx restart"},
 		{op: op("ledger-clear", plan.Root, "nginx"),
-			report: "ledger-clear nginx (as root)",
-			plan:   "ledger-clear nginx (as root)"},
+			report: "sudo ledger-clear nginx",
+			plan:   "sudo ledger-clear nginx"},
 		{op: op("firewall-ufw-allow", plan.Root, "OpenSSH"),
 			report: "sudo ufw allow OpenSSH",
 			plan:   "sudo ufw allow OpenSSH"},
@@ -208,11 +211,11 @@ func wordingCases() []wordingCase {
 			report: "sudo ufw --force enable",
 			plan:   "sudo ufw --force enable"},
 		{op: op("firewall-ufw-enable", plan.Root, "now"),
-			report: "firewall-ufw-enable now (as root)",
-			plan:   "firewall-ufw-enable now (as root)"},
+			report: "sudo firewall-ufw-enable now",
+			plan:   "sudo firewall-ufw-enable now"},
 		{op: op("firewall-nft-apply", plan.Root, "drop", "accept", "tcp dport 22 accept"),
-			report: "firewall-nft-apply drop accept tcp dport 22 accept (as root)",
-			plan:   "firewall-nft-apply drop accept tcp dport 22 accept (as root)"},
+			report: "sudo firewall-nft-apply drop accept tcp dport 22 accept",
+			plan:   "sudo firewall-nft-apply drop accept tcp dport 22 accept"},
 		{op: op("pkg-update-apt", plan.Root),
 			report: "sudo apt-get update -q -o DPkg::Lock::Timeout=120",
 			plan:   "sudo apt-get update -q -o DPkg::Lock::Timeout=120"},
@@ -220,8 +223,8 @@ func wordingCases() []wordingCase {
 			report: "sudo apk update",
 			plan:   "sudo apk update"},
 		{op: op("pkg-update-apt", plan.Root, "extra"),
-			report: "pkg-update-apt extra (as root)",
-			plan:   "pkg-update-apt extra (as root)"},
+			report: "sudo pkg-update-apt extra",
+			plan:   "sudo pkg-update-apt extra"},
 		{op: op("pkg-install-apt", plan.Root, "nginx-light", "curl", "nginx=1.22*"),
 			report: "sudo apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=120 -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold -- nginx-light curl 'nginx=1.22*'",
 			plan:   "sudo apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=120 -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold -- nginx-light curl 'nginx=1.22*'"},
@@ -232,24 +235,47 @@ func wordingCases() []wordingCase {
 			report: "apk add -- curl (as alice)",
 			plan:   "apk add -- curl (as alice)"},
 		{op: op("pkg-install-apt", plan.Root),
-			report: "pkg-install-apt (as root)",
-			plan:   "pkg-install-apt (as root)"},
+			report: "sudo pkg-install-apt",
+			plan:   "sudo pkg-install-apt"},
 		{op: op("mystery", plan.Elevated, "a\tb"),
 			report: "mystery a\tb (as alice)",
 			plan:   "mystery a    b (as alice)"},
+		// Over SSH an elevated operation runs as root through sudo: a
+		// file operation says so and, with no owner declared, who owns
+		// what it makes (not root); another carries the sudo in front.
+		{op: plan.Op{Name: "dir", Path: lit("~/app"), Mode: "755", Privilege: plan.Elevated}, remote: true,
+			report: "dir ~/app (mode 755, through sudo, owner of its directory when new)",
+			plan:   "dir ~/app (mode 755, through sudo, owner of its directory when new)"},
+		{op: plan.Op{Name: "put", Path: lit("/etc/nginx/nginx.conf"), Mode: "644", Owner: "root", Content: str("x\n"), Privilege: plan.Elevated}, remote: true,
+			report: "put /etc/nginx/nginx.conf (mode 644, owner root, through sudo)",
+			plan:   "put /etc/nginx/nginx.conf (mode 644, owner root, through sudo)"},
+		{op: plan.Op{Name: "link", Path: lit("~/app/current"), Target: text("releases/v1"), Privilege: plan.Login}, remote: true,
+			report: "link ~/app/current -> releases/v1 (as alice)",
+			plan:   "link ~/app/current -> releases/v1 (as alice)"},
+		{op: op("mystery", plan.Elevated, "a\tb"), remote: true,
+			report: "sudo mystery a\tb",
+			plan:   "sudo mystery a    b"},
+		{op: op("user-keys", plan.Login, "deploy", "keys", "ssh-ed25519 AAAA ops"), remote: true,
+			report: "user-keys deploy keys ssh-ed25519 AAAA ops (as alice)",
+			plan:   "user-keys deploy keys ssh-ed25519 AAAA ops (as alice)"},
 	}
 }
 
 // TestOperationWording: every operation reads, in a report's step line
 // and in a plan's = line, as the words below, byte for byte; every
-// operation script has a case.
+// operation script has a case. Every one that runs as root carries its
+// sudo (targets.md), but for a file operation, whose parentheses say "as
+// root", or over SSH "through sudo" and who owns what it makes.
 func TestOperationWording(t *testing.T) {
-	ctx := observation.Context{Target: "local", User: "alice"}
 	seen := map[string]bool{}
 	for _, c := range wordingCases() {
 		op := c.op
 		seen[string(op.Name)] = true
-		if got := execute.Summary(plan.Step{Type: plan.StepOp, Op: &op}, "alice"); got != c.report {
+		ctx := observation.Context{Target: "local", User: "alice"}
+		if c.remote {
+			ctx.Target = "web1"
+		}
+		if got := execute.Summary(plan.Step{Type: plan.StepOp, Op: &op}, "alice", c.remote); got != c.report {
 			t.Errorf("%s %q: execute.Summary\n got %q\nwant %q", op.Name, op.Written(), got, c.report)
 		}
 		if got := OpSummary(ctx, &op); got != c.plan {

@@ -117,3 +117,34 @@ func verifyPath(op *plan.Op) (Words, bool) {
 		Mode: op.Args[2], Owner: op.Args[3], NotEmpty: &notEmpty}
 	return Words{Text: a.Describe(), Assertion: true}, true
 }
+
+// Sudo reports whether an operation of privilege p runs as root through
+// sudo: a root one anywhere, an elevated one over SSH (remote). Its words
+// then carry the sudo, as every privileged command in a plan does
+// (targets.md), rather than naming an account: "sudo user-account deploy
+// /bin/bash". A file operation (put, dir, link, extract) that runs as root
+// keeps "as root" in its parentheses; an elevated one over SSH says
+// "through sudo" and, with no owner declared, who will own what it makes
+// (NewOwner), which is not root.
+func Sudo(p plan.Privilege, remote bool) bool {
+	return p == plan.Root || p == plan.Elevated && remote
+}
+
+// NewOwner is what an elevated file operation's parentheses say over SSH
+// when it declares no owner: what it makes takes its directory's owner and
+// group (an existing one keeps its own), not root's.
+const NewOwner = "owner of its directory when new"
+
+// FileWho is what a file operation's parentheses say of who acts, account
+// being the one it runs as when not through sudo: over SSH an elevated one
+// "through sudo" and, with no owner declared (owned false), NewOwner; else
+// "as ACCOUNT".
+func FileWho(p plan.Privilege, remote, owned bool, account string) []string {
+	switch {
+	case p == plan.Elevated && remote && !owned:
+		return []string{"through sudo", NewOwner}
+	case p == plan.Elevated && remote:
+		return []string{"through sudo"}
+	}
+	return []string{"as " + account}
+}

@@ -93,22 +93,30 @@ func Undetermined(w io.Writer, held []plan.Hold) {
 	fmt.Fprintln(w, "nothing is planned for them, and converged is not established; the next pass reads them again")
 }
 
-// SudoHint says what a remote target needs when a resource was held because
-// sudo wouldn't run without a password there: over SSH every read and write
-// that needs root goes through sudo -n, which can't ask for one, so the
-// connecting user needs passwordless sudo, for any account (a user's
-// authorized_keys is written as that user). Nothing for a local target,
-// whose sudo Zap asks on the terminal first.
+// SudoHint writes SudoHintText as a hint line, when there is one.
 func SudoHint(w io.Writer, held []plan.Hold, c observation.Context) {
+	if h := SudoHintText(held, c); h != "" {
+		fmt.Fprintf(w, "hint: %s\n", h)
+	}
+}
+
+// SudoHintText says what a remote target needs when a resource was held
+// because sudo wouldn't run without a password there: over SSH every read
+// and write that needs root goes through sudo -n, which can't ask for one,
+// so the connecting user needs passwordless sudo, for any account (a
+// user's authorized_keys is written as that user). Empty for a local
+// target, whose sudo Zap asks on the terminal first, and when no resource
+// was held so. zap plan --json carries it as held_hints.
+func SudoHintText(held []plan.Hold, c observation.Context) string {
 	if c.Target == "local" || !slices.ContainsFunc(held, func(h plan.Hold) bool { return strings.Contains(h.Reason, detect.SudoFailed) }) {
-		return
+		return ""
 	}
 	user, who := c.User, escape.Line(c.User)
 	if user == "" {
 		user, who = "USER", "the connecting user"
 	}
 	rule := vocab.Quote(user + " ALL=(ALL) NOPASSWD: ALL")
-	fmt.Fprintf(w, "hint: over SSH Zap runs the reads and writes that need root through sudo -n, which can't ask for a password: give %s passwordless sudo on %s, e.g. echo %s | sudo tee /etc/sudoers.d/zap-%s\n",
+	return fmt.Sprintf("over SSH Zap runs the reads and writes that need root through sudo -n, which can't ask for a password: give %s passwordless sudo on %s, e.g. echo %s | sudo tee /etc/sudoers.d/zap-%s",
 		who, escape.Line(c.Target), escape.Line(rule), escape.Line(user))
 }
 

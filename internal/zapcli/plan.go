@@ -102,6 +102,9 @@ func (a *app) planDoc(s *session, pl *pass.Planned, code int) error {
 	for _, h := range pl.Plan.Held {
 		doc.Held = append(doc.Held, h.ID)
 	}
+	if h := render.SudoHintText(pl.Plan.Held, pl.Plan.Context); h != "" {
+		doc.HeldHints = []string{h}
+	}
 	if err := a.writeDoc(doc); err != nil {
 		return err
 	}

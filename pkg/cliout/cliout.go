@@ -52,7 +52,11 @@ type Plan struct {
 	Plan json.RawMessage `json:"plan,omitempty"`
 	// Held are the ids of the resources the plan holds (its "held").
 	Held []string `json:"held,omitempty"`
-	Lock *Lock    `json:"lock,omitempty"`
+	// HeldHints say what would let the held resources be read, as the
+	// text plan's hint lines under its UNDETERMINED banner do (a remote
+	// target's passwordless sudo). An optional field, added in version 1.
+	HeldHints []string `json:"held_hints,omitempty"`
+	Lock      *Lock    `json:"lock,omitempty"`
 	// Unbindable names the secret references the target's host or users
 	// go through: no wetrun binds to this plan.
 	Unbindable []string `json:"unbindable,omitempty"`
@@ -239,7 +243,7 @@ func ReadPlan(data []byte) (*Plan, *plan.Plan, error) {
 		return nil, nil, err
 	}
 	if d.Plan == nil {
-		if d.PlanHash != "" || d.Held != nil || d.Lock != nil || d.Unbindable != nil || d.Unrecorded || d.Orphans != nil {
+		if d.PlanHash != "" || d.Held != nil || d.HeldHints != nil || d.Lock != nil || d.Unbindable != nil || d.Unrecorded || d.Orphans != nil {
 			return nil, nil, fmt.Errorf("error: a failed run writes no result field")
 		}
 		return &d, nil, nil
@@ -257,6 +261,9 @@ func ReadPlan(data []byte) (*Plan, *plan.Plan, error) {
 	}
 	if !slices.Equal(held, d.Held) {
 		return nil, nil, fmt.Errorf("held: %v is not the plan's held %v", d.Held, held)
+	}
+	if d.HeldHints != nil && held == nil {
+		return nil, nil, fmt.Errorf("held_hints: a plan that holds nothing has no hint for what it holds")
 	}
 	if d.Lock == nil {
 		return nil, nil, fmt.Errorf("lock: required field missing")

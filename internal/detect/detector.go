@@ -98,6 +98,12 @@ func ForWantOfHome(reason string) bool { return strings.HasSuffix(reason, noHome
 // check on a target that declares no package_manager.
 func ForWantOfManager(reason string) bool { return reason == noManager }
 
+// ForWantOfEntry reports whether reason is a hold of a package with no
+// check whose from names no package for the target's package_manager.
+func ForWantOfEntry(reason string) bool {
+	return strings.HasPrefix(reason, "from names no package for ") && strings.HasSuffix(reason, noEntry)
+}
+
 func sha512Hex(s string) string {
 	sum := sha512.Sum512([]byte(s))
 	return hex.EncodeToString(sum[:])

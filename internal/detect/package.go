@@ -108,6 +108,10 @@ func (p *Package) Verdict(a []Answer) Result {
 // declares no package_manager.
 const noManager = "the target declares no package_manager, so the package can't be read (declare one in zap.target, or give the package a check)"
 
+// noEntry ends the reason a package with no check holds when its from
+// names no package for the target's package_manager (after noName).
+const noEntry = ", so the package can't be read (add an entry, or give the package a check)"
+
 func (p *Package) noName() string {
 	if p.Manager == "" {
 		return "the target declares no package_manager"
@@ -280,7 +284,7 @@ func NewPackage(pk *declaration.Package, env Env) Detector {
 	case p.Manager != vocab.ManagerApt && p.Manager != vocab.ManagerApk:
 		return Held(fmt.Sprintf("this zap has no %s backend (apt and apk only), so the package can't be read (give it a check)", p.Manager))
 	case p.Name == "":
-		return Held(p.noName() + ", so the package can't be read (add an entry, or give the package a check)")
+		return Held(p.noName() + noEntry)
 	}
 	if why, ok := declaration.ValidPackageName(p.Manager, p.Name); !ok {
 		return Held(fmt.Sprintf("from.%s: %q %s", p.Manager, p.Name, why))

@@ -10,11 +10,12 @@ import (
 	"github.com/zap-go/zap/pkg/declaration"
 )
 
-// TargetHold is a field the target doesn't declare that resources of the
-// config need, so detection holds them whatever the machine holds: known
-// from the config alone, before any contact.
+// TargetHold is a field the config doesn't declare that resources of it
+// need, so detection holds them whatever the machine holds: known from the
+// config alone, before any contact.
 type TargetHold struct {
-	// Field is the zap.target field to add: home or package_manager.
+	// Field is the field to add: zap.target's home or package_manager, or
+	// from, a package's entry for the target's package_manager.
 	Field string
 	// IDs are the resources that hold for want of it, in declaration
 	// order.
@@ -22,13 +23,17 @@ type TargetHold struct {
 	// Example is the field written as it could be added, such as
 	// home: '/home/admin'.
 	Example string
+	// Manager is the target's package_manager, which from lacks (Field
+	// from).
+	Manager string
 }
 
 // TargetHolds lists what the target of d lacks that its resources need,
 // read as zap-detect reads them (each resource's detector, built with no
 // contact, references resolved with res): a remote target with no home
-// holds every path under ~, and one with no package_manager every package
-// with no check. nil when nothing holds for either.
+// holds every path under ~, one with no package_manager every package
+// with no check, and one with a package_manager every package with no
+// check whose from has no entry for it. nil when nothing holds for these.
 func TargetHolds(d *declaration.Declaration, res *resolve.Resolution) []TargetHold {
 	env := detect.Env{
 		Home:           d.Target.Home,
@@ -41,7 +46,7 @@ func TargetHolds(d *declaration.Declaration, res *resolve.Resolution) []TargetHo
 		// A local target's ~ is the operator's HOME, never missing.
 		env.Home = "/"
 	}
-	var home, manager []string
+	var home, manager, entry []string
 	froms := map[string]bool{}
 	for i := range d.Resources {
 		r := &d.Resources[i]
@@ -57,6 +62,8 @@ func TargetHolds(d *declaration.Declaration, res *resolve.Resolution) []TargetHo
 					froms[m] = true
 				}
 			}
+		case detect.ForWantOfEntry(reason):
+			entry = append(entry, r.ID)
 		}
 	}
 	var out []TargetHold
@@ -81,11 +88,18 @@ func TargetHolds(d *declaration.Declaration, res *resolve.Resolution) []TargetHo
 		}
 		out = append(out, TargetHold{Field: "package_manager", IDs: manager, Example: example})
 	}
+	if len(entry) > 0 {
+		m := d.Target.PackageManager
+		out = append(out, TargetHold{Field: "from", IDs: entry, Example: fmt.Sprintf("from: {%s: 'NAME'}", m), Manager: m})
+	}
 	return out
 }
 
 // Problem says what h holds and why, in one sentence.
 func (h TargetHold) Problem() string {
+	if h.Field == "from" {
+		return fmt.Sprintf("%d resource(s) are packages with no check whose from names no package for %s (zap.target's package_manager), so each holds: %s", len(h.IDs), h.Manager, strings.Join(h.IDs, ", "))
+	}
 	what := "use a path under ~ (Zap never guesses a remote home)"
 	if h.Field == "package_manager" {
 		what = "are packages with no check, which only the target's package manager can read"
@@ -95,5 +109,8 @@ func (h TargetHold) Problem() string {
 
 // Hint is the field to add, as a hint line says it.
 func (h TargetHold) Hint() string {
+	if h.Field == "from" {
+		return fmt.Sprintf("add an %s entry to the package's from, such as %s, or give it a check", h.Manager, h.Example)
+	}
 	return fmt.Sprintf("add %s to zap.target", h.Example)
 }

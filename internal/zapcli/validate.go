@@ -21,8 +21,9 @@ secret, a structural error). Prints ok: N resource(s) and exits 0, or the
 error and exits 2. No target is read.
 
 It also warns of resources that will hold whatever the target holds,
-naming the zap.target field to add: a path under ~ on a remote target that
-declares no home, a package with no check on a target that declares no
+naming the field to add: a path under ~ on a remote target that declares
+no home, a package with no check on a target that declares no
+package_manager, or one whose from has no entry for the target's
 package_manager. A wetrun refuses such a config before anything runs.`,
 		FlagSet: f.eval("zap config validate"),
 		Exec:    onConfig(a.cmdValidate),

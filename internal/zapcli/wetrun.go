@@ -93,7 +93,7 @@ func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) err
 }
 
 // refuseTargetHolds refuses a wetrun (exit 2, before any contact) while
-// resources hold for want of a field the target doesn't declare, rather
+// resources hold for want of a field the config doesn't declare, rather
 // than apply the rest: the config is what is missing, not the machine.
 func refuseTargetHolds(holds []pass.TargetHold) error {
 	if len(holds) == 0 {
@@ -104,7 +104,7 @@ func refuseTargetHolds(holds []pass.TargetHold) error {
 		msgs = append(msgs, h.Problem())
 		hints = append(hints, h.Hint())
 	}
-	return fail(2, strings.Join(msgs, "\n")+"\na wetrun refuses, before anything runs, a config that holds resources for want of a zap.target field, rather than apply the rest",
+	return fail(2, strings.Join(msgs, "\n")+"\na wetrun refuses, before anything runs, a config that holds resources for want of a field it doesn't declare, rather than apply the rest",
 		hints...)
 }
 

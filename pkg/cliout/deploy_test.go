@@ -88,7 +88,7 @@ func TestReadDeployRefuses(t *testing.T) {
 		{"unknown field", strings.Replace(enc(deployDoc(raw, p)), `"exit":0,`, `"exit":0,"host":"web1",`, 1), "host: unknown field"},
 		{"another format", strings.Replace(enc(deployDoc(raw, p)), DeployFormat, "zap.cli-deploy/2", 1), `format: this reader reads "zap.cli-deploy/1", not "zap.cli-deploy/2"`},
 		{"a plan that doesn't read", strings.Replace(enc(deployDoc(raw, p)), `"tree":"clean"`, `"tree":"clean","age":1`, 1), "plan: source.age: unknown field"},
-		{"a plan that doesn't check", strings.Replace(enc(deployDoc(raw, p)), `"state":"release"`, `"state":"gone"`, 1), `plan: live.state: "gone" is not one of none, release, missing, unreadable`},
+		{"a plan that doesn't check", strings.Replace(enc(deployDoc(raw, p)), `"state":"release"`, `"state":"gone"`, 1), `plan: live.state: "gone" is not one of none, release, unproven, missing, unreadable`},
 		{"another plan_hash", with(func(d *Deploy) { d.PlanHash = strings.Repeat("0", 64) }), `plan_hash: "` + strings.Repeat("0", 64) + `" is not the plan's "` + p.Hash + `"`},
 		{"no plan_hash for a plan with one", with(func(d *Deploy) { d.PlanHash = "" }), `plan_hash: "" is not the plan's "` + p.Hash + `"`},
 		{"another version", with(func(d *Deploy) { d.Version = "0123456789ab" }), `version: "0123456789ab" is not the plan's source.version "abababababab"`},

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
@@ -93,6 +94,8 @@ type Database struct {
 	// resolved, except a value holding a secret, written as declared.
 	ShownRole  string
 	ShownRules []string
+	// mask masks psql's message before it is cut (Env.Mask).
+	mask *mask.Masker
 }
 
 // NewDatabase makes a database's detector. A name or host that holds a
@@ -108,7 +111,7 @@ func NewDatabase(d *declaration.Database, env Env) Detector {
 	if reason != "" {
 		return Held(reason)
 	}
-	db := &Database{Name: name, Role: role, ShownRole: show(d.Username, role, env)}
+	db := &Database{Name: name, Role: role, ShownRole: show(d.Username, role, env), mask: env.Mask}
 	if d.Auth != nil {
 		for i, h := range d.Auth.Hosts {
 			host, reason := pgValue(fmt.Sprintf("auth.hosts[%d]", i), h, env, declaration.CheckHBAHost)
@@ -159,7 +162,7 @@ func (d *Database) Verdict(a []Answer) Result {
 	case pgNone:
 		return absent()
 	case pgFailed:
-		return hold("the catalog query as postgres failed (is the server running?): " + pgMessage(r.Output))
+		return hold("the catalog query as postgres failed (is the server running?): " + pgMessage(r.Output, d.mask))
 	case pgTimedOut:
 		return hold(fmt.Sprintf("the catalog query as postgres ran past %ds", PgTimeout))
 	case pgNoAccount:
@@ -167,7 +170,7 @@ func (d *Database) Verdict(a []Answer) Result {
 	case pgUnread:
 		hba, _, _ := strings.Cut(r.Output, "\n")
 		_, msg, _ := strings.Cut(r.Output, pgHBAMark+"\n")
-		return hold("the postgres account can't read the pg_hba.conf the server names (" + escape.Line(hba) + "): " + pgMessage(msg))
+		return hold("the postgres account can't read the pg_hba.conf the server names (" + escape.Line(hba) + "): " + pgMessage(msg, d.mask))
 	default:
 		return hold(fmt.Sprintf("reading PostgreSQL's catalog exited %d", r.Exit))
 	}
@@ -263,14 +266,20 @@ func PgHBAHas(text, rule string) bool {
 	return false
 }
 
-// pgMessage is the first line of what psql or head printed, for a reason.
-func pgMessage(out string) string {
+// pgMessageLimit is how many bytes of psql's first line a reason keeps.
+const pgMessageLimit = 200
+
+// pgMessage is the first line of what psql or head printed, for a reason:
+// masked with m first, then cut at pgMessageLimit bytes, so the cut never
+// falls inside a secret and keeps no part of one.
+func pgMessage(out string, m *mask.Masker) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(out), "\n")
 	if line == "" {
 		return "no message"
 	}
-	if len(line) > 200 {
-		line = line[:200] + "…"
+	line = m.String(line)
+	if len(line) > pgMessageLimit {
+		line = line[:pgMessageLimit] + "…"
 	}
 	return escape.Line(line)
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zap-go/zap/internal/mask"
+	"github.com/zap-go/zap/internal/scripttest"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
@@ -175,6 +177,40 @@ func TestDatabasesOnePsqlPerPass(t *testing.T) {
 	for i, r := range results {
 		if want := map[bool]observation.Verdict{true: observation.Converged, false: observation.Absent}[i == 1]; r.Verdict != want {
 			t.Errorf("zt_db%d: %s, want %s", i, r.Verdict, want)
+		}
+	}
+}
+
+// TestDatabaseHoldQuotesNoPartOfASecretWhereverTheCutFalls holds a database
+// whose role is a secret on a psql (or head) message that names it and then
+// says enough that the message's cut at pgMessageLimit bytes falls at every
+// offset of the secret, from just before its first byte to just after its
+// last: the reason holds no four bytes of the secret in a row, and when the
+// cut falls after it, its placeholder whole.
+func TestDatabaseHoldQuotesNoPartOfASecretWhereverTheCutFalls(t *testing.T) {
+	vals := map[string]string{"ROLE": scripttest.CutSecret}
+	env := Env{Value: func(n string) string { return vals[n] }, Secret: func(n string) bool { return n == "ROLE" },
+		Mask: mask.New(map[string]string{"ROLE": scripttest.CutSecret})}
+	d := NewDatabase(&declaration.Database{DatabaseName: declaration.Lit("app"), Username: declaration.Ref("ROLE")}, env)
+	secret := scripttest.CutSecret
+	for _, exit := range []int{pgFailed, pgUnread} {
+		for off := -1; off <= len(secret)+1; off++ {
+			msg := `psql: error: FATAL:  role "`
+			msg = strings.Repeat(".", pgMessageLimit-len(msg)-off) + msg + secret + `" does not exist` + strings.Repeat(".", 300)
+			out := msg + "\n"
+			if exit == pgUnread {
+				out = "/etc/postgresql/15/main/pg_hba.conf\n" + pgHBAMark + "\n" + msg + "\n"
+			}
+			got := d.Verdict(pgAnswer(exit, out))
+			if got.Verdict != observation.Undetermined {
+				t.Fatalf("exit %d, cut at %d: %s, want a hold", exit, off, got.Verdict)
+			}
+			if piece := scripttest.SecretPiece(got.Reason, secret, 4); piece != "" {
+				t.Errorf("exit %d, cut at %d: the reason %q holds %q of the secret", exit, off, got.Reason, piece)
+			}
+			if off >= len(secret) && !strings.Contains(got.Reason, "[MASKED:ROLE]") {
+				t.Errorf("exit %d, cut at %d: the reason %q, want the placeholder whole", exit, off, got.Reason)
+			}
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -55,6 +56,10 @@ type Env struct {
 	// Secret reports whether the variable name is a secret, whose value a
 	// reason must not show.
 	Secret func(name string) bool
+	// Mask masks every secret the pass resolved; a reason that quotes the
+	// target's own output masks it before cutting it, so the cut never
+	// keeps part of a secret. nil: the quote is cut as read.
+	Mask *mask.Masker
 	// PackageManager and ServiceManager are the target's, as declared ("":
 	// none declared).
 	PackageManager string

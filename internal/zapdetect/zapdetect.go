@@ -262,6 +262,7 @@ func detectEnv(d *declaration.Declaration, res *resolve.Resolution, p *pins) det
 	return detect.Env{
 		Value:  func(name string) string { v, _ := res.Lookup(name); return v },
 		Secret: func(name string) bool { return secret[name] },
+		Mask:   res.Masker(),
 
 		PackageManager: d.Target.PackageManager,
 		ServiceManager: d.Target.ServiceManager,

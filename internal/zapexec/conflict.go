@@ -132,6 +132,7 @@ func detectEnv(p *plan.Plan, home string, res *resolve.Resolution) detect.Env {
 		Home:           home,
 		Value:          func(name string) string { v, _ := res.Lookup(name); return v },
 		Secret:         func(name string) bool { return secret[name] },
+		Mask:           res.Masker(),
 		PackageManager: p.Target.PackageManager,
 		ServiceManager: p.Target.ServiceManager,
 	}

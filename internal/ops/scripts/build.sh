@@ -11,7 +11,12 @@
 # is written and its SHA-512 and LENGTH checked against the ones sent
 # before anything else; a tar.gz or tar.xz is unpacked into src with
 # STRIP leading components stripped, owned by the user, with no set-id bit
-# and nothing group- or world-writable, and an unextracted
+# and nothing group- or world-writable. As for an extract (lib/archive.sh),
+# it is listed first, and one holding anything but regular files,
+# directories and links (a fifo, a device) is exit 93 with nothing
+# unpacked; every directory gets u+rwx, whatever mode the archive
+# records, so none (a 0000 one) keeps the temporary directory from being
+# removed. An unextracted
 # source is put there as NAME. RUN, the build's run in its shell frame
 # (cd to nothing, its env exported, then its text), is then read by sh on
 # a pipe from printf, a builtin, so no argv shows it, in src or CWD (an
@@ -23,6 +28,7 @@ set -u
 zap=build
 #@include fail
 #@include stdin
+#@include archive
 zap_build() {
 	[ "$#" -eq 9 ] || zap_fail 2 "want 9 arguments, got $#"
 	output=$1 extract=$3 strip=$4 cwd=$5 name=$6 want=$7 length=$8 run=$9
@@ -35,8 +41,9 @@ zap_build() {
 	umask 077
 	work=$(mktemp -d "${TMPDIR:-/tmp}/zap-build.XXXXXX" </dev/null) ||
 		zap_fail 93 "can't make a private temporary directory; nothing was built"
-	# A build may leave directories it can't write (a module cache's).
-	trap 'cd / && chmod -R u+w -- "$work" 2>/dev/null; rm -rf -- "$work"' EXIT
+	# A build may leave directories it can't write (a module cache's), an
+	# archive ones it can't even enter (mode 0000): zap_rmtree opens each.
+	trap 'cd / && zap_rmtree "$work"' EXIT
 	trap 'exit 129' HUP
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
@@ -52,9 +59,20 @@ zap_build() {
 	tar.gz | tar.xz)
 		z=-z
 		[ "$extract" = tar.xz ] && z=-J
+		zap_kinds "$work/source" "$work/l" "$work/e" </dev/null ||
+			zap_fail 93 "the $extract source can't be unpacked; nothing was built"
+		[ -z "$kind" ] ||
+			zap_fail 93 "the $extract source holds $kind: Zap unpacks regular files, directories and symbolic links only; nothing was built"
 		tar -x "$z" -f "$work/source" -C "$work/src" --strip-components="$strip" --no-same-owner --no-same-permissions </dev/null ||
 			zap_fail 93 "the $extract source can't be unpacked; nothing was built"
 		rm -f -- "$work/source"
+		# Every directory u+rwx, whatever mode the archive recorded, so the
+		# build can work in it and the tree is always removed; checked
+		# again: nothing but regular files, directories and links.
+		zap_opendirs "$work/src" </dev/null ||
+			zap_fail 93 "the $extract source's directories can't be opened to the building account; nothing was built"
+		! zap_special "$work/src" </dev/null ||
+			zap_fail 93 "the $extract source holds an entry that is not a regular file, directory or symbolic link: Zap unpacks those only; nothing was built"
 		# No set-id bit and nothing group- or world-writable, whatever the
 		# archive recorded: tar drops them for an account that isn't
 		# root, and BusyBox's tar keeps them for root. find follows no

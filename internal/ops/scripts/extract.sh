@@ -53,6 +53,7 @@ set -eu
 zap=extract
 #@include walk
 #@include stdin
+#@include archive
 zap_extract() {
 	path=$1 want=$2 length=$3 form=$4 strip=$5 prov=$6 mode=$7 owner=$8 group=$9
 	zap_name "$path" "a directory"
@@ -89,7 +90,12 @@ zap_extract() {
 	umask 022
 	mkdir "$s/t"
 	tmode=$(stat -c %a "$s/t")
-	zap_kinds
+	if ! zap_kinds "$s/a" "$s/l" "$s/e"; then
+		zap_fail 93 "the archive doesn't extract: $kind"
+	fi
+	if [ -n "$kind" ]; then
+		zap_fail 93 "the archive holds $kind: Zap extracts regular files, directories and symbolic links only"
+	fi
 	if [ "$strip" -gt 0 ]; then set -- --strip-components="$strip"; else set --; fi
 	if ! out=$(tar -x $z -o -f "$s/a" -C "$s/t" "$@" 2>&1); then
 		zap_fail 93 "the archive doesn't extract: $(printf '%s' "$out" | tail -n 1)"
@@ -132,36 +138,16 @@ zap_extract() {
 		zap_fail 93 "the new tree is in place at $path, but the old one can't be removed: it is left beside it in $st"
 	fi
 }
-# zap_kinds: the archive (listed, its entries' kinds the first letter of
-# each line) holds only regular files (-), hard links (h, GNU tar's
-# listing), directories (d) and symbolic links (l), or exit 93 with
-# nothing extracted. A name holding a line break could only add a refusal:
-# every entry's own line starts with its kind.
-zap_kinds() {
-	if ! tar -t -v $z -f "$s/a" >"$s/l" 2>"$s/e"; then
-		zap_fail 93 "the archive doesn't extract: $(tail -n 1 "$s/e")"
-	fi
-	k=$(awk '{ c = substr($0, 1, 1) } c != "-" && c != "h" && c != "d" && c != "l" { print c; exit }' "$s/l")
-	rm -f -- "$s/l" "$s/e"
-	case $k in
-	'') return 0 ;;
-	b) k="a block device" ;;
-	c) k="a character device" ;;
-	p) k="a fifo" ;;
-	*) k="an entry that is not a regular file, directory or symbolic link" ;;
-	esac
-	zap_fail 93 "the archive holds $k: Zap extracts regular files, directories and symbolic links only"
-}
 # zap_tree: the extracted tree t made the account's to finish (each
 # directory u+rwx, t at the mode mkdir gave it), then checked (nothing
 # but regular files, directories and links; no file linked from outside;
 # no link leading out) and its set-id and group or world write bits taken
 # off. Any failure here comes of the archive: exit 93.
 zap_tree() {
-	if ! find "$s/t" -type d ! -perm -700 -exec chmod u+rwx {} \; || ! chmod "$tmode" "$s/t"; then
+	if ! zap_opendirs "$s/t" || ! chmod "$tmode" "$s/t"; then
 		zap_fail 93 "the archive's directories can't be opened to the extracting account"
 	fi
-	if [ -n "$(find "$s/t" ! -type f ! -type d ! -type l | head -n 1)" ]; then
+	if zap_special "$s/t"; then
 		zap_fail 93 "the archive holds an entry that is not a regular file, directory or symbolic link: Zap extracts those only"
 	fi
 	links=$(find "$s/t" -type f -links +1 -exec stat -c '%i %h' {} + | sort | uniq -c | awk '$1 != $3')
@@ -201,13 +187,6 @@ for l; do
 	unset IFS
 	[ "$up" -le "$d" ] || exit 1
 done'
-# zap_rmtree DIR: removes DIR, each directory in it first made u+rwx when
-# the account may (a tree of the account's can always be removed).
-zap_rmtree() {
-	[ -e "$1" ] || [ -L "$1" ] || return 0
-	find "$1" -type d ! -perm -700 -exec chmod u+rwx {} \; 2>/dev/null || :
-	rm -rf -- "$1" 2>/dev/null
-}
 # zap_dest: what PATH holds may be replaced (see the top).
 zap_dest() {
 	if [ -L "./$name" ]; then

@@ -100,6 +100,10 @@ type Session struct {
 	// Orphans are the ids the target's last run read or carried that the
 	// config no longer declares, once Start read it (Orphans).
 	Orphans []string
+	// Elsewhere counts the ids Orphans would name when the last run was
+	// against another target (TargetChanged): they were read there, so
+	// they aren't this target's orphans, and none is carried forward.
+	Elsewhere int
 }
 
 // lastRead is a host's last-run report as read (nil: there is none).
@@ -157,7 +161,29 @@ func (s *Session) Start(ctx context.Context, check func(*Session) error) (*Evalu
 		return nil, nil, err
 	}
 	s.Orphans = Orphans(last, ev.Decl)
+	if len(s.Orphans) > 0 {
+		changed, err := TargetChanged(s.Res, ev.Decl, last.Report)
+		if err != nil {
+			return nil, nil, err
+		}
+		if changed {
+			s.Elsewhere, s.Orphans = len(s.Orphans), nil
+		}
+	}
 	return ev, last, nil
+}
+
+// TargetChanged reports whether d's target hashes to something else now
+// than in the last run's report r: its host, user, port, home,
+// package_manager... A target whose secret this environment can't resolve
+// fails closed to changed, as a resource's hash does in zap status.
+func TargetChanged(res *resolve.Resolution, d *declaration.Declaration, r *state.Report) (bool, error) {
+	hash, secret, err := resolve.NewHasher(res).TargetHash(&d.Target)
+	if err != nil {
+		return false, Failf(1, "state: %v", err)
+	}
+	unresolved := slices.ContainsFunc(d.Target.Refs(), func(n string) bool { return slices.Contains(res.Unresolved, n) })
+	return hash != r.TargetHash || secret && unresolved, nil
 }
 
 // Orphans are the ids last read, then those it carried (state.Report's

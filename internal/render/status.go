@@ -18,8 +18,11 @@ type StatusView struct {
 	Last *state.Report
 	// Resources are the declared resources, in declaration order.
 	Resources []StatusResource
-	// Orphans are the ids in the report that are no longer declared.
-	Orphans []string
+	// Orphans are the ids in the report that are no longer declared, and
+	// Elsewhere counts them instead when the report is of another target
+	// (pass.Session's Orphans and Elsewhere).
+	Orphans   []string
+	Elsewhere int
 	// TargetChanged says the target (zap.target) hashes to something else
 	// now than in the last run: its host, user, port, home,
 	// package_manager...
@@ -94,10 +97,7 @@ func Status(w io.Writer, v *StatusView) {
 		}
 		fmt.Fprintln(w)
 	}
-	if len(v.Orphans) > 0 {
-		fmt.Fprintln(w)
-		Orphans(w, v.Orphans)
-	}
+	Orphans(w, v.Orphans, v.Elsewhere)
 	if v.Last != nil && v.Last.Preview && v.Last.PlanHash != "" {
 		fmt.Fprintf(w, "\npreview: a wetrun binds to plan_hash %s\n", escape.Line(v.Last.PlanHash))
 	}
@@ -118,9 +118,19 @@ func CommandName(c state.Command) string {
 	return "zap " + escape.Line(string(c))
 }
 
-// Orphans writes the warning for each id an earlier run read that the
-// config no longer declares, as status, plan and apply show them.
-func Orphans(w io.Writer, ids []string) {
+// Orphans writes, after a blank line, the warning for each id an earlier
+// run read that the config no longer declares, as status, plan and apply
+// show them; or, when the last run was against another target, one note
+// that its elsewhere such ids aren't this target's. Nothing when there is
+// neither.
+func Orphans(w io.Writer, ids []string, elsewhere int) {
+	if len(ids) == 0 && elsewhere == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	if elsewhere > 0 {
+		fmt.Fprintf(w, "note: the last run was against another zap.target; its %d resource(s) no longer declared aren't compared with this one\n", elsewhere)
+	}
 	for _, id := range ids {
 		fmt.Fprintf(w, "warning: orphaned: %s was in the last run and is no longer declared; Zap never removes what you stop declaring\n", escape.Line(id))
 	}

@@ -82,10 +82,7 @@ func (a *app) preview(ctx context.Context, config string, cmd state.Command, opt
 			fmt.Fprintln(a.stdout)
 		}
 		render.Plan(a.stdout, pl.Plan, opts)
-		if len(s.Orphans) > 0 {
-			fmt.Fprintln(a.stdout)
-			render.Orphans(a.stdout, s.Orphans)
-		}
+		render.Orphans(a.stdout, s.Orphans, s.Elsewhere)
 	}
 	if err := s.RecordPass(cmd, true, pl.Plan.Hash, ev, det); err != nil {
 		return nil, nil, nil, err

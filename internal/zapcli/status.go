@@ -12,7 +12,6 @@ import (
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/state"
 	"github.com/zap-go/zap/pkg/cliout"
-	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
 
@@ -28,7 +27,8 @@ func (a *app) statusCommand(f *flagSets) *ffcli.Command {
 touches the target. Each resource's verdict in that run, noting a resource
 whose config changed since and one the last run didn't read, and the
 target (zap.target) when its config changed since; resources in the report
-no longer declared are listed as orphaned. A preview's plan_hash
+no longer declared are listed as orphaned (only counted, in a note, when
+the report is of another target). A preview's plan_hash
 is the plan zap apply --wetrun binds to. The lock: line leads: how the
 tracked pins stand against zap.lock now (current, missing, stale,
 unverifiable, orphaned).
@@ -95,12 +95,12 @@ func (a *app) cmdStatus(ctx context.Context, config string) error {
 		}
 		v.Resources = append(v.Resources, line)
 	}
-	v.Orphans = pass.Orphans(l, ev.Decl)
+	v.Orphans, v.Elsewhere = s.Orphans, s.Elsewhere
 	if l != nil {
 		if len(l.Report.Unresolved) > 0 {
 			code = 1
 		}
-		changed, err := targetChanged(hasher, ev.Decl, l.Report, res.Unresolved)
+		changed, err := pass.TargetChanged(res, ev.Decl, l.Report)
 		if err != nil {
 			return err
 		}
@@ -132,18 +132,6 @@ func statusDoc(v *render.StatusView, code int) *cliout.Status {
 		doc.Resources = append(doc.Resources, sr)
 	}
 	return doc
-}
-
-// targetChanged reports whether d's target hashes to something else now
-// than in the last run's report r: its host, user, port, home,
-// package_manager... A target whose secret this environment can't resolve
-// fails closed to changed, as a resource does.
-func targetChanged(h *resolve.Hasher, d *declaration.Declaration, r *state.Report, unresolved []string) (bool, error) {
-	hash, secret, err := h.TargetHash(&d.Target)
-	if err != nil {
-		return false, failf(1, "state: %v", err)
-	}
-	return hash != r.TargetHash || secret && unresolvedIn(d.Target.Refs(), unresolved), nil
 }
 
 // lockPin is the pin zap.lock holds now for the tracked resource id, as

@@ -217,12 +217,9 @@ func (w *wetrun) lockBanner(written bool) {
 func (w *wetrun) emitter() func(*events.Event) { return w.s.a.emit }
 
 // orphansText warns, in the text report, of each resource an earlier run
-// read that the config no longer declares.
+// read that the config no longer declares (render.Orphans).
 func (w *wetrun) orphansText() {
-	if len(w.s.Orphans) > 0 {
-		fmt.Fprintln(w.text())
-		render.Orphans(w.text(), w.s.Orphans)
-	}
+	render.Orphans(w.text(), w.s.Orphans, w.s.Elsewhere)
 }
 
 // emitOrphans is orphansText as events: one orphaned event each.

@@ -16,7 +16,7 @@ import (
 //	put ~/.config/app.toml (mode 644, as alice)
 //	put /etc/nginx/nginx.conf (as alice, checked by nginx -t)
 //	dir /srv/app (mode 750, owner app, group app, as alice)
-//	dir ~/app (mode 755, through sudo, owner of its directory when new)   (over SSH)
+//	dir ~/app (mode 755, through sudo, owner of its directory when new, root under a shared directory such as /tmp)   (over SSH)
 //	link /srv/app/current -> /srv/app/releases/v1 (as alice)
 //	sudo systemctl enable -- chrony
 //	sudo apt-get install -y -q ... -- nginx-light curl
@@ -32,8 +32,8 @@ import (
 // path and its arguments. Either, when it runs as root through sudo
 // (opcmd.Sudo), carries the sudo in front rather than an account. A file
 // operation's parentheses hold its declared mode, owner and group, the
-// account it runs as (over SSH an elevated one "through sudo", and with no
-// owner declared opcmd.NewOwner), and its check. A command reads as its
+// account it runs as (over SSH an elevated one "through sudo", and who
+// owns what it makes: opcmd.FileWho), and its check. A command reads as its
 // first line, with " …" when more lines follow.
 func Summary(s plan.Step, user string, remote bool) string {
 	switch {
@@ -78,7 +78,7 @@ func Summary(s plan.Step, user string, remote bool) string {
 	if op.Group != "" {
 		paren = append(paren, "group "+op.Group)
 	}
-	paren = append(paren, opcmd.FileWho(op.Privilege, remote, op.Owner != "", account(op.Privilege, user))...)
+	paren = append(paren, opcmd.FileWho(op.Name, op.Privilege, remote, op.Owner != "", account(op.Privilege, user))...)
 	if op.Validate != nil {
 		paren = append(paren, "checked by "+op.Validate.String())
 	}

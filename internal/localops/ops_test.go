@@ -666,3 +666,42 @@ func TestPutRefusesKeepingModeOfFileWithAccessList(t *testing.T) {
 		wantMode(t, path, 0o600)
 	})
 }
+
+// TestNewDirAndLinkOwnersAreWhatTheirWordingSays: a write as root, as one
+// through sudo over SSH runs (opcmd.NewOwner, LinkOwner), gives a new
+// directory its directory's owner and group, but leaves it root's below a
+// shared directory (sticky, or that every account may write), and makes a
+// link root's wherever it is.
+func TestNewDirAndLinkOwnersAreWhatTheirWordingSays(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("a directory of another account's to write in needs root; this test runs as uid", os.Geteuid())
+	}
+	forEach(t, func(t *testing.T, b backend, root string) {
+		for _, mode := range []uint32{0o755, 0o1777, 0o777} {
+			parent := filepath.Join(root, fmt.Sprintf("p%o", mode))
+			os.Mkdir(parent, 0o755)
+			os.Chown(parent, 4321, 4322)
+			syscall.Chmod(parent, mode)
+			path := filepath.Join(parent, "new", "d")
+			if err := b.Dir(context.Background(), &execute.Dir{Path: path}); err != nil {
+				t.Fatal(err)
+			}
+			want := [2]uint32{4321, 4322}
+			if mode != 0o755 {
+				want = [2]uint32{0, 0}
+			}
+			for _, p := range []string{filepath.Dir(path), path} {
+				if st := stat(t, p); [2]uint32{st.Uid, st.Gid} != want {
+					t.Errorf("a new directory in a %o one of 4321's is %d:%d, want %d:%d", mode, st.Uid, st.Gid, want[0], want[1])
+				}
+			}
+			link := filepath.Join(parent, "l")
+			if err := b.Link(context.Background(), &execute.Link{Path: link, Target: "/x"}); err != nil {
+				t.Fatal(err)
+			}
+			if st := stat(t, link); st.Uid != 0 {
+				t.Errorf("a link in a %o directory of 4321's is %d's, want root's", mode, st.Uid)
+			}
+		}
+	})
+}

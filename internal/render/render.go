@@ -319,7 +319,7 @@ func OpSummary(c observation.Context, op *plan.Op) string {
 	if op.Group != "" {
 		paren = append(paren, "group "+escape.Line(op.Group))
 	}
-	paren = append(paren, opcmd.FileWho(op.Privilege, remote, op.Owner != "", Account(c, op.Privilege))...)
+	paren = append(paren, opcmd.FileWho(op.Name, op.Privilege, remote, op.Owner != "", Account(c, op.Privilege))...)
 	if op.Validate != nil {
 		paren = append(paren, "checked by "+escape.Line(op.Validate.String()))
 	}

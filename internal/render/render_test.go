@@ -261,17 +261,32 @@ func TestHeaderRemote(t *testing.T) {
 }
 
 // TestRemoteFileOpsSayWhatRuns: over SSH an elevated file operation runs
-// through sudo, and what it makes takes its directory's owner, not root's,
-// so a directory in the login user's home isn't said to be root's; locally
+// through sudo and says who owns what it makes, as its script does it: a
+// put's or dir's takes its directory's owner (so a directory in the login
+// user's home isn't said to be root's) but is root's under a shared
+// directory such as /tmp; a link is root's; an extract's contents are
+// root's and its top keeps the owner of a directory it replaces. Locally
 // it runs as the operator.
 func TestRemoteFileOpsSayWhatRuns(t *testing.T) {
 	c := observation.Context{Target: "web1", User: "deploy"}
-	for _, op := range []plan.Op{
-		{Name: plan.OpPut, Path: declaration.Lit("/etc/motd"), Mode: "644", Privilege: plan.Elevated},
-		{Name: plan.OpDir, Path: declaration.Lit("~/app"), Mode: "755", Privilege: plan.Elevated},
+	target := declaration.Lit("/opt/app/bin/app")
+	for _, w := range []struct {
+		op   plan.Op
+		want string
+	}{
+		{plan.Op{Name: plan.OpPut, Path: declaration.Lit("/etc/motd"), Mode: "644", Privilege: plan.Elevated},
+			"put /etc/motd (mode 644, through sudo, owner of its directory when new, root under a shared directory such as /tmp)"},
+		{plan.Op{Name: plan.OpDir, Path: declaration.Lit("~/app"), Mode: "755", Privilege: plan.Elevated},
+			"dir ~/app (mode 755, through sudo, owner of its directory when new, root under a shared directory such as /tmp)"},
+		{plan.Op{Name: plan.OpLink, Path: declaration.Lit("/usr/local/bin/app"), Target: &target, Privilege: plan.Elevated},
+			"link /usr/local/bin/app -> /opt/app/bin/app (through sudo, owned by root)"},
+		{plan.Op{Name: plan.OpExtract, Path: declaration.Lit("/opt/app"), Privilege: plan.Elevated},
+			"extract /opt/app (through sudo, owned by root, its top the owner of a directory it replaces unless under a shared directory such as /tmp)"},
+		{plan.Op{Name: plan.OpExtract, Path: declaration.Lit("/opt/app"), Owner: "app", Privilege: plan.Elevated},
+			"extract /opt/app (owner app, through sudo, what it holds owned by root)"},
 	} {
-		if got := OpSummary(c, &op); !strings.HasSuffix(got, ", through sudo, owner of its directory when new)") || strings.Contains(got, "as root") {
-			t.Errorf("%s over SSH: %q, want it through sudo, owned as its directory", op.Name, got)
+		if got := OpSummary(c, &w.op); got != w.want {
+			t.Errorf("%s over SSH:\n got %q\nwant %q", w.op.Name, got, w.want)
 		}
 	}
 	owned := plan.Op{Name: plan.OpDir, Path: declaration.Lit("/srv/app"), Owner: "app", Privilege: plan.Elevated}

@@ -241,11 +241,17 @@ func wordingCases() []wordingCase {
 			report: "mystery a\tb (as alice)",
 			plan:   "mystery a    b (as alice)"},
 		// Over SSH an elevated operation runs as root through sudo: a
-		// file operation says so and, with no owner declared, who owns
-		// what it makes (not root); another carries the sudo in front.
+		// file operation says so and who owns what it makes, as its
+		// script does it; another carries the sudo in front.
 		{op: plan.Op{Name: "dir", Path: lit("~/app"), Mode: "755", Privilege: plan.Elevated}, remote: true,
-			report: "dir ~/app (mode 755, through sudo, owner of its directory when new)",
-			plan:   "dir ~/app (mode 755, through sudo, owner of its directory when new)"},
+			report: "dir ~/app (mode 755, through sudo, owner of its directory when new, root under a shared directory such as /tmp)",
+			plan:   "dir ~/app (mode 755, through sudo, owner of its directory when new, root under a shared directory such as /tmp)"},
+		{op: plan.Op{Name: "put", Path: lit("~/app/hello.txt"), Content: str("x\n"), Privilege: plan.Elevated}, remote: true,
+			report: "put ~/app/hello.txt (through sudo, owner of its directory when new, root under a shared directory such as /tmp)",
+			plan:   "put ~/app/hello.txt (mode not managed, through sudo, owner of its directory when new, root under a shared directory such as /tmp)"},
+		{op: plan.Op{Name: "link", Path: lit("/usr/local/bin/app"), Target: text("/opt/app/bin/app"), Privilege: plan.Elevated}, remote: true,
+			report: "link /usr/local/bin/app -> /opt/app/bin/app (through sudo, owned by root)",
+			plan:   "link /usr/local/bin/app -> /opt/app/bin/app (through sudo, owned by root)"},
 		{op: plan.Op{Name: "put", Path: lit("/etc/nginx/nginx.conf"), Mode: "644", Owner: "root", Content: str("x\n"), Privilege: plan.Elevated}, remote: true,
 			report: "put /etc/nginx/nginx.conf (mode 644, owner root, through sudo)",
 			plan:   "put /etc/nginx/nginx.conf (mode 644, owner root, through sudo)"},

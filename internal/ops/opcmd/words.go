@@ -124,27 +124,54 @@ func verifyPath(op *plan.Op) (Words, bool) {
 // (targets.md), rather than naming an account: "sudo user-account deploy
 // /bin/bash". A file operation (put, dir, link, extract) that runs as root
 // keeps "as root" in its parentheses; an elevated one over SSH says
-// "through sudo" and, with no owner declared, who will own what it makes
-// (NewOwner), which is not root.
+// "through sudo" and who will own what it makes (FileWho).
 func Sudo(p plan.Privilege, remote bool) bool {
 	return p == plan.Root || p == plan.Elevated && remote
 }
 
-// NewOwner is what an elevated file operation's parentheses say over SSH
+// NewOwner is what an elevated put's or dir's parentheses say over SSH
 // when it declares no owner: what it makes takes its directory's owner and
-// group (an existing one keeps its own), not root's.
-const NewOwner = "owner of its directory when new"
+// group (an existing one keeps its own), but below a shared directory (one
+// with its sticky bit set or that every account may write, anywhere on the
+// path) nothing is kept and it is root's, the writer's (lib/walk.sh's
+// zap_mkdir, lib/put.sh). Which case a path is can't be told before
+// contact, so the words give the rule.
+const NewOwner = "owner of its directory when new, root under a shared directory such as /tmp"
 
-// FileWho is what a file operation's parentheses say of who acts, account
-// being the one it runs as when not through sudo: over SSH an elevated one
-// "through sudo" and, with no owner declared (owned false), NewOwner; else
-// "as ACCOUNT".
-func FileWho(p plan.Privilege, remote, owned bool, account string) []string {
-	switch {
-	case p == plan.Elevated && remote && !owned:
-		return []string{"through sudo", NewOwner}
-	case p == plan.Elevated && remote:
-		return []string{"through sudo"}
+// LinkOwner is what an elevated link's parentheses say over SSH: link.sh
+// makes the link as root and gives it no owner.
+const LinkOwner = "owned by root"
+
+// ExtractOwner is what an elevated extract's parentheses say over SSH with
+// no owner declared: what the archive holds is root's, the extracting
+// account's, and the tree's top takes the owner of the directory it
+// replaces, but stays root's when new or below a shared directory
+// (extract.sh's zap_attrs). ExtractOwned is what they say with an owner
+// declared, which only the top takes.
+const (
+	ExtractOwner = "owned by root, its top the owner of a directory it replaces unless under a shared directory such as /tmp"
+	ExtractOwned = "what it holds owned by root"
+)
+
+// FileWho is what a file operation's parentheses say of who acts and who
+// owns what it makes, account being the one it runs as when not through
+// sudo: over SSH an elevated one "through sudo" and who owns what the
+// operation named name makes as root, as its script does it (NewOwner,
+// LinkOwner, ExtractOwner, ExtractOwned; owned says an owner is declared);
+// else "as ACCOUNT".
+func FileWho(name plan.OpName, p plan.Privilege, remote, owned bool, account string) []string {
+	if p != plan.Elevated || !remote {
+		return []string{"as " + account}
 	}
-	return []string{"as " + account}
+	switch {
+	case name == plan.OpLink:
+		return []string{"through sudo", LinkOwner}
+	case name == plan.OpExtract && owned:
+		return []string{"through sudo", ExtractOwned}
+	case name == plan.OpExtract:
+		return []string{"through sudo", ExtractOwner}
+	case !owned:
+		return []string{"through sudo", NewOwner}
+	}
+	return []string{"through sudo"}
 }

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/user"
+	"slices"
 	"strings"
 	"time"
 
@@ -154,6 +156,7 @@ func Make(ctx context.Context, d *declaration.Declaration, env resolve.Env, o Op
 		Preflight:  pre,
 		Path:       dep.Path,
 		References: refs,
+		Masked:     slices.Sorted(maps.Keys(secretValues(d, env))),
 	}
 	p.Steps = steps(d, p)
 	if m.Unbindable != "" {
@@ -170,6 +173,12 @@ func Make(ctx context.Context, d *declaration.Declaration, env resolve.Env, o Op
 // block's included, resolved from env: what zap-deploy keeps out of the
 // plan it writes and out of its errors.
 func Masker(d *declaration.Declaration, env resolve.Env) *mask.Masker {
+	return mask.New(secretValues(d, env))
+}
+
+// secretValues are the values of the secrets d references, the deploy
+// block's included, by name, as env resolves them; unset ones left out.
+func secretValues(d *declaration.Declaration, env resolve.Env) map[string]string {
 	values := map[string]string{}
 	res := resolve.Resolve(d, env)
 	for _, r := range res.References {
@@ -182,6 +191,18 @@ func Masker(d *declaration.Declaration, env resolve.Env) *mask.Masker {
 			if v, _ := env(name); v != "" && resolve.Secret(d, name, v) {
 				values[name] = v
 			}
+		}
+	}
+	return values
+}
+
+// RunMasker masks the secrets the plan names (Masked) as env resolves
+// them: what zap-deploy run masks a step's output with as it keeps it.
+func RunMasker(p *deployplan.Plan, env func(string) (string, bool)) *mask.Masker {
+	values := map[string]string{}
+	for _, name := range p.Masked {
+		if v, _ := env(name); v != "" {
+			values[name] = v
 		}
 	}
 	return mask.New(values)

@@ -194,14 +194,15 @@ func (r *Runner) emit(e events.Event) {
 	}
 }
 
-// build runs the build command in the checkout, in a shell of its own.
+// build runs the build command in the checkout, in a shell of its own. Its
+// output is kept masked with the Masker ctx carries (execute.WithMask).
 func build(ctx context.Context, top, command string) error {
 	ctx, cancel := context.WithTimeout(ctx, buildLimit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-e")
 	cmd.Dir = top
 	cmd.Stdin = strings.NewReader(command)
-	out := execute.NewTail(execute.OutputLimit)
+	out := execute.OutputTail(ctx)
 	cmd.Stdout, cmd.Stderr = out, out
 	err := cmd.Run()
 	var xe *exec.ExitError

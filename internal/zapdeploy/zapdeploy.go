@@ -21,6 +21,7 @@ import (
 
 	"github.com/zap-go/zap/internal/deploy"
 	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/sshhost"
 	"github.com/zap-go/zap/internal/stage"
@@ -73,7 +74,9 @@ Environment:
                  name for the account
   ZAP_ENV_FD     set by zap, not by you: the descriptor holding --env-file
                  values too long for an environment
-  and every variable the declaration references (plan only)
+  and every variable the declaration references (plan; run reads only the
+                 secrets the plan names, to mask them out of what a step
+                 prints)
 
 Examples:
   zap-eval | zap-deploy plan --text           # what a dry run shows
@@ -232,6 +235,9 @@ func runVerb(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return classify(err)
 	}
 	defer c.Close()
+	// A step's output is masked as it is kept, before its tail is cut:
+	// the front end masks it again, but can't know a secret cut in two.
+	ctx = execute.WithMask(ctx, deploy.RunMasker(p, passed.Lookup))
 	r := &deploy.Runner{Plan: p, Dir: *dir, Client: c, Events: stdout, URLs: urls,
 		Warn: func(s string) { fmt.Fprintf(stderr, "warning: %s\n", escape.Line(s)) }}
 	if err := r.Run(ctx); err != nil {

@@ -54,6 +54,11 @@ type Plan struct {
 	// References are the values of the references the deploy uses (the
 	// health domain); a secret's value is never written.
 	References []observation.Reference `json:"references,omitempty"`
+	// Masked names the secrets the config references that were set when
+	// the plan was made, sorted (their values are never written):
+	// zap-deploy run reads each from its own environment and masks it out
+	// of what a step prints before the kept output is cut.
+	Masked []string `json:"masked,omitempty"`
 	// Hash is plan_hash: 64 lowercase hex digits of blake3 (see Hash).
 	Hash string `json:"plan_hash"`
 }

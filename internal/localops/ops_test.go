@@ -646,13 +646,23 @@ func TestPutRefusesKeepingModeOfFileWithAccessList(t *testing.T) {
 		t.Skip("setfacl is not installed (apt-get install acl): no access list to test with")
 	}
 	forEach(t, func(t *testing.T, b backend, root string) {
-		if s, ok := b.(*scriptHost); ok && s.busy {
-			t.Skip("BusyBox has neither getfacl nor an ls that shows +: such a host can't see an access list and keeps the mode, as documented")
-		}
 		path := filepath.Join(root, "f")
 		os.WriteFile(path, []byte("old"), 0o600)
 		if out, err := exec.Command("setfacl", "-m", "u:nobody:rw", path).CombinedOutput(); err != nil {
 			t.Skipf("this filesystem takes no access list: %s", out)
+		}
+		if s, ok := b.(*scriptHost); ok && s.busy {
+			// BusyBox has neither getfacl nor an ls that shows +: such a
+			// host can't see the list, and keeps the mode, as documented
+			// (docs/architecture.md): the mode stat shows, the list's mask
+			// in its group bits.
+			kept := stat(t, path).Mode & 0o7777
+			if err := b.Put(context.Background(), put(path, []byte("new"))); err != nil {
+				t.Fatalf("BusyBox, which can't see an access list: %v; want the write, the mode kept", err)
+			}
+			wantContent(t, path, []byte("new"))
+			wantMode(t, path, kept)
+			return
 		}
 		wantCode(t, b.Put(context.Background(), put(path, []byte("new"))), events.Permanent)
 		wantContent(t, path, []byte("old"))

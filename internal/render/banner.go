@@ -106,7 +106,8 @@ func SudoHint(w io.Writer, held []plan.Hold, c observation.Context) {
 // so the connecting user needs passwordless sudo, for any account (a
 // user's authorized_keys is written as that user). Empty for a local
 // target, whose sudo Zap asks on the terminal first, and when no resource
-// was held so. zap plan --json carries it as held_hints.
+// was held so. zap plan --json carries it as held_hints (zap detect's
+// is DetectSudoHintText).
 func SudoHintText(held []plan.Hold, c observation.Context) string {
 	if c.Target == "local" || !slices.ContainsFunc(held, func(h plan.Hold) bool { return strings.Contains(h.Reason, detect.SudoFailed) }) {
 		return ""

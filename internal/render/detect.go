@@ -6,6 +6,7 @@ import (
 
 	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/pkg/observation"
+	"github.com/zap-go/zap/pkg/plan"
 )
 
 // marks are the words the verdicts are listed with.
@@ -31,7 +32,8 @@ const markWidth = 6
 // Detect writes one detection pass raw: the UNVERIFIABLE banner when a
 // reference was unset, the header, then one line per resource with its mark
 // (ok, drift, absent, or ? for undetermined), id and kind; a drift adds
-// what was observed, a ? the reason.
+// what was observed, a ? the reason; under the counts, the hint
+// DetectSudoHintText gives.
 func Detect(w io.Writer, o *observation.Observations) {
 	if len(o.Unresolved) > 0 {
 		Unverifiable(w, o.Unresolved)
@@ -60,4 +62,20 @@ func Detect(w io.Writer, o *observation.Observations) {
 	}
 	fmt.Fprintf(w, "\n%d resource(s): %d ok, %d drift, %d absent, %d undetermined\n", len(o.Resources),
 		counts[observation.Converged], counts[observation.Drifted], counts[observation.Absent], counts[observation.Undetermined])
+	if h := DetectSudoHintText(o); h != "" {
+		fmt.Fprintf(w, "hint: %s\n", h)
+	}
+}
+
+// DetectSudoHintText is SudoHintText for a detection pass, its
+// undetermined resources standing for the ones a plan would hold. zap
+// detect --json carries it as held_hints.
+func DetectSudoHintText(o *observation.Observations) string {
+	var held []plan.Hold
+	for i, r := range o.Resources {
+		if r.Verdict == observation.Undetermined {
+			held = append(held, plan.Hold{ID: r.ID, Type: o.Declaration.Resources[i].Type, Reason: r.Reason})
+		}
+	}
+	return SudoHintText(held, o.Context)
 }

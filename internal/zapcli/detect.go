@@ -24,6 +24,8 @@ func (a *app) detectCommand(f *flagSets) *ffcli.Command {
 mark (ok, drift, absent, or ? when it couldn't be read), its id and kind; a
 drift adds what was observed, a ? the reason. A resource whose pin is
 tracked in zap.lock and isn't current there is a ?, under the LOCK banner.
+A remote account without passwordless sudo gets a hint with the sudoers
+line it needs (under --json, the document's held_hints).
 
 --json writes the observations, each resource's verdict and the lock's
 standing as one JSON document on stdout instead, and an error as that
@@ -61,9 +63,12 @@ func (a *app) cmdDetect(ctx context.Context, config string) error {
 	}
 	code := pass.VerdictCode(det.Obs)
 	if a.json != nil {
-		err := a.writeDoc(&cliout.Detect{Format: cliout.DetectFormat, Exit: code, Observations: det.JSON,
-			Resources: verdictsOf(det.Obs), Lock: lockDoc(s.lockView(false)), Unrecorded: s.Conn.Unrecorded()})
-		if err != nil {
+		doc := &cliout.Detect{Format: cliout.DetectFormat, Exit: code, Observations: det.JSON,
+			Resources: verdictsOf(det.Obs), Lock: lockDoc(s.lockView(false)), Unrecorded: s.Conn.Unrecorded()}
+		if h := render.DetectSudoHintText(det.Obs); h != "" {
+			doc.HeldHints = []string{h}
+		}
+		if err := a.writeDoc(doc); err != nil {
 			return err
 		}
 	}

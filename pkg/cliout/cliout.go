@@ -79,9 +79,13 @@ type Detect struct {
 	Observations json.RawMessage `json:"observations,omitempty"`
 	// Resources is each declared resource's verdict, in the declaration's
 	// order: the observations' verdicts with each resource's type.
-	Resources  []Verdict `json:"resources,omitempty"`
-	Lock       *Lock     `json:"lock,omitempty"`
-	Unrecorded bool      `json:"unrecorded,omitempty"`
+	Resources []Verdict `json:"resources,omitempty"`
+	// HeldHints say what would let the undetermined resources be read,
+	// as a plan document's held_hints do. An optional field, added in
+	// version 1.
+	HeldHints  []string `json:"held_hints,omitempty"`
+	Lock       *Lock    `json:"lock,omitempty"`
+	Unrecorded bool     `json:"unrecorded,omitempty"`
 }
 
 // Verdict is one resource's verdict.
@@ -282,7 +286,7 @@ func ReadDetect(data []byte) (*Detect, *observation.Observations, error) {
 		return nil, nil, err
 	}
 	if d.Observations == nil {
-		if d.Resources != nil || d.Lock != nil || d.Unrecorded {
+		if d.Resources != nil || d.HeldHints != nil || d.Lock != nil || d.Unrecorded {
 			return nil, nil, fmt.Errorf("error: a failed run writes no result field")
 		}
 		return &d, nil, nil
@@ -303,6 +307,9 @@ func ReadDetect(data []byte) (*Detect, *observation.Observations, error) {
 		if v.ID != r.ID || v.Type != string(o.Declaration.Resources[i].Type) || v.Verdict != string(r.Verdict) || v.Reason != r.Reason || !slices.Equal(v.Drift, drift) {
 			return nil, nil, fmt.Errorf("resources[%d] (%s): not the observations' verdict of %s", i, v.ID, r.ID)
 		}
+	}
+	if d.HeldHints != nil && !slices.ContainsFunc(o.Resources, func(r observation.Resource) bool { return r.Verdict == observation.Undetermined }) {
+		return nil, nil, fmt.Errorf("held_hints: a detection that read every resource has no hint for what it couldn't read")
 	}
 	if d.Lock == nil {
 		return nil, nil, fmt.Errorf("lock: required field missing")

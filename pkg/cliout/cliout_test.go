@@ -139,6 +139,11 @@ func TestReadRefuses(t *testing.T) {
 		{"detect: a verdict of another resource", `{"format":"zap.cli-detect/1","exit":0,"lock":{},"observations":` + string(example(t, "observations")) +
 			`,"resources":[{"id":"motd","type":"file","verdict":"absent"},{"id":"notes","type":"directory","verdict":"drifted","drift":["mode"]},{"id":"latest","type":"link","verdict":"absent"},{"id":"greet","type":"script","verdict":"absent"}]}`,
 			"resources[0] (motd): not the observations' verdict of notes", func(b []byte) error { _, _, err := ReadDetect(b); return err }},
+		{"detect: held_hints on a detection that read everything", `{"format":"zap.cli-detect/1","exit":0,"held_hints":["h"],"lock":{},"observations":` + string(example(t, "observations")) +
+			`,"resources":[{"id":"notes","type":"directory","verdict":"drifted","drift":["mode"]},{"id":"motd","type":"file","verdict":"absent"},{"id":"latest","type":"link","verdict":"absent"},{"id":"greet","type":"script","verdict":"absent"}]}`,
+			"held_hints: a detection that read every resource has no hint for what it couldn't read", func(b []byte) error { _, _, err := ReadDetect(b); return err }},
+		{"detect: held_hints on a failure", `{"format":"zap.cli-detect/1","exit":1,"error":"x","held_hints":["h"]}`,
+			"error: a failed run writes no result field", func(b []byte) error { _, _, err := ReadDetect(b); return err }},
 		{"status: unknown verdict", `{"format":"zap.cli-status/1","exit":0,"host":"local","lock":{},"resources":[{"id":"a","type":"file","verdict":"present"}]}`,
 			"resources[0] (a): an id, a type and a known verdict are required", func(b []byte) error { _, err := ReadStatus(b); return err }},
 		{"status: a last run with no command", `{"format":"zap.cli-status/1","exit":0,"host":"local","last":{"time":"t","command":"run"},"lock":{}}`,

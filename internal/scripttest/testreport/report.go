@@ -34,6 +34,8 @@ type report struct {
 	order   []string            // running's keys, in the order they started
 	skips   []skip
 	failed  bool
+	// passes and fails count the tests (subtests too) that ended so.
+	passes, fails int
 }
 
 func newReport(w io.Writer) *report {
@@ -80,12 +82,14 @@ func (r *report) event(e event) {
 		r.running[key] = append(r.running[key], e.Output)
 	case e.Action == "fail":
 		r.failed = true
+		r.fails++
 		r.print(r.running[key])
 		delete(r.running, key)
 	case e.Action == "skip":
 		r.skips = append(r.skips, skip{e.Package, e.Test, skipReason(r.running[key])})
 		delete(r.running, key)
 	case e.Action == "pass":
+		r.passes++
 		delete(r.running, key)
 	}
 }
@@ -165,6 +169,8 @@ func (r *report) finish(strict bool, status string) bool {
 		fmt.Fprintf(r.w, "FAIL: %d skip(s) as root in CI that docs/testing.md doesn't accept (internal/scripttest/skips.go)\n", unexpected)
 		ok = false
 	}
+	// The count in the plain form any reader of a run's end knows.
+	fmt.Fprintf(r.w, "tests: %d passed, %d failed, %d skipped\n", r.passes, r.fails, len(r.skips))
 	if ok {
 		fmt.Fprintln(r.w, "make test: PASS")
 	} else {

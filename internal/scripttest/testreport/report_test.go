@@ -52,6 +52,7 @@ func TestReportShowsFailuresPackageLinesAndSkips(t *testing.T) {
 		"skip: example.com/a TestPlain: needs a widget\n",
 		"skip: example.com/a TestScripts/seq: needs seq\n",
 		"go test exited 1\n",
+		"tests: 1 passed, 1 failed, 2 skipped\n",
 		"make test: FAIL\n",
 	} {
 		if !strings.Contains(got, want) {

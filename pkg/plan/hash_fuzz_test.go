@@ -11,19 +11,26 @@ import (
 	"github.com/zap-go/zap/pkg/observation"
 )
 
-// hashSeedPlans are plans as zap-plan writes them: none changed, a file's
-// update with content that needs escaping, Zap's own refresh, and every
-// optional block set.
-func hashSeedPlans() []*Plan {
-	content := "<a href=\"x\">&</a>\u2028\n"
-	file := Change{ID: "f", Type: declaration.KindFile, Action: Update,
+// hashFixtureChanges are the changes the hash's tests build their plans
+// from: a file's update with content (whose bytes may need escaping) and
+// Zap's own refresh.
+func hashFixtureChanges(content string) (file, refresh Change) {
+	file = Change{ID: "f", Type: declaration.KindFile, Action: Update,
 		Resource: declaration.Resource{Common: declaration.Common{ID: "f", Type: declaration.KindFile},
 			File: &declaration.File{Path: declaration.Lit("/f"), Content: declaration.Content{Type: declaration.ContentInline, Inline: &content}}},
 		Drift:       []observation.Difference{{Field: "content"}},
 		Fingerprint: strings.Repeat("a", 64),
 		Steps:       []Step{{Type: StepOp, Op: &Op{Name: OpPut, Path: declaration.Lit("/f"), Content: &content, Privilege: Login}}, {Type: StepNote, Note: "a note"}},
 	}
-	refresh := Change{ID: "cache-update-apt", Type: KindZap, Action: Create, Steps: []Step{{Type: StepOp, Op: &Op{Name: "pkg-update-apt", Privilege: Root}}}}
+	refresh = Change{ID: "cache-update-apt", Type: KindZap, Action: Create, Steps: []Step{{Type: StepOp, Op: &Op{Name: "pkg-update-apt", Privilege: Root}}}}
+	return file, refresh
+}
+
+// hashSeedPlans are plans as zap-plan writes them: none changed, a file's
+// update with content that needs escaping, Zap's own refresh, and every
+// optional block set.
+func hashSeedPlans() []*Plan {
+	file, refresh := hashFixtureChanges("<a href=\"x\">&</a>\u2028\n")
 	return []*Plan{
 		{Format: Format, Target: declaration.Target{Local: true}, Context: observation.Context{Target: "local", User: "u"}, Changes: []Change{}},
 		{Format: Format, Target: declaration.Target{Local: true}, Context: observation.Context{Target: "local", User: "u"}, Changes: []Change{file}},

@@ -69,15 +69,7 @@ func TestValidateZapChange(t *testing.T) {
 // UTF-8, a quote), with every optional block of the plan set, and for a
 // plan of another format, which is encoded whole.
 func TestHashDocIsTheWholeEncoding(t *testing.T) {
-	content := "<a href=\"x\">&</a>\u2028\xff\n"
-	file := Change{ID: "f", Type: declaration.KindFile, Action: Update,
-		Resource: declaration.Resource{Common: declaration.Common{ID: "f", Type: declaration.KindFile},
-			File: &declaration.File{Path: declaration.Lit("/f"), Content: declaration.Content{Type: declaration.ContentInline, Inline: &content}}},
-		Drift:       []observation.Difference{{Field: "content"}},
-		Fingerprint: strings.Repeat("a", 64),
-		Steps:       []Step{{Type: StepOp, Op: &Op{Name: OpPut, Path: declaration.Lit("/f"), Content: &content, Privilege: Login}}, {Type: StepNote, Note: "a note"}},
-	}
-	refresh := Change{ID: "cache-update-apt", Type: KindZap, Action: Create, Steps: []Step{{Type: StepOp, Op: &Op{Name: "pkg-update-apt", Privilege: Root}}}}
+	file, refresh := hashFixtureChanges("<a href=\"x\">&</a>\u2028\xff\n")
 	full := &Plan{Format: Format, Target: declaration.Target{Local: true}, Context: observation.Context{Target: "local", User: "u", Home: "/home/u"},
 		References: []observation.Reference{{Name: "A", Value: "<b>"}}, Unresolved: []string{"B"},
 		Changes: []Change{refresh, file}, Held: []Hold{{ID: "h", Type: declaration.KindFile, Reason: "why"}}, Warnings: []string{"w"}, Hash: strings.Repeat("f", 64)}

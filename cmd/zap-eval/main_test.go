@@ -27,7 +27,8 @@ func TestMain(m *testing.M) { scripttest.Main(m) }
 // two more commands, accountenv (below) and watch:
 //
 //	watch [-code N] [-maxrss MIB] [-filtered] [-kill D] CMD [ARGS...]
-//	    runs CMD (from PATH) as run does, its stdout and stderr what the
+//	    runs CMD (from PATH) as runas does, as the unprivileged account
+//	    when the tests run as root, its stdout and stderr what the
 //	    next stdout and stderr commands match, and asserts its exit status
 //	    (default 0). -maxrss: its peak RSS, and that of every process it
 //	    waited for (the Maxrss wait4 reports, which takes in zap-eval's
@@ -96,6 +97,7 @@ func cmdWatch(ts *testscript.TestScript, neg bool, args []string) {
 	cmd := exec.Command(path, args[1:]...)
 	cmd.Args[0] = args[0]
 	cmd.Dir = ts.MkAbs(".")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: scripttest.Unprivileged(ts)}
 	// The script's environment, as run passes it: testscript keeps it
 	// private, so it is read back through env.
 	ts.Check(ts.Exec("env", "-0"))

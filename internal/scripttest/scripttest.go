@@ -333,12 +333,24 @@ func run(ts *testscript.TestScript, neg bool, args []string, unprivileged bool) 
 	// PWD is not in the script's environment (testscript adds it only when it
 	// execs), so the working directory is the script's current one, as cd sets it.
 	cmd.Dir = ts.MkAbs(".")
-	if unprivileged && os.Geteuid() == 0 {
-		cred, err := handOver(ts)
-		ts.Check(err)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	if unprivileged {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: Unprivileged(ts)}
 	}
 	opts.runChecked(ts, cmd, "run", args[0], "")
+}
+
+// Unprivileged is the credential runas runs a command with: when the test
+// runs as root, the test account's, after $WORK is handed to it; otherwise
+// nil, the test's own user, which is already unprivileged. A script command
+// of a binary's own that runs the operator's command calls it, so the
+// command runs as a user runs it.
+func Unprivileged(ts *testscript.TestScript) *syscall.Credential {
+	if os.Geteuid() != 0 {
+		return nil
+	}
+	cred, err := handOver(ts)
+	ts.Check(err)
+	return cred
 }
 
 func isExec(p string) bool {

@@ -56,7 +56,7 @@ func TestPreflightDigest(t *testing.T) {
 	if got := digest(Options{Flags: deployplan.Flags{SkipPreflight: true}}); got != "skipped " {
 		t.Errorf("--skip-preflight: %q", got)
 	}
-	d.Resources[0].Directory.Path = declaration.Lit("/srv/b")
+	declaration.BodyOf[*declaration.Directory](&d.Resources[0]).Path = declaration.Lit("/srv/b")
 	if digest(Options{}) == none {
 		t.Error("an edited declaration leaves the digest as it was")
 	}

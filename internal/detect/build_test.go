@@ -32,7 +32,7 @@ func fileAt(p declaration.Text) *declaration.Resource {
 	content := "hello"
 	return &declaration.Resource{
 		Common: declaration.Common{ID: "f", Type: declaration.KindFile},
-		File:   &declaration.File{Path: p, Content: declaration.Content{Type: declaration.ContentInline, Inline: &content}},
+		Body:   &declaration.File{Path: p, Content: declaration.Content{Type: declaration.ContentInline, Inline: &content}},
 	}
 }
 
@@ -103,7 +103,7 @@ func TestBuildLink(t *testing.T) {
 	link := func(target declaration.Text) Detector {
 		return Build(&declaration.Resource{
 			Common: declaration.Common{ID: "l", Type: declaration.KindLink},
-			Link:   &declaration.Link{Path: declaration.Lit("~/bin/zig"), Target: target},
+			Body:   &declaration.Link{Path: declaration.Lit("~/bin/zig"), Target: target},
 		}, env)
 	}
 	l := link(declaration.Concat(declaration.Part{Lit: "~/zig-"}, declaration.Part{Env: "V"}))
@@ -125,7 +125,7 @@ func TestBuildScript(t *testing.T) {
 	env := testEnv(map[string]string{"DIR": "/srv", "TOKEN": "it's", "BAD": "x\uFDD1"})
 	d := Build(&declaration.Resource{
 		Common: declaration.Common{ID: "s", Type: declaration.KindScript},
-		Script: &declaration.Script{
+		Body: &declaration.Script{
 			Check: declaration.Concat(declaration.Part{Lit: "test -d "}, declaration.Part{Env: "DIR"}),
 			Run:   declaration.Lit("true"),
 			Cwd:   "/tmp",
@@ -142,7 +142,7 @@ func TestBuildScript(t *testing.T) {
 	}
 	bad := Build(&declaration.Resource{
 		Common: declaration.Common{ID: "s", Type: declaration.KindScript},
-		Script: &declaration.Script{Check: declaration.Lit("true"), Run: declaration.Lit("true"),
+		Body: &declaration.Script{Check: declaration.Lit("true"), Run: declaration.Lit("true"),
 			Env: map[string]declaration.Text{"X": declaration.Ref("BAD")}},
 	}, env)
 	if r := bad.Verdict(nil); r.Reason != "env.X: the reference BAD resolves to a value holding a reference marker character (U+FDD0 or U+FDD1)" {
@@ -267,11 +267,11 @@ func TestBuildUnreadKinds(t *testing.T) {
 		r    declaration.Resource
 		want string
 	}{
-		{declaration.Resource{Common: declaration.Common{ID: "s", Type: declaration.KindService}, Service: &declaration.Service{Service: "nginx", Running: &yes}},
+		{declaration.Resource{Common: declaration.Common{ID: "s", Type: declaration.KindService}, Body: &declaration.Service{Service: "nginx", Running: &yes}},
 			// A service is read through the target's manager; with none
 			// declared (the structural check refuses that first) it holds.
 			"the target declares no service_manager (systemd or openrc), and Zap doesn't guess one"},
-		{declaration.Resource{Common: declaration.Common{ID: "f", Type: declaration.KindFile}, File: &declaration.File{Path: declaration.Lit("/f"),
+		{declaration.Resource{Common: declaration.Common{ID: "f", Type: declaration.KindFile}, Body: &declaration.File{Path: declaration.Lit("/f"),
 			Content: declaration.Content{Type: declaration.ContentRemote, URL: &url}}},
 			// A tracked pin with no lock to read it from holds.
 			"its pin is tracked in zap.lock, and this pass reads no lock"},

@@ -11,7 +11,7 @@ import (
 func templateFile(body string, vars map[string]declaration.Var, kinds map[string]string) *declaration.Resource {
 	return &declaration.Resource{
 		Common: declaration.Common{ID: "t", Type: declaration.KindFile},
-		File: &declaration.File{Path: declaration.Lit("/etc/app.env"), Content: declaration.Content{
+		Body: &declaration.File{Path: declaration.Lit("/etc/app.env"), Content: declaration.Content{
 			Type: declaration.ContentTemplate, Template: &body, Vars: vars, Kinds: kinds,
 		}},
 	}
@@ -69,7 +69,7 @@ func TestBuildTemplate(t *testing.T) {
 func sourceFile(src declaration.Text) *declaration.Resource {
 	return &declaration.Resource{
 		Common: declaration.Common{ID: "s", Type: declaration.KindFile},
-		File: &declaration.File{Path: declaration.Lit("/srv/copy"), Content: declaration.Content{
+		Body: &declaration.File{Path: declaration.Lit("/srv/copy"), Content: declaration.Content{
 			Type: declaration.ContentSource, Path: &src,
 		}},
 	}

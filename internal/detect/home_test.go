@@ -15,7 +15,7 @@ func TestNoHome(t *testing.T) {
 	link := func(path, target string) *declaration.Resource {
 		return &declaration.Resource{
 			Common: declaration.Common{ID: "l", Type: declaration.KindLink},
-			Link:   &declaration.Link{Path: declaration.Lit(path), Target: declaration.Lit(target)},
+			Body:   &declaration.Link{Path: declaration.Lit(path), Target: declaration.Lit(target)},
 		}
 	}
 	cases := []struct {

@@ -9,8 +9,8 @@ import (
 
 func installerAt(check declaration.Text) *declaration.Resource {
 	return &declaration.Resource{
-		Common:    declaration.Common{ID: "i", Type: declaration.KindInstaller},
-		Installer: &declaration.Installer{URL: "https://example.com/install.sh", Check: check},
+		Common: declaration.Common{ID: "i", Type: declaration.KindInstaller},
+		Body:   &declaration.Installer{URL: "https://example.com/install.sh", Check: check},
 	}
 }
 
@@ -70,7 +70,7 @@ func TestInstallerVerdict(t *testing.T) {
 // TestPipelineVerdict: a pipeline reads nothing and is always absent.
 func TestPipelineVerdict(t *testing.T) {
 	r := &declaration.Resource{Common: declaration.Common{ID: "p", Type: declaration.KindPipeline},
-		Pipeline: &declaration.Pipeline{Steps: []declaration.Step{{ID: "a", Run: declaration.Lit("true")}}}}
+		Body: &declaration.Pipeline{Steps: []declaration.Step{{ID: "a", Run: declaration.Lit("true")}}}}
 	d := Build(r, testEnv(nil))
 	if q := d.Queries(); len(q) != 0 {
 		t.Errorf("queries %v, want none", q)

@@ -12,29 +12,29 @@ import (
 func Build(r *declaration.Resource, env Env) Detector {
 	switch r.Type {
 	case declaration.KindFile:
-		return NewFile(r.File, env)
+		return NewFile(declaration.BodyOf[*declaration.File](r), env)
 	case declaration.KindDirectory:
-		return NewDirectory(r.Directory, env)
+		return NewDirectory(declaration.BodyOf[*declaration.Directory](r), env)
 	case declaration.KindLink:
-		return NewLink(r.Link, env)
+		return NewLink(declaration.BodyOf[*declaration.Link](r), env)
 	case declaration.KindScript:
-		return NewScript(r.Script, env)
+		return NewScript(declaration.BodyOf[*declaration.Script](r), env)
 	case declaration.KindPackage:
-		return NewPackage(r.Package, env)
+		return NewPackage(declaration.BodyOf[*declaration.Package](r), env)
 	case declaration.KindInstaller:
-		return NewInstaller(r.Installer, env)
+		return NewInstaller(declaration.BodyOf[*declaration.Installer](r), env)
 	case declaration.KindVerify:
-		return NewVerify(r.Verify, env)
+		return NewVerify(declaration.BodyOf[*declaration.Verify](r), env)
 	case declaration.KindPipeline:
 		return Pipeline{}
 	case declaration.KindUser:
-		return NewUser(r.User, env)
+		return NewUser(declaration.BodyOf[*declaration.User](r), env)
 	case declaration.KindService:
-		return NewService(r.Service, env)
+		return NewService(declaration.BodyOf[*declaration.Service](r), env)
 	case declaration.KindSwap:
-		return NewSwap(r.Swap, env)
+		return NewSwap(declaration.BodyOf[*declaration.Swap](r), env)
 	case declaration.KindFirewall:
-		return NewFirewall(r.Firewall, env)
+		return NewFirewall(declaration.BodyOf[*declaration.Firewall](r), env)
 	}
 	return Held(fmt.Sprintf("this zap can't read %s resources yet", r.Type))
 }

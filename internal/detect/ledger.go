@@ -65,9 +65,16 @@ type Ledger struct {
 // or a service's restart_on or reload_on. Such a config reads the ledger on
 // every pass.
 func DeclaresTrigger(d *declaration.Declaration) bool {
-	for _, r := range d.Resources {
-		if r.File != nil && len(r.File.Triggers) > 0 || r.Service != nil && (len(r.Service.RestartOn) > 0 || len(r.Service.ReloadOn) > 0) {
-			return true
+	for i := range d.Resources {
+		switch b := d.Resources[i].Body.(type) {
+		case *declaration.File:
+			if len(b.Triggers) > 0 {
+				return true
+			}
+		case *declaration.Service:
+			if len(b.RestartOn) > 0 || len(b.ReloadOn) > 0 {
+				return true
+			}
 		}
 	}
 	return false
@@ -139,9 +146,9 @@ func (l *Ledger) Verdict(a []Answer) Result {
 // that aren't markers.
 func (l *Ledger) Warnings(d *declaration.Declaration) []string {
 	managed := map[string]bool{}
-	for _, r := range d.Resources {
-		if r.Service != nil {
-			managed[r.Service.Service] = true
+	for i := range d.Resources {
+		if s := declaration.BodyOf[*declaration.Service](&d.Resources[i]); s != nil {
+			managed[s.Service] = true
 		}
 	}
 	var out []string

@@ -61,7 +61,7 @@ func TestLedgerVerdict(t *testing.T) {
 
 func TestLedgerWarnings(t *testing.T) {
 	d := &declaration.Declaration{Resources: []declaration.Resource{
-		{Common: declaration.Common{ID: "web", Type: declaration.KindService}, Service: &declaration.Service{Service: "nginx"}},
+		{Common: declaration.Common{ID: "web", Type: declaration.KindService}, Body: &declaration.Service{Service: "nginx"}},
 	}}
 	l := &Ledger{Markers: []observation.Marker{{Service: "nginx", Action: "reload"}, {Service: "old", Action: "restart"}}, Unknown: []string{"nginx"}, Strays: 1}
 	want := []string{
@@ -75,7 +75,7 @@ func TestLedgerWarnings(t *testing.T) {
 	if DeclaresTrigger(d) {
 		t.Error("a service with no trigger declares one")
 	}
-	d.Resources[0].Service.ReloadOn = []string{"x"}
+	declaration.BodyOf[*declaration.Service](&d.Resources[0]).ReloadOn = []string{"x"}
 	if !DeclaresTrigger(d) {
 		t.Error("reload_on isn't a trigger")
 	}

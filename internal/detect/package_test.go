@@ -22,7 +22,7 @@ func pkgResource(t *testing.T, from map[string]string, check string) *declaratio
 		c := declaration.Lit(check)
 		p.Check = &c
 	}
-	return &declaration.Resource{Common: declaration.Common{ID: "p", Type: declaration.KindPackage}, Package: p}
+	return &declaration.Resource{Common: declaration.Common{ID: "p", Type: declaration.KindPackage}, Body: p}
 }
 
 // recordedDpkgList is the apt query's stdout recorded from a real
@@ -267,7 +267,7 @@ func TestPackageVerdictCheck(t *testing.T) {
 func TestPackageCheckPathResolves(t *testing.T) {
 	r := pkgResource(t, map[string]string{"apt": "x"}, "")
 	txt := declaration.Concat(declaration.Part{Lit: "/opt/"}, declaration.Part{Env: "PREFIX"}, declaration.Part{Lit: "/bin/x"})
-	r.Package.Check = &txt
+	declaration.BodyOf[*declaration.Package](r).Check = &txt
 	d := Build(r, Env{PackageManager: "apt", Value: func(n string) string {
 		if n == "PREFIX" {
 			return "x"

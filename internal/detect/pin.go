@@ -36,7 +36,7 @@ func (env Env) PinOf(r *declaration.Resource, f declaration.Fetched) Pin {
 // a tracked pin up by, and the pin holds.
 func (env Env) pinFor(b declaration.Body) Pin {
 	r := env.Resource
-	if r == nil || r.Body() != b {
+	if r == nil || r.Body != b {
 		return Pin{Hold: "no resource to look its pin up by"}
 	}
 	f, _ := r.Fetched()

@@ -14,13 +14,13 @@ import (
 const testPin = "0000000000000000000000000000000000000000000000000000000000000001"
 
 func buildRes(b declaration.Build) *declaration.Resource {
-	return &declaration.Resource{Common: declaration.Common{ID: "hello", Type: declaration.KindBuild}, Build: &b}
+	return &declaration.Resource{Common: declaration.Common{ID: "hello", Type: declaration.KindBuild}, Body: &b}
 }
 
 // newBuild is r's detector, as kind.Def builds it: env.Resource is r.
 func newBuild(r *declaration.Resource, env Env) Detector {
 	env.Resource = r
-	return NewBuild(r.Build, env)
+	return NewBuild(declaration.BodyOf[*declaration.Build](r), env)
 }
 
 func sampleBuild() declaration.Build {
@@ -262,7 +262,7 @@ func TestNewBuildHolds(t *testing.T) {
 	if d, ok := newBuild(buildRes(tracked), pinned).(*Built); !ok || d.Pin != strings.Repeat("3", 64) {
 		t.Errorf("a pin from env.Pin: %#v", d)
 	}
-	if r := NewBuild(buildRes(sampleBuild()).Build, pinned).Verdict(nil); r.Verdict != observation.Undetermined || !strings.Contains(r.Reason, "no resource") {
+	if r := NewBuild(declaration.BodyOf[*declaration.Build](buildRes(sampleBuild())), pinned).Verdict(nil); r.Verdict != observation.Undetermined || !strings.Contains(r.Reason, "no resource") {
 		t.Errorf("no env.Resource: %+v", r)
 	}
 }

@@ -251,8 +251,8 @@ func (t *RemoteTree) Placement() (string, string, string) {
 // newRemote makes the detector of a file with remote content at path.
 func newRemote(f *declaration.File, path, shown string, env Env) Detector {
 	r := env.Resource
-	if r == nil || r.File != f {
-		r = &declaration.Resource{File: f}
+	if r == nil || declaration.BodyOf[*declaration.File](r) != f {
+		r = &declaration.Resource{Body: f}
 	}
 	fetched, ok := r.Fetched()
 	if !ok {

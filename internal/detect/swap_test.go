@@ -126,7 +126,7 @@ func TestSwapEscapes(t *testing.T) {
 // TestSwapBuild: the default path, and a path no swap file can have holds
 // before anything is read.
 func TestSwapBuild(t *testing.T) {
-	d := Build(&declaration.Resource{Common: declaration.Common{ID: "w", Type: declaration.KindSwap}, Swap: &declaration.Swap{Size: "1G"}}, testEnv(nil))
+	d := Build(&declaration.Resource{Common: declaration.Common{ID: "w", Type: declaration.KindSwap}, Body: &declaration.Swap{Size: "1G"}}, testEnv(nil))
 	q := d.Queries()
 	if len(q) != 3 || q[0].Op != OpStat || q[0].Path != "/swapfile" || q[1].Op != OpProbe || q[2].Op != OpProbe {
 		t.Fatalf("queries %+v", q)
@@ -145,7 +145,7 @@ func TestSwapBuild(t *testing.T) {
 		"/a\vb":       "path: /a\vb holds whitespace, which an /etc/fstab field can't",
 		"relative/sw": "path: relative/sw is not an absolute path",
 	} {
-		d := Build(&declaration.Resource{Common: declaration.Common{ID: "w", Type: declaration.KindSwap}, Swap: &declaration.Swap{Size: "1G", Path: path}}, testEnv(nil))
+		d := Build(&declaration.Resource{Common: declaration.Common{ID: "w", Type: declaration.KindSwap}, Body: &declaration.Swap{Size: "1G", Path: path}}, testEnv(nil))
 		if len(d.Queries()) != 0 {
 			t.Errorf("%s: reads %v", path, d.Queries())
 		}

@@ -226,7 +226,7 @@ func TestUserVerdictSudo(t *testing.T) {
 // root never reaches a detector: the structural gate refuses it, and Build
 // reads nothing for it all the same.
 func TestUserRoot(t *testing.T) {
-	r := &declaration.Resource{Common: declaration.Common{ID: "r", Type: declaration.KindUser}, User: &declaration.User{Username: "root"}}
+	r := &declaration.Resource{Common: declaration.Common{ID: "r", Type: declaration.KindUser}, Body: &declaration.User{Username: "root"}}
 	d := Build(r, testEnv(nil))
 	if len(d.Queries()) != 0 || d.Verdict(nil).Verdict != observation.Undetermined {
 		t.Errorf("root is read: %+v", d.Queries())

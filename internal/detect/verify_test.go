@@ -15,7 +15,7 @@ import (
 
 func verifyOf(as ...declaration.Assertion) *declaration.Resource {
 	return &declaration.Resource{Common: declaration.Common{ID: "v", Type: declaration.KindVerify},
-		Verify: &declaration.Verify{Assertions: as}}
+		Body: &declaration.Verify{Assertions: as}}
 }
 
 func pathAssert(path, ft, mode, owner string, nonEmpty bool) declaration.Assertion {

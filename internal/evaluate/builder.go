@@ -401,7 +401,7 @@ func (c *converter) label(label string, arg goja.Value) string {
 
 func readFile(f *fields, r *declaration.Resource) {
 	x := &declaration.File{}
-	r.File = x
+	r.Body = x
 	x.Path, _ = f.text("path", true)
 	if c := f.object("content", true); c != nil {
 		x.Content = readContent(c)
@@ -418,7 +418,7 @@ func readFile(f *fields, r *declaration.Resource) {
 
 func readDirectory(f *fields, r *declaration.Resource) {
 	x := &declaration.Directory{}
-	r.Directory = x
+	r.Body = x
 	x.Path, _ = f.text("path", true)
 	x.Mode = f.mode("mode")
 	x.Owner = f.str("owner", false, insteadAccount)
@@ -427,14 +427,14 @@ func readDirectory(f *fields, r *declaration.Resource) {
 
 func readLink(f *fields, r *declaration.Resource) {
 	x := &declaration.Link{}
-	r.Link = x
+	r.Body = x
 	x.Path, _ = f.text("path", true)
 	x.Target, _ = f.text("target", true)
 }
 
 func readScript(f *fields, r *declaration.Resource) {
 	x := &declaration.Script{}
-	r.Script = x
+	r.Body = x
 	x.Check, _ = f.text("check", true)
 	x.Run, _ = f.text("run", true)
 	x.Cwd = f.str("cwd", false, "cwd is taken as written; write the absolute path out, or cd into a referenced directory inside run")

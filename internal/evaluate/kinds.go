@@ -105,7 +105,7 @@ func (f *fields) each(key string, required bool, read func(*fields)) {
 
 func readPackage(f *fields, r *declaration.Resource) {
 	x := &declaration.Package{}
-	r.Package = x
+	r.Body = x
 	if o := f.object("from", true); o != nil {
 		x.From = map[string]string{}
 		for _, k := range o.o.keys {
@@ -132,7 +132,7 @@ func pathCheck(t declaration.Text) bool {
 
 func readAptRepo(f *fields, r *declaration.Resource) {
 	x := &declaration.AptRepo{}
-	r.AptRepo = x
+	r.Body = x
 	x.KeyURL, _ = f.text("key_url", true)
 	x.KeyBlake3 = f.str("key_blake3", false, insteadPin)
 	x.Source = f.str("source", true, insteadSource)
@@ -142,7 +142,7 @@ func readAptRepo(f *fields, r *declaration.Resource) {
 
 func readInstaller(f *fields, r *declaration.Resource) {
 	x := &declaration.Installer{}
-	r.Installer = x
+	r.Body = x
 	x.URL = f.str("url", true, insteadURLFixed)
 	x.Check, _ = f.text("check", true)
 	x.Shell = f.str("shell", false, "the shell line is shown and run as written; write it out")
@@ -150,7 +150,7 @@ func readInstaller(f *fields, r *declaration.Resource) {
 
 func readUser(f *fields, r *declaration.Resource) {
 	x := &declaration.User{}
-	r.User = x
+	r.Body = x
 	x.Username = f.str("username", true, insteadAccount)
 	x.Shell = f.str("shell", false, "write the login shell's path out, such as '/bin/bash'")
 	x.HomeMode = f.mode("home_mode")
@@ -187,7 +187,7 @@ func readUser(f *fields, r *declaration.Resource) {
 
 func readService(f *fields, r *declaration.Resource) {
 	x := &declaration.Service{}
-	r.Service = x
+	r.Body = x
 	x.Service = f.str("service", true, insteadService)
 	x.Enabled = f.boolPtr("enabled", "write true or false")
 	x.Running = f.boolPtr("running", "write true or false")
@@ -197,7 +197,7 @@ func readService(f *fields, r *declaration.Resource) {
 
 func readDatabase(f *fields, r *declaration.Resource) {
 	x := &declaration.Database{}
-	r.Database = x
+	r.Body = x
 	x.Engine = f.str("engine", true, "write 'postgresql'")
 	x.DatabaseName, _ = f.text("database_name", true)
 	x.Username, _ = f.text("username", true)
@@ -214,14 +214,14 @@ func readDatabase(f *fields, r *declaration.Resource) {
 
 func readSwap(f *fields, r *declaration.Resource) {
 	x := &declaration.Swap{}
-	r.Swap = x
+	r.Body = x
 	x.Size = f.str("size", true, "write the size out, such as '2G'")
 	x.Path = f.str("path", false, insteadSwapPath)
 }
 
 func readFirewall(f *fields, r *declaration.Resource) {
 	x := &declaration.Firewall{Allow: []declaration.AllowRule{}}
-	r.Firewall = x
+	r.Body = x
 	x.Backend = f.str("backend", true, "write 'ufw' or 'nftables'")
 	if v, ok := f.get("allow", true); ok {
 		path := child(f.path, "allow")
@@ -253,7 +253,7 @@ func readFirewall(f *fields, r *declaration.Resource) {
 
 func readVerify(f *fields, r *declaration.Resource) {
 	x := &declaration.Verify{Assertions: []declaration.Assertion{}}
-	r.Verify = x
+	r.Body = x
 	f.each("assertions", true, func(o *fields) {
 		a := declaration.Assertion{Type: declaration.AssertionType(o.str("type", true, insteadEnum))}
 		switch a.Type {
@@ -280,7 +280,7 @@ func readVerify(f *fields, r *declaration.Resource) {
 
 func readPipeline(f *fields, r *declaration.Resource) {
 	x := &declaration.Pipeline{Steps: []declaration.Step{}}
-	r.Pipeline = x
+	r.Body = x
 	f.each("steps", true, func(o *fields) {
 		s := declaration.Step{ID: o.str("id", true, insteadStep)}
 		s.Run, _ = o.text("run", true)
@@ -312,7 +312,7 @@ func readExtract(o *fields) *declaration.Extract {
 
 func readBuild(f *fields, r *declaration.Resource) {
 	x := &declaration.Build{}
-	r.Build = x
+	r.Body = x
 	if o := f.object("source", true); o != nil {
 		s := declaration.Source{Type: o.str("type", true, "write 'remote'")}
 		if s.Type != "" && s.Type != "remote" {

@@ -182,7 +182,7 @@ func TestRunNegativeZero(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := string(d.Resources[0].File.Content.Vars["n"].JSON); got != "0" {
+	if got := string(declaration.BodyOf[*declaration.File](&d.Resources[0]).Content.Vars["n"].JSON); got != "0" {
 		t.Fatalf("vars.n = %s", got)
 	}
 }

@@ -215,7 +215,7 @@ func TestRunVerifyExpectMissed(t *testing.T) {
 	ok := "ok"
 	verify := func(assertions ...declaration.Assertion) plan.Change {
 		c := plan.Change{ID: "gate", Type: declaration.KindVerify, Action: plan.Update,
-			Resource: declaration.Resource{Common: declaration.Common{ID: "gate", Type: declaration.KindVerify}, Verify: &declaration.Verify{Assertions: assertions}}}
+			Resource: declaration.Resource{Common: declaration.Common{ID: "gate", Type: declaration.KindVerify}, Body: &declaration.Verify{Assertions: assertions}}}
 		for i := range assertions {
 			c.Steps = append(c.Steps, plan.Step{Type: plan.StepCommand, Command: &plan.Command{
 				Run: declaration.Lit(fmt.Sprintf("# verify: the wrapper %d\n", i)), Privilege: plan.Login}})

@@ -93,13 +93,13 @@ func Prepare(p *plan.Plan, lookup Lookup, c Context) (*Prepared, error) {
 	for i := range p.Changes {
 		ch := &p.Changes[i]
 		pc := PreparedChange{Change: ch}
-		v := ch.Resource.Verify
+		v := declaration.BodyOf[*declaration.Verify](&ch.Resource)
 		for j, s := range ch.Steps {
 			ps, err := prepareStep(ch.ID, s, lookup, c)
 			if err != nil {
 				return nil, err
 			}
-			if ch.Resource.AptRepo != nil && ps.Put != nil && ps.Put.Remote != nil {
+			if declaration.BodyOf[*declaration.AptRepo](&ch.Resource) != nil && ps.Put != nil && ps.Put.Remote != nil {
 				// An apt_repo's signing key: 1 MiB at most, as its pin
 				// was minted and as detection reads it.
 				ps.Put.Remote.Limit, ps.Put.Remote.What = vocab.AptKeyLimit, "an apt signing key"

@@ -108,7 +108,7 @@ func TestAptKeyOverOneMiBRefusedAtTheFetch(t *testing.T) {
 	r, h, rm := cachedRemote(t, big)
 	url := declaration.Lit(rm.URL)
 	p := &plan.Plan{Changes: []plan.Change{{ID: "repo", Type: declaration.KindAptRepo, Action: plan.Create,
-		Resource: declaration.Resource{AptRepo: &declaration.AptRepo{}},
+		Resource: declaration.Resource{Body: &declaration.AptRepo{}},
 		Steps: []plan.Step{{Type: plan.StepOp, Op: &plan.Op{Name: plan.OpPut, Path: declaration.Lit("/etc/apt/keyrings/repo.asc"), Mode: "644",
 			From: &declaration.Content{Type: declaration.ContentRemote, URL: &url, Blake3: rm.Pin}, Privilege: plan.Elevated}}}}}}
 	pp, err := Prepare(p, func(string) (string, bool) { return "", false }, Context{Home: "/root", Root: true})

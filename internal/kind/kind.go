@@ -107,7 +107,7 @@ type Def[B declaration.Body] struct {
 
 // body is r's body as a B, and whether it is one.
 func (d Def[B]) body(r *declaration.Resource) (B, bool) {
-	b, ok := r.Body().(B)
+	b, ok := r.Body.(B)
 	return b, ok
 }
 

@@ -37,7 +37,7 @@ var shown = func() Def[*declaration.Link] {
 // detector the resource, the steps and the preview its id.
 func TestDefHandsEachPartTheBody(t *testing.T) {
 	r := &declaration.Resource{Common: declaration.Common{ID: "l", Type: declaration.KindLink},
-		Link: &declaration.Link{Path: declaration.Lit("/a"), Target: declaration.Lit("/b")}}
+		Body: &declaration.Link{Path: declaration.Lit("/a"), Target: declaration.Lit("/b")}}
 	if got := link.Detect(r, detect.Env{}).Verdict(nil).Reason; got != "read /a of l" {
 		t.Errorf("Detect: reason %q, want the body's path and the resource's id", got)
 	}
@@ -61,7 +61,7 @@ func TestDefHandsEachPartTheBody(t *testing.T) {
 
 func TestDefRefusesAnotherBody(t *testing.T) {
 	r := &declaration.Resource{Common: declaration.Common{ID: "x", Type: declaration.KindLink},
-		Directory: &declaration.Directory{Path: declaration.Lit("/a")}}
+		Body: &declaration.Directory{Path: declaration.Lit("/a")}}
 	res := link.Detect(r, detect.Env{}).Verdict(nil)
 	if res.Verdict != observation.Undetermined || !strings.Contains(res.Reason, "no link fields") {
 		t.Errorf("Detect of a link with a directory's body: %s %q, want a hold", res.Verdict, res.Reason)

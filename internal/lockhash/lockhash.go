@@ -219,11 +219,11 @@ func collectRefs(v any, seen map[string]bool) {
 // URL and its path (a file's path, a build's output).
 func address(r *declaration.Resource, f declaration.Fetched) []string {
 	names := f.URL.Refs()
-	switch {
-	case r.File != nil:
-		names = append(names, r.File.Path.Refs()...)
-	case r.Build != nil:
-		names = append(names, r.Build.Output.Refs()...)
+	switch b := r.Body.(type) {
+	case *declaration.File:
+		names = append(names, b.Path.Refs()...)
+	case *declaration.Build:
+		names = append(names, b.Output.Refs()...)
 	}
 	return names
 }

@@ -57,8 +57,8 @@ func TargetHolds(d *declaration.Declaration, res *resolve.Resolution) []TargetHo
 			home = append(home, r.ID)
 		case detect.ForWantOfManager(reason):
 			manager = append(manager, r.ID)
-			if r.Package != nil {
-				for m := range r.Package.From {
+			if p := declaration.BodyOf[*declaration.Package](r); p != nil {
+				for m := range p.From {
 					froms[m] = true
 				}
 			}

@@ -82,10 +82,11 @@ func BadTemplates(d *declaration.Declaration, res *resolve.Resolution) []string 
 	var out []string
 	for i := range d.Resources {
 		r := &d.Resources[i]
-		if r.File == nil || r.File.Content.Template == nil {
+		f := declaration.BodyOf[*declaration.File](r)
+		if f == nil || f.Content.Template == nil {
 			continue
 		}
-		c := &r.File.Content
+		c := &f.Content
 		if _, err := template.Values(c.Vars, c.Kinds, res.Lookup); err != nil {
 			out = append(out, fmt.Sprintf("resource %s: %s", escape.Line(r.ID), escape.Line(err.Error())))
 		}

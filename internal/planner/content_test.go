@@ -13,7 +13,7 @@ import (
 func templateRes(id, path, body string, vars map[string]declaration.Var) declaration.Resource {
 	return declaration.Resource{
 		Common: declaration.Common{ID: id, Type: declaration.KindFile},
-		File: &declaration.File{Path: declaration.Lit(path), Content: declaration.Content{
+		Body: &declaration.File{Path: declaration.Lit(path), Content: declaration.Content{
 			Type: declaration.ContentTemplate, Template: &body, Vars: vars, Kinds: map[string]string{"port": "port"},
 		}},
 	}
@@ -22,7 +22,7 @@ func templateRes(id, path, body string, vars map[string]declaration.Var) declara
 func sourceRes(id, path string, src declaration.Text) declaration.Resource {
 	return declaration.Resource{
 		Common: declaration.Common{ID: id, Type: declaration.KindFile},
-		File:   &declaration.File{Path: declaration.Lit(path), Content: declaration.Content{Type: declaration.ContentSource, Path: &src}},
+		Body:   &declaration.File{Path: declaration.Lit(path), Content: declaration.Content{Type: declaration.ContentSource, Path: &src}},
 	}
 }
 
@@ -46,7 +46,7 @@ func TestStepsTemplateAndSource(t *testing.T) {
 		if op == nil || op.Name != plan.OpPut || op.Content != nil || op.SHA512 != "" || op.From == nil {
 			t.Fatalf("%s: step %+v, want a put from its content source", c.ID, c.Steps[0])
 		}
-		want := map[string]declaration.Content{"env": tr.File.Content, "copy": sr.File.Content}[c.ID]
+		want := map[string]declaration.Content{"env": declaration.BodyOf[*declaration.File](&tr).Content, "copy": declaration.BodyOf[*declaration.File](&sr).Content}[c.ID]
 		if !reflect.DeepEqual(*op.From, want) {
 			t.Errorf("%s: from %+v, want %+v", c.ID, *op.From, want)
 		}

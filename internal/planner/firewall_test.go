@@ -12,7 +12,7 @@ import (
 )
 
 func firewallRes(id string, f declaration.Firewall) declaration.Resource {
-	return declaration.Resource{Common: declaration.Common{ID: id, Type: declaration.KindFirewall}, Firewall: &f}
+	return declaration.Resource{Common: declaration.Common{ID: id, Type: declaration.KindFirewall}, Body: &f}
 }
 
 func ruleMissing(i int, rule string) observation.Difference {
@@ -65,7 +65,7 @@ func TestFirewallConvergedHeldClone(t *testing.T) {
 	nft := firewallRes("fw", declaration.Firewall{Backend: "nftables", Allow: []declaration.AllowRule{{Port: 22}}})
 	on := true
 	svc := declaration.Resource{Common: declaration.Common{ID: "nftables", Type: declaration.KindService},
-		Service: &declaration.Service{Service: "nftables", Enabled: &on}}
+		Body: &declaration.Service{Service: "nftables", Enabled: &on}}
 	o := observe(converged(svc), undetermined(nft, "reading the nftables table inet filter timed out after 30s"))
 	o.Declaration.Target.ServiceManager = "systemd"
 	p := mustPlan(t, o)
@@ -74,8 +74,8 @@ func TestFirewallConvergedHeldClone(t *testing.T) {
 	}
 	o = observe(absent(fw))
 	p = mustPlan(t, o)
-	o.Declaration.Resources[0].Firewall.Allow[0].Profile = "Other"
-	if got := p.Changes[0].Resource.Firewall; got == nil || got.Allow[0].Profile != "OpenSSH" {
+	declaration.BodyOf[*declaration.Firewall](&o.Declaration.Resources[0]).Allow[0].Profile = "Other"
+	if got := declaration.BodyOf[*declaration.Firewall](&p.Changes[0].Resource); got == nil || got.Allow[0].Profile != "OpenSSH" {
 		t.Errorf("the plan shares the observations' firewall: %+v", got)
 	}
 }
@@ -86,7 +86,7 @@ func TestFirewallConvergedHeldClone(t *testing.T) {
 func TestNftSteps(t *testing.T) {
 	on := true
 	svc := declaration.Resource{Common: declaration.Common{ID: "nftables", Type: declaration.KindService},
-		Service: &declaration.Service{Service: "nftables", Enabled: &on}}
+		Body: &declaration.Service{Service: "nftables", Enabled: &on}}
 	fw := firewallRes("fw", declaration.Firewall{Backend: "nftables", Allow: []declaration.AllowRule{{Port: 22}, {Port: 53, Proto: "udp"}, {Port: 5353, Proto: "any"}}})
 	strict := firewallRes("fw", declaration.Firewall{Backend: "nftables", Allow: []declaration.AllowRule{{Port: 22}}, DefaultIncoming: "reject", DefaultOutgoing: "deny"})
 	for _, c := range []struct {

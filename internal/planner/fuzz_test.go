@@ -43,11 +43,11 @@ func seedPlans(t testing.TB) [][]byte {
 	add(planOf(o))
 
 	f := fileRes("conf", "~/conf", "tab\there \u2028 \x1b[31m <script> & \"quoted\"\n")
-	f.File.Mode, f.File.Owner, f.File.Group = "0640", "root", "adm"
+	declaration.BodyOf[*declaration.File](&f).Mode, declaration.BodyOf[*declaration.File](&f).Owner, declaration.BodyOf[*declaration.File](&f).Group = "0640", "root", "adm"
 	v := declaration.Concat(declaration.Part{Lit: "visudo -cf "}, declaration.Part{Env: "F"}, declaration.Part{Lit: " # é"})
-	f.File.Validate = &v
+	declaration.BodyOf[*declaration.File](&f).Validate = &v
 	s := scriptRes("s", "true", "echo $HOME", "conf")
-	s.Script.Env = map[string]declaration.Text{"A": declaration.Ref("X"), "B": declaration.Lit("")}
+	declaration.BodyOf[*declaration.Script](&s).Env = map[string]declaration.Text{"A": declaration.Ref("X"), "B": declaration.Lit("")}
 	add(planOf(observe(
 		drifted(f, observation.Difference{Field: "content", Observed: "sha512 00", Desired: "sha512 ff"}),
 		absent(s),

@@ -13,7 +13,7 @@ import (
 // hashBase is a pass with one change of each kind and a plain reference.
 func hashBase() *observation.Observations {
 	f := fileRes("conf", "/etc/app.conf", "port = 8080\n")
-	f.File.Mode = "644"
+	declaration.BodyOf[*declaration.File](&f).Mode = "644"
 	o := observe(
 		absent(f),
 		absent(dirRes("dir", "/srv/app")),
@@ -62,10 +62,10 @@ func TestHashCovers(t *testing.T) {
 		script func(plan.OpName) (plan.Script, bool)
 	}{
 		{name: "a content byte", edit: func(o *observation.Observations) {
-			*o.Declaration.Resources[0].File.Content.Inline = "port = 8081\n"
+			*declaration.BodyOf[*declaration.File](&o.Declaration.Resources[0]).Content.Inline = "port = 8081\n"
 		}},
 		{name: "a mode", edit: func(o *observation.Observations) {
-			o.Declaration.Resources[0].File.Mode = "640"
+			declaration.BodyOf[*declaration.File](&o.Declaration.Resources[0]).Mode = "640"
 		}},
 		{name: "a depends_on that leaves the order as it is", edit: func(o *observation.Observations) {
 			// cur already runs before dir ("cur" < "dir").

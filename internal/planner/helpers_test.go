@@ -17,28 +17,28 @@ type entry struct {
 func fileRes(id, path, content string, deps ...string) declaration.Resource {
 	return declaration.Resource{
 		Common: declaration.Common{ID: id, Type: declaration.KindFile, DependsOn: deps},
-		File:   &declaration.File{Path: declaration.Lit(path), Content: declaration.Content{Type: declaration.ContentInline, Inline: &content}},
+		Body:   &declaration.File{Path: declaration.Lit(path), Content: declaration.Content{Type: declaration.ContentInline, Inline: &content}},
 	}
 }
 
 func dirRes(id, path string, deps ...string) declaration.Resource {
 	return declaration.Resource{
-		Common:    declaration.Common{ID: id, Type: declaration.KindDirectory, DependsOn: deps},
-		Directory: &declaration.Directory{Path: declaration.Lit(path)},
+		Common: declaration.Common{ID: id, Type: declaration.KindDirectory, DependsOn: deps},
+		Body:   &declaration.Directory{Path: declaration.Lit(path)},
 	}
 }
 
 func linkRes(id string, path declaration.Text, target string, deps ...string) declaration.Resource {
 	return declaration.Resource{
 		Common: declaration.Common{ID: id, Type: declaration.KindLink, DependsOn: deps},
-		Link:   &declaration.Link{Path: path, Target: declaration.Lit(target)},
+		Body:   &declaration.Link{Path: path, Target: declaration.Lit(target)},
 	}
 }
 
 func scriptRes(id, check, run string, deps ...string) declaration.Resource {
 	return declaration.Resource{
 		Common: declaration.Common{ID: id, Type: declaration.KindScript, DependsOn: deps},
-		Script: &declaration.Script{Check: declaration.Lit(check), Run: declaration.Lit(run)},
+		Body:   &declaration.Script{Check: declaration.Lit(check), Run: declaration.Lit(run)},
 	}
 }
 

@@ -151,8 +151,8 @@ func TestHolds(t *testing.T) {
 // it.
 func TestHeldKindNotPlanned(t *testing.T) {
 	pkg := declaration.Resource{
-		Common:  declaration.Common{ID: "curl", Type: declaration.KindPackage},
-		Package: &declaration.Package{From: map[string]string{"apt": "curl"}},
+		Common: declaration.Common{ID: "curl", Type: declaration.KindPackage},
+		Body:   &declaration.Package{From: map[string]string{"apt": "curl"}},
 	}
 	p := mustPlan(t, observe(
 		undetermined(pkg, "this zap can't read package resources yet"),

@@ -12,8 +12,8 @@ import (
 
 func installerRes(id, url, check, shell string, deps ...string) declaration.Resource {
 	return declaration.Resource{
-		Common:    declaration.Common{ID: id, Type: declaration.KindInstaller, DependsOn: deps},
-		Installer: &declaration.Installer{URL: url, Check: declaration.Lit(check), Shell: shell},
+		Common: declaration.Common{ID: id, Type: declaration.KindInstaller, DependsOn: deps},
+		Body:   &declaration.Installer{URL: url, Check: declaration.Lit(check), Shell: shell},
 	}
 }
 

@@ -3,6 +3,7 @@ package planner
 import (
 	"container/heap"
 	"fmt"
+	"github.com/zap-go/zap/pkg/declaration"
 	"strconv"
 	"strings"
 
@@ -78,7 +79,7 @@ func batchPackages(p *plan.Plan, g *graph, order []string, manager string) error
 	packages := 0
 	for i, c := range p.Changes {
 		changeAt[c.ID] = i
-		if c.Resource.Package != nil {
+		if declaration.BodyOf[*declaration.Package](&c.Resource) != nil {
 			packages++
 		}
 	}
@@ -90,7 +91,7 @@ func batchPackages(p *plan.Plan, g *graph, order []string, manager string) error
 	}
 	planned := func(id string) bool {
 		i, ok := changeAt[id]
-		return ok && p.Changes[i].Resource.Package != nil
+		return ok && declaration.BodyOf[*declaration.Package](&p.Changes[i].Resource) != nil
 	}
 	batch := assignBatches(g, order, planned)
 	// The order with each batch as one node.
@@ -131,7 +132,7 @@ func checkPackageManager(p *plan.Plan, manager string) error {
 		return nil
 	}
 	for _, c := range p.Changes {
-		if c.Resource.Package != nil {
+		if declaration.BodyOf[*declaration.Package](&c.Resource) != nil {
 			if manager == "" {
 				return fmt.Errorf("resource %q: a package to install, and the target declares no package_manager", c.ID)
 			}
@@ -216,7 +217,7 @@ func batchChanges(p *plan.Plan, changeAt map[string]int, ids []string, manager s
 	var names []string
 	seen := map[string]bool{}
 	for _, id := range ids {
-		pkg := p.Changes[changeAt[id]].Resource.Package.From[manager]
+		pkg := declaration.BodyOf[*declaration.Package](&p.Changes[changeAt[id]].Resource).From[manager]
 		if !seen[pkg] {
 			seen[pkg] = true
 			names = append(names, pkg)

@@ -12,7 +12,7 @@ import (
 
 func pkgRes(id, name string, deps ...string) declaration.Resource {
 	return declaration.Resource{Common: declaration.Common{ID: id, Type: declaration.KindPackage, DependsOn: deps},
-		Package: &declaration.Package{From: map[string]string{"apt": name, "apk": name + "-apk"}}}
+		Body: &declaration.Package{From: map[string]string{"apt": name, "apk": name + "-apk"}}}
 }
 
 // planFor plans es on a target whose package manager is manager.
@@ -73,7 +73,7 @@ func TestPackageBatchOne(t *testing.T) {
 	if c := p.Changes[0]; c.Type != plan.KindZap || c.Action != plan.Create || !reflect.ValueOf(c.Resource).IsZero() {
 		t.Errorf("the refresh: type %q, action %q, resource %+v", c.Type, c.Action, c.Resource)
 	}
-	if p.Changes[1].Resource.Package == nil || p.Changes[1].Resource.Package.From["apt"] != "ripgrep" {
+	if declaration.BodyOf[*declaration.Package](&p.Changes[1].Resource) == nil || declaration.BodyOf[*declaration.Package](&p.Changes[1].Resource).From["apt"] != "ripgrep" {
 		t.Errorf("the change's resource: %+v", p.Changes[1].Resource)
 	}
 	// The refresh's change reads back from the plan's document, its

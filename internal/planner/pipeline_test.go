@@ -11,8 +11,8 @@ import (
 
 func pipelineRes(id string, steps []declaration.Step, deps ...string) declaration.Resource {
 	return declaration.Resource{
-		Common:   declaration.Common{ID: id, Type: declaration.KindPipeline, DependsOn: deps},
-		Pipeline: &declaration.Pipeline{Steps: steps},
+		Common: declaration.Common{ID: id, Type: declaration.KindPipeline, DependsOn: deps},
+		Body:   &declaration.Pipeline{Steps: steps},
 	}
 }
 
@@ -42,7 +42,7 @@ func TestPipelineSteps(t *testing.T) {
 	if !reflect.DeepEqual(p.References, []observation.Reference(nil)) && len(p.References) != 0 {
 		t.Errorf("references %+v: no value was observed", p.References)
 	}
-	c.Resource.Pipeline.Steps[0].ID = "changed"
+	declaration.BodyOf[*declaration.Pipeline](&c.Resource).Steps[0].ID = "changed"
 	if steps[0].ID != "b" {
 		t.Error("the plan's pipeline shares its steps with the declaration")
 	}

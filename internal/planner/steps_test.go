@@ -16,15 +16,15 @@ import (
 func TestStepsPerKind(t *testing.T) {
 	content := "line one\nline two\n"
 	f := fileRes("conf", "~/app.conf", content)
-	f.File.Mode, f.File.Owner, f.File.Group = "640", "root", "adm"
+	declaration.BodyOf[*declaration.File](&f).Mode, declaration.BodyOf[*declaration.File](&f).Owner, declaration.BodyOf[*declaration.File](&f).Group = "640", "root", "adm"
 	validate := declaration.Concat(declaration.Part{Lit: "check "}, declaration.Part{Env: "APP"})
-	f.File.Validate = &validate
+	declaration.BodyOf[*declaration.File](&f).Validate = &validate
 	d := dirRes("dir", "/srv/app")
-	d.Directory.Mode, d.Directory.Owner = "755", "www-data"
+	declaration.BodyOf[*declaration.Directory](&d).Mode, declaration.BodyOf[*declaration.Directory](&d).Owner = "755", "www-data"
 	l := linkRes("cur", declaration.Concat(declaration.Part{Env: "APP"}, declaration.Part{Lit: "/current"}), "/srv/app/v1")
 	s := scriptRes("build", "test -x bin/app", "make all")
-	s.Script.Cwd = "/srv/app"
-	s.Script.Env = map[string]declaration.Text{"GOFLAGS": declaration.Lit("-trimpath"), "TOKEN": declaration.Ref("APP")}
+	declaration.BodyOf[*declaration.Script](&s).Cwd = "/srv/app"
+	declaration.BodyOf[*declaration.Script](&s).Env = map[string]declaration.Text{"GOFLAGS": declaration.Lit("-trimpath"), "TOKEN": declaration.Ref("APP")}
 
 	drift := observation.Difference{Field: "mode", Observed: "600", Desired: "640"}
 	p := mustPlan(t, observe(drifted(f, drift), absent(d), absent(l), absent(s)))
@@ -43,10 +43,10 @@ func TestStepsPerKind(t *testing.T) {
 			Name: plan.OpDir, Path: declaration.Lit("/srv/app"), Mode: "755", Owner: "www-data", Privilege: plan.Elevated,
 		}}},
 		"cur": {plan.Create, plan.Step{Type: plan.StepOp, Op: &plan.Op{
-			Name: plan.OpLink, Path: l.Link.Path, Target: &l.Link.Target, Privilege: plan.Elevated,
+			Name: plan.OpLink, Path: declaration.BodyOf[*declaration.Link](&l).Path, Target: &declaration.BodyOf[*declaration.Link](&l).Target, Privilege: plan.Elevated,
 		}}},
 		"build": {plan.Create, plan.Step{Type: plan.StepCommand, Command: &plan.Command{
-			Run: declaration.Lit("make all"), Cwd: "/srv/app", Env: s.Script.Env, Privilege: plan.Login,
+			Run: declaration.Lit("make all"), Cwd: "/srv/app", Env: declaration.BodyOf[*declaration.Script](&s).Env, Privilege: plan.Login,
 		}}},
 	}
 	if len(p.Changes) != len(want) {
@@ -73,17 +73,17 @@ func TestStepsPerKind(t *testing.T) {
 	if !reflect.DeepEqual(conf.Drift, []observation.Difference{drift}) {
 		t.Errorf("drift %+v", conf.Drift)
 	}
-	if got := js(t, p.Changes[2].Resource.Link.Path); got != `{"$text":[{"$env":"APP"},"/current"]}` {
+	if got := js(t, declaration.BodyOf[*declaration.Link](&p.Changes[2].Resource).Path); got != `{"$text":[{"$env":"APP"},"/current"]}` {
 		t.Errorf("link path %s, want the reference as written", got)
 	}
 }
 
 func TestPlanCarriesHeader(t *testing.T) {
 	s := scriptRes("s", "true", "run")
-	s.Script.Run = declaration.Concat(declaration.Part{Lit: "deploy "}, declaration.Part{Env: "APP"})
-	s.Script.Env = map[string]declaration.Text{"T": declaration.Ref("TOKEN")}
+	declaration.BodyOf[*declaration.Script](&s).Run = declaration.Concat(declaration.Part{Lit: "deploy "}, declaration.Part{Env: "APP"})
+	declaration.BodyOf[*declaration.Script](&s).Env = map[string]declaration.Text{"T": declaration.Ref("TOKEN")}
 	quiet := scriptRes("quiet", "true", "run")
-	quiet.Script.Run = declaration.Ref("UNUSED")
+	declaration.BodyOf[*declaration.Script](&quiet).Run = declaration.Ref("UNUSED")
 	o := observe(absent(s), converged(quiet))
 	o.Context = observation.Context{Target: "local", User: "alice", Home: "/home/alice"}
 	o.References = []observation.Reference{{Name: "APP", Value: "/srv/app"}, {Name: "TOKEN", Secret: true}, {Name: "UNUSED", Value: "x"}}
@@ -99,9 +99,9 @@ func TestPlanCarriesHeader(t *testing.T) {
 
 func TestPlanIsPure(t *testing.T) {
 	f := fileRes("f", "/f", "x", "d")
-	f.File.Triggers = nil
+	declaration.BodyOf[*declaration.File](&f).Triggers = nil
 	s := scriptRes("s", "true", "run")
-	s.Script.Env = map[string]declaration.Text{"A": declaration.Lit("1")}
+	declaration.BodyOf[*declaration.Script](&s).Env = map[string]declaration.Text{"A": declaration.Lit("1")}
 	o := observe(absent(f), drifted(dirRes("d", "/d")), absent(s), undetermined(dirRes("u", "/u"), "why"))
 	before := js(t, o)
 	p1 := mustPlan(t, o)
@@ -109,7 +109,7 @@ func TestPlanIsPure(t *testing.T) {
 	*p1.Changes[1].Steps[0].Op.Content = "changed"
 	p1.Changes[1].Resource.DependsOn[0] = "changed"
 	p1.Changes[2].Steps[0].Command.Env["A"] = declaration.Lit("changed")
-	p1.Changes[2].Resource.Script.Env["A"] = declaration.Lit("changed")
+	declaration.BodyOf[*declaration.Script](&p1.Changes[2].Resource).Env["A"] = declaration.Lit("changed")
 	if after := js(t, o); after != before {
 		t.Fatalf("planning or editing the plan changed the observations:\n%s\n%s", before, after)
 	}

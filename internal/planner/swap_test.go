@@ -13,7 +13,7 @@ import (
 )
 
 func swapRes(id string, s declaration.Swap) declaration.Resource {
-	return declaration.Resource{Common: declaration.Common{ID: id, Type: declaration.KindSwap}, Swap: &s}
+	return declaration.Resource{Common: declaration.Common{ID: id, Type: declaration.KindSwap}, Body: &s}
 }
 
 var (
@@ -83,8 +83,8 @@ func TestSwapConvergedAndHeld(t *testing.T) {
 func TestSwapClone(t *testing.T) {
 	o := observe(absent(swapRes("sw", declaration.Swap{Size: "2G"})))
 	p := mustPlan(t, o)
-	o.Declaration.Resources[0].Swap.Size = "9G"
-	if got := p.Changes[0].Resource.Swap; got == nil || got.Size != "2G" {
+	declaration.BodyOf[*declaration.Swap](&o.Declaration.Resources[0]).Size = "9G"
+	if got := declaration.BodyOf[*declaration.Swap](&p.Changes[0].Resource); got == nil || got.Size != "2G" {
 		t.Errorf("the plan shares the observations' swap: %+v", got)
 	}
 }

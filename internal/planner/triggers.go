@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"github.com/zap-go/zap/pkg/declaration"
 	"sort"
 
 	"github.com/zap-go/zap/internal/vocab"
@@ -57,7 +58,7 @@ func triggerEdges(g *graph) (map[string][]edge, error) {
 	}
 	for _, id := range g.ids {
 		r := g.byID[id]
-		if s := r.Service; s != nil {
+		if s := declaration.BodyOf[*declaration.Service](r); s != nil {
 			for _, f := range []struct {
 				field string
 				ids   []string
@@ -77,9 +78,9 @@ func triggerEdges(g *graph) (map[string][]edge, error) {
 				}
 			}
 		}
-		if r.File != nil {
-			for _, svc := range r.File.Triggers {
-				if g.byID[svc] == nil || g.byID[svc].Service == nil {
+		if f := declaration.BodyOf[*declaration.File](r); f != nil {
+			for _, svc := range f.Triggers {
+				if g.byID[svc] == nil || declaration.BodyOf[*declaration.Service](g.byID[svc]) == nil {
 					return nil, fmt.Errorf("resource %q: triggers: no service has the id %q", id, svc)
 				}
 				pair(svc, id).triggers = true
@@ -123,7 +124,7 @@ func newTriggers(g *graph, order []string, verdicts map[string]observation.Resou
 	t := &triggers{g: g, pos: map[string]int{}, verdicts: verdicts, owed: map[string]observation.TriggerAction{}, changes: map[string]bool{}}
 	byName := map[string][]string{}
 	for _, id := range g.ids {
-		if s := g.byID[id].Service; s != nil {
+		if s := declaration.BodyOf[*declaration.Service](g.byID[id]); s != nil {
 			byName[s.Service] = append(byName[s.Service], id)
 		}
 	}
@@ -163,7 +164,7 @@ func (t *triggers) firedBy(svc string) []edge {
 // promoted reports whether id is a service with a trigger to run: a source
 // changes, or a marker owes it.
 func (t *triggers) promoted(id string) bool {
-	return t.g.byID[id].Service != nil && (t.owed[id] != "" || len(t.firedBy(id)) > 0)
+	return declaration.BodyOf[*declaration.Service](t.g.byID[id]) != nil && (t.owed[id] != "" || len(t.firedBy(id)) > 0)
 }
 
 // owedOnly reports whether id is a converged service whose only change is
@@ -216,7 +217,7 @@ func (t *triggers) mark(c *plan.Change, manager string) {
 	}
 	var marks []plan.Step
 	for _, svc := range t.firstOf[c.ID] {
-		if m := ledgerMark(manager, t.g.byID[svc].Service.Service, t.trigger(svc).Action); m != nil {
+		if m := ledgerMark(manager, declaration.BodyOf[*declaration.Service](t.g.byID[svc]).Service, t.trigger(svc).Action); m != nil {
 			marks = append(marks, *m)
 		}
 	}

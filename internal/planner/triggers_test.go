@@ -15,15 +15,15 @@ import (
 // reloaded on reload (nil for none).
 func svcRes(id, name string, running *bool, restart, reload []string, deps ...string) declaration.Resource {
 	return declaration.Resource{
-		Common:  declaration.Common{ID: id, Type: declaration.KindService, DependsOn: deps},
-		Service: &declaration.Service{Service: name, Running: running, RestartOn: restart, ReloadOn: reload},
+		Common: declaration.Common{ID: id, Type: declaration.KindService, DependsOn: deps},
+		Body:   &declaration.Service{Service: name, Running: running, RestartOn: restart, ReloadOn: reload},
 	}
 }
 
 // triggering is a file whose triggers name svcs.
 func triggering(id, path string, svcs ...string) declaration.Resource {
 	r := fileRes(id, path, "x")
-	r.File.Triggers = svcs
+	declaration.BodyOf[*declaration.File](&r).Triggers = svcs
 	return r
 }
 
@@ -173,7 +173,7 @@ func TestServiceSteps(t *testing.T) {
 	}
 	off := false
 	s := svcRes("svc", "nginx", &off, nil, nil)
-	s.Service.Enabled = &off
+	declaration.BodyOf[*declaration.Service](&s).Enabled = &off
 	p = mustPlan(t, on("systemd", nil, drifted(s, svcDiff("enabled", "enabled", "disabled"), svcDiff("running", "running", "stopped"))))
 	wantSteps(t, p, "svc", "svc-disable systemd nginx", "svc-stop systemd nginx")
 

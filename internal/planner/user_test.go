@@ -12,7 +12,7 @@ import (
 )
 
 func userRes(id string, u declaration.User, deps ...string) declaration.Resource {
-	return declaration.Resource{Common: declaration.Common{ID: id, Type: declaration.KindUser, DependsOn: deps}, User: &u}
+	return declaration.Resource{Common: declaration.Common{ID: id, Type: declaration.KindUser, DependsOn: deps}, Body: &u}
 }
 
 // opsOf is each step's name and arguments, as one line.
@@ -101,9 +101,9 @@ func TestUserClone(t *testing.T) {
 		SSHKeys: &declaration.SSHKeys{Keys: []string{"k"}}, Sudo: &declaration.Sudo{Mode: "nopasswd", Commands: []string{"c"}}})
 	o := observe(absent(u))
 	p := mustPlan(t, o)
-	in := o.Declaration.Resources[0].User
+	in := declaration.BodyOf[*declaration.User](&o.Declaration.Resources[0])
 	in.Groups[0], in.SSHKeys.Keys[0], in.Sudo.Commands[0] = "x", "x", "x"
-	got := p.Changes[0].Resource.User
+	got := declaration.BodyOf[*declaration.User](&p.Changes[0].Resource)
 	if got.Groups[0] != "a" || got.SSHKeys.Keys[0] != "k" || got.Sudo.Commands[0] != "c" {
 		t.Errorf("the plan shares the observations' slices: %+v", got)
 	}

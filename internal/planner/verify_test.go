@@ -14,7 +14,7 @@ import (
 func verifyRes(id string, as []declaration.Assertion, deps ...string) declaration.Resource {
 	return declaration.Resource{
 		Common: declaration.Common{ID: id, Type: declaration.KindVerify, DependsOn: deps},
-		Verify: &declaration.Verify{Assertions: as},
+		Body:   &declaration.Verify{Assertions: as},
 	}
 }
 
@@ -54,7 +54,7 @@ func TestVerifySteps(t *testing.T) {
 		t.Errorf("plan_hash: %v", err)
 	}
 	// The plan shares no pointer with the observations.
-	*c.Resource.Verify.Assertions[0].NotEmpty = false
+	*declaration.BodyOf[*declaration.Verify](&c.Resource).Assertions[0].NotEmpty = false
 	if !yes {
 		t.Error("the plan's verify shares not_empty with the declaration")
 	}

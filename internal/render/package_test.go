@@ -12,7 +12,7 @@ import (
 func TestDeclaredPackage(t *testing.T) {
 	check := declaration.Lit("/usr/bin/rg")
 	r := declaration.Resource{Common: declaration.Common{ID: "rg", Type: declaration.KindPackage},
-		Package: &declaration.Package{From: map[string]string{"brew": "ripgrep", "apk": "ripgrep", "apt": "ripgrep=13.0.0-4"}, Check: &check}}
+		Body: &declaration.Package{From: map[string]string{"brew": "ripgrep", "apk": "ripgrep", "apt": "ripgrep=13.0.0-4"}, Check: &check}}
 	var b strings.Builder
 	Declared(&b, &r, "    ")
 	want := "    from: apt ripgrep=13.0.0-4\n    from: apk ripgrep\n    from: brew ripgrep\n    check: /usr/bin/rg\n"

@@ -18,10 +18,10 @@ import (
 func TestRefreshAndCommands(t *testing.T) {
 	ctx := observation.Context{Target: "203.0.113.7", User: "admin"}
 	pkg := declaration.Resource{Common: declaration.Common{ID: "chrony", Type: declaration.KindPackage},
-		Package: &declaration.Package{From: map[string]string{"apt": "chrony"}}}
+		Body: &declaration.Package{From: map[string]string{"apt": "chrony"}}}
 	yes := true
 	svc := declaration.Resource{Common: declaration.Common{ID: "chronyd", Type: declaration.KindService},
-		Service: &declaration.Service{Service: "chrony", Enabled: &yes, Running: &yes}}
+		Body: &declaration.Service{Service: "chrony", Enabled: &yes, Running: &yes}}
 	op := func(name string, args ...string) plan.Step {
 		return plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: plan.OpName(name), Args: args, Privilege: plan.Root}}
 	}

@@ -200,7 +200,7 @@ func Change(w io.Writer, p *plan.Plan, c *plan.Change, diff bool) {
 	}
 	for i, s := range c.Steps {
 		// A verify's step shows as the assertion it checks.
-		if v, ok := c.Resource.Body().(*declaration.Verify); ok && i < len(v.Assertions) {
+		if v, ok := c.Resource.Body.(*declaration.Verify); ok && i < len(v.Assertions) {
 			Assertion(w, v.Assertions[i], "    ")
 			continue
 		}

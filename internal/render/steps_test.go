@@ -21,7 +21,7 @@ func TestPipelineVerifyInstallerChange(t *testing.T) {
 	ctx := observation.Context{Target: "local", User: "alice"}
 	one := 1
 	pipe := declaration.Resource{Common: declaration.Common{ID: "ci", Type: declaration.KindPipeline},
-		Pipeline: &declaration.Pipeline{MaxConcurrency: &one, Steps: []declaration.Step{
+		Body: &declaration.Pipeline{MaxConcurrency: &one, Steps: []declaration.Step{
 			{ID: "build", Name: "Build it", Run: declaration.Lit("make")},
 			{ID: "test", Run: declaration.Lit("make test")},
 		}}}
@@ -29,7 +29,7 @@ func TestPipelineVerifyInstallerChange(t *testing.T) {
 	run := declaration.Lit("curl -fs https://localhost/\necho done")
 	expect := "ok\x1b"
 	ver := declaration.Resource{Common: declaration.Common{ID: "gate", Type: declaration.KindVerify},
-		Verify: &declaration.Verify{Assertions: []declaration.Assertion{
+		Body: &declaration.Verify{Assertions: []declaration.Assertion{
 			{Type: declaration.AssertPathExists, Path: "/srv/token", FileType: "file", Mode: "600", NotEmpty: &yes},
 			{Type: declaration.AssertCommand, Run: &run, Expect: &expect},
 		}}}
@@ -40,12 +40,12 @@ func TestPipelineVerifyInstallerChange(t *testing.T) {
 			{Type: plan.StepCommand, Command: &plan.Command{Run: declaration.Lit("make test"), Privilege: plan.Login}},
 		}},
 		{ID: "gate", Type: declaration.KindVerify, Action: plan.Update, Resource: ver, Steps: []plan.Step{
-			{Type: plan.StepOp, Op: &plan.Op{Name: vocab.OpVerifyPath, Args: vocab.VerifyPathArgs(ver.Verify.Assertions[0]), Privilege: plan.Login}},
-			{Type: plan.StepCommand, Command: &plan.Command{Run: vocab.AssertionCommand(ver.Verify.Assertions[1]), Privilege: plan.Login}},
+			{Type: plan.StepOp, Op: &plan.Op{Name: vocab.OpVerifyPath, Args: vocab.VerifyPathArgs(declaration.BodyOf[*declaration.Verify](&ver).Assertions[0]), Privilege: plan.Login}},
+			{Type: plan.StepCommand, Command: &plan.Command{Run: vocab.AssertionCommand(declaration.BodyOf[*declaration.Verify](&ver).Assertions[1]), Privilege: plan.Login}},
 		}},
 		{ID: "rust", Type: declaration.KindInstaller, Action: plan.Create, Steps: []plan.Step{{Type: plan.StepOp, Op: &inst}},
 			Resource: declaration.Resource{Common: declaration.Common{ID: "rust", Type: declaration.KindInstaller},
-				Installer: &declaration.Installer{URL: "https://sh.rustup.rs", Check: declaration.Lit("~/.cargo/bin/rustc"), Shell: "sh -s -- -y"}}},
+				Body: &declaration.Installer{URL: "https://sh.rustup.rs", Check: declaration.Lit("~/.cargo/bin/rustc"), Shell: "sh -s -- -y"}}},
 	}}
 	var b strings.Builder
 	for i := range p.Changes {

@@ -177,7 +177,7 @@ func withoutCredential(r *declaration.Resource) *declaration.Resource {
 		return r
 	}
 	c := r.Clone()
-	switch b := c.Body().(type) {
+	switch b := c.Body.(type) {
 	case *declaration.File:
 		b.Content.Auth = nil
 	case *declaration.Build:

@@ -68,9 +68,9 @@ func FuzzResourceHashQuickPathIsTheWalk(f *testing.F) {
 			if h2, _, _ := h.Hash(&d.Resources[i], ""); h2 != h1 {
 				t.Fatalf("%s: hashed %s, then %s", r.ID, h1, h2)
 			}
-			if f := d.Resources[i].File; f != nil {
+			if f := declaration.BodyOf[*declaration.File](&d.Resources[i]); f != nil {
 				c := d.Resources[i].Clone()
-				c.File.Path = declaration.Concat(declaration.Part{Lit: "/moved"}, declaration.Part{Lit: f.Path.String()})
+				declaration.BodyOf[*declaration.File](&c).Path = declaration.Concat(declaration.Part{Lit: "/moved"}, declaration.Part{Lit: f.Path.String()})
 				if h3, _, _ := h.Hash(&c, ""); h3 == h1 {
 					t.Fatalf("%s: the path moved, the hash %s didn't", r.ID, h1)
 				}

@@ -145,7 +145,7 @@ func TestResourceHash(t *testing.T) {
 	if f2, _ := hash(d, 1, nil); f1 != f2 {
 		t.Error("id, name or depends_on moved the hash")
 	}
-	*d.Resources[1].File.Content.Inline = "y"
+	*declaration.BodyOf[*declaration.File](&d.Resources[1]).Content.Inline = "y"
 	if f3, _ := hash(d, 1, nil); f3 == f1 {
 		t.Error("content didn't move the hash")
 	}
@@ -190,7 +190,7 @@ func TestResourceHashCredentialAndPin(t *testing.T) {
 	if e, _ := hash(4, ""); e != func() string { f, _ := hash(5, ""); return f }() {
 		t.Error("a build's source.auth moved the hash")
 	}
-	if d.Resources[0].File == nil || d.Resources[0].File.Content.Auth == nil {
+	if declaration.BodyOf[*declaration.File](&d.Resources[0]) == nil || declaration.BodyOf[*declaration.File](&d.Resources[0]).Content.Auth == nil {
 		t.Fatal("hashing took the credential out of the declaration itself")
 	}
 	pin1 := strings.Repeat("1", 64)

@@ -178,7 +178,7 @@ func graphDOT(w io.Writer, d *declaration.Declaration, last *state.Report) {
 		for _, dep := range r.DependsOn {
 			fmt.Fprintf(w, "\t%s -> %s;\n", dotQuote(dep), dotQuote(r.ID))
 		}
-		switch b := r.Body().(type) {
+		switch b := r.Body.(type) {
 		case *declaration.File:
 			for _, svc := range b.Triggers {
 				fmt.Fprintf(w, "\t%s -> %s [style=dashed, label=\"triggers\"];\n", dotQuote(r.ID), dotQuote(svc))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/zap-go/zap/pkg/declaration"
 	"os"
 	"strconv"
 	"sync"
@@ -43,7 +44,7 @@ func buildSteps(p *execute.Prepared, lookup execute.Lookup) ([]buildStep, error)
 			if z == nil || z.Name != string(vocab.OpBuild) {
 				continue
 			}
-			b := c.Change.Resource.Build
+			b := declaration.BodyOf[*declaration.Build](&c.Change.Resource)
 			if b == nil || len(z.Args) != 1+vocab.BuildArgs {
 				return nil, &execute.PrepareError{ID: c.Change.ID, Msg: "a build step with no build, or arguments it doesn't take"}
 			}

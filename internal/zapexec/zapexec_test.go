@@ -44,7 +44,7 @@ func (f *fixture) file(id, path, content string) {
 	sum := sha512.Sum512([]byte(content))
 	c := content
 	r := declaration.Resource{Common: declaration.Common{ID: id, Type: declaration.KindFile},
-		File: &declaration.File{Path: declaration.Lit(path), Content: declaration.Content{Type: declaration.ContentInline, Inline: &c}}}
+		Body: &declaration.File{Path: declaration.Lit(path), Content: declaration.Content{Type: declaration.ContentInline, Inline: &c}}}
 	f.plan.Changes = append(f.plan.Changes, plan.Change{ID: id, Type: declaration.KindFile, Action: plan.Create, Resource: r, Steps: []plan.Step{{
 		Type: plan.StepOp, Op: &plan.Op{Name: plan.OpPut, Path: declaration.Lit(path), Content: &c, SHA512: hex.EncodeToString(sum[:]), Privilege: plan.Elevated},
 	}}})
@@ -52,7 +52,7 @@ func (f *fixture) file(id, path, content string) {
 
 func (f *fixture) link(id string, path, target declaration.Text) {
 	r := declaration.Resource{Common: declaration.Common{ID: id, Type: declaration.KindLink},
-		Link: &declaration.Link{Path: path, Target: target}}
+		Body: &declaration.Link{Path: path, Target: target}}
 	f.plan.Changes = append(f.plan.Changes, plan.Change{ID: id, Type: declaration.KindLink, Action: plan.Create, Resource: r, Steps: []plan.Step{{
 		Type: plan.StepOp, Op: &plan.Op{Name: plan.OpLink, Path: path, Target: &target, Privilege: plan.Elevated},
 	}}})
@@ -60,7 +60,7 @@ func (f *fixture) link(id string, path, target declaration.Text) {
 
 func (f *fixture) script(id string, run declaration.Text) {
 	r := declaration.Resource{Common: declaration.Common{ID: id, Type: declaration.KindScript},
-		Script: &declaration.Script{Check: declaration.Lit("false"), Run: run}}
+		Body: &declaration.Script{Check: declaration.Lit("false"), Run: run}}
 	f.plan.Changes = append(f.plan.Changes, plan.Change{ID: id, Type: declaration.KindScript, Action: plan.Create, Resource: r, Steps: []plan.Step{{
 		Type: plan.StepCommand, Command: &plan.Command{Run: run, Privilege: plan.Login},
 	}}})

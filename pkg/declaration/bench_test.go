@@ -13,14 +13,14 @@ func largeDeclaration(tb testing.TB) (*Declaration, []byte) {
 	tb.Helper()
 	d := &Declaration{Format: Format, Target: Target{Local: true}}
 	d.Resources = append(d.Resources, Resource{
-		Common:    Common{ID: "bench", Type: KindDirectory},
-		Directory: &Directory{Path: Lit("/tmp/zb/target/big")},
+		Common: Common{ID: "bench", Type: KindDirectory},
+		Body:   &Directory{Path: Lit("/tmp/zb/target/big")},
 	})
 	for i := range 2000 {
 		content := strings.Repeat(fmt.Sprintf("file %d\n", i), 40)
 		d.Resources = append(d.Resources, Resource{
 			Common: Common{ID: fmt.Sprintf("f%d", i), Type: KindFile, DependsOn: []string{"bench"}},
-			File: &File{
+			Body: &File{
 				Path:    Lit(fmt.Sprintf("/tmp/zb/target/big/f%d.txt", i)),
 				Content: Content{Type: ContentInline, Inline: &content},
 				Mode:    "644",

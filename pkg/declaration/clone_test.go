@@ -111,7 +111,7 @@ func mutate(v reflect.Value) {
 func filled(t *testing.T, b body) Resource {
 	t.Helper()
 	r := Resource{Common: Common{ID: "r", Type: b.kind, DependsOn: []string{"a", "b"}}}
-	s := b.attach(&r)
+	s := r.NewBody()
 	fill(t, reflect.ValueOf(s).Elem(), string(b.kind))
 	return r
 }
@@ -131,8 +131,8 @@ func TestCloneSharesNothing(t *testing.T) {
 			if want := filled(t, b); !reflect.DeepEqual(orig, want) {
 				t.Fatalf("changing the clone changed the original:\n got %+v\nwant %+v", orig, want)
 			}
-			if got := orig.Body(); got == nil || reflect.ValueOf(got).Elem().Type() != reflect.ValueOf(b.attach(new(Resource))).Elem().Type() {
-				t.Fatalf("Body() = %T, want the %s body", got, b.kind)
+			if got := orig.Body; got == nil || reflect.TypeOf(got) != b.typ {
+				t.Fatalf("Body = %T, want the %s body", got, b.kind)
 			}
 		})
 	}
@@ -141,13 +141,13 @@ func TestCloneSharesNothing(t *testing.T) {
 func TestCloneKeepsNil(t *testing.T) {
 	for _, b := range bodies {
 		r := Resource{Common: Common{ID: "r", Type: b.kind}}
-		b.attach(&r)
+		r.NewBody()
 		if c := r.Clone(); !reflect.DeepEqual(c, r) {
 			t.Errorf("%s: clone of an empty body is %+v, want %+v", b.kind, c, r)
 		}
 	}
 	var r Resource
-	if c := r.Clone(); !reflect.DeepEqual(c, r) || r.Body() != nil {
-		t.Errorf("clone of the zero resource is %+v (body %v), want it zero with no body", c, r.Body())
+	if c := r.Clone(); !reflect.DeepEqual(c, r) || r.Body != nil {
+		t.Errorf("clone of the zero resource is %+v (body %v), want it zero with no body", c, r.Body)
 	}
 }

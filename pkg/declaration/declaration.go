@@ -54,26 +54,14 @@ type Common struct {
 	DependsOn []string `json:"depends_on,omitempty"`
 }
 
-// Resource is one typed piece of desired state. Exactly one of the kind
-// pointers is set, the one Type names. Its JSON is flat: the common fields
-// and the kind's fields side by side in one object.
+// Resource is one typed piece of desired state: the common fields and one
+// body, the kind's fields, of the kind Type names. Its JSON is flat: the
+// common fields and the body's side by side in one object.
 type Resource struct {
 	Common
-	File      *File      `json:"-"`
-	Directory *Directory `json:"-"`
-	Link      *Link      `json:"-"`
-	Script    *Script    `json:"-"`
-	Package   *Package   `json:"-"`
-	AptRepo   *AptRepo   `json:"-"`
-	Installer *Installer `json:"-"`
-	User      *User      `json:"-"`
-	Service   *Service   `json:"-"`
-	Database  *Database  `json:"-"`
-	Swap      *Swap      `json:"-"`
-	Firewall  *Firewall  `json:"-"`
-	Verify    *Verify    `json:"-"`
-	Pipeline  *Pipeline  `json:"-"`
-	Build     *Build     `json:"-"`
+	// Body is the kind's fields: a *File for a file, and so on (bodies
+	// lists them). BodyOf reads it as one kind's.
+	Body Body `json:"-"`
 }
 
 // ErrFormat is a document whose first field isn't "format" naming, as a

@@ -41,8 +41,8 @@ func (r *Resource) decode(path string, raw json.RawMessage, wellFormed bool) err
 	if err := f.Err(); err != nil {
 		return err
 	}
-	if b, ok := bodyByKind[r.Type]; ok {
-		strict.Tagged(f, b.attach(r))
+	if b := r.NewBody(); b != nil {
+		strict.Tagged(f, b)
 	} else {
 		f.Fail("type", fmt.Errorf("unknown resource type %q", r.Type))
 	}

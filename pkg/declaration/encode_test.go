@@ -81,25 +81,25 @@ func TestEncodeMatchesMarshalResources(t *testing.T) {
 			Mask: []string{s, s2}, Unmask: []string{s2},
 			Resources: []Resource{
 				{Common: Common{ID: s, Type: KindFile, Name: s2, DependsOn: []string{s, s2}},
-					File: &File{Path: text, Content: Content{Type: ContentInline, Inline: &content}, Mode: s, Owner: s2, Group: s,
+					Body: &File{Path: text, Content: Content{Type: ContentInline, Inline: &content}, Mode: s, Owner: s2, Group: s,
 						Triggers: []string{s2}, Validate: ptr(Lit(s))}},
-				{Common: Common{ID: s2, Type: KindFile}, File: &File{Content: Content{Type: ContentType(s)}}},
-				{Common: Common{ID: s, Type: KindFile}, File: &File{Path: Lit(s), Content: Content{Type: ContentInline, Inline: ptr("")}, Validate: &Text{}}},
-				{Common: Common{ID: s, Type: KindFile}, File: &File{Content: Content{Type: ContentTemplate, Template: &s,
+				{Common: Common{ID: s2, Type: KindFile}, Body: &File{Content: Content{Type: ContentType(s)}}},
+				{Common: Common{ID: s, Type: KindFile}, Body: &File{Path: Lit(s), Content: Content{Type: ContentInline, Inline: ptr("")}, Validate: &Text{}}},
+				{Common: Common{ID: s, Type: KindFile}, Body: &File{Content: Content{Type: ContentTemplate, Template: &s,
 					Vars: map[string]Var{s: {Text: &text}, "n": {}}, Kinds: map[string]string{s: "word"}}}},
-				{Common: Common{ID: s, Type: KindFile}, File: &File{Content: Content{Type: ContentRemote, URL: &text, Blake3: s,
+				{Common: Common{ID: s, Type: KindFile}, Body: &File{Content: Content{Type: ContentRemote, URL: &text, Blake3: s,
 					Extract: &Extract{Type: ExtractTarGZ}, Auth: ptr(Ref("T"))}}},
-				{Common: Common{ID: s, Type: KindFile}, File: &File{Content: Content{Type: ContentSource, Path: &text}}},
-				{Common: Common{ID: s, Type: KindDirectory, DependsOn: []string{s}}, Directory: &Directory{Path: text, Mode: s, Owner: s, Group: s2}},
-				{Common: Common{ID: s, Type: KindDirectory, Name: s}, Directory: &Directory{Group: s2}},
-				{Common: Common{ID: s, Type: KindDirectory}, Directory: &Directory{Path: Lit(s)}},
-				{Common: Common{ID: s2, Type: KindLink, Name: s, DependsOn: []string{s2}}, Link: &Link{Path: text, Target: Ref("R")}},
-				{Common: Common{ID: s2, Type: KindLink}, Link: &Link{}},
-				{Common: Common{ID: s, Type: KindScript, Name: s2, DependsOn: []string{s}}, Script: &Script{Check: text, Run: Lit(s), Cwd: s2,
+				{Common: Common{ID: s, Type: KindFile}, Body: &File{Content: Content{Type: ContentSource, Path: &text}}},
+				{Common: Common{ID: s, Type: KindDirectory, DependsOn: []string{s}}, Body: &Directory{Path: text, Mode: s, Owner: s, Group: s2}},
+				{Common: Common{ID: s, Type: KindDirectory, Name: s}, Body: &Directory{Group: s2}},
+				{Common: Common{ID: s, Type: KindDirectory}, Body: &Directory{Path: Lit(s)}},
+				{Common: Common{ID: s2, Type: KindLink, Name: s, DependsOn: []string{s2}}, Body: &Link{Path: text, Target: Ref("R")}},
+				{Common: Common{ID: s2, Type: KindLink}, Body: &Link{}},
+				{Common: Common{ID: s, Type: KindScript, Name: s2, DependsOn: []string{s}}, Body: &Script{Check: text, Run: Lit(s), Cwd: s2,
 					Env: map[string]Text{s: text, s2: Lit(s), "format": Ref("F"), "Z": {}, "\xfe": Lit("x")}}},
-				{Common: Common{ID: s, Type: KindScript}, Script: &Script{Env: map[string]Text{}}},
-				{Common: Common{ID: s, Type: KindScript}, Script: &Script{Env: map[string]Text{s: Lit(s2)}}},
-				{Common: Common{ID: s, Type: KindSwap}, Swap: &Swap{Size: s}},
+				{Common: Common{ID: s, Type: KindScript}, Body: &Script{Env: map[string]Text{}}},
+				{Common: Common{ID: s, Type: KindScript}, Body: &Script{Env: map[string]Text{s: Lit(s2)}}},
+				{Common: Common{ID: s, Type: KindSwap}, Body: &Swap{Size: s}},
 				{Common: Common{ID: s, Type: KindFile}},
 				{Common: Common{ID: s, Type: KindLink}},
 				{Common: Common{ID: s, Type: KindDirectory}},
@@ -149,16 +149,16 @@ func FuzzEncodeMatchesMarshal(f *testing.F) {
 		var r Resource
 		switch sel >> 2 % 4 {
 		case 0:
-			r = Resource{Common: common, File: &File{Path: text, Content: Content{Type: ContentType(b), Inline: &c}, Mode: b, Owner: c, Group: a, Triggers: deps}}
+			r = Resource{Common: common, Body: &File{Path: text, Content: Content{Type: ContentType(b), Inline: &c}, Mode: b, Owner: c, Group: a, Triggers: deps}}
 		case 1:
 			common.Type = KindDirectory
-			r = Resource{Common: common, Directory: &Directory{Path: text, Mode: a, Owner: b, Group: c}}
+			r = Resource{Common: common, Body: &Directory{Path: text, Mode: a, Owner: b, Group: c}}
 		case 2:
 			common.Type = KindLink
-			r = Resource{Common: common, Link: &Link{Path: text, Target: Lit(c)}}
+			r = Resource{Common: common, Body: &Link{Path: text, Target: Lit(c)}}
 		case 3:
 			common.Type = KindScript
-			r = Resource{Common: common, Script: &Script{Check: text, Run: Lit(b), Cwd: c, Env: map[string]Text{a: text, b: Lit(c), c: Ref(a)}}}
+			r = Resource{Common: common, Body: &Script{Check: text, Run: Lit(b), Cwd: c, Env: map[string]Text{a: text, b: Lit(c), c: Ref(a)}}}
 		}
 		sameAsMarshal(t, &Declaration{Format: a, Target: Target{Home: b, Host: &text}, Resources: []Resource{r}, Mask: deps})
 	})

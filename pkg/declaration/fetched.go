@@ -39,7 +39,7 @@ type fetchKind interface {
 // Fetched returns what r fetches, and false for a resource that fetches
 // nothing (a file with inline content, a package, ...).
 func (r *Resource) Fetched() (Fetched, bool) {
-	if k, ok := r.Body().(fetchKind); ok {
+	if k, ok := r.Body.(fetchKind); ok {
 		return k.fetched()
 	}
 	return Fetched{}, false

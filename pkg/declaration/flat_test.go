@@ -14,11 +14,11 @@ func TestMarshalRequiredEmpty(t *testing.T) {
 		r    Resource
 		want string
 	}{
-		{Resource{Common: Common{ID: "p", Type: KindPipeline}, Pipeline: &Pipeline{}}, `"steps":[]`},
-		{Resource{Common: Common{ID: "v", Type: KindVerify}, Verify: &Verify{}}, `"assertions":[]`},
-		{Resource{Common: Common{ID: "f", Type: KindFirewall}, Firewall: &Firewall{Backend: "ufw"}}, `"allow":[]`},
-		{Resource{Common: Common{ID: "k", Type: KindPackage}, Package: &Package{}}, `"from":{}`},
-		{Resource{Common: Common{ID: "d", Type: KindDatabase}, Database: db}, `"auth":{"hosts":[],"method":"md5"}`},
+		{Resource{Common: Common{ID: "p", Type: KindPipeline}, Body: &Pipeline{}}, `"steps":[]`},
+		{Resource{Common: Common{ID: "v", Type: KindVerify}, Body: &Verify{}}, `"assertions":[]`},
+		{Resource{Common: Common{ID: "f", Type: KindFirewall}, Body: &Firewall{Backend: "ufw"}}, `"allow":[]`},
+		{Resource{Common: Common{ID: "k", Type: KindPackage}, Body: &Package{}}, `"from":{}`},
+		{Resource{Common: Common{ID: "d", Type: KindDatabase}, Body: db}, `"auth":{"hosts":[],"method":"md5"}`},
 	}
 	for _, tt := range tests {
 		out, err := json.Marshal(tt.r)
@@ -29,7 +29,7 @@ func TestMarshalRequiredEmpty(t *testing.T) {
 	if db.Auth.Hosts != nil {
 		t.Errorf("Marshal changed the body it wrote: hosts %#v", db.Auth.Hosts)
 	}
-	out, err := json.Marshal(Resource{Common: Common{ID: "u", Type: KindUser}, User: &User{Username: "u"}})
+	out, err := json.Marshal(Resource{Common: Common{ID: "u", Type: KindUser}, Body: &User{Username: "u"}})
 	if err != nil || string(out) != `{"id":"u","type":"user","username":"u"}` {
 		t.Errorf("Marshal of a body with no required list = %s, %v", out, err)
 	}

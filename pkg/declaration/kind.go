@@ -31,60 +31,40 @@ type Body interface {
 	spec
 }
 
-// body is one of Resource's kind pointers, seen as a spec.
+// body is one kind's entry in bodies: its type and how to make an empty
+// body of it.
 type body struct {
 	kind Kind
-	// get returns r's pointer of this kind as a spec (which holds a nil
-	// pointer when r has none), and whether it is set.
-	get func(r *Resource) (spec, bool)
-	// attach sets r's pointer to a new, empty body of this kind.
-	attach func(r *Resource) spec
-	// clone sets dst's pointer of this kind to a deep copy of src's, or
-	// nil when src has none.
-	clone func(dst, src *Resource)
+	typ  reflect.Type
+	// fresh returns a new, empty body of the kind.
+	fresh func() spec
 }
 
 func bodyOf[T any, P interface {
 	*T
 	spec
-}](kind Kind, field func(r *Resource) *P) body {
-	return body{
-		kind: kind,
-		get: func(r *Resource) (spec, bool) {
-			p := *field(r)
-			return p, p != nil
-		},
-		attach: func(r *Resource) spec {
-			p := P(new(T))
-			*field(r) = p
-			return p
-		},
-		clone: func(dst, src *Resource) {
-			if p := *field(src); p != nil {
-				*field(dst) = p.clone().(P)
-			}
-		},
-	}
+}](kind Kind) body {
+	return body{kind: kind, typ: reflect.TypeFor[P](), fresh: func() spec { return P(new(T)) }}
 }
 
-// bodies lists every kind with its pointer in Resource, in the order of
-// Resource's fields. Adding a kind adds its file and a line here.
+// bodies lists every kind with its body's type. Adding a kind adds its file
+// and a line here.
 var bodies = []body{
-	bodyOf(KindFile, func(r *Resource) **File { return &r.File }),
-	bodyOf(KindDirectory, func(r *Resource) **Directory { return &r.Directory }),
-	bodyOf(KindLink, func(r *Resource) **Link { return &r.Link }),
-	bodyOf(KindScript, func(r *Resource) **Script { return &r.Script }),
-	bodyOf(KindPackage, func(r *Resource) **Package { return &r.Package }),
-	bodyOf(KindAptRepo, func(r *Resource) **AptRepo { return &r.AptRepo }),
-	bodyOf(KindInstaller, func(r *Resource) **Installer { return &r.Installer }),
-	bodyOf(KindUser, func(r *Resource) **User { return &r.User }),
-	bodyOf(KindService, func(r *Resource) **Service { return &r.Service }),
-	bodyOf(KindDatabase, func(r *Resource) **Database { return &r.Database }),
-	bodyOf(KindSwap, func(r *Resource) **Swap { return &r.Swap }),
-	bodyOf(KindFirewall, func(r *Resource) **Firewall { return &r.Firewall }),
-	bodyOf(KindVerify, func(r *Resource) **Verify { return &r.Verify }),
-	bodyOf(KindPipeline, func(r *Resource) **Pipeline { return &r.Pipeline }),
-	bodyOf(KindBuild, func(r *Resource) **Build { return &r.Build }),
+	bodyOf[File](KindFile),
+	bodyOf[Directory](KindDirectory),
+	bodyOf[Link](KindLink),
+	bodyOf[Script](KindScript),
+	bodyOf[Package](KindPackage),
+	bodyOf[AptRepo](KindAptRepo),
+	bodyOf[Installer](KindInstaller),
+	bodyOf[User](KindUser),
+	bodyOf[Service](KindService),
+	bodyOf[Database](KindDatabase),
+	bodyOf[Swap](KindSwap),
+	bodyOf[Firewall](KindFirewall),
+	bodyOf[Verify](KindVerify),
+	bodyOf[Pipeline](KindPipeline),
+	bodyOf[Build](KindBuild),
 }
 
 // bodyByKind finds a kind's entry in bodies.
@@ -96,41 +76,37 @@ var bodyByKind = func() map[Kind]body {
 	return m
 }()
 
-// spec returns the first of r's kind pointers that is set, in the order of
-// Resource's fields, and how many are set: one in a resource Read decoded.
-func (r *Resource) spec() (spec, int) {
-	var first spec
-	n := 0
-	for _, b := range bodies {
-		if s, ok := b.get(r); ok {
-			if n == 0 {
-				first = s
-			}
-			n++
-		}
-	}
-	return first, n
+// BodyOf returns r's body as a T (a *File, ...), or T's zero value (a nil
+// pointer) when r's body is none or another kind's.
+func BodyOf[T Body](r *Resource) T {
+	b, _ := r.Body.(T)
+	return b
 }
 
-// typed returns r's body of the kind its Type names, and whether it is set.
-// It scans bodies, where the common kinds come first: for them, quicker
-// than a look-up in bodyByKind (Encode asks for every resource).
+// NewBody sets r's body to a new, empty body of the kind r.Type names and
+// returns it; nil (and r's body left as it was) when Type names no kind.
+func (r *Resource) NewBody() Body {
+	b, ok := bodyByKind[r.Type]
+	if !ok {
+		return nil
+	}
+	r.Body = b.fresh()
+	return r.Body
+}
+
+// typed returns r's body when it is of the kind its Type names, and whether
+// it is. It scans bodies, where the common kinds come first: for them,
+// quicker than a look-up in bodyByKind (Encode asks for every resource).
 func (r *Resource) typed() (spec, bool) {
+	if r.Body == nil {
+		return nil, false
+	}
 	for i := range bodies {
 		if bodies[i].kind == r.Type {
-			return bodies[i].get(r)
+			return r.Body, reflect.TypeOf(r.Body) == bodies[i].typ
 		}
 	}
 	return nil, false
-}
-
-// Body returns r's kind fields: the first of its kind pointers that is set,
-// nil when none is.
-func (r *Resource) Body() Body {
-	if s, n := r.spec(); n > 0 {
-		return s
-	}
-	return nil
 }
 
 // Clone returns a deep copy of r: it shares no slice, map or pointer with
@@ -138,10 +114,16 @@ func (r *Resource) Body() Body {
 func (r *Resource) Clone() Resource {
 	c := Resource{Common: r.Common}
 	c.DependsOn = slices.Clone(r.DependsOn)
-	for _, b := range bodies {
-		b.clone(&c, r)
+	if r.Body != nil && !isNilBody(r.Body) {
+		c.Body = r.Body.clone()
 	}
 	return c
+}
+
+// isNilBody says whether b holds a nil pointer.
+func isNilBody(b Body) bool {
+	v := reflect.ValueOf(b)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
 // clonePtr returns a pointer to a copy of *p, or nil.
@@ -229,8 +211,8 @@ func (r Resource) MarshalJSON() ([]byte, error) {
 		return nil, fmt.Errorf("resource %q: unknown type %q", r.ID, r.Type)
 	}
 	common, err := json.Marshal(r.Common)
-	s, set := b.get(&r)
-	if err != nil || !set {
+	s, set := r.typed()
+	if err != nil || !set || isNilBody(s) || reflect.TypeOf(s) != b.typ {
 		return common, err
 	}
 	fields, err := json.Marshal(emptyRequired(s))
@@ -245,8 +227,8 @@ func (r Resource) MarshalJSON() ([]byte, error) {
 // field takes no reference: its Go type is a plain string.
 func (r *Resource) Texts() map[string]Text {
 	out := map[string]Text{}
-	if s, n := r.spec(); n > 0 {
-		s.texts(out)
+	if r.Body != nil && !isNilBody(r.Body) {
+		r.Body.texts(out)
 	}
 	return out
 }

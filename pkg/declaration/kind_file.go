@@ -81,10 +81,10 @@ func (x *File) checkTriggers(_ string, byID map[string]*Resource) *fieldMsg {
 		if target == nil {
 			return fieldf("triggers", "no resource has the id %q", t)
 		}
-		if target.Service == nil {
+		if BodyOf[*Service](target) == nil {
 			return fieldf("triggers", "%q is a %s, and only a service can be triggered", t, target.Type)
 		}
-		if s := target.Service; s.Running != nil && !*s.Running {
+		if s := BodyOf[*Service](target); s.Running != nil && !*s.Running {
 			return fieldf("triggers", "%q is declared running: false, so a trigger could never act on it", t)
 		}
 	}

@@ -37,8 +37,8 @@ func TestDecodeResourcesParallel(t *testing.T) {
 		t.Fatalf("%d resources", len(d.Resources))
 	}
 	for i, r := range d.Resources {
-		if want := fmt.Sprintf("f%d", i); r.ID != want || *r.File.Content.Inline != fmt.Sprintf("file %d\n", i) {
-			t.Fatalf("resource %d is %s %q", i, r.ID, *r.File.Content.Inline)
+		if want := fmt.Sprintf("f%d", i); r.ID != want || *BodyOf[*File](&r).Content.Inline != fmt.Sprintf("file %d\n", i) {
+			t.Fatalf("resource %d is %s %q", i, r.ID, *BodyOf[*File](&r).Content.Inline)
 		}
 	}
 	_, err = Read(doc(3*parallelResources+1, parallelResources+7, 2*parallelResources))

@@ -32,17 +32,17 @@ func TestReadAccepts(t *testing.T) {
 	if err := d.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Resources) != 4 || d.Resources[0].File == nil || d.Resources[1].Directory == nil || d.Resources[2].Link == nil || d.Resources[3].Script == nil {
+	if len(d.Resources) != 4 || BodyOf[*File](&d.Resources[0]) == nil || BodyOf[*Directory](&d.Resources[1]) == nil || BodyOf[*Link](&d.Resources[2]) == nil || BodyOf[*Script](&d.Resources[3]) == nil {
 		t.Fatalf("resources decoded as %+v", d.Resources)
 	}
-	f := d.Resources[0].File
+	f := BodyOf[*File](&d.Resources[0])
 	if *f.Content.Inline != "hi\n" || f.Mode != "644" || f.Owner != "alice" || f.Group != "staff" || f.Validate.String() != "test -s {}" {
 		t.Errorf("file decoded as %+v", f)
 	}
-	if got := d.Resources[1].Directory.Path.String(); got != "{env:APP}/conf" {
+	if got := BodyOf[*Directory](&d.Resources[1]).Path.String(); got != "{env:APP}/conf" {
 		t.Errorf("directory path %q", got)
 	}
-	if got := d.Resources[3].Script.Env["TOKEN"]; got.String() != "{env:TOKEN}" {
+	if got := BodyOf[*Script](&d.Resources[3]).Env["TOKEN"]; got.String() != "{env:TOKEN}" {
 		t.Errorf("script env %q", got.String())
 	}
 	out, err := d.Encode()

@@ -48,7 +48,7 @@ type stateKind interface {
 // checkState is checkStateDir's rule for one resource: the path a
 // pathKind manages, then what a stateKind says.
 func (r *Resource) checkState() *fieldMsg {
-	s := r.Body()
+	s := r.Body
 	if p, ok := s.(pathKind); ok {
 		if m := statePaths(statePath{"path", p.managedPath()}); m != nil {
 			return m

@@ -290,8 +290,8 @@ func (r *Resource) validate() error {
 	e := func(field, format string, args ...any) error {
 		return &Error{ID: r.ID, Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
-	s, set := r.spec()
-	if set != 1 {
+	s, ok := r.typed()
+	if !ok || isNilBody(s) {
 		return e("type", "the resource's body doesn't match its type %q", r.Type)
 	}
 	if r.Name != "" {
@@ -403,7 +403,7 @@ type pathKind interface {
 }
 
 func (r *Resource) managedText() (Text, bool) {
-	if p, ok := r.Body().(pathKind); ok {
+	if p, ok := r.Body.(pathKind); ok {
 		return p.managedPath(), true
 	}
 	return Text{}, false
@@ -447,7 +447,7 @@ type ownerKind interface {
 
 // manages lists what r manages exclusively.
 func (r *Resource) manages() []managed {
-	s := r.Body()
+	s := r.Body
 	if p, ok := s.(pathKind); ok {
 		return []managed{ownPath("path", p.managedPath())}
 	}
@@ -513,7 +513,7 @@ type triggerKind interface {
 // a service's restart_on and reload_on name resources, and no trigger acts
 // on a service declared running: false.
 func (r *Resource) checkTriggers(byID map[string]*Resource) error {
-	if t, ok := r.Body().(triggerKind); ok {
+	if t, ok := r.Body.(triggerKind); ok {
 		if m := t.checkTriggers(r.ID, byID); m != nil {
 			return &Error{ID: r.ID, Field: m.field, Msg: m.msg}
 		}
@@ -550,7 +550,7 @@ func (d *Declaration) checkServices() error {
 	enabled := map[string]bool{}
 	for i := range d.Resources {
 		r := &d.Resources[i]
-		s := r.Body()
+		s := r.Body
 		if u, ok := s.(managerUser); ok && noManager {
 			if field, what := u.needsManager(); what != "" {
 				return &Error{ID: r.ID, Field: field, Msg: what + " needs the target's service_manager (systemd or openrc): declare it in zap.target"}
@@ -565,7 +565,7 @@ func (d *Declaration) checkServices() error {
 	}
 	for i := range d.Resources {
 		r := &d.Resources[i]
-		if n, ok := r.Body().(serviceNeeder); ok {
+		if n, ok := r.Body.(serviceNeeder); ok {
 			if name, m := n.neededService(); m != nil && !enabled[name] {
 				return &Error{ID: r.ID, Field: m.field, Msg: m.msg}
 			}
@@ -609,7 +609,7 @@ type credentialKind interface {
 func (d *Declaration) authUser(name string) string {
 	for i := range d.Resources {
 		r := &d.Resources[i]
-		c, ok := r.Body().(credentialKind)
+		c, ok := r.Body.(credentialKind)
 		if !ok || c.credential() == nil {
 			continue
 		}
@@ -631,7 +631,7 @@ func (d *Declaration) Cycle() []string {
 		r := &d.Resources[i]
 		ids = append(ids, r.ID)
 		deps[r.ID] = append(deps[r.ID], r.DependsOn...)
-		if t, ok := r.Body().(triggerKind); ok {
+		if t, ok := r.Body.(triggerKind); ok {
 			after, before := t.edges()
 			deps[r.ID] = append(deps[r.ID], after...)
 			for _, id := range before {
@@ -749,7 +749,7 @@ func (d *Declaration) ComparedRefs() []string {
 	for i := range d.Resources {
 		r := &d.Resources[i]
 		skip := ""
-		if c, ok := r.Body().(credentialKind); ok {
+		if c, ok := r.Body.(credentialKind); ok {
 			skip = c.credentialField()
 		}
 		for field, t := range r.Texts() {

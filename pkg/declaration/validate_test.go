@@ -201,12 +201,12 @@ func TestValidateShapeInCode(t *testing.T) {
 		t.Errorf("wrong format: %v", err)
 	}
 	d = &Declaration{Format: Format, Target: Target{Local: true}, Resources: []Resource{
-		{Common: Common{ID: "a", Type: KindFile}, Directory: &Directory{Path: Lit("/a")}, File: &File{Path: Lit("/a")}},
+		{Common: Common{ID: "a", Type: KindFile}, Body: &Directory{Path: Lit("/a")}},
 	}}
 	if err := d.Validate(); err == nil || err.Error() != `resource "a": type: the resource's body doesn't match its type "file"` {
-		t.Errorf("two bodies: %v", err)
+		t.Errorf("another kind's body: %v", err)
 	}
-	d.Resources[0] = Resource{Common: Common{ID: "a", Type: KindFile}, File: &File{Path: Lit("/a"), Content: Content{Type: ContentInline}}}
+	d.Resources[0] = Resource{Common: Common{ID: "a", Type: KindFile}, Body: &File{Path: Lit("/a"), Content: Content{Type: ContentInline}}}
 	if err := d.Validate(); err == nil || err.Error() != `resource "a": content.content: required field missing` {
 		t.Errorf("inline content missing: %v", err)
 	}
@@ -234,16 +234,16 @@ func TestManagedPath(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, r := range []Resource{
-			{Common: Common{Type: KindFile}, File: &File{Path: tt.path}},
-			{Common: Common{Type: KindDirectory}, Directory: &Directory{Path: tt.path}},
-			{Common: Common{Type: KindLink}, Link: &Link{Path: tt.path}},
+			{Common: Common{Type: KindFile}, Body: &File{Path: tt.path}},
+			{Common: Common{Type: KindDirectory}, Body: &Directory{Path: tt.path}},
+			{Common: Common{Type: KindLink}, Body: &Link{Path: tt.path}},
 		} {
 			if got := r.ManagedPath(); got != tt.want {
 				t.Errorf("%s %q: ManagedPath = %q, want %q", r.Type, tt.path.String(), got, tt.want)
 			}
 		}
 	}
-	s := Resource{Common: Common{Type: KindScript}, Script: &Script{Run: Lit("x")}}
+	s := Resource{Common: Common{Type: KindScript}, Body: &Script{Run: Lit("x")}}
 	if got := s.ManagedPath(); got != "" {
 		t.Errorf("a script's ManagedPath = %q, want none", got)
 	}
@@ -286,7 +286,7 @@ func TestRefsAndTexts(t *testing.T) {
 			t.Errorf("%s: Refs = %q, want %q", r.ID, got, wantRefs[i])
 		}
 	}
-	noValidate := Resource{Common: Common{Type: KindFile}, File: &File{Path: Lit("/x")}}
+	noValidate := Resource{Common: Common{Type: KindFile}, Body: &File{Path: Lit("/x")}}
 	if got := noValidate.Texts(); len(got) != 1 {
 		t.Errorf("a file without validate: Texts = %v", got)
 	}

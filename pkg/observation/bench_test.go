@@ -18,14 +18,14 @@ func largeObservations(tb testing.TB) []byte {
 	host, user := declaration.Lit("127.0.0.1"), declaration.Lit("zaptest")
 	d := declaration.Declaration{Format: declaration.Format, Target: declaration.Target{Host: &host, User: &user, Port: 2222}}
 	d.Resources = append(d.Resources, declaration.Resource{
-		Common:    declaration.Common{ID: "bench", Type: declaration.KindDirectory},
-		Directory: &declaration.Directory{Path: declaration.Lit("/tmp/zb/target/big")},
+		Common: declaration.Common{ID: "bench", Type: declaration.KindDirectory},
+		Body:   &declaration.Directory{Path: declaration.Lit("/tmp/zb/target/big")},
 	})
 	for i := range 2000 {
 		content := strings.Repeat(fmt.Sprintf("file %d\n", i), 40)
 		d.Resources = append(d.Resources, declaration.Resource{
 			Common: declaration.Common{ID: fmt.Sprintf("f%d", i), Type: declaration.KindFile, DependsOn: []string{"bench"}},
-			File: &declaration.File{
+			Body: &declaration.File{
 				Path:    declaration.Lit(fmt.Sprintf("/tmp/zb/target/big/f%d.txt", i)),
 				Content: declaration.Content{Type: declaration.ContentInline, Inline: &content},
 				Mode:    "644",

@@ -157,10 +157,10 @@ func TestReadKnown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Declaration.Resources[0].File.Path.String() != "/etc/motd2" || &got.Declaration.Resources[0] == &d.Resources[0] {
+	if declaration.BodyOf[*declaration.File](&got.Declaration.Resources[0]).Path.String() != "/etc/motd2" || &got.Declaration.Resources[0] == &d.Resources[0] {
 		t.Errorf("another declaration read as %+v", got.Declaration.Resources[0])
 	}
-	if d.Resources[0].File.Path.String() != "/etc/motd" {
+	if declaration.BodyOf[*declaration.File](&d.Resources[0]).Path.String() != "/etc/motd" {
 		t.Error("the known declaration changed")
 	}
 }

@@ -17,7 +17,7 @@ import (
 func hashFixtureChanges(content string) (file, refresh Change) {
 	file = Change{ID: "f", Type: declaration.KindFile, Action: Update,
 		Resource: declaration.Resource{Common: declaration.Common{ID: "f", Type: declaration.KindFile},
-			File: &declaration.File{Path: declaration.Lit("/f"), Content: declaration.Content{Type: declaration.ContentInline, Inline: &content}}},
+			Body: &declaration.File{Path: declaration.Lit("/f"), Content: declaration.Content{Type: declaration.ContentInline, Inline: &content}}},
 		Drift:       []observation.Difference{{Field: "content"}},
 		Fingerprint: strings.Repeat("a", 64),
 		Steps:       []Step{{Type: StepOp, Op: &Op{Name: OpPut, Path: declaration.Lit("/f"), Content: &content, Privilege: Login}}, {Type: StepNote, Note: "a note"}},

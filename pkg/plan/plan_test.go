@@ -21,7 +21,7 @@ func TestValidateZapChange(t *testing.T) {
 	}
 	dir := Change{ID: "d", Type: declaration.KindDirectory, Action: Create,
 		Resource: declaration.Resource{Common: declaration.Common{ID: "d", Type: declaration.KindDirectory},
-			Directory: &declaration.Directory{Path: declaration.Lit("/d")}}, Steps: []Step{}}
+			Body: &declaration.Directory{Path: declaration.Lit("/d")}}, Steps: []Step{}}
 	for _, c := range []struct {
 		name string
 		edit func(*Change)

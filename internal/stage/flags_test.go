@@ -4,6 +4,8 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+
+	"github.com/zap-go/zap/internal/exit"
 )
 
 // TestParseFlagErrors checks how a stage says a command line it can't
@@ -32,7 +34,7 @@ func TestParseFlagErrors(t *testing.T) {
 		fs.String("lock", "", "the zap.lock at `PATH`")
 		fs.String("dir", ".", "a directory")
 		err := Parse(fs, c.args)
-		var e *Error
+		var e *exit.Error
 		if !errors.As(err, &e) || e.Code != 2 {
 			t.Errorf("%q: got %v, want a usage error", c.args, err)
 			continue

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/state"
 )
 
@@ -16,15 +17,15 @@ import (
 func FingerprintKey() ([]byte, error) {
 	st, err := state.Open(os.Getenv)
 	if err != nil {
-		return nil, BadInput(err, "Zap keeps its fingerprint key in $ZAP_HOME, or else $HOME/.zap: set one to an absolute path")
+		return nil, exit.BadInput(err, "Zap keeps its fingerprint key in $ZAP_HOME, or else $HOME/.zap: set one to an absolute path")
 	}
 	key, err := st.FingerprintKey()
 	if errors.Is(err, state.ErrUntrusted) {
-		return nil, InWorld(fmt.Errorf("the fingerprint key: %w", err),
+		return nil, exit.InWorld(fmt.Errorf("the fingerprint key: %w", err),
 			"the key must be a regular file of the user Zap runs as, mode 600, in a directory no other account can write; fix it, or remove it to make a new one (plans made with the old one then refuse to run)")
 	}
 	if err != nil {
-		return nil, InWorld(fmt.Errorf("the fingerprint key: %w", err))
+		return nil, exit.InWorld(fmt.Errorf("the fingerprint key: %w", err))
 	}
 	return key, nil
 }

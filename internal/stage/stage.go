@@ -5,9 +5,10 @@
 // from a file argument or stdin, and turn an error into the exit code and
 // the stderr lines the conventions give.
 //
-// An error made by BadInput exits 2 (an input to fix), one made by InWorld
-// exits 1 (a problem in the world), and any other error exits 1 too. Finish
-// prints "<name>: <message>" once, then each hint as "hint: <hint>".
+// The exit code is the one the error carries (internal/exit: BadInput exits
+// 2, an input to fix; InWorld and any other error 1, a problem in the
+// world). Finish prints it once in every binary's voice (exit.Write):
+// "<name>: <message>", then each hint as "hint: <hint>".
 package stage
 
 import (
@@ -21,27 +22,11 @@ import (
 	"github.com/peterbourgon/ff/v3"
 
 	"github.com/zap-go/zap/internal/envpass"
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/strict"
 	"github.com/zap-go/zap/internal/version"
 	"github.com/zap-go/zap/pkg/canon"
 )
-
-// Error is a failure with the exit code it carries and, when a fix is known,
-// hint lines.
-type Error struct {
-	Code  int
-	Err   error
-	Hints []string
-}
-
-func (e *Error) Error() string { return e.Err.Error() }
-func (e *Error) Unwrap() error { return e.Err }
-
-// BadInput marks err as a problem in the stage's input: exit 2.
-func BadInput(err error, hints ...string) error { return &Error{Code: 2, Err: err, Hints: hints} }
-
-// InWorld marks err as a problem in the world: exit 1.
-func InWorld(err error, hints ...string) error { return &Error{Code: 1, Err: err, Hints: hints} }
 
 // Unreadable is BadInput for the stage's input document, what, that err
 // says doesn't read: "what: err", with, when it is a document of another
@@ -52,19 +37,7 @@ func Unreadable(err error, what, maker string) error {
 	if errors.As(err, &other) {
 		hints = append(hints, "make the "+what+" with the "+maker+" of this zap")
 	}
-	return BadInput(fmt.Errorf("%s: %w", what, err), hints...)
-}
-
-// Code is the exit code err carries: 0 for nil, 1 unless it was marked.
-func Code(err error) int {
-	if err == nil {
-		return 0
-	}
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
-	}
-	return 1
+	return exit.BadInput(fmt.Errorf("%s: %w", what, err), hints...)
 }
 
 // ErrVersion is --version as an error, as flag.ErrHelp is --help: Finish
@@ -86,14 +59,7 @@ func Finish(name, usage string, err error, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s %s\n", strings.Fields(name)[0], version.String())
 		return 0
 	}
-	fmt.Fprintf(stderr, "%s: %v\n", name, err)
-	var e *Error
-	if errors.As(err, &e) {
-		for _, h := range e.Hints {
-			fmt.Fprintf(stderr, "hint: %s\n", h)
-		}
-	}
-	return Code(err)
+	return exit.Print(stderr, name, err)
 }
 
 // NewFlagSet returns a flag set that reports errors rather than printing
@@ -121,7 +87,7 @@ func Parse(fs *flag.FlagSet, args []string) error {
 			err = inner
 		}
 		msg, hints := FlagError(err, fs, args)
-		return BadInput(errors.New(msg), append(hints, "run "+fs.Name()+" --help for its usage")...)
+		return exit.BadInput(errors.New(msg), append(hints, "run "+fs.Name()+" --help for its usage")...)
 	}
 	if v := fs.Lookup("version"); v != nil && v.Value.String() == "true" {
 		return ErrVersion
@@ -138,7 +104,7 @@ func ParseEnv(fs *flag.FlagSet, args []string) (*envpass.Env, error) {
 	}
 	env, err := envpass.Load()
 	if err != nil {
-		return nil, BadInput(err)
+		return nil, exit.BadInput(err)
 	}
 	return env, nil
 }
@@ -163,15 +129,15 @@ func InputEnv(fs *flag.FlagSet, args []string, stdin io.Reader, what string) (*e
 // world.
 func ReadInput(fs *flag.FlagSet, stdin io.Reader, what string) ([]byte, error) {
 	if fs.NArg() > 1 {
-		return nil, BadInput(fmt.Errorf("want at most one %s file, not %d arguments", what, fs.NArg()), "run "+fs.Name()+" --help for its usage")
+		return nil, exit.BadInput(fmt.Errorf("want at most one %s file, not %d arguments", what, fs.NArg()), "run "+fs.Name()+" --help for its usage")
 	}
 	data, err := Read(fs.Arg(0), stdin)
 	var limit *canon.LimitError
 	if errors.As(err, &limit) {
-		return nil, BadInput(fmt.Errorf("%s: %w", what, err))
+		return nil, exit.BadInput(fmt.Errorf("%s: %w", what, err))
 	}
 	if err != nil {
-		return nil, InWorld(fmt.Errorf("read %s: %w", what, err))
+		return nil, exit.InWorld(fmt.Errorf("read %s: %w", what, err))
 	}
 	return data, nil
 }
@@ -199,7 +165,7 @@ func Read(name string, stdin io.Reader) ([]byte, error) {
 // read.
 func CheckOutput(doc []byte, what, next string, hints ...string) error {
 	if len(doc) > canon.MaxSize {
-		return BadInput(fmt.Errorf("the %s would be larger than %d MiB, the most %s reads", what, canon.MaxSize>>20, next), hints...)
+		return exit.BadInput(fmt.Errorf("the %s would be larger than %d MiB, the most %s reads", what, canon.MaxSize>>20, next), hints...)
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/strict"
 	"github.com/zap-go/zap/pkg/canon"
 )
@@ -23,9 +24,9 @@ func TestFinish(t *testing.T) {
 		stderr string
 	}{
 		{"ok", nil, 0, "", ""},
-		{"bad input with hints", BadInput(errors.New("format: wrong"), "make it again", "or not"), 2, "", "zap-x: format: wrong\nhint: make it again\nhint: or not\n"},
-		{"world", InWorld(errors.New("read plan: EOF")), 1, "", "zap-x: read plan: EOF\n"},
-		{"wrapped stays marked", fmt.Errorf("outer: %w", BadInput(errors.New("inner"))), 2, "", "zap-x: outer: inner\n"},
+		{"bad input with hints", exit.BadInput(errors.New("format: wrong"), "make it again", "or not"), 2, "", "zap-x: format: wrong\nhint: make it again\nhint: or not\n"},
+		{"world", exit.InWorld(errors.New("read plan: EOF")), 1, "", "zap-x: read plan: EOF\n"},
+		{"wrapped stays marked", fmt.Errorf("outer: %w", exit.BadInput(errors.New("inner"))), 2, "", "zap-x: outer: inner\n"},
 		{"unmarked", errors.New("boom"), 1, "", "zap-x: boom\n"},
 		{"another format", Unreadable(fmt.Errorf("read: %w", &strict.OtherFormatError{Want: "zap.plan/1", Got: "zap.plan/9"}), "plan", "zap-plan"), 2, "",
 			"zap-x: plan: read: format: this reader reads \"zap.plan/1\", not \"zap.plan/9\"\nhint: make the plan with the zap-plan of this zap\n"},
@@ -47,8 +48,8 @@ func TestFinish(t *testing.T) {
 func TestParseAndRead(t *testing.T) {
 	fs := NewFlagSet("zap-x")
 	err := Parse(fs, []string{"--nope"})
-	if Code(err) != 2 || strings.Contains(err.Error(), "error parsing") {
-		t.Errorf("unknown flag: code %d, %v", Code(err), err)
+	if exit.Code(err) != 2 || strings.Contains(err.Error(), "error parsing") {
+		t.Errorf("unknown flag: code %d, %v", exit.Code(err), err)
 	}
 	var out, errw bytes.Buffer
 	if Finish("zap-x", "usage: zap-x\n", Parse(NewFlagSet("zap-x"), []string{"--help"}), &out, &errw) != 0 || out.String() != "usage: zap-x\n" {
@@ -65,12 +66,12 @@ func TestParseAndRead(t *testing.T) {
 	}
 	fs = NewFlagSet("zap-x")
 	_ = Parse(fs, []string{"a", "b"})
-	if _, err := ReadInput(fs, nil, "plan"); Code(err) != 2 {
+	if _, err := ReadInput(fs, nil, "plan"); exit.Code(err) != 2 {
 		t.Errorf("two arguments: %v", err)
 	}
 	fs = NewFlagSet("zap-x")
 	_ = Parse(fs, []string{t.TempDir() + "/missing"})
-	if _, err := ReadInput(fs, nil, "plan"); Code(err) != 1 {
+	if _, err := ReadInput(fs, nil, "plan"); exit.Code(err) != 1 {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -84,8 +85,8 @@ func TestReadInputLimit(t *testing.T) {
 	_ = Parse(fs, nil)
 	_, err := ReadInput(fs, over(), "plan")
 	var limit *canon.LimitError
-	if Code(err) != 2 || !errors.As(err, &limit) || err.Error() != "plan: document size limit: larger than 64 MiB" {
-		t.Errorf("stdin over the limit: code %d, %v", Code(err), err)
+	if exit.Code(err) != 2 || !errors.As(err, &limit) || err.Error() != "plan: document size limit: larger than 64 MiB" {
+		t.Errorf("stdin over the limit: code %d, %v", exit.Code(err), err)
 	}
 	if data, err := ReadInput(fs, io.LimitReader(zeros{}, canon.MaxSize), "plan"); err != nil || len(data) != canon.MaxSize {
 		t.Errorf("stdin of the limit: %d bytes, %v", len(data), err)
@@ -99,8 +100,8 @@ func TestReadInputLimit(t *testing.T) {
 	}
 	fs = NewFlagSet("zap-x")
 	_ = Parse(fs, []string{big})
-	if _, err := ReadInput(fs, nil, "plan"); Code(err) != 2 || !errors.As(err, &limit) {
-		t.Errorf("a file over the limit: code %d, %v", Code(err), err)
+	if _, err := ReadInput(fs, nil, "plan"); exit.Code(err) != 2 || !errors.As(err, &limit) {
+		t.Errorf("a file over the limit: code %d, %v", exit.Code(err), err)
 	}
 }
 
@@ -116,8 +117,8 @@ func TestCheckOutput(t *testing.T) {
 		t.Errorf("a plan of the limit: %v", err)
 	}
 	err := CheckOutput(make([]byte, canon.MaxSize+1), "plan", "zap-exec", "a hint")
-	var e *Error
-	if Code(err) != 2 || err.Error() != "the plan would be larger than 64 MiB, the most zap-exec reads" || !errors.As(err, &e) || len(e.Hints) != 1 {
-		t.Errorf("a plan over the limit: code %d, %v", Code(err), err)
+	var e *exit.Error
+	if exit.Code(err) != 2 || err.Error() != "the plan would be larger than 64 MiB, the most zap-exec reads" || !errors.As(err, &e) || len(e.Hints) != 1 {
+		t.Errorf("a plan over the limit: code %d, %v", exit.Code(err), err)
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/zap-go/zap/internal/deploy"
 	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/internal/execute"
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/sshhost"
 	"github.com/zap-go/zap/internal/stage"
@@ -92,7 +93,7 @@ anything ran.
 // Main runs zap-deploy with args and returns its exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		return stage.Finish("zap-deploy", usage, stage.BadInput(errors.New("name a verb: plan, show or run"), "run zap-deploy --help for its usage"), stdout, stderr)
+		return stage.Finish("zap-deploy", usage, exit.BadInput(errors.New("name a verb: plan, show or run"), "run zap-deploy --help for its usage"), stdout, stderr)
 	}
 	var err error
 	switch args[0] {
@@ -135,9 +136,9 @@ func planVerb(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 	}
 	switch {
 	case d.Deploy == nil:
-		return stage.BadInput(errors.New("declaration: the config declares no deploy block (zap.deploy)"))
+		return exit.BadInput(errors.New("declaration: the config declares no deploy block (zap.deploy)"))
 	case d.Target.Local:
-		return stage.BadInput(errors.New("declaration: target: zap deploy ships to a remote host; the config's target is the local machine"))
+		return exit.BadInput(errors.New("declaration: target: zap deploy ships to a remote host; the config's target is the local machine"))
 	}
 	m, err := deploy.Make(ctx, d, passed.Lookup, o, dial)
 	if err != nil {
@@ -156,7 +157,7 @@ func writePlan(stdout io.Writer, p *deployplan.Plan) error {
 		return fmt.Errorf("encode the deploy plan: %w", err)
 	}
 	if _, err := stdout.Write(append(out, '\n')); err != nil {
-		return stage.InWorld(fmt.Errorf("write the deploy plan: %w", err))
+		return exit.InWorld(fmt.Errorf("write the deploy plan: %w", err))
 	}
 	return nil
 }
@@ -166,11 +167,11 @@ func readPlan(fs interface {
 	Arg(int) string
 }, stdin io.Reader) (*deployplan.Plan, error) {
 	if fs.NArg() > 1 {
-		return nil, stage.BadInput(fmt.Errorf("want at most one plan file, not %d arguments", fs.NArg()))
+		return nil, exit.BadInput(fmt.Errorf("want at most one plan file, not %d arguments", fs.NArg()))
 	}
 	data, err := stage.Read(fs.Arg(0), stdin)
 	if err != nil {
-		return nil, stage.BadInput(fmt.Errorf("read the deploy plan: %w", err))
+		return nil, exit.BadInput(fmt.Errorf("read the deploy plan: %w", err))
 	}
 	p, err := deployplan.Read(data)
 	if err != nil {
@@ -211,21 +212,21 @@ func runVerb(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return nil
 	}
 	if p.Hash == "" {
-		return stage.BadInput(errors.New("the deploy plan has no plan_hash: a dirty tree without --force, or a host, user or health domain behind a masked reference, can't be deployed"))
+		return exit.BadInput(errors.New("the deploy plan has no plan_hash: a dirty tree without --force, or a host, user or health domain behind a masked reference, can't be deployed"))
 	}
 	if err := deployplan.Verify(p, deploy.Hashed()...); err != nil {
-		return stage.BadInput(err)
+		return exit.BadInput(err)
 	}
 	urls, err := deploy.ResolveChecks(p, passed.Lookup)
 	if err != nil {
-		return stage.BadInput(err)
+		return exit.BadInput(err)
 	}
 	src, err := deploy.ReadSource(ctx, *dir)
 	if err != nil {
-		return stage.InWorld(err)
+		return exit.InWorld(err)
 	}
 	if src != p.Source {
-		return stage.BadInput(fmt.Errorf("the checkout is at %s now, not the plan's %s: make a new plan", src.Version, p.Source.Version))
+		return exit.BadInput(fmt.Errorf("the checkout is at %s now, not the plan's %s: make a new plan", src.Version, p.Source.Version))
 	}
 	if err := deploy.ArtifactsInside(ctx, *dir, p.Steps.Artifacts); err != nil {
 		return classify(err)
@@ -241,7 +242,7 @@ func runVerb(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	r := &deploy.Runner{Plan: p, Dir: *dir, Client: c, Events: stdout, URLs: urls,
 		Warn: func(s string) { fmt.Fprintf(stderr, "warning: %s\n", escape.Line(s)) }}
 	if err := r.Run(ctx); err != nil {
-		return stage.InWorld(err)
+		return exit.InWorld(err)
 	}
 	return nil
 }
@@ -253,7 +254,7 @@ func unknownVerb(verb string) error {
 	if near, ok := suggest.Closest(verb, []string{"plan", "show", "run"}); ok {
 		hints = append([]string{"did you mean zap-deploy " + near + "?"}, hints...)
 	}
-	return stage.BadInput(fmt.Errorf("unknown verb %q", verb), hints...)
+	return exit.BadInput(fmt.Errorf("unknown verb %q", verb), hints...)
 }
 
 // flagHelp is --help as a verb.
@@ -266,11 +267,11 @@ func dial(ctx context.Context, t sshhost.Target) (*sshhost.Client, error) {
 		var ce *sshhost.ConnectError
 		switch {
 		case errors.As(err, &ce) && errors.Is(ce, sshhost.ErrConfig):
-			return nil, stage.BadInput(fmt.Errorf("cannot connect to %s: %s", t.Host, ce.Reason), ce.Hints...)
+			return nil, exit.BadInput(fmt.Errorf("cannot connect to %s: %s", t.Host, ce.Reason), ce.Hints...)
 		case errors.As(err, &ce):
-			return nil, stage.InWorld(fmt.Errorf("cannot connect to %s: %s", t.Host, ce.Reason), ce.Hints...)
+			return nil, exit.InWorld(fmt.Errorf("cannot connect to %s: %s", t.Host, ce.Reason), ce.Hints...)
 		}
-		return nil, stage.InWorld(fmt.Errorf("cannot connect to %s: %w", t.Host, err))
+		return nil, exit.InWorld(fmt.Errorf("cannot connect to %s: %w", t.Host, err))
 	}
 	return c, nil
 }
@@ -280,35 +281,35 @@ func dial(ctx context.Context, t sshhost.Target) (*sshhost.Client, error) {
 // input, the rest the world's.
 func classify(err error) error {
 	var te *sshhost.TargetError
-	var se *stage.Error
+	var se *exit.Error
 	var ie *deploy.InputError
 	switch {
 	case errors.As(err, &se):
 		return err
 	case errors.As(err, &ie):
-		return stage.BadInput(err)
+		return exit.BadInput(err)
 	case errors.As(err, &te):
 		if te.Hint != "" {
-			return stage.BadInput(err, te.Hint)
+			return exit.BadInput(err, te.Hint)
 		}
-		return stage.BadInput(err)
+		return exit.BadInput(err)
 	}
-	return stage.InWorld(err)
+	return exit.InWorld(err)
 }
 
 // masked is a stage error with every secret m knows masked out of its
 // message and hints (a host behind a secret, named by a connection's
 // error), its exit code kept.
 func masked(err error, m *mask.Masker) error {
-	var se *stage.Error
+	var se *exit.Error
 	if !errors.As(err, &se) {
-		return stage.InWorld(errors.New(m.String(err.Error())))
+		return exit.InWorld(errors.New(m.String(err.Error())))
 	}
 	hints := make([]string, len(se.Hints))
 	for i, h := range se.Hints {
 		hints[i] = m.String(h)
 	}
-	return &stage.Error{Code: se.Code, Err: errors.New(m.String(se.Err.Error())), Hints: hints}
+	return &exit.Error{Code: se.Code, Err: errors.New(m.String(se.Err.Error())), Hints: hints}
 }
 
 // operatorHome is what ~ means in the operator's ssh config.

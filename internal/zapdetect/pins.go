@@ -7,11 +7,11 @@ import (
 	"strings"
 
 	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/fetch"
 	"github.com/zap-go/zap/internal/lock"
 	"github.com/zap-go/zap/internal/lockhash"
 	"github.com/zap-go/zap/internal/resolve"
-	"github.com/zap-go/zap/internal/stage"
 	"github.com/zap-go/zap/internal/state"
 	"github.com/zap-go/zap/pkg/declaration"
 )
@@ -64,12 +64,12 @@ func newPins(d *declaration.Declaration, res *resolve.Resolution, f pinFlags) (*
 	l, err := lock.Read(f.lock)
 	if err != nil {
 		if errors.Is(err, lock.ErrNewer) || errors.Is(err, lock.ErrLink) || errors.Is(err, lock.ErrInvalid) {
-			return nil, stage.BadInput(err)
+			return nil, exit.BadInput(err)
 		}
-		return nil, stage.InWorld(err)
+		return nil, exit.InWorld(err)
 	}
 	if p.standing, err = lockhash.New(d, res).Stand(l); err != nil {
-		return nil, stage.InWorld(err)
+		return nil, exit.InWorld(err)
 	}
 	return p, nil
 }

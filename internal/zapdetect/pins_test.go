@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/lock"
 	"github.com/zap-go/zap/internal/lockhash"
 	"github.com/zap-go/zap/internal/resolve"
-	"github.com/zap-go/zap/internal/stage"
 	"github.com/zap-go/zap/pkg/declaration"
 )
 
@@ -77,8 +77,8 @@ func TestPinsFromTheLock(t *testing.T) {
 	if err := writeFile(path, `{"format":"zap.lock/9"}`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := newPins(&d, res, pinFlags{lock: path}); stage.Code(err) != 2 || !strings.Contains(err.Error(), "newer than this zap reads") {
-		t.Errorf("a newer lock: %v (exit %d), want bad input", err, stage.Code(err))
+	if _, err := newPins(&d, res, pinFlags{lock: path}); exit.Code(err) != 2 || !strings.Contains(err.Error(), "newer than this zap reads") {
+		t.Errorf("a newer lock: %v (exit %d), want bad input", err, exit.Code(err))
 	}
 }
 

@@ -71,6 +71,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/kinds"
 	"github.com/zap-go/zap/internal/stage"
 
@@ -160,7 +161,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	res := resolve.Resolve(d, passed.Lookup)
 	if err := res.CheckUTF8(); err != nil {
 		early.close()
-		return stage.BadInput(err, resolve.UTF8Hint)
+		return exit.BadInput(err, resolve.UTF8Hint)
 	}
 	conn := early
 	if conn == nil || !reflect.DeepEqual(*et, d.Target) {
@@ -280,7 +281,7 @@ func localTarget() (detect.Host, observation.Context, error) {
 	}
 	me, err := user.Current()
 	if err != nil {
-		return nil, observation.Context{}, stage.InWorld(fmt.Errorf("find the account zap-detect runs as: %w", err))
+		return nil, observation.Context{}, exit.InWorld(fmt.Errorf("find the account zap-detect runs as: %w", err))
 	}
 	return &localhost.Host{Env: os.Environ()}, observation.Context{Target: "local", User: me.Username, Home: home}, nil
 }
@@ -306,7 +307,7 @@ func pass(ctx context.Context, d *declaration.Declaration, host detect.Host, det
 	batches, results := detect.Pass(ctx, host, detectors)
 	if ledger != nil {
 		if r := results[len(results)-1]; r.Verdict == observation.Undetermined {
-			return nil, nil, nil, stage.InWorld(fmt.Errorf("cannot read the pending-trigger markers in %s: %s", detect.PendingDir, r.Reason),
+			return nil, nil, nil, exit.InWorld(fmt.Errorf("cannot read the pending-trigger markers in %s: %s", detect.PendingDir, r.Reason),
 				"a marker there is a restart or reload an earlier run owes; the plan can't tell what is owed without them",
 				"check that root can read "+detect.PendingDir+" (sudo -n must work for the connecting user), then run again")
 		}
@@ -347,7 +348,7 @@ func write(stdout io.Writer, o *observation.Observations, decl []byte) error {
 		return err
 	}
 	if _, err := stdout.Write(append(out, '\n')); err != nil {
-		return stage.InWorld(fmt.Errorf("write the observations: %w", err))
+		return exit.InWorld(fmt.Errorf("write the observations: %w", err))
 	}
 	return nil
 }
@@ -391,7 +392,7 @@ func badDeclaration(err error) error {
 	if errors.Is(err, declaration.ErrFormat) {
 		hints = append(hints, "make the declaration with the zap-eval of this zap")
 	}
-	return stage.BadInput(fmt.Errorf("declaration: %w", err), hints...)
+	return exit.BadInput(fmt.Errorf("declaration: %w", err), hints...)
 }
 
 // dialing is a remote target's connection being made.
@@ -482,9 +483,9 @@ func dial(ctx context.Context, t *declaration.Target, text func(declaration.Text
 	if err != nil {
 		var te *sshhost.TargetError
 		if errors.As(err, &te) && te.Hint != "" {
-			return dialResult{err: stage.BadInput(err, te.Hint)}
+			return dialResult{err: exit.BadInput(err, te.Hint)}
 		}
-		return dialResult{err: stage.BadInput(err)}
+		return dialResult{err: exit.BadInput(err)}
 	}
 	target.Notice = notice
 	client, err := sshhost.Dial(ctx, target, operatorHome())
@@ -492,11 +493,11 @@ func dial(ctx context.Context, t *declaration.Target, text func(declaration.Text
 		var ce *sshhost.ConnectError
 		switch {
 		case errors.As(err, &ce) && errors.Is(ce, sshhost.ErrConfig):
-			return dialResult{err: stage.BadInput(fmt.Errorf("cannot connect to %s: %s", target.Host, ce.Reason), ce.Hints...)}
+			return dialResult{err: exit.BadInput(fmt.Errorf("cannot connect to %s: %s", target.Host, ce.Reason), ce.Hints...)}
 		case errors.As(err, &ce):
-			return dialResult{err: stage.InWorld(fmt.Errorf("cannot connect to %s: %s", target.Host, ce.Reason), ce.Hints...)}
+			return dialResult{err: exit.InWorld(fmt.Errorf("cannot connect to %s: %s", target.Host, ce.Reason), ce.Hints...)}
 		}
-		return dialResult{err: stage.InWorld(fmt.Errorf("cannot connect to %s: %w", target.Host, err))}
+		return dialResult{err: exit.InWorld(fmt.Errorf("cannot connect to %s: %w", target.Host, err))}
 	}
 	return dialResult{target: target, client: client}
 }
@@ -507,9 +508,9 @@ func localHome() (string, error) {
 	home, ok := os.LookupEnv("HOME")
 	switch {
 	case !ok || home == "":
-		return "", stage.BadInput(errors.New("HOME is unset or empty; ~ and $HOME in a path resolve against it"), "set HOME to your home directory")
+		return "", exit.BadInput(errors.New("HOME is unset or empty; ~ and $HOME in a path resolve against it"), "set HOME to your home directory")
 	case !strings.HasPrefix(home, "/"):
-		return "", stage.BadInput(fmt.Errorf("HOME is %q, not an absolute path; ~ and $HOME in a path resolve against it", home), "set HOME to your home directory, an absolute path")
+		return "", exit.BadInput(fmt.Errorf("HOME is %q, not an absolute path; ~ and $HOME in a path resolve against it", home), "set HOME to your home directory, an absolute path")
 	}
 	return home, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/zap-go/zap/internal/bundle"
 	"github.com/zap-go/zap/internal/envpass"
 	"github.com/zap-go/zap/internal/evaluate"
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/project"
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/sandbox"
@@ -98,7 +99,7 @@ func evaluateHere(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	// From here on the process reads only the project and the packages it
 	// links: not esbuild, not the config, nothing can read anything else.
 	if err := sandbox.Restrict(append([]string{proj.Root}, proj.Packages...)...); err != nil {
-		e := &stage.Error{Code: 1, Err: fmt.Errorf("sandbox: %w", err)}
+		e := &exit.Error{Code: 1, Err: fmt.Errorf("sandbox: %w", err)}
 		if errors.Is(err, sandbox.ErrUnsupported) {
 			e.Hints = []string{"zap-eval runs a config only inside its Landlock sandbox; run it on a kernel with Landlock enabled"}
 		}
@@ -111,7 +112,7 @@ func evaluateHere(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	// The last wall, as late as it can be: from here on the process makes
 	// only the system calls running the config and writing its result take.
 	if err := sandbox.Filter(); err != nil {
-		e := &stage.Error{Code: 1, Err: fmt.Errorf("sandbox: %w", err)}
+		e := &exit.Error{Code: 1, Err: fmt.Errorf("sandbox: %w", err)}
 		if errors.Is(err, sandbox.ErrUnsupported) {
 			e.Hints = []string{"zap-eval runs a config only behind its seccomp filter, built for amd64"}
 		}

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/zap-go/zap/internal/envpass"
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/project"
-	"github.com/zap-go/zap/internal/stage"
 	"github.com/zap-go/zap/internal/stages"
 )
 
@@ -126,7 +126,7 @@ func evaluateIn(ctx context.Context, c child, stderr io.Writer) (*result, error)
 	// and is passed on as it was written, after the child's own lines.
 	stderr.Write(crash.bytes())
 	if ws.Exited() {
-		return nil, &stage.Error{Code: ws.ExitStatus(), Err: errDone}
+		return nil, &exit.Error{Code: ws.ExitStatus(), Err: errDone, Reported: true}
 	}
 	return nil, ownErr(fmt.Errorf("the evaluating process %s", describe(ws)))
 }

@@ -75,6 +75,7 @@ import (
 	"strconv"
 	"syscall"
 
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/stage"
 
 	"github.com/zap-go/zap/internal/bundle"
@@ -120,21 +121,17 @@ Exit status: 0 the declaration was written, 2 the config has a problem
 // MaxOutput is the largest declaration zap-eval writes, in bytes.
 const MaxOutput = 64 << 20
 
-func configErr(err error, hints ...string) error { return stage.BadInput(err, hints...) }
-func ownErr(err error) error                     { return stage.InWorld(err) }
+func configErr(err error, hints ...string) error { return exit.BadInput(err, hints...) }
+func ownErr(err error) error                     { return exit.InWorld(err) }
 
 // Main runs zap-eval with args and returns its exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if isChild(args) {
 		return childMain(ctx, args, stdout)
 	}
-	err := run(ctx, args, stdout, stderr)
-	var done *stage.Error
-	if errors.As(err, &done) && done.Err == errDone {
-		// The evaluating process said what there was to say.
-		return done.Code
-	}
-	return stage.Finish("zap-eval", usage, err, stdout, stderr)
+	// A run whose evaluating process said what there was to say
+	// (errDone) is Reported: Finish prints nothing more.
+	return stage.Finish("zap-eval", usage, run(ctx, args, stdout, stderr), stdout, stderr)
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {

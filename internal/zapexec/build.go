@@ -10,10 +10,10 @@ import (
 	"sync"
 
 	"github.com/zap-go/zap/internal/execute"
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/fetch"
 	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/resolve"
-	"github.com/zap-go/zap/internal/stage"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -80,7 +80,7 @@ func attachSources(ctx context.Context, steps []buildStep, res *resolve.Resoluti
 	}
 	cache := contentCache()
 	if cache == nil {
-		return release, stage.InWorld(errors.New("a build's source goes through the content cache, and there is no state directory ($ZAP_HOME or ~/.zap) to hold it; nothing was changed"))
+		return release, exit.InWorld(errors.New("a build's source goes through the content cache, and there is no state directory ($ZAP_HOME or ~/.zap) to hold it; nothing was changed"))
 	}
 	f := fetch.New(cache, fetch.Options{})
 	defer f.Close()
@@ -98,7 +98,7 @@ func attachSources(ctx context.Context, steps []buildStep, res *resolve.Resoluti
 			if refused {
 				return release, refuse(err)
 			}
-			return release, stage.InWorld(err)
+			return release, exit.InWorld(err)
 		}
 		held = append(held, e)
 		s.op.Payload = &execute.Body{From: e.File, Size: e.Size}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/internal/execute"
-	"github.com/zap-go/zap/internal/stage"
+	"github.com/zap-go/zap/internal/exit"
 )
 
 // dryRun is a run without --wetrun: the plan passed every check, and
@@ -35,7 +35,7 @@ func dryRun(stdout io.Writer, p *execute.Prepared) error {
 		fmt.Fprintf(w, "nothing changed: %d changes would run with --wetrun\n", n)
 	}
 	if err := w.Flush(); err != nil {
-		return stage.InWorld(fmt.Errorf("write what would run: %w", err))
+		return exit.InWorld(fmt.Errorf("write what would run: %w", err))
 	}
 	return nil
 }

@@ -71,6 +71,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/stage"
 
 	"github.com/zap-go/zap/internal/detect"
@@ -132,21 +133,17 @@ run), 1 a change failed, 2 the plan was refused before anything ran.
 `
 
 // refuse marks a plan this run won't act on: exit 2, nothing changed.
-func refuse(err error, hints ...string) error { return stage.BadInput(err, hints...) }
+func refuse(err error, hints ...string) error { return exit.BadInput(err, hints...) }
 
 // errChangeFailed ends a run in which a change failed; the events said why,
 // so nothing more is printed.
-var errChangeFailed = &stage.Error{Code: 1, Err: errors.New("a change failed")}
+var errChangeFailed = &exit.Error{Code: 1, Err: errors.New("a change failed"), Reported: true}
 
 // Main runs zap-exec with args and returns its exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := run(ctx, args, stdin, stdout, stderr)
-	if errors.Is(err, errChangeFailed) {
-		return 1
-	}
-	return stage.Finish("zap-exec", usage, err, stdout, stderr)
+	return stage.Finish("zap-exec", usage, run(ctx, args, stdin, stdout, stderr), stdout, stderr)
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -236,7 +233,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	result, err := runner.Run(ctx, prepared)
 	if err != nil {
-		return stage.InWorld(err)
+		return exit.InWorld(err)
 	}
 	if result.Failed > 0 {
 		return errChangeFailed
@@ -261,7 +258,7 @@ func readPlan(args []string, stdin io.Reader) (*plan.Plan, error) {
 		return nil, refuse(fmt.Errorf("plan: %w", err))
 	}
 	if err != nil {
-		return nil, stage.InWorld(fmt.Errorf("read the plan: %w", err))
+		return nil, exit.InWorld(fmt.Errorf("read the plan: %w", err))
 	}
 
 	p, err := plan.Read(data)
@@ -284,11 +281,11 @@ func dial(ctx context.Context, target sshhost.Target, masker *mask.Masker) (*ssh
 		var ce *sshhost.ConnectError
 		switch {
 		case errors.As(err, &ce) && errors.Is(ce, sshhost.ErrConfig):
-			return nil, stage.BadInput(fmt.Errorf("cannot connect to %s: %s", target.Host, masker.String(ce.Reason)), ce.Hints...)
+			return nil, exit.BadInput(fmt.Errorf("cannot connect to %s: %s", target.Host, masker.String(ce.Reason)), ce.Hints...)
 		case errors.As(err, &ce):
-			return nil, stage.InWorld(fmt.Errorf("cannot connect to %s: %s", target.Host, masker.String(ce.Reason)), ce.Hints...)
+			return nil, exit.InWorld(fmt.Errorf("cannot connect to %s: %s", target.Host, masker.String(ce.Reason)), ce.Hints...)
 		}
-		return nil, stage.InWorld(fmt.Errorf("cannot connect to %s: %s", target.Host, masker.String(err.Error())))
+		return nil, exit.InWorld(fmt.Errorf("cannot connect to %s: %s", target.Host, masker.String(err.Error())))
 	}
 	return client, nil
 }
@@ -306,7 +303,7 @@ func checkContext(p *plan.Plan) (execute.Context, error) {
 	}
 	u, err := user.Current()
 	if err != nil {
-		return execute.Context{}, stage.InWorld(fmt.Errorf("the account zap-exec runs as: %w", err))
+		return execute.Context{}, exit.InWorld(fmt.Errorf("the account zap-exec runs as: %w", err))
 	}
 	if u.Username != p.Context.User {
 		return execute.Context{}, refuse(

@@ -26,6 +26,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/stage"
 
 	"github.com/zap-go/zap/internal/ops"
@@ -78,7 +79,7 @@ func run(_ context.Context, args []string, stdin io.Reader, stdout io.Writer) er
 	}
 	p, err := planner.Plan(o)
 	if err != nil {
-		return stage.BadInput(fmt.Errorf("observations: %w", err))
+		return exit.BadInput(fmt.Errorf("observations: %w", err))
 	}
 	if p.Hash, err = plan.Hash(p, ops.Script); err != nil {
 		return fmt.Errorf("plan_hash: %w", err)
@@ -91,7 +92,7 @@ func run(_ context.Context, args []string, stdin io.Reader, stdout io.Writer) er
 		return err
 	}
 	if _, err := stdout.Write(append(out, '\n')); err != nil {
-		return stage.InWorld(fmt.Errorf("write the plan: %w", err))
+		return exit.InWorld(fmt.Errorf("write the plan: %w", err))
 	}
 	return nil
 }
@@ -105,21 +106,21 @@ func checkContext(o *observation.Observations) error {
 	if !o.Declaration.Target.Local {
 		switch {
 		case c.Target == "" || c.Target == "local":
-			return stage.BadInput(fmt.Errorf("observations: context.target: %q, but the declaration's target is a remote host", c.Target))
+			return exit.BadInput(fmt.Errorf("observations: context.target: %q, but the declaration's target is a remote host", c.Target))
 		case c.Home != o.Declaration.Target.Home:
-			return stage.BadInput(fmt.Errorf("observations: context.home: %q, but the declaration's target declares home %q", c.Home, o.Declaration.Target.Home))
+			return exit.BadInput(fmt.Errorf("observations: context.home: %q, but the declaration's target declares home %q", c.Home, o.Declaration.Target.Home))
 		}
 		return nil
 	}
 	switch {
 	case c.Target != "local":
-		return stage.BadInput(fmt.Errorf("observations: context.target: %q, but the declaration's target is local", c.Target))
+		return exit.BadInput(fmt.Errorf("observations: context.target: %q, but the declaration's target is local", c.Target))
 	case c.User == "":
-		return stage.BadInput(errors.New("observations: context.user: a local plan names the user it runs as"))
+		return exit.BadInput(errors.New("observations: context.user: a local plan names the user it runs as"))
 	case c.Bootstrap:
-		return stage.BadInput(errors.New("observations: context.bootstrap: a local target has no bootstrap_user to connect as"))
+		return exit.BadInput(errors.New("observations: context.bootstrap: a local target has no bootstrap_user to connect as"))
 	case !strings.HasPrefix(c.Home, "/"):
-		return stage.BadInput(fmt.Errorf("observations: context.home: %q is not an absolute path (the HOME a ~ resolves to)", c.Home))
+		return exit.BadInput(fmt.Errorf("observations: context.home: %q is not an absolute path (the HOME a ~ resolves to)", c.Home))
 	}
 	return nil
 }

@@ -3,11 +3,13 @@ package evaluate
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 
 	"github.com/dop251/goja"
 
+	"github.com/zap-go/zap/internal/schema"
 	"github.com/zap-go/zap/pkg/declaration"
 )
 
@@ -74,22 +76,22 @@ func newBuilder(rt *goja.Runtime, conv *converter, pos *positions) *builder {
 	set("env", b.env)
 	set("mask", func(call goja.FunctionCall) (goja.Value, error) { return b.names("mask", b.mask, call) })
 	set("unmask", func(call goja.FunctionCall) (goja.Value, error) { return b.names("unmask", b.unmask, call) })
-	kind("file", b.resource(declaration.KindFile, readFile))
-	kind("directory", b.resource(declaration.KindDirectory, readDirectory))
-	kind("link", b.resource(declaration.KindLink, readLink))
-	kind("script", b.resource(declaration.KindScript, readScript))
+	kind("file", b.resource(declaration.KindFile))
+	kind("directory", b.resource(declaration.KindDirectory))
+	kind("link", b.resource(declaration.KindLink))
+	kind("script", b.resource(declaration.KindScript))
 	// zap.pkg declares a resource of type "package".
-	kind("pkg", b.resourceAs("zap.pkg", declaration.KindPackage, readPackage))
-	kind("apt_repo", b.resource(declaration.KindAptRepo, readAptRepo))
-	kind("installer", b.resource(declaration.KindInstaller, readInstaller))
-	kind("user", b.resource(declaration.KindUser, readUser))
-	kind("service", b.resource(declaration.KindService, readService))
-	kind("database", b.resource(declaration.KindDatabase, readDatabase))
-	kind("swap", b.resource(declaration.KindSwap, readSwap))
-	kind("firewall", b.resource(declaration.KindFirewall, readFirewall))
-	kind("verify", b.resource(declaration.KindVerify, readVerify))
-	kind("pipeline", b.resource(declaration.KindPipeline, readPipeline))
-	kind("build", b.resource(declaration.KindBuild, readBuild))
+	kind("pkg", b.resourceAs("zap.pkg", declaration.KindPackage))
+	kind("apt_repo", b.resource(declaration.KindAptRepo))
+	kind("installer", b.resource(declaration.KindInstaller))
+	kind("user", b.resource(declaration.KindUser))
+	kind("service", b.resource(declaration.KindService))
+	kind("database", b.resource(declaration.KindDatabase))
+	kind("swap", b.resource(declaration.KindSwap))
+	kind("firewall", b.resource(declaration.KindFirewall))
+	kind("verify", b.resource(declaration.KindVerify))
+	kind("pipeline", b.resource(declaration.KindPipeline))
+	kind("build", b.resource(declaration.KindBuild))
 	set("deploy", b.deploy)
 	return b
 }
@@ -190,39 +192,19 @@ func one(call goja.FunctionCall, label string) (goja.Value, error) {
 }
 
 func (b *builder) target(call goja.FunctionCall) (goja.Value, error) {
-	return nil, single(b, call, "zap.target", &b.targetSet, &b.targetAt, readTarget, &b.decl.Target, &Error{
+	return nil, single(b, call, "zap.target", &b.targetSet, &b.targetAt, &b.decl.Target, &Error{
 		Msg:  "a config declares one target",
 		Hint: "for several hosts, write one config per host (or one module per role imported by each) and run zap once per host",
 	})
 }
 
-// readTarget reads zap.target's object.
-func readTarget(f *fields) declaration.Target {
-	t := declaration.Target{}
-	t.Local = f.boolean("local", "write local: true")
-	t.Host = f.textPtr("host")
-	t.User = f.textPtr("user")
-	before := f.d.failures()
-	t.Port = f.integer("port", "write the port out")
-	// A port that isn't a whole number is that problem alone, not a 0 too.
-	if _, ok := f.o.vals["port"]; ok && t.Port == 0 && f.d.failures() == before {
-		f.d.fail("port", "a port is 1 to 65535, not 0")
-	}
-	t.Identity = f.str("identity", false, "write the identity file's path out")
-	t.Home = f.str("home", false, "write the home directory out")
-	t.BootstrapUser = f.textPtr("bootstrap_user")
-	t.PackageManager = f.str("package_manager", false, "write the package manager out, such as 'apt'")
-	t.ServiceManager = f.str("service_manager", false, "write the service manager out, such as 'systemd'")
-	return t
-}
-
 // single reads the object argument of label, a block a config declares
-// once (zap.target, zap.deploy), with read into *into. *set records the
+// once (zap.target, zap.deploy), into *into by its schema (readStruct). *set records the
 // first call; a second is refused with twice, its message after "label
 // was called twice: ".
 //
 // Its problems are recorded, not thrown (see resourceAs).
-func single[T any](b *builder, call goja.FunctionCall, label string, set *bool, at *site, read func(f *fields) T, into *T, twice *Error) error {
+func single[T any](b *builder, call goja.FunctionCall, label string, set *bool, at *site, into *T, twice *Error) error {
 	arg, err := one(call, label)
 	if err != nil {
 		b.add(err.(*Error))
@@ -240,7 +222,13 @@ func single[T any](b *builder, call goja.FunctionCall, label string, set *bool, 
 	}
 	d := &decoder{issued: b.issued}
 	f := d.fields(tree, "")
-	v := read(f)
+	var v T
+	rv := reflect.ValueOf(&v).Elem()
+	if rv.Kind() == reflect.Pointer {
+		rv.Set(reflect.New(rv.Type().Elem()))
+		rv = rv.Elem()
+	}
+	readStruct(f, rv)
 	f.done()
 	if d.failures() > 0 {
 		b.refuse(label, here, d)
@@ -319,17 +307,9 @@ func jsType(v goja.Value) string {
 	return "a " + v.ExportType().String()
 }
 
-// What to write instead of a reference, by field.
-const (
-	insteadID      = "an id is a fixed name other resources and Zap's output refer to; write it out"
-	insteadIDs     = "write the ids out"
-	insteadName    = "write the name out"
-	insteadAccount = "write the account name out"
-)
-
 // resource returns the method declaring a resource of kind.
-func (b *builder) resource(kind declaration.Kind, read func(*fields, *declaration.Resource)) func(goja.FunctionCall) (goja.Value, error) {
-	return b.resourceAs("zap."+string(kind), kind, read)
+func (b *builder) resource(kind declaration.Kind) func(goja.FunctionCall) (goja.Value, error) {
+	return b.resourceAs("zap."+string(kind), kind)
 }
 
 // resourceAs returns the method label declaring a resource of kind.
@@ -338,7 +318,10 @@ func (b *builder) resource(kind declaration.Kind, read func(*fields, *declaratio
 // if it had declared nothing, rather than throwing: the config runs on, so
 // one evaluation reports every such problem, each where the config made
 // it. The evaluation fails all the same.
-func (b *builder) resourceAs(label string, kind declaration.Kind, read func(*fields, *declaration.Resource)) func(goja.FunctionCall) (goja.Value, error) {
+//
+// The common fields are read first, then the body of kind by its schema
+// (readStruct).
+func (b *builder) resourceAs(label string, kind declaration.Kind) func(goja.FunctionCall) (goja.Value, error) {
 	return func(call goja.FunctionCall) (goja.Value, error) {
 		arg, err := one(call, label)
 		if err != nil {
@@ -359,11 +342,11 @@ func (b *builder) resourceAs(label string, kind declaration.Kind, read func(*fie
 		d := &decoder{issued: b.issued}
 		f := d.fields(tree, "")
 		r := declaration.Resource{Common: declaration.Common{Type: kind}}
-		r.ID = f.str("id", true, insteadID)
+		r.ID = f.str("id", true, schema.Instead["id"])
 		idOK := d.failures() == 0
-		r.Name = f.str("name", false, insteadName)
-		r.DependsOn = f.strs("depends_on", insteadIDs)
-		read(f, &r)
+		r.Name = f.str("name", false, schema.Instead["name"])
+		r.DependsOn = f.strs("depends_on", schema.Instead["ids"])
+		readStruct(f, reflect.ValueOf(r.NewBody()).Elem())
 		f.done()
 		if d.failures() > 0 {
 			named := label
@@ -399,51 +382,9 @@ func (c *converter) label(label string, arg goja.Value) string {
 	return label
 }
 
-func readFile(f *fields, r *declaration.Resource) {
-	x := &declaration.File{}
-	r.Body = x
-	x.Path, _ = f.text("path", true)
-	if c := f.object("content", true); c != nil {
-		x.Content = readContent(c)
-		c.done()
-	}
-	x.Mode = f.mode("mode")
-	x.Owner = f.str("owner", false, insteadAccount)
-	x.Group = f.str("group", false, insteadAccount)
-	x.Triggers = f.strs("triggers", insteadIDs)
-	if v, ok := f.text("validate", false); ok {
-		x.Validate = &v
-	}
-}
-
-func readDirectory(f *fields, r *declaration.Resource) {
-	x := &declaration.Directory{}
-	r.Body = x
-	x.Path, _ = f.text("path", true)
-	x.Mode = f.mode("mode")
-	x.Owner = f.str("owner", false, insteadAccount)
-	x.Group = f.str("group", false, insteadAccount)
-}
-
-func readLink(f *fields, r *declaration.Resource) {
-	x := &declaration.Link{}
-	r.Body = x
-	x.Path, _ = f.text("path", true)
-	x.Target, _ = f.text("target", true)
-}
-
-func readScript(f *fields, r *declaration.Resource) {
-	x := &declaration.Script{}
-	r.Body = x
-	x.Check, _ = f.text("check", true)
-	x.Run, _ = f.text("run", true)
-	x.Cwd = f.str("cwd", false, "cwd is taken as written; write the absolute path out, or cd into a referenced directory inside run")
-	x.Env = f.textMap("env", "write the variable's name out; a reference goes in its value")
-}
-
 // deploy reads the deploy block; a config declares one.
 func (b *builder) deploy(call goja.FunctionCall) (goja.Value, error) {
-	return nil, single(b, call, "zap.deploy", &b.deploySet, &b.deployAt, readDeploy, &b.decl.Deploy, &Error{
+	return nil, single(b, call, "zap.deploy", &b.deploySet, &b.deployAt, &b.decl.Deploy, &Error{
 		Msg:  "a config declares one deploy block",
 		Hint: "for several applications, write one config per application",
 	})

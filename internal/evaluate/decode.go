@@ -242,8 +242,8 @@ func (f *fields) object(key string, required bool) *fields {
 }
 
 // textMap reads an object of Texts keyed by names that take no reference.
-func (f *fields) textMap(key, instead string) map[string]declaration.Text {
-	o := f.object(key, false)
+func (f *fields) textMap(key string, required bool, instead string) map[string]declaration.Text {
+	o := f.object(key, required)
 	if o == nil {
 		return nil
 	}
@@ -301,4 +301,69 @@ const missing = "required field missing"
 // forget drops the problem msg at path, if it was found.
 func (d *decoder) forget(path, msg string) {
 	d.errs = slices.DeleteFunc(d.errs, func(e *fieldError) bool { return e.Path == path && e.Msg == msg })
+}
+
+// boolPtr reads an optional boolean.
+func (f *fields) boolPtr(key, instead string) *bool {
+	return optional(f, key, instead, (*fields).boolean)
+}
+
+// intPtr reads an optional whole number.
+func (f *fields) intPtr(key, instead string) *int {
+	return optional(f, key, instead, (*fields).integer)
+}
+
+// optional reads key with read when it is set, nil (the key marked read)
+// when it isn't.
+func optional[T any](f *fields, key, instead string, read func(f *fields, key, instead string) T) *T {
+	if _, ok := f.o.vals[key]; !ok {
+		f.ask(key)
+		return nil
+	}
+	v := read(f, key, instead)
+	return &v
+}
+
+// texts reads a list of Texts.
+func (f *fields) texts(key string, required bool) []declaration.Text {
+	list, path, ok := f.list(key, required)
+	if !ok {
+		return nil
+	}
+	out := make([]declaration.Text, 0, len(list))
+	for i, item := range list {
+		out = append(out, f.d.text(item, fmt.Sprintf("%s[%d]", path, i)))
+	}
+	return out
+}
+
+// reqStrs reads a required list of strings.
+func (f *fields) reqStrs(key, instead string) []string {
+	if _, ok := f.get(key, true); !ok {
+		return nil
+	}
+	out := f.strs(key, instead)
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}
+
+// each reads a list of objects.
+func (f *fields) each(key string, required bool, read func(*fields)) {
+	v, ok := f.get(key, required)
+	if !ok {
+		return
+	}
+	path := child(f.path, key)
+	list, ok := v.([]any)
+	if !ok {
+		f.d.fail(path, "want an array of objects, not %s", typeName(v))
+		return
+	}
+	for i, item := range list {
+		o := f.d.fields(item, fmt.Sprintf("%s[%d]", path, i))
+		read(o)
+		o.done()
+	}
 }

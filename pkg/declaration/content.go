@@ -15,29 +15,29 @@ import (
 // Content is a file's content source, selected by Type. Only the fields of
 // its type are set.
 type Content struct {
-	Type ContentType `json:"type"`
+	Type ContentType `json:"type" zap:"instead=content_type,enum=inline|template|source|remote,refuse=a content type"`
 	// Inline is the content of an inline source, installed as declared.
-	Inline *string `json:"content,omitempty"`
+	Inline *string `json:"content,omitempty" zap:"instead=inline,on=inline,required"`
 	// Template, Vars and Kinds are a template source: the body with
 	// {{name}} placeholders, the value of each, and the form a variable's
 	// rendered value must take, by its name.
-	Template *string           `json:"template,omitempty"`
-	Vars     map[string]Var    `json:"vars,omitempty"`
-	Kinds    map[string]string `json:"kinds,omitempty"`
+	Template *string           `json:"template,omitempty" zap:"instead=template,on=template,required"`
+	Vars     map[string]Var    `json:"vars,omitempty" zap:"hook=vars,on=template"`
+	Kinds    map[string]string `json:"kinds,omitempty" zap:"instead=template_kind,on=template"`
 	// Path is a source source: a file on the target copied at apply time.
-	Path *Text `json:"path,omitempty"`
+	Path *Text `json:"path,omitempty" zap:"on=source,required"`
 	// URL, Extract, Auth and Blake3 are a remote source: bytes fetched from
 	// URL, pinned by their blake3.
-	URL     *Text    `json:"url,omitempty"`
-	Extract *Extract `json:"extract,omitempty"`
-	Auth    *Text    `json:"auth,omitempty"`
-	Blake3  string   `json:"blake3,omitempty"`
+	URL     *Text    `json:"url,omitempty" zap:"on=remote,required"`
+	Extract *Extract `json:"extract,omitempty" zap:"on=remote"`
+	Auth    *Text    `json:"auth,omitempty" zap:"on=remote"`
+	Blake3  string   `json:"blake3,omitempty" zap:"instead=pin,on=remote"`
 }
 
 // Extract is how fetched bytes are unpacked.
 type Extract struct {
-	Type            ExtractType `json:"type"`
-	StripComponents *int        `json:"strip_components,omitempty"`
+	Type            ExtractType `json:"type" zap:"instead=enum,enum=none|tar.xz|tar.gz,refuse=an extract type"`
+	StripComponents *int        `json:"strip_components,omitempty" zap:"instead=count"`
 }
 
 // Var is a template variable's value: a Text for a string (which may hold

@@ -33,25 +33,25 @@ type Declaration struct {
 
 // Target is where the config acts: the local machine, or a host over SSH.
 type Target struct {
-	Local bool `json:"local,omitempty"`
+	Local bool `json:"local,omitempty" zap:"instead=local"`
 	// Host, User, Port, Identity, Home and BootstrapUser describe a remote
 	// target.
 	Host           *Text  `json:"host,omitempty"`
 	User           *Text  `json:"user,omitempty"`
-	Port           int    `json:"port,omitempty"`
-	Identity       string `json:"identity,omitempty"`
-	Home           string `json:"home,omitempty"`
+	Port           int    `json:"port,omitempty" zap:"instead=port,port"`
+	Identity       string `json:"identity,omitempty" zap:"instead=identity"`
+	Home           string `json:"home,omitempty" zap:"instead=home"`
 	BootstrapUser  *Text  `json:"bootstrap_user,omitempty"`
-	PackageManager string `json:"package_manager,omitempty"`
-	ServiceManager string `json:"service_manager,omitempty"`
+	PackageManager string `json:"package_manager,omitempty" zap:"instead=package_manager"`
+	ServiceManager string `json:"service_manager,omitempty" zap:"instead=service_manager"`
 }
 
 // Common holds the fields every resource takes.
 type Common struct {
-	ID        string   `json:"id"`
-	Type      Kind     `json:"type"`
-	Name      string   `json:"name,omitempty"`
-	DependsOn []string `json:"depends_on,omitempty"`
+	ID        string   `json:"id" zap:"instead=id"`
+	Type      Kind     `json:"type" zap:"-"`
+	Name      string   `json:"name,omitempty" zap:"instead=name"`
+	DependsOn []string `json:"depends_on,omitempty" zap:"instead=ids"`
 }
 
 // Resource is one typed piece of desired state: the common fields and one

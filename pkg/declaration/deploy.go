@@ -11,22 +11,22 @@ import (
 
 // Deploy is the deploy block: where and how zap deploy ships a release.
 type Deploy struct {
-	Path      string   `json:"path"`
-	Build     string   `json:"build,omitempty"`
-	Artifacts []string `json:"artifacts"`
-	Shared    []string `json:"shared,omitempty"`
-	Prepare   []string `json:"prepare,omitempty"`
-	Service   string   `json:"service,omitempty"`
-	Releases  *int     `json:"releases,omitempty"`
+	Path      string   `json:"path" zap:"instead=deploy"`
+	Build     string   `json:"build,omitempty" zap:"instead=deploy"`
+	Artifacts []string `json:"artifacts" zap:"instead=deploy"`
+	Shared    []string `json:"shared,omitempty" zap:"instead=deploy"`
+	Prepare   []string `json:"prepare,omitempty" zap:"instead=deploy"`
+	Service   string   `json:"service,omitempty" zap:"instead=service"`
+	Releases  *int     `json:"releases,omitempty" zap:"instead=count"`
 	Health    *Health  `json:"health,omitempty"`
 }
 
 // Health is a deploy's health gate.
 type Health struct {
 	Domain     Text   `json:"domain"`
-	Path       string `json:"path,omitempty"`
-	Attempts   *int   `json:"attempts,omitempty"`
-	IntervalMS *int   `json:"interval_ms,omitempty"`
+	Path       string `json:"path,omitempty" zap:"instead=deploy"`
+	Attempts   *int   `json:"attempts,omitempty" zap:"instead=count"`
+	IntervalMS *int   `json:"interval_ms,omitempty" zap:"instead=count"`
 }
 
 func (d *Deploy) DecodeField(path string, raw json.RawMessage) error {

@@ -5,10 +5,10 @@ import "strings"
 // AptRepo is an apt repository: a pinned signing key and a sources entry.
 type AptRepo struct {
 	KeyURL    Text   `json:"key_url"`
-	KeyBlake3 string `json:"key_blake3,omitempty"`
-	Source    string `json:"source"`
-	KeyPath   string `json:"key_path,omitempty"`
-	ListFile  string `json:"list_file,omitempty"`
+	KeyBlake3 string `json:"key_blake3,omitempty" zap:"instead=pin"`
+	Source    string `json:"source" zap:"instead=apt_source"`
+	KeyPath   string `json:"key_path,omitempty" zap:"instead=apt_path"`
+	ListFile  string `json:"list_file,omitempty" zap:"instead=apt_list"`
 }
 
 func (x *AptRepo) check() *fieldMsg {

@@ -14,24 +14,24 @@ type Build struct {
 	Source Source          `json:"source"`
 	Run    Text            `json:"run"`
 	Output Text            `json:"output"`
-	Cwd    string          `json:"cwd,omitempty"`
-	Env    map[string]Text `json:"env,omitempty"`
+	Cwd    string          `json:"cwd,omitempty" zap:"instead=build_cwd"`
+	Env    map[string]Text `json:"env,omitempty" zap:"instead=varname"`
 }
 
 // Source is a build's remote source archive.
 type Source struct {
-	Type    string        `json:"type"`
+	Type    string        `json:"type" zap:"instead=source_type,enum=remote,refuse=a source type"`
 	URL     Text          `json:"url"`
 	Extract *Extract      `json:"extract,omitempty"`
 	Auth    *Text         `json:"auth,omitempty"`
 	Verify  *Verification `json:"verify,omitempty"`
-	Blake3  string        `json:"blake3,omitempty"`
+	Blake3  string        `json:"blake3,omitempty" zap:"instead=pin"`
 }
 
 // Verification is an upstream signature check of a build source.
 type Verification struct {
-	Scheme       string `json:"scheme"`
-	PublicKey    string `json:"public_key"`
+	Scheme       string `json:"scheme" zap:"instead=minisign,enum=minisign"`
+	PublicKey    string `json:"public_key" zap:"instead=public_key"`
 	SignatureURL *Text  `json:"signature_url,omitempty"`
 }
 

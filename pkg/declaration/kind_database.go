@@ -12,7 +12,7 @@ import (
 
 // Database is a PostgreSQL database and its owning role.
 type Database struct {
-	Engine       string        `json:"engine"`
+	Engine       string        `json:"engine" zap:"instead=engine,enum=postgresql"`
 	DatabaseName Text          `json:"database_name"`
 	Username     Text          `json:"username"`
 	Auth         *DatabaseAuth `json:"auth,omitempty"`
@@ -21,7 +21,7 @@ type Database struct {
 // DatabaseAuth is the pg_hba.conf rules of a database.
 type DatabaseAuth struct {
 	Hosts  []Text `json:"hosts"`
-	Method string `json:"method,omitempty"`
+	Method string `json:"method,omitempty" zap:"instead=auth_method"`
 }
 
 func (x *Database) check() *fieldMsg {

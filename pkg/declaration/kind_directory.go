@@ -3,9 +3,9 @@ package declaration
 // Directory is a directory with optional managed permissions.
 type Directory struct {
 	Path  Text   `json:"path"`
-	Mode  string `json:"mode,omitempty"`
-	Owner string `json:"owner,omitempty"`
-	Group string `json:"group,omitempty"`
+	Mode  string `json:"mode,omitempty" zap:"mode"`
+	Owner string `json:"owner,omitempty" zap:"instead=account"`
+	Group string `json:"group,omitempty" zap:"instead=account"`
 }
 
 func (x *Directory) check() *fieldMsg {

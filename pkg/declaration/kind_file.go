@@ -6,10 +6,10 @@ import "slices"
 type File struct {
 	Path     Text     `json:"path"`
 	Content  Content  `json:"content"`
-	Mode     string   `json:"mode,omitempty"`
-	Owner    string   `json:"owner,omitempty"`
-	Group    string   `json:"group,omitempty"`
-	Triggers []string `json:"triggers,omitempty"`
+	Mode     string   `json:"mode,omitempty" zap:"mode"`
+	Owner    string   `json:"owner,omitempty" zap:"instead=account"`
+	Group    string   `json:"group,omitempty" zap:"instead=account"`
+	Triggers []string `json:"triggers,omitempty" zap:"instead=ids"`
 	Validate *Text    `json:"validate,omitempty"`
 }
 

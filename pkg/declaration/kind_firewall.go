@@ -13,10 +13,10 @@ import (
 
 // Firewall is the default policies and allow rules of ufw or nftables.
 type Firewall struct {
-	Backend         string      `json:"backend"`
-	Allow           []AllowRule `json:"allow"`
-	DefaultIncoming string      `json:"default_incoming,omitempty"`
-	DefaultOutgoing string      `json:"default_outgoing,omitempty"`
+	Backend         string      `json:"backend" zap:"instead=backend,enum=ufw|nftables"`
+	Allow           []AllowRule `json:"allow" zap:"hook=allow"`
+	DefaultIncoming string      `json:"default_incoming,omitempty" zap:"instead=enum"`
+	DefaultOutgoing string      `json:"default_outgoing,omitempty" zap:"instead=enum"`
 }
 
 // AllowRule is a named ufw profile (its JSON a string) or a port rule

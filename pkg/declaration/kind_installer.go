@@ -2,9 +2,9 @@ package declaration
 
 // Installer is a downloaded script piped into a shell, gated by a path.
 type Installer struct {
-	URL   string `json:"url"`
+	URL   string `json:"url" zap:"instead=url_fixed"`
 	Check Text   `json:"check"`
-	Shell string `json:"shell,omitempty"`
+	Shell string `json:"shell,omitempty" zap:"instead=installer_shell"`
 }
 
 func (x *Installer) check() *fieldMsg {

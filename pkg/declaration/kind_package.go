@@ -11,10 +11,10 @@ import (
 type Package struct {
 	// From maps a package manager (apt, apk, pacman, brew) to the package's
 	// name there.
-	From map[string]string `json:"from"`
+	From map[string]string `json:"from" zap:"instead=package"`
 	// Check is a path tested for existence (it begins with /, ~ or $HOME
 	// and may hold references) or a command run as written (no reference).
-	Check *Text `json:"check,omitempty"`
+	Check *Text `json:"check,omitempty" zap:"hook=check"`
 }
 
 func (x *Package) check() *fieldMsg {

@@ -14,18 +14,18 @@ import (
 // the structural gate can refuse them by name: the executor doesn't run them.
 type Pipeline struct {
 	Steps          []Step          `json:"steps"`
-	Env            map[string]Text `json:"env,omitempty"`
-	MaxConcurrency *int            `json:"max_concurrency,omitempty"`
+	Env            map[string]Text `json:"env,omitempty" zap:"instead=varname"`
+	MaxConcurrency *int            `json:"max_concurrency,omitempty" zap:"instead=count"`
 }
 
 // Step is one step of a pipeline.
 type Step struct {
-	ID        string          `json:"id"`
+	ID        string          `json:"id" zap:"instead=step"`
 	Run       Text            `json:"run"`
-	Name      string          `json:"name,omitempty"`
-	Cwd       string          `json:"cwd,omitempty"`
-	Env       map[string]Text `json:"env,omitempty"`
-	DependsOn []string        `json:"depends_on,omitempty"`
+	Name      string          `json:"name,omitempty" zap:"instead=name"`
+	Cwd       string          `json:"cwd,omitempty" zap:"instead=step"`
+	Env       map[string]Text `json:"env,omitempty" zap:"instead=varname"`
+	DependsOn []string        `json:"depends_on,omitempty" zap:"instead=ids"`
 }
 
 func (x *Pipeline) check() *fieldMsg {

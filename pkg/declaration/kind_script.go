@@ -13,8 +13,8 @@ import (
 type Script struct {
 	Check Text            `json:"check"`
 	Run   Text            `json:"run"`
-	Cwd   string          `json:"cwd,omitempty"`
-	Env   map[string]Text `json:"env,omitempty"`
+	Cwd   string          `json:"cwd,omitempty" zap:"instead=script_cwd"`
+	Env   map[string]Text `json:"env,omitempty" zap:"instead=varname"`
 }
 
 func (x *Script) check() *fieldMsg {

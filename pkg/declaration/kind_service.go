@@ -6,11 +6,11 @@ import (
 
 // Service is a service managed through the target's service manager.
 type Service struct {
-	Service   string   `json:"service"`
-	Enabled   *bool    `json:"enabled,omitempty"`
-	Running   *bool    `json:"running,omitempty"`
-	RestartOn []string `json:"restart_on,omitempty"`
-	ReloadOn  []string `json:"reload_on,omitempty"`
+	Service   string   `json:"service" zap:"instead=service"`
+	Enabled   *bool    `json:"enabled,omitempty" zap:"instead=bool"`
+	Running   *bool    `json:"running,omitempty" zap:"instead=bool"`
+	RestartOn []string `json:"restart_on,omitempty" zap:"instead=ids"`
+	ReloadOn  []string `json:"reload_on,omitempty" zap:"instead=ids"`
 }
 
 var serviceNamePattern = newPattern(`^[A-Za-z0-9][A-Za-z0-9_.@:-]*$`)

@@ -6,8 +6,8 @@ import (
 
 // Swap is a swap file recorded in /etc/fstab.
 type Swap struct {
-	Size string `json:"size"`
-	Path string `json:"path,omitempty"`
+	Size string `json:"size" zap:"instead=swap_size"`
+	Path string `json:"path,omitempty" zap:"instead=swap_path"`
 }
 
 // DefaultSwapPath is the path of a swap that declares none.

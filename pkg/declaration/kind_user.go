@@ -13,19 +13,19 @@ import (
 
 // User is a Unix account.
 type User struct {
-	Username string   `json:"username"`
-	Shell    string   `json:"shell,omitempty"`
-	HomeMode string   `json:"home_mode,omitempty"`
+	Username string   `json:"username" zap:"instead=account"`
+	Shell    string   `json:"shell,omitempty" zap:"instead=login_shell"`
+	HomeMode string   `json:"home_mode,omitempty" zap:"mode"`
 	SSHKeys  *SSHKeys `json:"ssh_keys,omitempty"`
-	Sudo     *Sudo    `json:"sudo,omitempty"`
-	Groups   []string `json:"groups,omitempty"`
+	Sudo     *Sudo    `json:"sudo,omitempty" zap:"hook=sudo"`
+	Groups   []string `json:"groups,omitempty" zap:"instead=account"`
 }
 
 // SSHKeys is a user's authorized_keys: copied from another account, or the
 // listed keys. Exactly one is set in a valid declaration.
 type SSHKeys struct {
-	CopyFrom string   `json:"copy_from,omitempty"`
-	Keys     []string `json:"keys,omitempty"`
+	CopyFrom string   `json:"copy_from,omitempty" zap:"instead=account"`
+	Keys     []string `json:"keys,omitempty" zap:"instead=ssh_key"`
 }
 
 // Sudo is a user's sudo grant. Its JSON is false (Remove), "nopasswd" or

@@ -16,16 +16,16 @@ type Verify struct {
 
 // Assertion is one check of a verify, selected by Type.
 type Assertion struct {
-	Type AssertionType `json:"type"`
+	Type AssertionType `json:"type" zap:"instead=enum,enum=path_exists|command,refuse=an assertion type"`
 	// path_exists
-	Path     string `json:"path,omitempty"`
-	FileType string `json:"file_type,omitempty"`
-	Mode     string `json:"mode,omitempty"`
-	Owner    string `json:"owner,omitempty"`
-	NotEmpty *bool  `json:"not_empty,omitempty"`
+	Path     string `json:"path,omitempty" zap:"instead=assert_path,on=path_exists,required"`
+	FileType string `json:"file_type,omitempty" zap:"instead=enum,on=path_exists,enum=file|directory"`
+	Mode     string `json:"mode,omitempty" zap:"mode,on=path_exists"`
+	Owner    string `json:"owner,omitempty" zap:"instead=account,on=path_exists"`
+	NotEmpty *bool  `json:"not_empty,omitempty" zap:"instead=bool,on=path_exists"`
 	// command
-	Run    *Text   `json:"run,omitempty"`
-	Expect *string `json:"expect,omitempty"`
+	Run    *Text   `json:"run,omitempty" zap:"on=command,required"`
+	Expect *string `json:"expect,omitempty" zap:"instead=expect,on=command"`
 }
 
 func (x *Verify) check() *fieldMsg {

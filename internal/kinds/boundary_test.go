@@ -25,7 +25,6 @@ const declarationPath = "github.com/zap-go/zap/pkg/declaration"
 // evaluator's generic reader say, doesn't fail here).
 var stillNaming = map[string][]string{
 	"internal/detect":   {"AptRepo", "Build", "Database", "Directory", "File", "Firewall", "Installer", "Link", "Package", "Pipeline", "Script", "Service", "Swap", "User", "Verify"},
-	"internal/evaluate": {"AptRepo", "Build", "Database", "Directory", "File", "Firewall", "Installer", "Link", "Package", "Pipeline", "Script", "Service", "Swap", "User", "Verify"},
 	"internal/execute":  {"AptRepo", "Verify"},
 	"internal/lockhash": {"Build", "File"},
 	"internal/pass":     {"File", "Package"},

@@ -45,6 +45,18 @@ func drifted(d []observation.Difference) Result {
 	return Result{Verdict: observation.Drifted, Drift: d}
 }
 
+// Converged, Absent, Holding and Drifted are the results a kind's own
+// detector gives (internal/kinds/<kind>): converged; absent; held for
+// reason; drifted by d.
+func Converged() Result                         { return converged() }
+func Absent() Result                            { return absent() }
+func Holding(reason string) Result              { return hold(reason) }
+func Drifted(d []observation.Difference) Result { return drifted(d) }
+
+// Problem is why the answer a of a read of what gave nothing to judge (see
+// problem), for a kind's own detector.
+func Problem(a Answer, what string, timeout int) string { return problem(a, what, timeout) }
+
 // Env is what a detector is built against: the home ~ and $HOME resolve to,
 // and the operator environment references resolve from.
 type Env struct {

@@ -31,8 +31,6 @@ func Build(r *declaration.Resource, env Env) Detector {
 		return NewUser(declaration.BodyOf[*declaration.User](r), env)
 	case declaration.KindService:
 		return NewService(declaration.BodyOf[*declaration.Service](r), env)
-	case declaration.KindSwap:
-		return NewSwap(declaration.BodyOf[*declaration.Swap](r), env)
 	case declaration.KindFirewall:
 		return NewFirewall(declaration.BodyOf[*declaration.Firewall](r), env)
 	}

@@ -13,6 +13,7 @@ package kind
 
 import (
 	"fmt"
+	"io/fs"
 
 	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -103,6 +104,19 @@ type Def[B declaration.Body] struct {
 	Shell func(b B) []Shell
 	// NoState is Kind.Stateless.
 	NoState bool
+	// Ops holds the scripts of the kind's own operations, when it keeps
+	// them in its folder: scripts/*.sh and scripts/lib/*.sh, which
+	// internal/kinds hands internal/ops (ops.Register). nil for none.
+	Ops fs.FS
+}
+
+// Scripts is d.Ops (Scripted).
+func (d Def[B]) Scripts() fs.FS { return d.Ops }
+
+// Scripted is implemented by a kind that keeps its operations' scripts in
+// its own folder: Scripts returns them (nil for none).
+type Scripted interface {
+	Scripts() fs.FS
 }
 
 // body is r's body as a B, and whether it is one.

@@ -1,17 +1,34 @@
 // Package kinds is the list of the resource kinds this zap acts on, and the
 // lookup every stage goes through: detection (Of(r).Detect), planning
 // (Steps), the preview (Declared) and the front end's sudo warm-up and
-// value checks. A kind the declaration knows but no file here provides
-// (none today) is read as held: Of returns a kind whose
-// detector holds, naming the kind, so it is never planned.
+// value checks. A kind the declaration knows but no kind here provides
+// (none today) is read as held: Of returns a kind whose detector holds,
+// naming the kind, so it is never planned.
 //
-// Each kind is a file here (<name>.go; directory and link share paths.go)
-// holding its steps, its preview lines and, where a text of it reaches a
-// shell, which; its line in all puts them together with its detector
-// (detect.New<Name>) and as whom it runs, as a kind.Def. Adding a kind is
-// its wire form in pkg/declaration (kind_<name>.go and its line in bodies),
-// its detector in internal/detect, its file here, and one line in all
-// (docs/architecture.md, Resource kinds).
+// # Where a kind lives
+//
+// A kind is a folder, internal/kinds/<kind> (package <kind>), holding all
+// of it but its wire form: its reads (the detector), its steps and the
+// names they share with the reads (its operations, the parts of its
+// drift), its preview lines, its operations' scripts (scripts/*.sh and
+// scripts/lib/*.sh, embedded, which byType hands internal/ops), and their
+// tests. It exports one kind.Def, Kind, and registering it is its line in
+// all. Swap is kept so; the other kinds are still split the older way: a
+// file here (<name>.go; directory and link share paths.go) for the steps
+// and preview, the detector in internal/detect, the names in
+// internal/vocab and the scripts in internal/ops/scripts.
+//
+// The wire form (the body's type, its form checks, its texts, its clone
+// and its canonical encoding) stays in pkg/declaration, kind_<name>.go,
+// listed in its bodies: pkg/declaration is the declaration format's public
+// reader and must decode every kind with nothing registered first, its
+// form checks and fast canonical encoding share that package's unexported
+// helpers, and its own tests build every kind. A kind folder imports
+// pkg/declaration, never the reverse, so there is no cycle. What crosses
+// kinds (triggers, credentials, the paths a kind manages, what it fetches)
+// is a method of the body there, read through the Body; no package outside
+// pkg/declaration and the kind folders names a concrete body
+// (TestBodiesStayInTheirKinds holds that, with the list of what is left).
 package kinds
 
 import (
@@ -22,6 +39,8 @@ import (
 	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/internal/kind"
+	"github.com/zap-go/zap/internal/kinds/swap"
+	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -38,7 +57,7 @@ var all = []kind.Kind{
 	kind.Def[*declaration.Installer]{Name: declaration.KindInstaller, Read: detect.NewInstaller, Plan: installerSteps, As: plan.Login},
 	kind.Def[*declaration.User]{Name: declaration.KindUser, Read: detect.NewUser, Plan: userSteps, As: plan.Root},
 	kind.Def[*declaration.Service]{Name: declaration.KindService, Read: detect.NewService, Plan: serviceSteps, Show: showService, As: plan.Root},
-	kind.Def[*declaration.Swap]{Name: declaration.KindSwap, Read: detect.NewSwap, Plan: swapSteps, As: plan.Root},
+	swap.Kind,
 	kind.Def[*declaration.Firewall]{Name: declaration.KindFirewall, Read: detect.NewFirewall, Plan: firewallSteps, As: plan.Root},
 	kind.Def[*declaration.Database]{Name: declaration.KindDatabase, Read: detect.NewDatabase, Plan: databaseSteps, Show: showDatabase, As: plan.Root},
 	kind.Def[*declaration.Verify]{Name: declaration.KindVerify, Read: detect.NewVerify, Plan: verifySteps, As: plan.Login},
@@ -47,6 +66,8 @@ var all = []kind.Kind{
 	kind.Def[*declaration.Build]{Name: declaration.KindBuild, Read: detect.NewBuild, Plan: buildSteps, Show: showBuild, As: plan.Elevated, Shell: buildShells},
 }
 
+// byType finds a listed kind by its type. Building it hands each kind's
+// own scripts to internal/ops.
 var byType = func() map[declaration.Kind]kind.Kind {
 	m := make(map[declaration.Kind]kind.Kind, len(all))
 	for _, k := range all {
@@ -54,6 +75,9 @@ var byType = func() map[declaration.Kind]kind.Kind {
 			panic("kinds: " + string(k.Type()) + " is listed twice")
 		}
 		m[k.Type()] = k
+		if s, ok := k.(kind.Scripted); ok && s.Scripts() != nil {
+			ops.Register(s.Scripts())
+		}
 	}
 	return m
 }()

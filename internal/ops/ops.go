@@ -12,7 +12,12 @@ package ops
 
 import (
 	"embed"
+	"io/fs"
+	"maps"
+	"path"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/plan"
@@ -44,14 +49,78 @@ const StreamInvocation = "sh -c SCRIPT sh"
 // build, each of which takes an archive or a file of up to a GiB.
 var streamed = map[plan.OpName]bool{plan.OpPutStream: true, plan.OpExtract: true, vocab.OpBuild: true}
 
+// kindScripts are the scripts and shared parts a kind keeps in its own
+// folder (internal/kinds/<kind>/scripts), by name, as Register added them.
+var kindScripts = struct {
+	sync.RWMutex
+	ops, parts map[string]string
+}{ops: map[string]string{}, parts: map[string]string{}}
+
+// Register adds the operations a kind keeps in its own folder: fsys's
+// scripts/*.sh, each the operation its file names, and scripts/lib/*.sh,
+// shared parts any script may include. A name already taken, by Zap's own
+// scripts or another kind's, is a mistake in Zap's code: Register panics.
+// internal/kinds registers each kind's as it lists the kind.
+func Register(fsys fs.FS) {
+	kindScripts.Lock()
+	defer kindScripts.Unlock()
+	for _, dir := range []string{"scripts", "scripts/lib"} {
+		names, err := fs.Glob(fsys, dir+"/*.sh")
+		if err != nil {
+			panic("ops: " + err.Error())
+		}
+		into := kindScripts.ops
+		if dir == "scripts/lib" {
+			into = kindScripts.parts
+		}
+		for _, n := range names {
+			b, err := fs.ReadFile(fsys, n)
+			if err != nil {
+				panic("ops: " + err.Error())
+			}
+			name := strings.TrimSuffix(path.Base(n), ".sh")
+			if _, err := scripts.ReadFile(n); err == nil || into[name] != "" {
+				panic("ops: two scripts named " + n)
+			}
+			into[name] = string(b)
+		}
+	}
+}
+
+// Names lists every operation that has a script: Zap's own and those the
+// kinds registered, sorted.
+func Names() []string {
+	own, _ := fs.Glob(scripts, "scripts/*.sh")
+	kindScripts.RLock()
+	defer kindScripts.RUnlock()
+	out := slices.Collect(maps.Keys(kindScripts.ops))
+	for _, n := range own {
+		out = append(out, strings.TrimSuffix(path.Base(n), ".sh"))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// source returns the text of the script or part at name in Zap's own
+// scripts (rel is its path there), else in the kinds' (from).
+func source(rel, name string, from func() map[string]string) (string, bool) {
+	if b, err := scripts.ReadFile(rel); err == nil {
+		return string(b), true
+	}
+	kindScripts.RLock()
+	defer kindScripts.RUnlock()
+	text, ok := from()[name]
+	return text, ok
+}
+
 // Script returns the text of the named operation's script, its shared
 // parts in place, and the command it is handed to.
 func Script(name plan.OpName) (plan.Script, bool) {
-	b, err := scripts.ReadFile("scripts/" + string(name) + ".sh")
-	if err != nil {
+	b, ok := source("scripts/"+string(name)+".sh", string(name), func() map[string]string { return kindScripts.ops })
+	if !ok {
 		return plan.Script{}, false
 	}
-	text, err := expand(string(b))
+	text, err := expand(b)
 	if err != nil {
 		return plan.Script{}, false
 	}
@@ -85,11 +154,10 @@ func expand(text string) (string, error) {
 
 // part is the text of scripts/lib/NAME.sh less its leading comment.
 func part(name string) (string, error) {
-	b, err := scripts.ReadFile("scripts/lib/" + name + ".sh")
-	if err != nil {
-		return "", err
+	body, ok := source("scripts/lib/"+name+".sh", name, func() map[string]string { return kindScripts.parts })
+	if !ok {
+		return "", fs.ErrNotExist
 	}
-	body := string(b)
 	for strings.HasPrefix(body, "#") {
 		_, body, _ = strings.Cut(body, "\n")
 	}

@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/kinds/swap"
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -54,7 +54,7 @@ func swapOffUnder(t *testing.T, dir string) {
 	if err != nil {
 		return
 	}
-	names, _ := detect.SwapNames(string(b))
+	names, _ := swap.SwapNames(string(b))
 	for _, n := range names {
 		if strings.HasPrefix(n, dir+"/") {
 			if out, err := exec.Command("swapoff", n).CombinedOutput(); err != nil {
@@ -71,7 +71,7 @@ func isActive(t *testing.T, path string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names, ok := detect.SwapNames(string(b))
+	names, ok := swap.SwapNames(string(b))
 	if !ok {
 		t.Fatalf("/proc/swaps doesn't parse: %q", b)
 	}
@@ -393,7 +393,7 @@ func TestSwapFstab(t *testing.T) {
 			if want := table + "\n" + `/srv/a\134b none swap sw 0 0` + "\n"; string(b) != want {
 				t.Errorf("fstab %q, want %q", b, want)
 			}
-			if !detect.FstabListsSwap(string(b), `/srv/a\b`) {
+			if !swap.FstabListsSwap(string(b), `/srv/a\b`) {
 				t.Errorf("detection doesn't read the entry it wrote")
 			}
 		})

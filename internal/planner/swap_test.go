@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zap-go/zap/internal/kinds/swap"
 	"github.com/zap-go/zap/internal/ops"
-	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
@@ -17,9 +17,9 @@ func swapRes(id string, s declaration.Swap) declaration.Resource {
 }
 
 var (
-	swapNoFile   = observation.Difference{Field: vocab.FieldSwapFile, Observed: vocab.SwapAbsent, Desired: vocab.SwapPresent}
-	swapInactive = observation.Difference{Field: vocab.FieldSwapActive, Observed: vocab.SwapInactive, Desired: vocab.SwapActive}
-	swapUnlisted = observation.Difference{Field: vocab.FieldSwapFstab, Observed: vocab.SwapNotListed, Desired: vocab.SwapListed}
+	swapNoFile   = observation.Difference{Field: swap.FieldFile, Observed: swap.Missing, Desired: swap.Present}
+	swapInactive = observation.Difference{Field: swap.FieldActive, Observed: swap.Inactive, Desired: swap.Active}
+	swapUnlisted = observation.Difference{Field: swap.FieldFstab, Observed: swap.NotListed, Desired: swap.Listed}
 )
 
 // swapOps is each step's name, path and arguments, as one line; every step

@@ -1,11 +1,10 @@
 package render
 
 import (
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/zap-go/zap/internal/execute"
+	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
@@ -288,12 +287,8 @@ func TestOperationWording(t *testing.T) {
 			t.Errorf("%s %q: OpSummary\n got %q\nwant %q", op.Name, op.Written(), got, c.plan)
 		}
 	}
-	entries, err := os.ReadDir("../ops/scripts")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if name, ok := strings.CutSuffix(e.Name(), ".sh"); ok && !seen[name] {
+	for _, name := range ops.Names() {
+		if !seen[name] {
 			t.Errorf("%s: an operation with no case here", name)
 		}
 	}

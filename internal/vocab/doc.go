@@ -14,5 +14,6 @@
 // TestNoIO).
 //
 // The names are kept one file per resource kind (firewall.go, service.go,
-// swap.go, ...), those every kind uses in shell.go and limits.go.
+// ...), those every kind uses in shell.go and limits.go. A kind kept whole
+// in its own folder (internal/kinds/<kind>, swap) keeps its names there.
 package vocab

@@ -1,9 +1,10 @@
-package detect
+package swap
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
@@ -27,10 +28,11 @@ type Swap struct {
 	Path string
 }
 
-func NewSwap(s *declaration.Swap, _ Env) Detector {
+// NewSwap builds the detector of the swap s (kind.Def.Read).
+func NewSwap(s *declaration.Swap, _ detect.Env) detect.Detector {
 	p := s.FilePath()
 	if reason := swapPathReason(p); reason != "" {
-		return Held("path: " + reason)
+		return detect.Held("path: " + reason)
 	}
 	return &Swap{Path: p}
 }
@@ -73,11 +75,11 @@ exec cat ` + FstabFile
 
 // Queries: the path's stat, the /proc/swaps probe and the /etc/fstab
 // probe, all as the login user.
-func (s *Swap) Queries() []Query {
-	return []Query{
-		{Op: OpStat, Lane: observation.LaneLogin, Path: s.Path},
-		NewProbe(observation.LaneLogin, SwapsProbe(s.Path)),
-		NewProbe(observation.LaneLogin, FstabProbe),
+func (s *Swap) Queries() []detect.Query {
+	return []detect.Query{
+		{Op: detect.OpStat, Lane: observation.LaneLogin, Path: s.Path},
+		detect.NewProbe(observation.LaneLogin, SwapsProbe(s.Path)),
+		detect.NewProbe(observation.LaneLogin, FstabProbe),
 	}
 }
 
@@ -85,63 +87,63 @@ func (s *Swap) Queries() []Query {
 // refuse to format or enable through one; so does anything else there
 // that isn't a regular file, a read that gave no answer, and output that
 // doesn't parse.
-func (s *Swap) Verdict(a []Answer) Result {
+func (s *Swap) Verdict(a []detect.Answer) detect.Result {
 	if len(a) != 3 {
-		return hold(fmt.Sprintf("%d answers for the swap's 3 reads", len(a)))
+		return detect.Holding(fmt.Sprintf("%d answers for the swap's 3 reads", len(a)))
 	}
 	active, reason := s.active(a[1])
 	if reason != "" {
-		return hold(reason)
+		return detect.Holding(reason)
 	}
 	file, reason := s.file(a[0], active)
 	if reason != "" {
-		return hold(reason)
+		return detect.Holding(reason)
 	}
 	listed, reason := s.listed(a[2])
 	if reason != "" {
-		return hold(reason)
+		return detect.Holding(reason)
 	}
 	if active && !file {
-		return hold(s.Path + " reads as an active swap in " + SwapsFile + " with nothing at its name: check it by hand (swapon --show)")
+		return detect.Holding(s.Path + " reads as an active swap in " + SwapsFile + " with nothing at its name: check it by hand (swapon --show)")
 	}
 	switch {
 	case file && active && listed:
-		return converged()
+		return detect.Converged()
 	case !file && !active && !listed:
-		return absent()
+		return detect.Absent()
 	}
 	var d []observation.Difference
 	if !file {
-		d = append(d, observation.Difference{Field: vocab.FieldSwapFile, Observed: vocab.SwapAbsent, Desired: vocab.SwapPresent})
+		d = append(d, observation.Difference{Field: FieldFile, Observed: Missing, Desired: Present})
 	}
 	if !active {
-		d = append(d, observation.Difference{Field: vocab.FieldSwapActive, Observed: vocab.SwapInactive, Desired: vocab.SwapActive})
+		d = append(d, observation.Difference{Field: FieldActive, Observed: Inactive, Desired: Active})
 	}
 	if !listed {
-		d = append(d, observation.Difference{Field: vocab.FieldSwapFstab, Observed: vocab.SwapNotListed, Desired: vocab.SwapListed})
+		d = append(d, observation.Difference{Field: FieldFstab, Observed: NotListed, Desired: Listed})
 	}
-	return drifted(d)
+	return detect.Drifted(d)
 }
 
 // file reads the stat: whether a regular file is at the path; active is
 // whether /proc/swaps lists it.
-func (s *Swap) file(a Answer, active bool) (bool, string) {
+func (s *Swap) file(a detect.Answer, active bool) (bool, string) {
 	switch a.Status {
-	case StatusMissing:
+	case detect.StatusMissing:
 		return false, ""
-	case StatusDenied:
+	case detect.StatusDenied:
 		// A path the login user can't reach reads absent (detection.md):
 		// the steps run as root and fail loudly if that was wrong. One the
 		// kernel has active by that name is there all the same.
 		return active, ""
-	case StatusOK:
+	case detect.StatusOK:
 	default:
-		return false, problem(a, s.Path, 0)
+		return false, detect.Problem(a, s.Path, 0)
 	}
 	switch a.Type {
-	case TypeRegular:
+	case detect.TypeRegular:
 		return true, ""
-	case TypeSymlink:
+	case detect.TypeSymlink:
 		return false, s.Path + " is a symbolic link: Zap won't make, format or enable a swap file through one (mkswap would format what it points at); remove it, or declare the path it leads to"
 	case "":
 		return false, "reading " + s.Path + " gave no file type"
@@ -151,22 +153,22 @@ func (s *Swap) file(a Answer, active bool) (bool, string) {
 
 // swapExit returns a probe's exit status and output, or a reason it gave
 // none.
-func swapExit(a Answer, what string) (int, string) {
+func swapExit(a detect.Answer, what string) (int, string) {
 	switch a.Status {
-	case StatusOK:
+	case detect.StatusOK:
 		return a.Exit, ""
-	case StatusFailed:
+	case detect.StatusFailed:
 		if a.Detail != "" {
 			return 0, "reading " + what + " gave no exit status: " + a.Detail
 		}
 		return 0, "reading " + what + " gave no exit status"
 	}
-	return 0, problem(a, what, vocab.ProbeTimeout)
+	return 0, detect.Problem(a, what, vocab.ProbeTimeout)
 }
 
 // active reads the /proc/swaps probe: whether the path, as declared or as
 // its directory resolves, is an active swap.
-func (s *Swap) active(a Answer) (bool, string) {
+func (s *Swap) active(a detect.Answer) (bool, string) {
 	code, reason := swapExit(a, SwapsFile)
 	if reason != "" {
 		return false, reason
@@ -193,7 +195,7 @@ func (s *Swap) active(a Answer) (bool, string) {
 
 // listed reads the /etc/fstab probe: whether the table lists the path as
 // swap.
-func (s *Swap) listed(a Answer) (bool, string) {
+func (s *Swap) listed(a detect.Answer) (bool, string) {
 	code, reason := swapExit(a, FstabFile)
 	if reason != "" {
 		return false, reason

@@ -11,7 +11,7 @@ STATICCHECK_VERSION := v0.8.2
 
 export CGO_ENABLED ?= 0
 
-.PHONY: all build testbin install test check fmt vet staticcheck tidy-check docs-check typecheck bench demo clean lab
+.PHONY: all build testbin install test check generate types-check fmt vet staticcheck tidy-check docs-check typecheck bench demo clean lab
 
 all: build
 
@@ -54,7 +54,16 @@ test: typecheck check lab testbin
 lab:
 	$(GO) run ./internal/lab/labctl build
 
-check: fmt vet staticcheck tidy-check docs-check
+check: fmt vet staticcheck tidy-check docs-check types-check
+
+# ts/types.ts's interfaces are generated from the declaration's structs
+# (internal/schema/tsgen): generate rewrites them, types-check fails when the
+# checked-in file isn't current.
+generate:
+	$(GO) generate ./ts
+
+types-check:
+	$(GO) run ./internal/schema/tsgen/gen -check ts/types.ts
 
 # The pages' own checks: docs/architecture.md at most 600 lines, and every
 # pointer to a section of it or of docs/perf.md (and theirs to other pages)

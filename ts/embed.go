@@ -7,6 +7,11 @@ package ts
 
 import "embed"
 
+// types.ts's resource interfaces are generated from the declaration's
+// structs; a test fails when the file isn't current.
+//
+//go:generate go run ../internal/schema/tsgen/gen types.ts
+
 // Files are the package's files, named relative to its folder. A file added
 // to the folder is added here too; internal/tspkg's tests fail until it is.
 //

@@ -60,7 +60,7 @@ export interface RemoteTarget {
 /** The one target of a config. */
 export type Target = LocalTarget | RemoteTarget;
 
-/** Fields every resource takes. */
+/** The fields every resource takes. */
 export interface Common {
 	/** A stable name for the resource, unique in the config: what
 	 * depends_on, triggers, restart_on and reload_on refer to, and what Zap's
@@ -73,8 +73,8 @@ export interface Common {
 	depends_on?: string[];
 }
 
-/** An OS package, installed through the target's package manager
- * (declared with zap.pkg; its type in the declaration is "package"). */
+/** An OS package, installed through the target's package manager (declared
+ * with zap.pkg; its type in the declaration is "package"). */
 export interface PackageSpec extends Common {
 	/** The package's name for each manager, such as {apt: 'ripgrep'}. A name
 	 * is one word in the manager's syntax and takes no reference. */
@@ -269,6 +269,16 @@ export interface ServiceSpec extends Common {
  * line. trust, peer, cert, ldap, radius, sspi and bsd are refused. */
 export type DatabaseAuthMethod = 'scram-sha-256' | 'md5' | 'password' | 'gss' | 'ident' | 'pam' | 'reject';
 
+/** The pg_hba.conf rules a database adds: the client addresses and their
+ * method. */
+export interface DatabaseAuth {
+	/** Client addresses with their prefix length, such as '127.0.0.1/32';
+	 * at least one. */
+	hosts: string[];
+	/** Default 'scram-sha-256'. */
+	method?: DatabaseAuthMethod;
+}
+
 /** A PostgreSQL database and the role that owns it. */
 export interface DatabaseSpec extends Common {
 	engine: 'postgresql';
@@ -278,13 +288,7 @@ export interface DatabaseSpec extends Common {
 	username: string;
 	/** The pg_hba.conf rules to add; without it, the role is reached over
 	 * the Unix socket by the OS account of its name. */
-	auth?: {
-		/** Client addresses with their prefix length, such as '127.0.0.1/32';
-		 * at least one. */
-		hosts: string[];
-		/** Default 'scram-sha-256'. */
-		method?: DatabaseAuthMethod;
-	};
+	auth?: DatabaseAuth;
 }
 
 /** A swap file, listed in /etc/fstab. */
@@ -335,9 +339,11 @@ export interface CommandAssertion {
 	expect?: string;
 }
 
+/** One check of a verify, read by its type. */
 export type Assertion = PathExistsAssertion | CommandAssertion;
 
-/** Assertions checked at detection and again, in order, on a wetrun. */
+/** A list of assertions checked at detection and again, in order, on a
+ * wetrun. */
 export interface VerifySpec extends Common {
 	assertions: Assertion[];
 }
@@ -350,9 +356,9 @@ export interface PipelineStep {
 	name?: string;
 }
 
-/** Steps run in declared order on every wetrun; a pipeline never reads
- * converged. A pipeline-level env, and a step's cwd, env or depends_on, are
- * refused: write them into the step's run. */
+/** A list of steps run in declared order on every wetrun; a pipeline never
+ * reads converged. A pipeline-level env, and a step's cwd, env or
+ * depends_on, are refused: write them into the step's run. */
 export interface PipelineSpec extends Common {
 	steps: PipelineStep[];
 	/** Steps run one at a time: 1 is the only value. */
@@ -413,11 +419,11 @@ export interface DeploySpec {
 	/** The app's directory on the target, absolute: releases/, shared/ and
 	 * current live there. */
 	path: string;
+	/** The local build command run before packing. */
+	build?: string;
 	/** Paths of the checkout packed into the release archive. None begins
 	 * with - or @. */
 	artifacts: string[];
-	/** The local build command run before packing. */
-	build?: string;
 	/** Plain relative names linked from <path>/shared/ into each release. */
 	shared?: string[];
 	/** Commands run in the new release before the swap. */

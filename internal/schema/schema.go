@@ -270,11 +270,17 @@ func (f *Field) Want() string {
 // Roots are the structs a config writes: the common fields, the target,
 // the deploy block and each kind's body, in declaration.Supported's order.
 func Roots() []reflect.Type {
-	out := []reflect.Type{
+	return append([]reflect.Type{
 		reflect.TypeFor[declaration.Common](),
 		reflect.TypeFor[declaration.Target](),
 		reflect.TypeFor[declaration.Deploy](),
-	}
+	}, Bodies()...)
+}
+
+// Bodies are the struct types of the kinds' bodies, in
+// declaration.Supported's order.
+func Bodies() []reflect.Type {
+	var out []reflect.Type
 	for _, k := range declaration.Supported {
 		r := declaration.Resource{Common: declaration.Common{Type: k}}
 		out = append(out, reflect.TypeOf(r.NewBody()).Elem())

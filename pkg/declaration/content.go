@@ -12,26 +12,33 @@ import (
 	"github.com/zap-go/zap/pkg/canon"
 )
 
-// Content is a file's content source, selected by Type. Only the fields of
-// its type are set.
+// Content is where a file's content comes from.
+//
+// It is read by its Type: only the fields of its type are set.
 type Content struct {
 	Type ContentType `json:"type" zap:"instead=content_type,enum=inline|template|source|remote,refuse=a content type"`
-	// Inline is the content of an inline source, installed as declared.
+	// The file's bytes, as text. Takes no reference: a per-environment value
+	// goes through a template variable.
 	Inline *string `json:"content,omitempty" zap:"instead=inline,on=inline,required"`
-	// Template, Vars and Kinds are a template source: the body with
-	// {{name}} placeholders, the value of each, and the form a variable's
-	// rendered value must take, by its name.
-	Template *string           `json:"template,omitempty" zap:"instead=template,on=template,required"`
-	Vars     map[string]Var    `json:"vars,omitempty" zap:"hook=vars,on=template"`
-	Kinds    map[string]string `json:"kinds,omitempty" zap:"instead=template_kind,on=template"`
-	// Path is a source source: a file on the target copied at apply time.
+	// The body. Every {{name}} placeholder needs a variable, and every
+	// variable a placeholder.
+	Template *string `json:"template,omitempty" zap:"instead=template,on=template,required"`
+	// The value of each placeholder. A string takes references; any other
+	// value is substituted as its compact JSON and takes none.
+	Vars map[string]Var `json:"vars,omitempty" zap:"hook=vars,on=template" ts:"Record<string, JsonValue>"`
+	// The kind each named variable's value must render to.
+	Kinds map[string]string `json:"kinds,omitempty" zap:"instead=template_kind,on=template" ts:"Record<string, TemplateKind>"`
+	// Absolute or under ~, on the target. Takes a reference.
 	Path *Text `json:"path,omitempty" zap:"on=source,required"`
-	// URL, Extract, Auth and Blake3 are a remote source: bytes fetched from
-	// URL, pinned by their blake3.
+	// https:// (http:// only to a loopback host). Takes a reference.
 	URL     *Text    `json:"url,omitempty" zap:"on=remote,required"`
 	Extract *Extract `json:"extract,omitempty" zap:"on=remote"`
-	Auth    *Text    `json:"auth,omitempty" zap:"on=remote"`
-	Blake3  string   `json:"blake3,omitempty" zap:"instead=pin,on=remote"`
+	// A bearer token for a private byte host, typically a reference: a
+	// secret by this use, resolved at the fetch and never hashed.
+	Auth *Text `json:"auth,omitempty" zap:"on=remote"`
+	// A vendored pin, 64 lowercase hex; without it the pin is tracked in
+	// zap.lock.
+	Blake3 string `json:"blake3,omitempty" zap:"instead=pin,on=remote"`
 }
 
 // Extract is how fetched bytes are unpacked.

@@ -46,11 +46,17 @@ type Target struct {
 	ServiceManager string `json:"service_manager,omitempty" zap:"instead=service_manager"`
 }
 
-// Common holds the fields every resource takes.
+// Common is the fields every resource takes.
 type Common struct {
-	ID        string   `json:"id" zap:"instead=id"`
-	Type      Kind     `json:"type" zap:"-"`
-	Name      string   `json:"name,omitempty" zap:"instead=name"`
+	// A stable name for the resource, unique in the config: what
+	// depends_on, triggers, restart_on and reload_on refer to, and what Zap's
+	// plans, reports and events call it. Takes no reference.
+	ID   string `json:"id" zap:"instead=id"`
+	Type Kind   `json:"type" zap:"-"`
+	// A display name for output.
+	Name string `json:"name,omitempty" zap:"instead=name"`
+	// Ids of resources that must apply before this one. Declaration order
+	// is not an order: without an edge, resources apply by id.
 	DependsOn []string `json:"depends_on,omitempty" zap:"instead=ids"`
 }
 

@@ -9,24 +9,39 @@ import (
 	"github.com/zap-go/zap/internal/strict"
 )
 
-// Deploy is the deploy block: where and how zap deploy ships a release.
+// Deploy is how `zap deploy` ships a release of the application to the
+// target.
 type Deploy struct {
-	Path      string   `json:"path" zap:"instead=deploy"`
-	Build     string   `json:"build,omitempty" zap:"instead=deploy"`
+	// The app's directory on the target, absolute: releases/, shared/ and
+	// current live there.
+	Path string `json:"path" zap:"instead=deploy"`
+	// The local build command run before packing.
+	Build string `json:"build,omitempty" zap:"instead=deploy"`
+	// Paths of the checkout packed into the release archive. None begins
+	// with - or @.
 	Artifacts []string `json:"artifacts" zap:"instead=deploy"`
-	Shared    []string `json:"shared,omitempty" zap:"instead=deploy"`
-	Prepare   []string `json:"prepare,omitempty" zap:"instead=deploy"`
-	Service   string   `json:"service,omitempty" zap:"instead=service"`
-	Releases  *int     `json:"releases,omitempty" zap:"instead=count"`
-	Health    *Health  `json:"health,omitempty"`
+	// Plain relative names linked from <path>/shared/ into each release.
+	Shared []string `json:"shared,omitempty" zap:"instead=deploy"`
+	// Commands run in the new release before the swap.
+	Prepare []string `json:"prepare,omitempty" zap:"instead=deploy"`
+	// The service restarted after the swap.
+	Service string `json:"service,omitempty" zap:"instead=service"`
+	// How many releases are kept, 2 at least.
+	Releases *int    `json:"releases,omitempty" zap:"instead=count"`
+	Health   *Health `json:"health,omitempty"`
 }
 
-// Health is a deploy's health gate.
+// Health is the health gate of a deploy: https://<domain><path> polled from
+// your machine after the restart, then /ready.
 type Health struct {
-	Domain     Text   `json:"domain"`
-	Path       string `json:"path,omitempty" zap:"instead=deploy"`
-	Attempts   *int   `json:"attempts,omitempty" zap:"instead=count"`
-	IntervalMS *int   `json:"interval_ms,omitempty" zap:"instead=count"`
+	// Takes a reference; not blank.
+	Domain Text `json:"domain"`
+	// The path polled (default /). /ready makes one check the gate.
+	Path string `json:"path,omitempty" zap:"instead=deploy"`
+	// How many polls before the deploy fails and rolls back.
+	Attempts *int `json:"attempts,omitempty" zap:"instead=count"`
+	// Milliseconds between polls.
+	IntervalMS *int `json:"interval_ms,omitempty" zap:"instead=count"`
 }
 
 func (d *Deploy) DecodeField(path string, raw json.RawMessage) error {

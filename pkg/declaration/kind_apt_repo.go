@@ -2,13 +2,22 @@ package declaration
 
 import "strings"
 
-// AptRepo is an apt repository: a pinned signing key and a sources entry.
+// AptRepo is an apt repository: its signing key, pinned, and its sources-list
+// entry.
 type AptRepo struct {
-	KeyURL    Text   `json:"key_url"`
+	// Where Zap fetches the signing key (https://). Takes a reference.
+	KeyURL Text `json:"key_url"`
+	// The key's pin: 64 lowercase hex of the blake3 of its bytes. Without it
+	// the pin is tracked in zap.lock.
 	KeyBlake3 string `json:"key_blake3,omitempty" zap:"instead=pin"`
-	Source    string `json:"source" zap:"instead=apt_source"`
-	KeyPath   string `json:"key_path,omitempty" zap:"instead=apt_path"`
-	ListFile  string `json:"list_file,omitempty" zap:"instead=apt_list"`
+	// The deb or deb-src line. It is read by a shell with /etc/os-release
+	// sourced, so $VERSION_CODENAME works; signed-by= is added by Zap. Takes
+	// no reference.
+	Source string `json:"source" zap:"instead=apt_source"`
+	// Where the key is stored (default /usr/share/keyrings/<id>.asc).
+	KeyPath string `json:"key_path,omitempty" zap:"instead=apt_path"`
+	// The .list file (default /etc/apt/sources.list.d/<id>.list).
+	ListFile string `json:"list_file,omitempty" zap:"instead=apt_list"`
 }
 
 func (x *AptRepo) check() *fieldMsg {

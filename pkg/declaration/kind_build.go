@@ -9,30 +9,41 @@ import (
 	"github.com/zap-go/zap/internal/strict"
 )
 
-// Build is a tool built from a fetched, pinned source archive.
+// Build is a tool built from a pinned source archive.
 type Build struct {
-	Source Source          `json:"source"`
-	Run    Text            `json:"run"`
-	Output Text            `json:"output"`
-	Cwd    string          `json:"cwd,omitempty" zap:"instead=build_cwd"`
-	Env    map[string]Text `json:"env,omitempty" zap:"instead=varname"`
+	Source Source `json:"source"`
+	// The build command, run unprivileged in the extracted source.
+	Run Text `json:"run"`
+	// A path that exists exactly when the build is installed.
+	Output Text `json:"output"`
+	// Absolute, or relative to the extracted source (the default).
+	Cwd string `json:"cwd,omitempty" zap:"instead=build_cwd"`
+	// Extra environment for run. Values take references.
+	Env map[string]Text `json:"env,omitempty" zap:"instead=varname"`
 }
 
-// Source is a build's remote source archive.
+// Source is where a build's source archive comes from.
 type Source struct {
-	Type    string        `json:"type" zap:"instead=source_type,enum=remote,refuse=a source type"`
-	URL     Text          `json:"url"`
-	Extract *Extract      `json:"extract,omitempty"`
-	Auth    *Text         `json:"auth,omitempty"`
-	Verify  *Verification `json:"verify,omitempty"`
-	Blake3  string        `json:"blake3,omitempty" zap:"instead=pin"`
+	Type string `json:"type" zap:"instead=source_type,enum=remote,refuse=a source type"`
+	// Takes a reference.
+	URL     Text     `json:"url"`
+	Extract *Extract `json:"extract,omitempty"`
+	// A bearer token for a private byte host, typically a reference.
+	Auth   *Text         `json:"auth,omitempty"`
+	Verify *Verification `json:"verify,omitempty"`
+	// A vendored pin; without it the pin is tracked in zap.lock.
+	Blake3 string `json:"blake3,omitempty" zap:"instead=pin"`
 }
 
-// Verification is an upstream signature check of a build source.
+// Verification is a minisign check of a build source before it is cached or
+// pinned.
 type Verification struct {
-	Scheme       string `json:"scheme" zap:"instead=minisign,enum=minisign"`
-	PublicKey    string `json:"public_key" zap:"instead=public_key"`
-	SignatureURL *Text  `json:"signature_url,omitempty"`
+	Scheme string `json:"scheme" zap:"instead=minisign,enum=minisign"`
+	// The key's 56 base64 characters, beginning RW.
+	PublicKey string `json:"public_key" zap:"instead=public_key"`
+	// Default: the source URL with .minisig added to its path. Takes a
+	// reference.
+	SignatureURL *Text `json:"signature_url,omitempty"`
 }
 
 var minisignPattern = newPattern(`^RW[A-Za-z0-9+/]{54}$`)

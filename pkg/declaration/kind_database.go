@@ -10,18 +10,26 @@ import (
 	"github.com/zap-go/zap/internal/strict"
 )
 
-// Database is a PostgreSQL database and its owning role.
+// Database is a PostgreSQL database and the role that owns it.
 type Database struct {
-	Engine       string        `json:"engine" zap:"instead=engine,enum=postgresql"`
-	DatabaseName Text          `json:"database_name"`
-	Username     Text          `json:"username"`
-	Auth         *DatabaseAuth `json:"auth,omitempty"`
+	Engine string `json:"engine" zap:"instead=engine,enum=postgresql"`
+	// Takes a reference.
+	DatabaseName Text `json:"database_name"`
+	// The owning role. Takes a reference.
+	Username Text `json:"username"`
+	// The pg_hba.conf rules to add; without it, the role is reached over
+	// the Unix socket by the OS account of its name.
+	Auth *DatabaseAuth `json:"auth,omitempty"`
 }
 
-// DatabaseAuth is the pg_hba.conf rules of a database.
+// DatabaseAuth is the pg_hba.conf rules a database adds: the client addresses
+// and their method.
 type DatabaseAuth struct {
-	Hosts  []Text `json:"hosts"`
-	Method string `json:"method,omitempty" zap:"instead=auth_method"`
+	// Client addresses with their prefix length, such as '127.0.0.1/32';
+	// at least one.
+	Hosts []Text `json:"hosts"`
+	// Default 'scram-sha-256'.
+	Method string `json:"method,omitempty" zap:"instead=auth_method" ts:"DatabaseAuthMethod"`
 }
 
 func (x *Database) check() *fieldMsg {

@@ -1,10 +1,14 @@
 package declaration
 
-// Directory is a directory with optional managed permissions.
+// Directory is a directory, made with its missing parents.
 type Directory struct {
-	Path  Text   `json:"path"`
-	Mode  string `json:"mode,omitempty" zap:"mode"`
+	// Absolute or under ~. Takes a reference.
+	Path Text `json:"path"`
+	// The octal mode, such as '755'. A string, not a number.
+	Mode string `json:"mode,omitempty" zap:"mode"`
+	// The owner's account name (not a uid).
 	Owner string `json:"owner,omitempty" zap:"instead=account"`
+	// The group's name (not a gid).
 	Group string `json:"group,omitempty" zap:"instead=account"`
 }
 

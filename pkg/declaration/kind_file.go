@@ -2,15 +2,21 @@ package declaration
 
 import "slices"
 
-// File is a regular file with managed content.
+// File is a regular file, written whole.
 type File struct {
-	Path     Text     `json:"path"`
-	Content  Content  `json:"content"`
-	Mode     string   `json:"mode,omitempty" zap:"mode"`
-	Owner    string   `json:"owner,omitempty" zap:"instead=account"`
-	Group    string   `json:"group,omitempty" zap:"instead=account"`
+	// Takes a reference and ~.
+	Path    Text    `json:"path"`
+	Content Content `json:"content"`
+	// The octal mode, such as '644'. A string, not a number.
+	Mode  string `json:"mode,omitempty" zap:"mode"`
+	Owner string `json:"owner,omitempty" zap:"instead=account"`
+	Group string `json:"group,omitempty" zap:"instead=account"`
+	// Ids of services restarted or reloaded (as each declares) when this
+	// file changes.
 	Triggers []string `json:"triggers,omitempty" zap:"instead=ids"`
-	Validate *Text    `json:"validate,omitempty"`
+	// A command that must exit 0 after the write, such as 'sudo nginx -t';
+	// when it fails the old file is put back. Not on remote content.
+	Validate *Text `json:"validate,omitempty"`
 }
 
 func (x *File) check() *fieldMsg {

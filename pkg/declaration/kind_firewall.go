@@ -11,12 +11,16 @@ import (
 	"github.com/zap-go/zap/pkg/canon"
 )
 
-// Firewall is the default policies and allow rules of ufw or nftables.
+// Firewall is the firewall: default policies and allow rules, which are
+// additive.
 type Firewall struct {
-	Backend         string      `json:"backend" zap:"instead=backend,enum=ufw|nftables"`
-	Allow           []AllowRule `json:"allow" zap:"hook=allow"`
-	DefaultIncoming string      `json:"default_incoming,omitempty" zap:"instead=enum"`
-	DefaultOutgoing string      `json:"default_outgoing,omitempty" zap:"instead=enum"`
+	// nftables needs an enabled service 'nftables' in the same config.
+	Backend string      `json:"backend" zap:"instead=backend,enum=ufw|nftables"`
+	Allow   []AllowRule `json:"allow" zap:"hook=allow" ts:"AllowRule[]"`
+	// Default 'deny'.
+	DefaultIncoming string `json:"default_incoming,omitempty" zap:"instead=enum" ts:"Policy"`
+	// Default 'allow'.
+	DefaultOutgoing string `json:"default_outgoing,omitempty" zap:"instead=enum" ts:"Policy"`
 }
 
 // AllowRule is a named ufw profile (its JSON a string) or a port rule

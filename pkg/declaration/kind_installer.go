@@ -1,9 +1,15 @@
 package declaration
 
-// Installer is a downloaded script piped into a shell, gated by a path.
+// Installer is software installed by piping a downloaded script into a shell,
+// once.
 type Installer struct {
-	URL   string `json:"url" zap:"instead=url_fixed"`
-	Check Text   `json:"check"`
+	// The install script's https:// URL.
+	URL string `json:"url" zap:"instead=url_fixed"`
+	// A path (absolute, or beginning ~ or $HOME) whose existence means the
+	// software is installed.
+	Check Text `json:"check"`
+	// The command the script is piped into (default sh), one line, such as
+	// 'bash -s -- --yes'.
 	Shell string `json:"shell,omitempty" zap:"instead=installer_shell"`
 }
 

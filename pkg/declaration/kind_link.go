@@ -5,9 +5,11 @@ import (
 	"strings"
 )
 
-// Link is a symbolic link at Path pointing to Target.
+// Link is a symbolic link.
 type Link struct {
-	Path   Text `json:"path"`
+	// Where the link is. Takes a reference and ~.
+	Path Text `json:"path"`
+	// What the link points to, resolved the same way.
 	Target Text `json:"target"`
 }
 

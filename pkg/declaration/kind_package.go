@@ -7,13 +7,15 @@ import (
 	"strings"
 )
 
-// Package is an OS package installed through the target's package manager.
+// Package is an OS package, installed through the target's package manager
+// (declared with zap.pkg; its type in the declaration is "package").
 type Package struct {
-	// From maps a package manager (apt, apk, pacman, brew) to the package's
-	// name there.
-	From map[string]string `json:"from" zap:"instead=package"`
-	// Check is a path tested for existence (it begins with /, ~ or $HOME
-	// and may hold references) or a command run as written (no reference).
+	// The package's name for each manager, such as {apt: 'ripgrep'}. A name
+	// is one word in the manager's syntax and takes no reference.
+	From map[string]string `json:"from" zap:"instead=package" ts:"Partial<Record<PackageManager, string>>"`
+	// A custom check: a path (beginning /, ~ or $HOME; tested for existence,
+	// takes a reference) or a command (exit 0 means installed; takes no
+	// reference). The default is the manager's own query.
 	Check *Text `json:"check,omitempty" zap:"hook=check"`
 }
 

@@ -9,23 +9,29 @@ import (
 	"github.com/zap-go/zap/internal/strict"
 )
 
-// Pipeline is an ordered list of steps run on every wetrun. Env,
-// MaxConcurrency above 1 and a step's Cwd, Env and DependsOn decode so that
-// the structural gate can refuse them by name: the executor doesn't run them.
+// Pipeline is a list of steps run in declared order on every wetrun; a
+// pipeline never reads converged. A pipeline-level env, and a step's cwd, env
+// or depends_on, are refused: write them into the step's run.
+//
+// Env, MaxConcurrency above 1 and a step's Cwd, Env and DependsOn decode so
+// that the structural gate can refuse them by name: the executor doesn't run
+// them. The TypeScript types leave them out (ts:"-").
 type Pipeline struct {
-	Steps          []Step          `json:"steps"`
-	Env            map[string]Text `json:"env,omitempty" zap:"instead=varname"`
-	MaxConcurrency *int            `json:"max_concurrency,omitempty" zap:"instead=count"`
+	Steps []Step          `json:"steps"`
+	Env   map[string]Text `json:"env,omitempty" zap:"instead=varname" ts:"-"`
+	// Steps run one at a time: 1 is the only value.
+	MaxConcurrency *int `json:"max_concurrency,omitempty" zap:"instead=count" ts:"1"`
 }
 
 // Step is one step of a pipeline.
 type Step struct {
+	// Unique within the pipeline.
 	ID        string          `json:"id" zap:"instead=step"`
 	Run       Text            `json:"run"`
 	Name      string          `json:"name,omitempty" zap:"instead=name"`
-	Cwd       string          `json:"cwd,omitempty" zap:"instead=step"`
-	Env       map[string]Text `json:"env,omitempty" zap:"instead=varname"`
-	DependsOn []string        `json:"depends_on,omitempty" zap:"instead=ids"`
+	Cwd       string          `json:"cwd,omitempty" zap:"instead=step" ts:"-"`
+	Env       map[string]Text `json:"env,omitempty" zap:"instead=varname" ts:"-"`
+	DependsOn []string        `json:"depends_on,omitempty" zap:"instead=ids" ts:"-"`
 }
 
 func (x *Pipeline) check() *fieldMsg {

@@ -9,12 +9,19 @@ import (
 	"github.com/zap-go/zap/pkg/canon"
 )
 
-// Script is a command guarded by an idempotency check.
+// Script is a command guarded by a check: run executes only when check fails.
 type Script struct {
-	Check Text            `json:"check"`
-	Run   Text            `json:"run"`
-	Cwd   string          `json:"cwd,omitempty" zap:"instead=script_cwd"`
-	Env   map[string]Text `json:"env,omitempty" zap:"instead=varname"`
+	// A command whose exit 0 means the script is already applied. Make it
+	// precise: it carries the whole idempotency contract. Takes a reference.
+	Check Text `json:"check"`
+	// The command run when check fails. Takes a reference.
+	Run Text `json:"run"`
+	// The working directory of check and run: an absolute path, as written.
+	// Takes no reference.
+	Cwd string `json:"cwd,omitempty" zap:"instead=script_cwd"`
+	// Extra environment for check and run. Values take references and may
+	// hold any byte but NUL; names don't begin with __zap_.
+	Env map[string]Text `json:"env,omitempty" zap:"instead=varname"`
 }
 
 func (x *Script) check() *fieldMsg {

@@ -4,13 +4,19 @@ import (
 	"slices"
 )
 
-// Service is a service managed through the target's service manager.
+// Service is a service of the target's service manager.
 type Service struct {
-	Service   string   `json:"service" zap:"instead=service"`
-	Enabled   *bool    `json:"enabled,omitempty" zap:"instead=bool"`
-	Running   *bool    `json:"running,omitempty" zap:"instead=bool"`
+	// The name the manager knows, one word, such as 'nginx'. Takes no
+	// reference.
+	Service string `json:"service" zap:"instead=service"`
+	// Whether it starts at boot (default true).
+	Enabled *bool `json:"enabled,omitempty" zap:"instead=bool"`
+	// Whether it runs now; left out, runtime state isn't managed.
+	Running *bool `json:"running,omitempty" zap:"instead=bool"`
+	// Ids whose change restarts the service when it is running.
 	RestartOn []string `json:"restart_on,omitempty" zap:"instead=ids"`
-	ReloadOn  []string `json:"reload_on,omitempty" zap:"instead=ids"`
+	// Ids whose change reloads the service when it is running.
+	ReloadOn []string `json:"reload_on,omitempty" zap:"instead=ids"`
 }
 
 var serviceNamePattern = newPattern(`^[A-Za-z0-9][A-Za-z0-9_.@:-]*$`)

@@ -4,9 +4,11 @@ import (
 	"strings"
 )
 
-// Swap is a swap file recorded in /etc/fstab.
+// Swap is a swap file, listed in /etc/fstab.
 type Swap struct {
+	// The size when the file is made, such as '2G'. Not compared later.
 	Size string `json:"size" zap:"instead=swap_size"`
+	// Absolute, no whitespace, no ~ and no reference (default /swapfile).
 	Path string `json:"path,omitempty" zap:"instead=swap_path"`
 }
 

@@ -11,14 +11,22 @@ import (
 	"github.com/zap-go/zap/pkg/canon"
 )
 
-// User is a Unix account.
+// User is a Unix account. An attribute left out is not managed.
 type User struct {
-	Username string   `json:"username" zap:"instead=account"`
-	Shell    string   `json:"shell,omitempty" zap:"instead=login_shell"`
-	HomeMode string   `json:"home_mode,omitempty" zap:"mode"`
-	SSHKeys  *SSHKeys `json:"ssh_keys,omitempty"`
-	Sudo     *Sudo    `json:"sudo,omitempty" zap:"hook=sudo"`
-	Groups   []string `json:"groups,omitempty" zap:"instead=account"`
+	// The account name: a lowercase letter or _, then lowercase letters,
+	// digits, _ or -, optionally ending in $. Not root.
+	Username string `json:"username" zap:"instead=account"`
+	// The login shell, such as /bin/bash. Takes no reference.
+	Shell string `json:"shell,omitempty" zap:"instead=login_shell"`
+	// The octal mode of /home/<username>, such as '711'.
+	HomeMode string `json:"home_mode,omitempty" zap:"mode"`
+	// The account's authorized_keys, authoritative: keys not declared are
+	// removed. Setting it also makes the password field *.
+	SSHKeys *SSHKeys `json:"ssh_keys,omitempty"`
+	Sudo    *Sudo    `json:"sudo,omitempty" zap:"hook=sudo" ts:"Sudo"`
+	// Supplementary groups the user is added to. Additive: groups not
+	// listed are left alone.
+	Groups []string `json:"groups,omitempty" zap:"instead=account"`
 }
 
 // SSHKeys is a user's authorized_keys: copied from another account, or the

@@ -9,22 +9,25 @@ import (
 	"github.com/zap-go/zap/internal/strict"
 )
 
-// Verify is a list of assertions checked at detection and on a wetrun.
+// Verify is a list of assertions checked at detection and again, in order, on
+// a wetrun.
 type Verify struct {
 	Assertions []Assertion `json:"assertions"`
 }
 
-// Assertion is one check of a verify, selected by Type.
+// Assertion is one check of a verify, read by its type.
 type Assertion struct {
 	Type AssertionType `json:"type" zap:"instead=enum,enum=path_exists|command,refuse=an assertion type"`
-	// path_exists
+	// Absolute, as written; takes no reference.
 	Path     string `json:"path,omitempty" zap:"instead=assert_path,on=path_exists,required"`
 	FileType string `json:"file_type,omitempty" zap:"instead=enum,on=path_exists,enum=file|directory"`
-	Mode     string `json:"mode,omitempty" zap:"mode,on=path_exists"`
-	Owner    string `json:"owner,omitempty" zap:"instead=account,on=path_exists"`
-	NotEmpty *bool  `json:"not_empty,omitempty" zap:"instead=bool,on=path_exists"`
-	// command
-	Run    *Text   `json:"run,omitempty" zap:"on=command,required"`
+	// The octal mode, such as '644'.
+	Mode  string `json:"mode,omitempty" zap:"mode,on=path_exists"`
+	Owner string `json:"owner,omitempty" zap:"instead=account,on=path_exists"`
+	// Whether the size must be above zero (default false).
+	NotEmpty *bool `json:"not_empty,omitempty" zap:"instead=bool,on=path_exists"`
+	Run      *Text `json:"run,omitempty" zap:"on=command,required"`
+	// A substring stdout must hold.
 	Expect *string `json:"expect,omitempty" zap:"instead=expect,on=command"`
 }
 

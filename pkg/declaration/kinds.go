@@ -37,10 +37,14 @@ type ContentType string
 
 // The content sources.
 const (
-	ContentInline   ContentType = "inline"
+	// ContentInline is content written as declared.
+	ContentInline ContentType = "inline"
+	// ContentTemplate is content made from a {{name}} template.
 	ContentTemplate ContentType = "template"
-	ContentSource   ContentType = "source"
-	ContentRemote   ContentType = "remote"
+	// ContentSource is content copied from a file already on the target.
+	ContentSource ContentType = "source"
+	// ContentRemote is content fetched from a URL and pinned by blake3.
+	ContentRemote ContentType = "remote"
 )
 
 // ExtractType is how fetched bytes are unpacked.
@@ -58,8 +62,12 @@ type AssertionType string
 
 // The assertions.
 const (
+	// AssertPathExists asserts that a path exists, and optionally its type, mode,
+	// owner and non-emptiness (a link is followed).
 	AssertPathExists AssertionType = "path_exists"
-	AssertCommand    AssertionType = "command"
+	// AssertCommand asserts that a command exits 0, optionally printing a
+	// substring.
+	AssertCommand AssertionType = "command"
 )
 
 // The enumerations of the target and the resources, as they are spelled in

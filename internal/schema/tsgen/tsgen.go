@@ -1,0 +1,289 @@
+// Package tsgen writes the TypeScript interfaces of ts/types.ts from the
+// schema (internal/schema): for each kind's body, the common fields, the
+// deploy block and the structs they hold, an interface whose fields are the
+// struct's, named, typed and optional as the evaluator reads them, and
+// documented by the first paragraph of each Go doc comment. A struct read by
+// its type field (on=) becomes one interface per type and their union.
+//
+// Generate rewrites those declarations in place in types.ts, leaving every
+// other line as written; ts's test fails when the checked-in file differs
+// from what Generate makes of it, and `go generate ./ts` rewrites it.
+package tsgen
+
+import (
+	"bytes"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/zap-go/zap/internal/schema"
+)
+
+// names are the TypeScript names of structs not named as in Go. A kind's
+// body is its Go name and Spec.
+var names = map[string]string{
+	"Deploy":       "DeploySpec",
+	"Health":       "DeployHealth",
+	"Source":       "BuildSource",
+	"Verification": "SourceVerify",
+	"Step":         "PipelineStep",
+	"SSHKeys":      "SshKeys",
+}
+
+// handWritten are the structs whose TypeScript type types.ts writes by hand,
+// a union the schema can't say: a field holding one names it in its ts tag.
+var handWritten = map[string]bool{"Target": true, "Extract": true, "SSHKeys": true}
+
+// decl is one generated declaration of types.ts.
+type decl struct {
+	name string
+	text string
+}
+
+// Generate returns src, the text of types.ts, with each generated
+// declaration replaced by what the schema makes of it. A declaration src
+// lacks is an error: the file places each one, so a new one is added by
+// hand where it belongs (export interface Name {}) and generated after.
+func Generate(src []byte) ([]byte, error) {
+	decls, err := Decls()
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(string(src), "\n")
+	for _, d := range decls {
+		start, end, ok := find(lines, d.name)
+		if !ok {
+			return nil, fmt.Errorf("types.ts declares no %s: add `export interface %s {}` where it belongs, then generate", d.name, d.name)
+		}
+		repl := strings.Split(strings.TrimSuffix(d.text, "\n"), "\n")
+		lines = append(lines[:start], append(repl, lines[end+1:]...)...)
+	}
+	return []byte(strings.Join(lines, "\n")), nil
+}
+
+// find returns the lines declaring name, its doc comment included.
+func find(lines []string, name string) (start, end int, ok bool) {
+	at := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "export interface "+name+" ") || strings.HasPrefix(l, "export type "+name+" ") {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return 0, 0, false
+	}
+	start = at
+	if at > 0 && strings.HasSuffix(lines[at-1], "*/") {
+		for start = at - 1; start > 0 && !strings.HasPrefix(lines[start], "/**"); start-- {
+		}
+	}
+	end = at
+	if strings.HasPrefix(lines[at], "export interface ") {
+		for end < len(lines)-1 && lines[end] != "}" && !strings.HasSuffix(lines[end], "{}") {
+			end++
+		}
+	} else {
+		for end < len(lines)-1 && !strings.HasSuffix(lines[end], ";") {
+			end++
+		}
+	}
+	return start, end, true
+}
+
+// Decls returns the declarations the schema makes, in schema.All's order.
+func Decls() ([]decl, error) {
+	src, err := newSources()
+	if err != nil {
+		return nil, err
+	}
+	bodies := map[reflect.Type]bool{}
+	for _, t := range schema.Bodies() {
+		bodies[t] = true
+	}
+	var out []decl
+	for _, s := range schema.All() {
+		if handWritten[s.Type.Name()] {
+			continue
+		}
+		d, err := src.of(s.Type)
+		if err != nil {
+			return nil, err
+		}
+		g := &gen{d: d, s: s, name: tsName(s.Type, bodies)}
+		if bodies[s.Type] {
+			g.extends = " extends Common"
+		}
+		if disc := s.Discriminator(); disc != nil {
+			out = append(out, g.variants(disc)...)
+			continue
+		}
+		out = append(out, decl{g.name, g.iface(g.name, described(s.Type.Name(), d[s.Type.Name()]), nil, "")})
+	}
+	return out, nil
+}
+
+func tsName(t reflect.Type, bodies map[reflect.Type]bool) string {
+	if n, ok := names[t.Name()]; ok {
+		return n
+	}
+	if bodies[t] {
+		return t.Name() + "Spec"
+	}
+	return t.Name()
+}
+
+// gen writes the declarations of one struct.
+type gen struct {
+	d       docs
+	s       *schema.Struct
+	name    string
+	extends string
+}
+
+// variants are the interfaces of a struct read by its type field, one per
+// type, each documented by its constant's doc, and their union.
+func (g *gen) variants(disc *schema.Field) []decl {
+	var out []decl
+	var union []string
+	for _, v := range disc.Enum {
+		name := camel(v) + g.name
+		union = append(union, name)
+		out = append(out, decl{name, g.iface(name, constDoc(g.d, disc.Type.Name(), v), disc, v)})
+	}
+	var b bytes.Buffer
+	comment(&b, "", described(g.s.Type.Name(), g.d[g.s.Type.Name()]))
+	fmt.Fprintf(&b, "export type %s = %s;\n", g.name, strings.Join(union, " | "))
+	return append(out, decl{g.name, b.String()})
+}
+
+// constDoc is the doc of the constant of type typ and value v, without the
+// constant's name Go begins it with ("ContentInline is content ..." is
+// "Content ...", "AssertCommand asserts ..." is "Asserts ...").
+func constDoc(d docs, typ, v string) []string {
+	lines := firstParagraph(d[typ+"="+v])
+	if len(lines) == 0 {
+		return nil
+	}
+	if _, rest, ok := strings.Cut(lines[0], " "); ok && rest != "" {
+		rest = strings.TrimPrefix(rest, "is ")
+		lines[0] = strings.ToUpper(rest[:1]) + rest[1:]
+	}
+	return reflow(lines)
+}
+
+// width is how long a line of a declaration's doc comment may grow.
+const width = 72
+
+// reflow fills lines to width: a doc Go began with a name it no longer does.
+func reflow(lines []string) []string {
+	var out []string
+	line := ""
+	for _, w := range strings.Fields(strings.Join(lines, " ")) {
+		if line != "" && len(line)+1+len(w) > width {
+			out = append(out, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return append(out, line)
+}
+
+// iface writes one interface: the struct's fields, or, for a variant (disc
+// set), its type field fixed to v and the fields that type reads.
+func (g *gen) iface(name string, doc []string, disc *schema.Field, v string) string {
+	var b bytes.Buffer
+	comment(&b, "", doc)
+	fmt.Fprintf(&b, "export interface %s%s {\n", name, g.extends)
+	for _, f := range g.s.Fields {
+		if f.TS == "-" {
+			continue
+		}
+		if f == disc {
+			fmt.Fprintf(&b, "\ttype: '%s';\n", v)
+			continue
+		}
+		if disc != nil && !f.Applies(v) {
+			continue
+		}
+		comment(&b, "\t", firstParagraph(g.d[g.s.Type.Name()+"."+f.GoName]))
+		opt := "?"
+		if f.Required {
+			opt = ""
+		}
+		fmt.Fprintf(&b, "\t%s%s: %s;\n", f.Name, opt, tsType(f))
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// comment writes a doc comment of lines at indent.
+func comment(b *bytes.Buffer, indent string, lines []string) {
+	for i, l := range lines {
+		switch {
+		case i == 0:
+			b.WriteString(indent + "/** " + l)
+		default:
+			b.WriteString(indent + " * " + l)
+		}
+		if i == len(lines)-1 {
+			b.WriteString(" */")
+		}
+		b.WriteString("\n")
+	}
+}
+
+// tsType is the TypeScript type of a field: its ts tag, else by its shape.
+func tsType(f *schema.Field) string {
+	if f.TS != "" {
+		return f.TS
+	}
+	switch f.Shape {
+	case schema.List:
+		return elemType(f.Elem, f.ElemType) + "[]"
+	case schema.Map:
+		return "Record<string, " + elemType(f.Elem, f.ElemType) + ">"
+	case schema.String:
+		if len(f.Enum) > 0 {
+			q := make([]string, len(f.Enum))
+			for i, e := range f.Enum {
+				q[i] = "'" + e + "'"
+			}
+			return strings.Join(q, " | ")
+		}
+	}
+	t := f.Type
+	if f.Ptr {
+		t = t.Elem()
+	}
+	return elemType(f.Shape, t)
+}
+
+func elemType(sh schema.Shape, t reflect.Type) string {
+	switch sh {
+	case schema.String, schema.Text:
+		return "string"
+	case schema.Bool:
+		return "boolean"
+	case schema.Int:
+		return "number"
+	case schema.Object:
+		if n, ok := names[t.Name()]; ok {
+			return n
+		}
+		return t.Name()
+	}
+	panic(fmt.Sprintf("tsgen: no TypeScript type for %v", t))
+}
+
+// camel is a type value as a name: path_exists is PathExists.
+func camel(v string) string {
+	var b strings.Builder
+	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '_' || r == '.' || r == '-' }) {
+		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+	}
+	return b.String()
+}

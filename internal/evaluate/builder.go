@@ -318,9 +318,6 @@ func (b *builder) resource(kind declaration.Kind) func(goja.FunctionCall) (goja.
 // if it had declared nothing, rather than throwing: the config runs on, so
 // one evaluation reports every such problem, each where the config made
 // it. The evaluation fails all the same.
-//
-// The common fields are read first, then the body of kind by its schema
-// (readStruct).
 func (b *builder) resourceAs(label string, kind declaration.Kind) func(goja.FunctionCall) (goja.Value, error) {
 	return func(call goja.FunctionCall) (goja.Value, error) {
 		arg, err := one(call, label)
@@ -340,14 +337,7 @@ func (b *builder) resourceAs(label string, kind declaration.Kind) func(goja.Func
 			return nil, nil
 		}
 		d := &decoder{issued: b.issued}
-		f := d.fields(tree, "")
-		r := declaration.Resource{Common: declaration.Common{Type: kind}}
-		r.ID = f.str("id", true, schema.Instead["id"])
-		idOK := d.failures() == 0
-		r.Name = f.str("name", false, schema.Instead["name"])
-		r.DependsOn = f.strs("depends_on", schema.Instead["ids"])
-		readStruct(f, reflect.ValueOf(r.NewBody()).Elem())
-		f.done()
+		r, idOK := d.resource(tree, kind)
 		if d.failures() > 0 {
 			named := label
 			if idOK {
@@ -360,6 +350,20 @@ func (b *builder) resourceAs(label string, kind declaration.Kind) func(goja.Func
 		b.sites = append(b.sites, here)
 		return nil, nil
 	}
+}
+
+// resource reads tree, a resource of kind: its common fields, then its
+// body by its schema (readStruct). idOK reports whether its id was read.
+func (d *decoder) resource(tree any, kind declaration.Kind) (r declaration.Resource, idOK bool) {
+	f := d.fields(tree, "")
+	r.Type = kind
+	r.ID = f.str("id", true, schema.Instead["id"])
+	idOK = d.failures() == 0
+	r.Name = f.str("name", false, schema.Instead["name"])
+	r.DependsOn = f.strs("depends_on", schema.Instead["ids"])
+	readStruct(f, reflect.ValueOf(r.NewBody()).Elem())
+	f.done()
+	return r, idOK
 }
 
 // templateVar reports whether path is inside a file's template variable.

@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/zap-go/zap/internal/schema"
@@ -24,6 +25,40 @@ func TestHooksNamed(t *testing.T) {
 	for h := range hooks {
 		if !named[h] {
 			t.Errorf("hook %q is named by no field", h)
+		}
+	}
+}
+
+// TestReaderMessages holds the schema-driven reader to the messages the
+// hand-written readers gave where no script checks them: a refused enum
+// outside a variant, an instead text per kind of field, a variant's keys
+// and a missing type field.
+func TestReaderMessages(t *testing.T) {
+	for _, c := range []struct{ decl, want string }{
+		{`zap.build({id: 'b', source: {type: 'git'}, run: 'make', output: '/x'})`,
+			`zap.build "b": source.type: "git" is not a source type (want 'remote')`},
+		{`zap.build({id: 'b', source: {type: 'git'}, run: 'make', output: '/x'})`,
+			`zap.build "b": source.url: required field missing`},
+		{`zap.build({id: 'b', source: {type: 'remote', url: 'https://x/a.tgz', verify: {scheme: zap.env('S'), public_key: 'RW'}}, run: 'make', output: '/x'})`,
+			`zap.build "b": source.verify.scheme: takes no reference (zap.env): write 'minisign'`},
+		{`zap.pipeline({id: 'p', steps: [{id: zap.env('S'), run: 'true'}]})`,
+			`zap.pipeline "p": steps[0].id: takes no reference (zap.env): a step's fields other than run are written out`},
+		{`zap.pkg({id: 'p', from: {apt: 'x'}, check: 'test -x ' + zap.env('S')})`,
+			`zap.pkg "p": check: takes no reference (zap.env) in a command check`},
+		{`zap.file({id: 'f', path: '/f', content: {type: 'inline', content: 'x', url: 'u'}})`,
+			`zap.file "f": content: unknown field "url"`},
+		{`zap.file({id: 'f', path: '/f', content: {content: 'x'}})`,
+			`zap.file "f": content.type: required field missing`},
+		{`zap.verify({id: 'v', assertions: [{type: 'command', run: 'true', path: '/x'}]})`,
+			`zap.verify "v": assertions[0]: unknown field "path"`},
+		{`zap.user({id: 'u', username: 'u', home_mode: 711})`,
+			`zap.user "u": home_mode: want a string such as '644', not a number`},
+		{`zap.service({id: 's', service: 's', enabled: zap.env('S')})`,
+			`zap.service "s": enabled: takes no reference (zap.env): write true or false`},
+	} {
+		_, err := eval(t, `function (zap) { zap.target({local: true}); `+c.decl+`; }`, Options{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want it to say %q", c.decl, err, c.want)
 		}
 	}
 }

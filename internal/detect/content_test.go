@@ -125,3 +125,25 @@ func TestFileVerdictSource(t *testing.T) {
 			drifted([]observation.Difference{diff("mode", "600", "644")})},
 	})
 }
+
+// TestBuildBytes checks that a bytes source's desired digest is its
+// decoded bytes', so a target file holding them reads converged.
+func TestBuildBytes(t *testing.T) {
+	b64 := "iVBORwD/Cg=="
+	raw := string([]byte{0x89, 'P', 'N', 'G', 0, 0xff, '\n'})
+	r := &declaration.Resource{
+		Common: declaration.Common{ID: "b", Type: declaration.KindFile},
+		Body: &declaration.File{Path: declaration.Lit("/srv/logo.png"), Content: declaration.Content{
+			Type: declaration.ContentBytes, Base64: &b64, File: "img/logo.png"}},
+	}
+	f, ok := Build(r, testEnv(nil)).(*File)
+	if !ok {
+		t.Fatalf("Build gave no *File")
+	}
+	if f.SHA512 != sha512Hex(raw) || f.Content != "bytes (7 bytes)" {
+		t.Errorf("digest %s, content %q", f.SHA512, f.Content)
+	}
+	if got := f.Verdict([]Answer{{Status: StatusOK, SHA512: sha512Hex(raw)}, isRegular}); got.Verdict != observation.Converged {
+		t.Errorf("the bytes read %+v, want converged", got)
+	}
+}

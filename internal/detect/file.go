@@ -204,6 +204,13 @@ func NewFile(f *declaration.File, env Env) Detector {
 		}
 		out.SHA512, out.Content = sha512Hex(content), fmt.Sprintf("template (%d bytes rendered)", len(content))
 		return out
+	case declaration.ContentBytes:
+		b, err := c.Bytes()
+		if err != nil {
+			return Held("content.base64: " + err.Error())
+		}
+		out.SHA512, out.Content = sha512Hex(string(b)), fmt.Sprintf("bytes (%d bytes)", len(b))
+		return out
 	}
 	content := ""
 	if c.Inline != nil {

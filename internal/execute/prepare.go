@@ -312,7 +312,7 @@ func (r resolver) text(field string, t declaration.Text) (string, error) {
 // content gives put p its content: a put's inline content and digest as
 // planned; a template rendered with its references resolved, refusing a
 // variable's value a template can't take (naming the variable, never the
-// value) before anything runs; a source's path, resolved like any path,
+// value) before anything runs; a project file's bytes, decoded; a source's path, resolved like any path,
 // whose bytes are read when the step runs; or remote content's url, auth
 // and pin, whose bytes are fetched when the step runs.
 func (r resolver) content(p *Put, op *plan.Op, home string) error {
@@ -326,6 +326,13 @@ func (r resolver) content(p *Put, op *plan.Op, home string) error {
 		}
 		sum := sha512.Sum512([]byte(text))
 		p.Content, p.SHA512 = []byte(text), hex.EncodeToString(sum[:])
+	case op.From != nil && op.From.Type == declaration.ContentBytes && op.From.Base64 != nil:
+		b, err := op.From.Bytes()
+		if err != nil {
+			return r.fail("content.base64", "%v", err)
+		}
+		sum := sha512.Sum512(b)
+		p.Content, p.SHA512 = b, hex.EncodeToString(sum[:])
 	case op.From != nil && op.From.Type == declaration.ContentSource && op.From.Path != nil:
 		// Resolved like a path field, except that a source may be read
 		// from under Zap's own /var/lib/zap: only a path a resource

@@ -197,3 +197,19 @@ func TestPrepareSourcePath(t *testing.T) {
 		t.Errorf("~ with no home: %v", err)
 	}
 }
+
+// TestPrepareBytes checks that a bytes put places a project file's bytes
+// as they are, NUL and invalid UTF-8 included, with their digest.
+func TestPrepareBytes(t *testing.T) {
+	raw := []byte{0x89, 'P', 'N', 'G', 0, 0xff, '\n'}
+	b64 := "iVBORwD/Cg=="
+	c := fromChange("logo", "/srv/logo.png", declaration.Content{Type: declaration.ContentBytes, Base64: &b64, File: "img/logo.png"})
+	pp, err := Prepare(&plan.Plan{Changes: []plan.Change{c}}, noRefs, ctxAlice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pp.Changes[0].Steps[0].Put
+	if !bytes.Equal(p.Content, raw) || p.SHA512 != hexSum(raw) || p.Source != "" {
+		t.Fatalf("put %q (%s), want %q", p.Content, p.SHA512, raw)
+	}
+}

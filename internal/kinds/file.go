@@ -23,8 +23,9 @@ import (
 
 // fileSteps: one put, elevated, of the path with its content (inline, with
 // its SHA-512) or where the content comes from (the template and its vars,
-// the source path, or the remote content with the pin detection compared
-// against, rendered, read or fetched when the step runs), mode, owner,
+// the source path, a project file's bytes, or the remote content with the
+// pin detection compared against, rendered, read, decoded or fetched when
+// the step runs), mode, owner,
 // group and validate; remote content to extract is one extract instead.
 func fileSteps(f *declaration.File, at kind.Planned) ([]plan.Step, error) {
 	put := &plan.Op{Name: plan.OpPut, Path: f.Path, Mode: f.Mode, Owner: f.Owner, Group: f.Group, Validate: f.Validate, Privilege: plan.Elevated}
@@ -35,10 +36,11 @@ func fileSteps(f *declaration.File, at kind.Planned) ([]plan.Step, error) {
 		content := *c.Inline
 		sum := sha512.Sum512([]byte(content))
 		put.Content, put.SHA512 = &content, hex.EncodeToString(sum[:])
-	case c.Type == declaration.ContentTemplate && c.Template != nil, c.Type == declaration.ContentSource && c.Path != nil:
+	case c.Type == declaration.ContentTemplate && c.Template != nil, c.Type == declaration.ContentSource && c.Path != nil,
+		c.Type == declaration.ContentBytes && c.Base64 != nil:
 		put.From = &c
 	default:
-		return nil, errors.New("content: want an inline, template, source or remote content source")
+		return nil, errors.New("content: want an inline, template, source, remote or bytes content source")
 	}
 	return []plan.Step{{Type: plan.StepOp, Op: put}}, nil
 }
@@ -62,10 +64,16 @@ func showFile(f *declaration.File, _ string) []kind.Line {
 			}
 			out = append(out, kind.Line{Field: "var", Value: text})
 		}
+	case c.Type == declaration.ContentBytes && c.Base64 != nil:
+		b, _ := c.Bytes()
+		out = append(out, kind.Line{Field: "content", Value: "bytes, " + Digest(string(b))})
 	case c.Type == declaration.ContentSource && c.Path != nil:
 		out = append(out, kind.Line{Field: "content", Value: "source " + c.Path.String()})
 	case c.Type == declaration.ContentRemote && c.URL != nil:
 		out = append(out, showRemote(c)...)
+	}
+	if f.Content.File != "" {
+		out = append(out, kind.Line{Field: "from", Value: "project file " + escape.Line(f.Content.File)})
 	}
 	if f.Validate != nil {
 		out = append(out, kind.Line{Field: "validate", Value: f.Validate.String()})

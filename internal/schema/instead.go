@@ -42,6 +42,7 @@ var Instead = map[string]string{
 	"script_cwd":      "cwd is taken as written; write the absolute path out, or cd into a referenced directory inside run",
 	"content_type":    "write the content type out, such as 'inline'",
 	"inline":          "inline content is installed as written; write the text out",
+	"project_file":    "a project file is read when the config is evaluated: name it with project_text, project_template or project_bytes from @zap-go/zap",
 	"template":        "the template body is written out; a reference goes in a variable of vars",
 	"template_kind":   "write the kind out, such as 'domain'",
 	"local":           "write local: true",

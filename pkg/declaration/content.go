@@ -2,11 +2,14 @@ package declaration
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/zap-go/zap/internal/strict"
 	"github.com/zap-go/zap/pkg/canon"
@@ -16,7 +19,7 @@ import (
 //
 // It is read by its Type: only the fields of its type are set.
 type Content struct {
-	Type ContentType `json:"type" zap:"instead=content_type,enum=inline|template|source|remote,refuse=a content type"`
+	Type ContentType `json:"type" zap:"instead=content_type,enum=inline|template|source|remote|bytes,refuse=a content type"`
 	// The file's bytes, as text. Takes no reference: a per-environment value
 	// goes through a template variable.
 	Inline *string `json:"content,omitempty" zap:"instead=inline,on=inline,required"`
@@ -39,6 +42,14 @@ type Content struct {
 	// A vendored pin, 64 lowercase hex; without it the pin is tracked in
 	// zap.lock.
 	Blake3 string `json:"blake3,omitempty" zap:"instead=pin,on=remote"`
+	// A project file's bytes in standard padded base64, placed as they
+	// are: what project_bytes gives.
+	Base64 *string `json:"base64,omitempty" zap:"instead=project_file,on=bytes,required"`
+	// The project file the content was read from when the config was
+	// evaluated, relative to the project: what project_text,
+	// project_template and project_bytes give, never written by hand. The
+	// review names it as the content's source.
+	File string `json:"file,omitempty" zap:"instead=project_file,on=inline|template|bytes"`
 }
 
 // Extract is how fetched bytes are unpacked.
@@ -69,10 +80,15 @@ func (c *Content) decode(path string, raw json.RawMessage, wellFormed bool) erro
 	case f.Err() != nil:
 	case c.Type == ContentInline:
 		strict.ReqNew(f, "content", &c.Inline)
+		f.Opt("file", &c.File)
 	case c.Type == ContentTemplate:
 		strict.ReqNew(f, "template", &c.Template)
 		f.Opt("vars", strict.MapOf(&c.Vars))
 		f.Opt("kinds", &c.Kinds)
+		f.Opt("file", &c.File)
+	case c.Type == ContentBytes:
+		strict.ReqNew(f, "base64", &c.Base64)
+		f.Req("file", &c.File)
 	case c.Type == ContentSource:
 		strict.ReqNew(f, "path", &c.Path)
 	case c.Type == ContentRemote:
@@ -86,15 +102,65 @@ func (c *Content) decode(path string, raw json.RawMessage, wellFormed bool) erro
 	return f.Done()
 }
 
+// Bytes are a bytes source's bytes, decoded from its Base64, which must be
+// standard base64, padded, with nothing else in it.
+func (c *Content) Bytes() ([]byte, error) {
+	if c.Base64 == nil {
+		return nil, errors.New("no bytes")
+	}
+	b, err := base64.StdEncoding.Strict().DecodeString(*c.Base64)
+	if err != nil || base64.StdEncoding.EncodeToString(b) != *c.Base64 {
+		return nil, errors.New("is not standard padded base64")
+	}
+	return b, nil
+}
+
+// CheckProjectFile holds a content source's file to a path relative to the
+// project, written cleanly: not blank, not absolute, no . or .. component,
+// no empty one, one line and no NUL.
+func CheckProjectFile(p string) error {
+	switch {
+	case p == "":
+		return errors.New("is blank")
+	case !utf8.ValidString(p):
+		return errors.New("is not UTF-8")
+	case strings.ContainsRune(p, 0):
+		return errors.New("holds a NUL byte")
+	case strings.HasPrefix(p, "/"):
+		return fmt.Errorf("%q is absolute: a project file is named relative to the project", p)
+	}
+	if err := oneLine(p); err != nil {
+		return err
+	}
+	for _, part := range strings.Split(p, "/") {
+		if part == "" || part == "." || part == ".." {
+			return fmt.Errorf("%q is not a clean path inside the project (no empty, . or .. part)", p)
+		}
+	}
+	return nil
+}
+
 var placeholderPattern = newPattern(`\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}`)
 
 // checkContent checks a file's content source.
 func (f *File) checkContent() *fieldMsg {
 	c := f.Content
+	if c.File != "" || c.Type == ContentBytes {
+		if err := CheckProjectFile(c.File); err != nil {
+			return fieldf("content.file", "%v", err)
+		}
+	}
 	switch c.Type {
 	case ContentInline:
 		if c.Inline == nil {
 			return fieldf("content.content", "required field missing")
+		}
+	case ContentBytes:
+		if c.Base64 == nil {
+			return fieldf("content.base64", "required field missing")
+		}
+		if _, err := c.Bytes(); err != nil {
+			return fieldf("content.base64", "%v", err)
 		}
 	case ContentTemplate:
 		if c.Template == nil {
@@ -292,6 +358,7 @@ func (c Content) clone() Content {
 	}
 	c.Kinds = maps.Clone(c.Kinds)
 	c.Path, c.URL, c.Auth = clonePtr(c.Path), clonePtr(c.URL), clonePtr(c.Auth)
+	c.Base64 = clonePtr(c.Base64)
 	c.Extract = c.Extract.clone()
 	return c
 }

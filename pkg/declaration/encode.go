@@ -300,12 +300,16 @@ func cmpKey(a, b string) int {
 // source is canon.Marshal's.
 func (c *Content) appendCanonical(b []byte) ([]byte, bool) {
 	if c.Template != nil || len(c.Vars) > 0 || len(c.Kinds) > 0 || c.Path != nil || c.URL != nil ||
-		c.Extract != nil || c.Auth != nil || c.Blake3 != "" {
+		c.Extract != nil || c.Auth != nil || c.Blake3 != "" || c.Base64 != nil {
 		return appendMarshal(b, c)
 	}
 	b = append(b, '{')
 	if c.Inline != nil {
 		b = member(b, false, "content", *c.Inline)
+		b = append(b, ',')
+	}
+	if c.File != "" {
+		b = member(b, false, "file", c.File)
 		b = append(b, ',')
 	}
 	b = member(b, false, "type", string(c.Type))

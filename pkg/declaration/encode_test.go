@@ -90,6 +90,8 @@ func TestEncodeMatchesMarshalResources(t *testing.T) {
 				{Common: Common{ID: s, Type: KindFile}, Body: &File{Content: Content{Type: ContentRemote, URL: &text, Blake3: s,
 					Extract: &Extract{Type: ExtractTarGZ}, Auth: ptr(Ref("T"))}}},
 				{Common: Common{ID: s, Type: KindFile}, Body: &File{Content: Content{Type: ContentSource, Path: &text}}},
+				{Common: Common{ID: s, Type: KindFile}, Body: &File{Content: Content{Type: ContentInline, Inline: &content, File: s2}}},
+				{Common: Common{ID: s, Type: KindFile}, Body: &File{Content: Content{Type: ContentBytes, Base64: &s, File: s2}}},
 				{Common: Common{ID: s, Type: KindDirectory, DependsOn: []string{s}}, Body: &Directory{Path: text, Mode: s, Owner: s, Group: s2}},
 				{Common: Common{ID: s, Type: KindDirectory, Name: s}, Body: &Directory{Group: s2}},
 				{Common: Common{ID: s, Type: KindDirectory}, Body: &Directory{Path: Lit(s)}},

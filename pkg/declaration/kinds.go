@@ -45,6 +45,9 @@ const (
 	ContentSource ContentType = "source"
 	// ContentRemote is content fetched from a URL and pinned by blake3.
 	ContentRemote ContentType = "remote"
+	// ContentBytes is a project file's bytes, placed as they are: what
+	// project_bytes gives.
+	ContentBytes ContentType = "bytes"
 )
 
 // ExtractType is how fetched bytes are unpacked.

@@ -56,6 +56,12 @@ func TestValidateAccepts(t *testing.T) {
 		{"a remote target", withTarget(`{"host":{"$env":"HOST"},"user":"deploy","port":2222,"home":"/home/deploy","bootstrap_user":"root"}`)},
 		{"mask and unmask", `{"format":"zap.declaration/1","target":{"local":true},"resources":[],"mask":["A"],"unmask":["B"]}`},
 		{"an id of 128 characters", doc(dir(strings.Repeat("a", 128), `"/a"`, ""))},
+		{"content from project files", doc(
+			`{"id":"t","type":"file","path":"/t","content":{"type":"inline","content":"x\n","file":"files/motd.txt"}}`,
+			`{"id":"p","type":"file","path":"/p","content":{"type":"template","template":"{{a}}","vars":{"a":"1"},"file":"site.conf"}}`,
+			`{"id":"b","type":"file","path":"/b","content":{"type":"bytes","base64":"AAH/","file":"img/logo.png"},"validate":"test -s $1"}`,
+			`{"id":"e","type":"file","path":"/e","content":{"type":"bytes","base64":"","file":"empty"}}`,
+		)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -95,6 +101,14 @@ func TestValidateRefuses(t *testing.T) {
 		{"a trigger", doc(file("f", `"/f"`, `,"triggers":["d"]`), dir("d", `"/d"`, "")),
 			`resource "f": triggers: "d" is a directory, and only a service can be triggered`},
 		{"a dangling trigger", doc(file("f", `"/f"`, `,"triggers":["nope"]`)), `resource "f": triggers: no resource has the id "nope"`},
+
+		// content from project files
+		{"bytes not base64", doc(`{"id":"b","type":"file","path":"/b","content":{"type":"bytes","base64":"AA","file":"x"}}`),
+			`resource "b": content.base64: is not standard padded base64`},
+		{"an absolute project file", doc(`{"id":"t","type":"file","path":"/t","content":{"type":"inline","content":"x","file":"/etc/passwd"}}`),
+			`resource "t": content.file: "/etc/passwd" is absolute: a project file is named relative to the project`},
+		{"a project file out of the project", doc(`{"id":"t","type":"file","path":"/t","content":{"type":"inline","content":"x","file":"a/../../x"}}`),
+			`resource "t": content.file: "a/../../x" is not a clean path inside the project (no empty, . or .. part)`},
 
 		// modes, owners and groups
 		{"mode 8", doc(dir("d", `"/d"`, `,"mode":"8"`)), `resource "d": mode: "8" is not an octal mode of 7777 at most, such as "644"`},
@@ -351,5 +365,26 @@ func TestHostPortSplitsOnlyASSHStylePort(t *testing.T) {
 		if _, _, ok := hostPort(s); ok {
 			t.Errorf("%q taken for host:port", s)
 		}
+	}
+}
+
+// TestReadRefusesProjectContent: the fields of content from a project file
+// are read on their types only, and a bytes source needs both.
+func TestReadRefusesProjectContent(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"bytes with no file", doc(`{"id":"b","type":"file","path":"/b","content":{"type":"bytes","base64":"AA=="}}`),
+			`resources[0] (b).content.file: required field missing`},
+		{"bytes with no base64", doc(`{"id":"b","type":"file","path":"/b","content":{"type":"bytes","file":"x"}}`),
+			`resources[0] (b).content.base64: required field missing`},
+		{"a file on source content", doc(`{"id":"t","type":"file","path":"/t","content":{"type":"source","path":"/x","file":"x"}}`),
+			`resources[0] (t).content.file: unknown field`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Read([]byte(tt.in))
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("Read: got %v, want %q", err, tt.want)
+			}
+		})
 	}
 }

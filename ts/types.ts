@@ -182,6 +182,11 @@ export interface InlineContent {
 	/** The file's bytes, as text. Takes no reference: a per-environment value
 	 * goes through a template variable. */
 	content: string;
+	/** The project file the content was read from when the config was
+	 * evaluated, relative to the project: what project_text,
+	 * project_template and project_bytes give, never written by hand. The
+	 * review names it as the content's source. */
+	file?: string;
 }
 
 /** Content made from a {{name}} template. */
@@ -195,6 +200,11 @@ export interface TemplateContent {
 	vars?: Record<string, JsonValue>;
 	/** The kind each named variable's value must render to. */
 	kinds?: Record<string, TemplateKind>;
+	/** The project file the content was read from when the config was
+	 * evaluated, relative to the project: what project_text,
+	 * project_template and project_bytes give, never written by hand. The
+	 * review names it as the content's source. */
+	file?: string;
 }
 
 /** Content copied from a file already on the target. */
@@ -222,8 +232,21 @@ export interface RemoteContent {
 	blake3?: string;
 }
 
+/** A project file's bytes, placed as they are: what project_bytes gives. */
+export interface BytesContent {
+	type: 'bytes';
+	/** A project file's bytes in standard padded base64, placed as they
+	 * are: what project_bytes gives. */
+	base64: string;
+	/** The project file the content was read from when the config was
+	 * evaluated, relative to the project: what project_text,
+	 * project_template and project_bytes give, never written by hand. The
+	 * review names it as the content's source. */
+	file?: string;
+}
+
 /** Where a file's content comes from. */
-export type Content = InlineContent | TemplateContent | SourceContent | RemoteContent;
+export type Content = InlineContent | TemplateContent | SourceContent | RemoteContent | BytesContent;
 
 /** A regular file, written whole. */
 export interface FileSpec extends Common {

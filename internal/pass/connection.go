@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/pkg/declaration"
 )
@@ -82,7 +83,7 @@ func (c Connection) CheckConnectable() error {
 	if len(c.empty) == 0 {
 		return nil
 	}
-	return Fail(2, fmt.Sprintf("the target's host or connecting user resolves to nothing: %s unset or empty", strings.Join(c.empty, ", ")),
+	return exit.Fail(2, fmt.Sprintf("the target's host or connecting user resolves to nothing: %s unset or empty", strings.Join(c.empty, ", ")),
 		"provide them (--env-file or the environment) and re-run")
 }
 
@@ -92,7 +93,7 @@ func (c Connection) CheckHost() error {
 	if len(c.emptyHost) == 0 {
 		return nil
 	}
-	return Fail(2, fmt.Sprintf("the target's host resolves to nothing: %s unset or empty, so there is no host whose last run to read", strings.Join(c.emptyHost, ", ")),
+	return exit.Fail(2, fmt.Sprintf("the target's host resolves to nothing: %s unset or empty, so there is no host whose last run to read", strings.Join(c.emptyHost, ", ")),
 		"provide them (--env-file or the environment) and re-run")
 }
 
@@ -101,7 +102,7 @@ func (c Connection) CheckBindable() error {
 	if !c.Unbindable() {
 		return nil
 	}
-	return Fail(2, fmt.Sprintf("the target's host or connecting user goes through the secret reference %s, so no plan of it names one machine and a wetrun can't bind to a review",
+	return exit.Fail(2, fmt.Sprintf("the target's host or connecting user goes through the secret reference %s, so no plan of it names one machine and a wetrun can't bind to a review",
 		strings.Join(c.Masked, ", ")),
 		"reference the host and user through plain variables (zap.unmask('NAME') if the name reads as a secret's)")
 }

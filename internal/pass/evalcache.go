@@ -8,6 +8,7 @@ import (
 
 	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/internal/evalcache"
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/pin"
 	"github.com/zap-go/zap/internal/state"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -42,7 +43,7 @@ func (s *Session) evaluateCached(ctx context.Context, bin *pin.Binary, pin strin
 	switch mode {
 	case "", "skip", "off":
 	default:
-		return nil, Fail(2, fmt.Sprintf("%s is %q", evalCacheVar, escape.Line(mode)),
+		return nil, exit.Fail(2, fmt.Sprintf("%s is %q", evalCacheVar, escape.Line(mode)),
 			"set ZAP_EVAL_CACHE=skip to be served a cached evaluation, off to use no cache, or leave it unset")
 	}
 	if s.cache == nil || mode != "skip" {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/lock"
 	"github.com/zap-go/zap/internal/pin"
 	"github.com/zap-go/zap/internal/state"
@@ -33,7 +34,7 @@ func (s *Session) evaluatorPath() (string, error) {
 		return filepath.Join(s.Stages.Dir(), "zap-eval"), nil
 	}
 	if !filepath.IsAbs(p) {
-		return "", Fail(2, fmt.Sprintf("%s %s is not an absolute path", from, p),
+		return "", exit.Fail(2, fmt.Sprintf("%s %s is not an absolute path", from, p),
 			"name the zap-eval binary by its absolute path; Zap never looks one up on PATH")
 	}
 	return p, nil
@@ -55,14 +56,14 @@ func (s *Session) OpenEvaluator() (*pin.Binary, error) {
 	case err == nil:
 		return b, nil
 	case errors.Is(err, pin.ErrRefused):
-		return nil, Fail(2, fmt.Sprintf("zap-eval: %v", err),
+		return nil, exit.BadInput(fmt.Errorf("zap-eval: %w", err),
 			"name the zap-eval binary itself, by its absolute path, with --evaluator or ZAP_EVAL")
 	case errors.Is(err, pin.ErrChanged):
-		return nil, Fail(1, fmt.Sprintf("zap-eval: %v", err), "retry once nothing writes the binary")
+		return nil, exit.InWorld(fmt.Errorf("zap-eval: %w", err), "retry once nothing writes the binary")
 	case errors.Is(err, state.ErrUntrusted), pastLimit(err):
 		return nil, StateError(err)
 	}
-	return nil, Failf(1, "zap-eval: %v", err)
+	return nil, exit.Failf(1, "zap-eval: %w", err)
 }
 
 // ReadLock reads the config's lock; nil when there is none.
@@ -72,13 +73,13 @@ func (s *Session) ReadLock() (*lock.Lock, error) {
 	case err == nil:
 		return l, nil
 	case errors.Is(err, lock.ErrNewer):
-		return nil, Fail(2, err.Error(), "this zap is older than the one that wrote the lock; upgrade zap")
+		return nil, exit.BadInput(err, "this zap is older than the one that wrote the lock; upgrade zap")
 	case errors.Is(err, lock.ErrLink):
-		return nil, Fail(2, err.Error(), "zap.lock is committed beside the config: make it a regular file of its own")
+		return nil, exit.BadInput(err, "zap.lock is committed beside the config: make it a regular file of its own")
 	case errors.Is(err, lock.ErrInvalid):
-		return nil, Fail(2, err.Error(), "fix it, or restore it from version control")
+		return nil, exit.BadInput(err, "fix it, or restore it from version control")
 	}
-	return nil, Failf(1, "%v", err)
+	return nil, exit.InWorld(err)
 }
 
 // toolchainPin is the pin the config's lock records, refusing a lock that
@@ -89,10 +90,10 @@ func (s *Session) toolchainPin() (string, error) {
 		return "", err
 	}
 	if l == nil {
-		return "", Fail(2, fmt.Sprintf("no toolchain pin: %s doesn't exist", s.Lock), lockHint)
+		return "", exit.Fail(2, fmt.Sprintf("no toolchain pin: %s doesn't exist", s.Lock), lockHint)
 	}
 	if l.Toolchain == nil {
-		return "", Fail(2, fmt.Sprintf("no toolchain pin: %s pins no zap-eval", s.Lock), lockHint)
+		return "", exit.Fail(2, fmt.Sprintf("no toolchain pin: %s pins no zap-eval", s.Lock), lockHint)
 	}
 	return l.Toolchain.Blake3, nil
 }
@@ -122,7 +123,7 @@ func (s *Session) evaluate(ctx context.Context) (*Evaluation, error) {
 	defer bin.Close()
 	if bin.Sum != want {
 		return nil, &OffPinError{Path: bin.Path, Sum: bin.Sum, Pin: want,
-			err: Fail(2, fmt.Sprintf("zap-eval %s hashes to %s, not the toolchain pin %s in %s", bin.Path, bin.Sum, want, s.Lock),
+			err: exit.Fail(2, fmt.Sprintf("zap-eval %s hashes to %s, not the toolchain pin %s in %s", bin.Path, bin.Sum, want, s.Lock),
 				"run zap lock to pin it, or point --evaluator at the pinned one")}
 	}
 	return s.evaluateCached(ctx, bin, want)
@@ -145,13 +146,13 @@ func (s *Session) evaluatorOutput(ctx context.Context, bin *pin.Binary, args ...
 	cmd, err := bin.Command(ctx, append(args, s.Config)...)
 	if err != nil {
 		if errors.Is(err, pin.ErrChanged) {
-			return nil, Fail(1, fmt.Sprintf("zap-eval: %v", err), "retry once nothing writes the binary")
+			return nil, exit.InWorld(fmt.Errorf("zap-eval: %w", err), "retry once nothing writes the binary")
 		}
-		return nil, Failf(1, "zap-eval: %v", err)
+		return nil, exit.Failf(1, "zap-eval: %w", err)
 	}
 	release, err := s.Stages.EvalCommand(cmd)
 	if err != nil {
-		return nil, Failf(1, "zap-eval: %v", err)
+		return nil, exit.Failf(1, "zap-eval: %w", err)
 	}
 	out, err := s.Stages.RunCmd(cmd, "zap-eval", nil)
 	release()
@@ -169,10 +170,10 @@ func readEvaluation(bin *pin.Binary, out []byte) (*Evaluation, error) {
 	}
 	if err != nil {
 		if f := firstFormat(out); f != declaration.Format && strings.HasPrefix(f, "zap.declaration/") {
-			return nil, Fail(2, fmt.Sprintf("zap-eval %s answers in %s, and this zap reads %s", bin.Path, f, declaration.Format),
+			return nil, exit.Fail(2, fmt.Sprintf("zap-eval %s answers in %s, and this zap reads %s", bin.Path, f, declaration.Format),
 				"use the zap-eval that came with this zap, and run zap lock to pin it")
 		}
-		return nil, Failf(1, "zap-eval wrote a declaration zap can't read: %v", err)
+		return nil, exit.Failf(1, "zap-eval wrote a declaration zap can't read: %w", err)
 	}
 	return &Evaluation{Decl: d, JSON: out}, nil
 }

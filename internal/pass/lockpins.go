@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/fetch"
 	"github.com/zap-go/zap/internal/lock"
 	"github.com/zap-go/zap/internal/lockhash"
@@ -38,7 +39,7 @@ func (s *Session) Standing(ev *Evaluation) (*lockhash.Report, error) {
 	}
 	rep, err := lockhash.New(ev.Decl, s.Res).Stand(l)
 	if err != nil {
-		return nil, Failf(1, "zap.lock: %v", err)
+		return nil, exit.Failf(1, "zap.lock: %w", err)
 	}
 	return rep, nil
 }
@@ -156,7 +157,7 @@ func RefuseStaleFor(rep *lockhash.Report, acts, then string) error {
 	if len(lines) == 0 {
 		return nil
 	}
-	return Fail(2, fmt.Sprintf("zap.lock: %d tracked pin(s) aren't current, and %s no pin it can't vouch for:\n%s",
+	return exit.Fail(2, fmt.Sprintf("zap.lock: %d tracked pin(s) aren't current, and %s no pin it can't vouch for:\n%s",
 		len(lines), acts, strings.Join(lines, "\n")),
 		"run zap update "+strings.Join(ids, " ")+" (it fetches again and re-mints), review the lock's diff, "+then)
 }
@@ -217,9 +218,9 @@ func (s *Session) WriteEntries(entries []lock.Entry) error {
 func (s *Session) WriteLock(l *lock.Lock) error {
 	if err := lock.Write(s.Lock, l); err != nil {
 		if errors.Is(err, lock.ErrLink) {
-			return Fail(2, err.Error(), "zap.lock is committed beside the config: make it a regular file of its own")
+			return exit.BadInput(err, "zap.lock is committed beside the config: make it a regular file of its own")
 		}
-		return Failf(1, "write %s: %v", s.Lock, err)
+		return exit.Failf(1, "write %s: %w", s.Lock, err)
 	}
 	return nil
 }
@@ -237,7 +238,7 @@ type Minter struct {
 // directory, whose content cache takes what it fetches.
 func (s *Session) NewMinter(ev *Evaluation) (*Minter, error) {
 	if s.cache == nil {
-		return nil, Fail(2, "no state directory to keep fetched content in",
+		return nil, exit.Fail(2, "no state directory to keep fetched content in",
 			"Zap keeps fetched content in $ZAP_HOME, or else $HOME/.zap: set one to an absolute path")
 	}
 	f := fetch.New(fetch.NewCache(s.cache.ContentCache()), fetch.Options{})
@@ -259,7 +260,7 @@ func (m *Minter) Close() { m.f.Close() }
 func (m *Minter) Mint(ctx context.Context, r *declaration.Resource) (lock.Entry, error) {
 	f, ok := r.Fetched()
 	if !ok {
-		return lock.Entry{}, Failf(2, "%s fetches nothing to pin", r.ID)
+		return lock.Entry{}, exit.Failf(2, "%s fetches nothing to pin", r.ID)
 	}
 	res := m.s.Res
 	refs := f.URL.Refs()
@@ -271,11 +272,11 @@ func (m *Minter) Mint(ctx context.Context, r *declaration.Resource) (lock.Entry,
 	}
 	unset := unsetIn(res.Unresolved, refs)
 	if len(unset) > 0 {
-		return lock.Entry{}, Fail(2, fmt.Sprintf("%s: its url, auth or signature_url references %s, unset or empty, so it isn't fetched", r.ID, strings.Join(unset, ", ")),
+		return lock.Entry{}, exit.Fail(2, fmt.Sprintf("%s: its url, auth or signature_url references %s, unset or empty, so it isn't fetched", r.ID, strings.Join(unset, ", ")),
 			"set it (--env-file or the environment) and run again")
 	}
 	if names := m.h.UnsetSecrets(r, f); len(names) > 0 {
-		return lock.Entry{}, Fail(2, fmt.Sprintf("%s: no entry is minted while %s, which the config uses as a secret, %s unset: its value may be inside a reference in the url or path, and can't be masked out of the config_hash",
+		return lock.Entry{}, exit.Fail(2, fmt.Sprintf("%s: no entry is minted while %s, which the config uses as a secret, %s unset: its value may be inside a reference in the url or path, and can't be masked out of the config_hash",
 			r.ID, strings.Join(names, ", "), isAre(len(names))),
 			"set it (--env-file or the environment) and run again")
 	}
@@ -300,18 +301,18 @@ func (m *Minter) Mint(ctx context.Context, r *declaration.Resource) (lock.Entry,
 	if err != nil {
 		if f.Kind == declaration.LockAptKey && errors.Is(err, fetch.ErrTooLarge) {
 			// Said as the wetrun says it when it fetches the key.
-			return lock.Entry{}, Fail(2, fmt.Sprintf("%s: key_url: %v: an apt signing key may be at most 1 MiB", r.ID, err))
+			return lock.Entry{}, exit.BadInput(fmt.Errorf("%s: key_url: %w: an apt signing key may be at most 1 MiB", r.ID, err))
 		}
 		if fetch.Refused(err) {
-			return lock.Entry{}, Fail(2, fmt.Sprintf("%s: %v", r.ID, err))
+			return lock.Entry{}, exit.BadInput(fmt.Errorf("%s: %w", r.ID, err))
 		}
-		return lock.Entry{}, Failf(1, "%s: %v", r.ID, err)
+		return lock.Entry{}, exit.Failf(1, "%s: %w", r.ID, err)
 	}
 	pin := e.Blake3
 	e.Close()
 	entry, err := m.h.Entry(r, f, pin)
 	if err != nil {
-		return lock.Entry{}, Failf(1, "%v", err)
+		return lock.Entry{}, exit.InWorld(err)
 	}
 	return entry, nil
 }

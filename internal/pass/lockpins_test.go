@@ -3,12 +3,14 @@ package pass
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/fetch"
 	"github.com/zap-go/zap/internal/lockhash"
 	"github.com/zap-go/zap/internal/resolve"
@@ -45,7 +47,7 @@ func TestMintingAnAptKeyOverOneMiBSaysTheKeyBound(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), "repo: key_url: ") {
 		t.Errorf("a key over 1 MiB: %v, want %q naming repo and key_url", err, want)
 	}
-	if e, ok := err.(*Error); !ok || e.Code != 2 {
+	if exit.Code(err) != 2 || !errors.Is(err, fetch.ErrTooLarge) {
 		t.Errorf("a key over 1 MiB: %#v, want exit 2", err)
 	}
 	if _, err := m.Mint(context.Background(), &d.Resources[1]); err != nil {

@@ -21,6 +21,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/lock"
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/resolve"
@@ -118,14 +119,14 @@ func Open(env Env, config string, withState bool) (*Session, error) {
 	s := &Session{env: env, Config: config}
 	abs, err := filepath.Abs(config)
 	if err != nil {
-		return nil, Failf(1, "config %s: %v", config, err)
+		return nil, exit.Failf(1, "config %s: %w", config, err)
 	}
 	s.Abs = abs
 	if s.Lock, err = lock.Path(config); err != nil {
-		return nil, Fail(2, err.Error(), "name the config zap.ts (or any name but *.lock): its lock is written beside it as zap.lock")
+		return nil, exit.BadInput(err, "name the config zap.ts (or any name but *.lock): its lock is written beside it as zap.lock")
 	}
 	if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
-		return nil, Fail(2, fmt.Sprintf("config %s not found", config), "give the path of a zap.ts, or run zap in its directory")
+		return nil, exit.Fail(2, fmt.Sprintf("config %s not found", config), "give the path of a zap.ts, or run zap in its directory")
 	}
 	if s.Stages, err = stages.New(env.StageDir, env.Environ, env.Stderr, env.BigEnv); err != nil {
 		return nil, err
@@ -135,7 +136,7 @@ func Open(env Env, config string, withState bool) (*Session, error) {
 		return s, nil
 	}
 	if s.Store, err = state.Open(env.Getenv); err != nil {
-		return nil, Fail(2, err.Error(), "Zap keeps its last-run reports in $ZAP_HOME, or else $HOME/.zap: set one to an absolute path")
+		return nil, exit.BadInput(err, "Zap keeps its last-run reports in $ZAP_HOME, or else $HOME/.zap: set one to an absolute path")
 	}
 	if err := s.Store.Check(); err != nil {
 		return nil, StateError(err)
@@ -180,7 +181,7 @@ func (s *Session) Start(ctx context.Context, check func(*Session) error) (*Evalu
 func TargetChanged(res *resolve.Resolution, d *declaration.Declaration, r *state.Report) (bool, error) {
 	hash, secret, err := resolve.NewHasher(res).TargetHash(&d.Target)
 	if err != nil {
-		return false, Failf(1, "state: %v", err)
+		return false, exit.Failf(1, "state: %w", err)
 	}
 	unresolved := slices.ContainsFunc(d.Target.Refs(), func(n string) bool { return slices.Contains(res.Unresolved, n) })
 	return hash != r.TargetHash || secret && unresolved, nil
@@ -265,7 +266,7 @@ func (s *Session) Load(ctx context.Context) (*Evaluation, error) {
 	}
 	s.Adopt(ev)
 	if err := s.Res.CheckUTF8(); err != nil {
-		return nil, Fail(2, err.Error(), resolve.UTF8Hint)
+		return nil, exit.BadInput(err, resolve.UTF8Hint)
 	}
 	return ev, nil
 }
@@ -366,7 +367,7 @@ func (s *Session) detectWithArgs(ctx context.Context, ev *Evaluation, thenPlan b
 			det.stopPlan()
 			<-det.planning
 		}
-		return nil, Failf(1, "zap-detect wrote observations zap can't read: %v", err)
+		return nil, exit.Failf(1, "zap-detect wrote observations zap can't read: %w", err)
 	}
 	det.Obs = o
 	if thenPlan && s.Store != nil && !s.Conn.Unrecorded() {
@@ -406,7 +407,7 @@ func (s *Session) Plan(ctx context.Context, det *Detection) (*Planned, error) {
 		err = plan.Verify(p, ops.Script)
 	}
 	if err != nil {
-		return nil, Failf(1, "zap-plan wrote a plan zap can't read: %v", err)
+		return nil, exit.Failf(1, "zap-plan wrote a plan zap can't read: %w", err)
 	}
 	return &Planned{Plan: p, JSON: out}, nil
 }
@@ -431,7 +432,7 @@ func (s *Session) Exec(ctx context.Context, pl *Planned, progress bool, each fun
 	err := s.Stages.Stream(ctx, "zap-exec", pl.JSON, func(line []byte) error {
 		e, err := events.Read(line)
 		if err != nil {
-			return Failf(1, "zap-exec wrote an event zap can't read: %v", err)
+			return exit.Failf(1, "zap-exec wrote an event zap can't read: %w", err)
 		}
 		n.Started = true
 		switch e.Event {
@@ -505,7 +506,7 @@ func (s *Session) Record(cmd state.Command, preview bool, planHash string, ev *E
 		r, err = s.newReport(ev, det)
 	}
 	if err != nil {
-		return Failf(1, "state: %v", err)
+		return exit.Failf(1, "state: %w", err)
 	}
 	// What state.NewReport makes of a Pass's command, preview, plan_hash
 	// and time.

@@ -1,7 +1,7 @@
 // Package stages runs Zap's stage programs (zap-eval, zap-detect, zap-plan,
 // zap-exec) for the front end: found in one directory, never on PATH, with
 // the operator environment, and a stage's failure turned into the exit code
-// and message zap passes on (Error).
+// and message zap passes on (an exit.Error wrapping an Error).
 package stages
 
 import (
@@ -20,6 +20,7 @@ import (
 	"syscall"
 
 	"github.com/zap-go/zap/internal/envpass"
+	"github.com/zap-go/zap/internal/exit"
 )
 
 // Runner runs Zap's stages, found in one directory: beside zap's own
@@ -61,7 +62,7 @@ func New(dir string, env []string, stderr io.Writer, bigEnv *os.File) (*Runner, 
 	if dir == "" {
 		exe, err := os.Executable()
 		if err != nil {
-			return nil, &Error{Status: -1, Code: 1, Msg: fmt.Sprintf("can't find zap's own executable, beside which its stages are installed: %v", err)}
+			return nil, exit.InWorld(fmt.Errorf("can't find zap's own executable, beside which its stages are installed: %w", err))
 		}
 		dir = filepath.Dir(exe)
 	}
@@ -178,19 +179,22 @@ func (s *Runner) PassOn(stderr []byte) {
 	}
 }
 
-// Error is a stage that failed, with the exit code zap passes on and what
-// it prints: Msg as its error, Hints as hint lines.
+// Error is a stage that failed: which, how, and what it said. Failure
+// wraps it in the exit.Error that gives zap's exit code and the stage's
+// hints.
 type Error struct {
 	Stage string
 	// Status is the stage's own exit status, -1 when it didn't exit.
 	Status int
-	// Code is zap's exit code.
-	Code  int
-	Msg   string
-	Hints []string
+	// Msg is what zap prints as the failure: the stage's message.
+	Msg string
+	// Err is what running the stage returned: an *exec.ExitError when it
+	// ran, the reason it couldn't start otherwise.
+	Err error
 }
 
 func (e *Error) Error() string { return e.Msg }
+func (e *Error) Unwrap() error { return e.Err }
 
 // Failure turns a stage's failure into zap's: its exit 2 is zap's exit 2,
 // printing the stage's message; its exit 1 is zap's exit 1; anything else
@@ -208,8 +212,7 @@ func (s *Runner) Failure(name string, err error, stderr []byte) error {
 			// most envpass.Budget of it, so the rest is the operator's.
 			hint = fmt.Sprintf("the environment Zap was started with is too large to start a process with (env-file values take at most %d bytes of it; the rest go another way): unset what its commands don't need", envpass.Budget)
 		}
-		return &Error{Stage: name, Status: -1, Code: 1,
-			Msg: fmt.Sprintf("can't run %s: %v", name, err), Hints: []string{hint}}
+		return exit.InWorld(&Error{Stage: name, Status: -1, Msg: fmt.Sprintf("can't run %s: %v", name, err), Err: err}, hint)
 	}
 	warnings, stderr := splitWarnings(stderr)
 	s.PassOn(warnings)
@@ -223,13 +226,13 @@ func (s *Runner) Failure(name string, err error, stderr []byte) error {
 		if msg == "" {
 			msg = fmt.Sprintf("%s failed (exit status %d) and said nothing", name, status)
 		}
-		return &Error{Stage: name, Status: status, Code: status, Msg: msg, Hints: hints}
+		return &exit.Error{Code: status, Err: &Error{Stage: name, Status: status, Msg: msg, Err: err}, Hints: hints}
 	}
 	what := fmt.Sprintf("%s crashed (%v)", name, ee.ProcessState)
 	if msg != "" {
 		what += ":\n" + msg
 	}
-	return &Error{Stage: name, Status: status, Code: 1, Msg: what, Hints: hints}
+	return exit.InWorld(&Error{Stage: name, Status: status, Msg: what, Err: err}, hints...)
 }
 
 // goroutineHeader is the first line of a goroutine's traceback in the Go

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"os/exec"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/zap-go/zap/internal/exit"
 )
 
 // TestStageGC checks that zap-detect and zap-plan run with GOGC=400 unless
@@ -83,16 +86,53 @@ func TestFit(t *testing.T) {
 func TestStageTooBig(t *testing.T) {
 	s := &Runner{dir: "/opt/zap/bin"}
 	err := s.Failure("zap-eval", &fs.PathError{Op: "fork/exec", Path: "/proc/self/fd/5", Err: syscall.E2BIG}, nil)
-	var ee *Error
-	if !errors.As(err, &ee) || ee.Code != 1 {
-		t.Fatalf("failure = %v, want an Error exiting 1", err)
+	var se *Error
+	if !errors.As(err, &se) || exit.Code(err) != 1 || se.Status != -1 || !errors.Is(err, syscall.E2BIG) {
+		t.Fatalf("failure = %v, want a stage that didn't start, exiting 1, that unwraps to E2BIG", err)
 	}
-	if len(ee.Hints) != 1 || strings.Contains(ee.Hints[0], "reinstall") || !strings.Contains(ee.Hints[0], "too large") {
-		t.Errorf("hints = %q, want one saying the environment is too large, not to reinstall", ee.Hints)
+	if hints := exit.Hints(err); len(hints) != 1 || strings.Contains(hints[0], "reinstall") || !strings.Contains(hints[0], "too large") {
+		t.Errorf("hints = %q, want one saying the environment is too large, not to reinstall", hints)
 	}
 	err = s.Failure("zap-eval", &fs.PathError{Op: "fork/exec", Path: "/opt/zap/bin/zap-eval", Err: syscall.ENOENT}, nil)
-	if !errors.As(err, &ee) || len(ee.Hints) != 1 || !strings.Contains(ee.Hints[0], "reinstall") {
+	if hints := exit.Hints(err); len(hints) != 1 || !strings.Contains(hints[0], "reinstall") || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a missing stage: %v, want the hint to reinstall", err)
+	}
+}
+
+// TestFailureExitCodes runs a stage (a shell standing in for one) that
+// fails each way and checks the exit code zap passes on, the message and
+// the hints: its exit 2 and 1 are zap's, a signal or another status is 1,
+// and the exit.Error that carries the code unwraps to the stage's Error
+// and the *exec.ExitError under it.
+func TestFailureExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		name, script string
+		code, status int
+		msg          string
+		hints        []string
+	}{
+		{"input", `echo "zap-x: bad input" >&2; echo "hint: fix it" >&2; exit 2`, 2, 2, "bad input", []string{"fix it"}},
+		{"world", `echo "warning: noted" >&2; echo "zap-x: no route" >&2; exit 1`, 1, 1, "no route", nil},
+		{"silent", `exit 1`, 1, 1, "zap-x failed (exit status 1) and said nothing", nil},
+		{"other status", `echo "zap-x: odd" >&2; exit 3`, 1, 3, "zap-x crashed (exit status 3):\nodd", nil},
+		{"signal", `kill -KILL $$`, 1, -1, "zap-x crashed (signal: killed)", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var warnings strings.Builder
+			s := &Runner{dir: t.TempDir(), stderr: &warnings}
+			_, err := s.RunCmd(exec.Command("sh", "-c", tc.script), "zap-x", nil)
+			var se *Error
+			var ee *exec.ExitError
+			if !errors.As(err, &se) || !errors.As(err, &ee) {
+				t.Fatalf("failure = %#v, want a stage's Error over an *exec.ExitError", err)
+			}
+			if exit.Code(err) != tc.code || se.Status != tc.status || se.Stage != "zap-x" {
+				t.Errorf("code %d status %d, want %d %d", exit.Code(err), se.Status, tc.code, tc.status)
+			}
+			if err.Error() != tc.msg || !slices.Equal(exit.Hints(err), tc.hints) {
+				t.Errorf("message %q hints %q, want %q %q", err.Error(), exit.Hints(err), tc.msg, tc.hints)
+			}
+		})
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/peterbourgon/ff/v3/ffcli"
 
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/state"
@@ -83,17 +84,17 @@ func checkExpectPlan(fs *flag.FlagSet, expect string, wetrun bool) error {
 	case !given:
 		return nil
 	case strings.TrimSpace(expect) == "":
-		return fail(2, "--expect-plan is empty: it takes the plan_hash of the plan you reviewed",
+		return exit.Fail(2, "--expect-plan is empty: it takes the plan_hash of the plan you reviewed",
 			"an empty value is no review: set the variable that holds the hash, or leave the flag out")
 	case !wetrun:
-		return fail(2, "--expect-plan binds a wetrun to a reviewed plan; a dry run takes no --expect-plan", "add --wetrun to execute the plan it names")
+		return exit.Fail(2, "--expect-plan binds a wetrun to a reviewed plan; a dry run takes no --expect-plan", "add --wetrun to execute the plan it names")
 	case len(expect) == 64 && strings.Trim(expect, "0123456789abcdef") == "":
 		return nil
 	case strings.Trim(expect, "0123456789abcdef") == "":
-		return fail(2, fmt.Sprintf("--expect-plan takes the whole plan_hash, all 64 hex characters, not %d: the match is exact", len(expect)),
+		return exit.Fail(2, fmt.Sprintf("--expect-plan takes the whole plan_hash, all 64 hex characters, not %d: the match is exact", len(expect)),
 			"copy the plan_hash line of the plan you reviewed; its first eight characters answer only the question a wetrun asks at a terminal")
 	}
-	return fail(2, "--expect-plan takes a plan_hash, 64 lowercase hex characters, and its value holds other characters",
+	return exit.Fail(2, "--expect-plan takes a plan_hash, 64 lowercase hex characters, and its value holds other characters",
 		"copy the plan_hash line of the plan you reviewed")
 }
 
@@ -111,5 +112,5 @@ func (a *app) cmdApply(ctx context.Context, config string) error {
 	if a.json != nil {
 		return a.planDoc(s, pl, code)
 	}
-	return exit(code)
+	return exit.Reported(code)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/peterbourgon/ff/v3/ffcli"
 
 	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/version"
 )
 
@@ -155,7 +156,7 @@ func onConfig(run func(ctx context.Context, config string) error) func(context.C
 // ./zap.ts.
 func configArg(args []string) (string, error) {
 	return oneArg(args, "config", "zap.ts", func() error {
-		return fail(2, fmt.Sprintf("one config at most, not %d arguments: %s", len(args), strings.Join(args, " ")),
+		return exit.Fail(2, fmt.Sprintf("one config at most, not %d arguments: %s", len(args), strings.Join(args, " ")),
 			"flags go before the config")
 	})
 }
@@ -168,7 +169,7 @@ func configFile(config string) (string, error) {
 	fi, err := os.Stat(config)
 	if errors.Is(err, fs.ErrNotExist) && config == "zap.ts" {
 		if _, err := os.Stat(filepath.Join("..", "zap.ts")); err == nil {
-			return "", fail(2, "config zap.ts not found here, but ../zap.ts exists",
+			return "", exit.Fail(2, "config zap.ts not found here, but ../zap.ts exists",
 				"run zap in the project's directory (cd ..), or give the config's path: ../zap.ts")
 		}
 	}
@@ -177,7 +178,7 @@ func configFile(config string) (string, error) {
 	}
 	ts := filepath.Join(config, "zap.ts")
 	if _, err := os.Stat(ts); err != nil {
-		return "", fail(2, fmt.Sprintf("config %s is a directory, and %s doesn't exist", escape.Line(config), escape.Line(ts)),
+		return "", exit.Fail(2, fmt.Sprintf("config %s is a directory, and %s doesn't exist", escape.Line(config), escape.Line(ts)),
 			"give the path of the config in it, or run zap init "+escape.Line(config)+" to start a project there")
 	}
 	return ts, nil
@@ -189,7 +190,7 @@ func configFile(config string) (string, error) {
 func oneArg(args []string, what, def string, tooMany func() error) (string, error) {
 	for _, a := range args {
 		if strings.HasPrefix(a, "-") && a != "-" {
-			return "", fail(2, fmt.Sprintf("flag %s after the %s: flags go before it", a, what))
+			return "", exit.Fail(2, fmt.Sprintf("flag %s after the %s: flags go before it", a, what))
 		}
 	}
 	switch len(args) {

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/peterbourgon/ff/v3/ffcli"
+
+	"github.com/zap-go/zap/internal/exit"
 )
 
 // completionCommand is zap completion bash|zsh|fish.
@@ -32,7 +34,7 @@ Exit status: 0 printed; 2 no shell or one it doesn't know.`,
 		FlagSet: f.plain("zap completion"),
 		Exec: func(ctx context.Context, args []string) error {
 			if len(args) != 1 {
-				return fail(2, "zap completion takes one shell: bash, zsh or fish", "zap completion bash")
+				return exit.Fail(2, "zap completion takes one shell: bash, zsh or fish", "zap completion bash")
 			}
 			tree := completionTree()
 			var script string
@@ -44,7 +46,7 @@ Exit status: 0 printed; 2 no shell or one it doesn't know.`,
 			case "fish":
 				script = fishCompletion(tree)
 			default:
-				return fail(2, fmt.Sprintf("zap completion: no script for the shell %q", args[0]), "the shells are bash, zsh and fish")
+				return exit.Fail(2, fmt.Sprintf("zap completion: no script for the shell %q", args[0]), "the shells are bash, zsh and fish")
 			}
 			_, err := fmt.Fprint(a.stdout, script)
 			return err

@@ -14,6 +14,7 @@ import (
 
 	"github.com/zap-go/zap/internal/deploy"
 	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/lockhash"
 	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
@@ -103,13 +104,13 @@ func (a *app) cmdDeploy(ctx context.Context, config string, o deployOptions) err
 	}
 	switch {
 	case ev.Decl.Deploy == nil:
-		return fail(2, "the config declares no deploy block (zap.deploy): there is nothing to deploy")
+		return exit.Fail(2, "the config declares no deploy block (zap.deploy): there is nothing to deploy")
 	case ev.Decl.Target.Local:
-		return fail(2, "zap deploy ships to a remote host, and the config's target is the local machine")
+		return exit.Fail(2, "zap deploy ships to a remote host, and the config's target is the local machine")
 	}
 	dir, err := os.Getwd()
 	if err != nil {
-		return failf(1, "the working directory: %v", err)
+		return exit.Failf(1, "the working directory: %w", err)
 	}
 	a.maskDeploy(ev.Decl, s.Res)
 	d := &deployRun{a: a, s: s, ev: ev, o: o, dir: dir, host: pass.HostKey(ev.Decl, s.Res)}
@@ -157,7 +158,7 @@ func (d *deployRun) dry(ctx context.Context) error {
 func (d *deployRun) doc(p *deployplan.Plan, rep *lockhash.Report) error {
 	raw, err := p.Encode()
 	if err != nil {
-		return failf(1, "encode the deploy plan: %v", err)
+		return exit.Failf(1, "encode the deploy plan: %w", err)
 	}
 	doc := &cliout.Deploy{Format: cliout.DeployFormat, Plan: raw, PlanHash: p.Hash,
 		Version: p.Source.Version, Target: p.Target.Host, Live: p.Live.Release, AlreadyLive: deploy.AlreadyLive(p),
@@ -188,7 +189,7 @@ func (d *deployRun) plan(ctx context.Context) (*deployplan.Plan, error) {
 		err = deployplan.Verify(p, deploy.Hashed()...)
 	}
 	if err != nil {
-		return nil, failf(1, "zap-deploy wrote a deploy plan zap can't read: %v", err)
+		return nil, exit.Failf(1, "zap-deploy wrote a deploy plan zap can't read: %w", err)
 	}
 	return p, nil
 }
@@ -281,12 +282,12 @@ func (d *deployRun) wetrun(ctx context.Context) error {
 		return err
 	}
 	if m := d.maskedDomain(); len(m) > 0 {
-		return fail(2, fmt.Sprintf("deploy.health.domain goes through the secret reference %s, so no plan of it names one URL and a wetrun can't bind to a review",
+		return exit.Fail(2, fmt.Sprintf("deploy.health.domain goes through the secret reference %s, so no plan of it names one URL and a wetrun can't bind to a review",
 			strings.Join(m, ", ")),
 			"reference the health domain through a plain variable (zap.unmask('NAME') if the name reads as a secret's)")
 	}
 	if u := d.unsetDeployRefs(); len(u) > 0 {
-		return fail(2, fmt.Sprintf("deploy.health.domain: the reference %s is unset or empty: a wetrun starts only when every variable the config references is set", strings.Join(u, ", ")),
+		return exit.Fail(2, fmt.Sprintf("deploy.health.domain: the reference %s is unset or empty: a wetrun starts only when every variable the config references is set", strings.Join(u, ", ")),
 			"provide it (--env-file or the environment) and re-run")
 	}
 	if _, err := d.lockGate(nil); err != nil {
@@ -295,10 +296,10 @@ func (d *deployRun) wetrun(ctx context.Context) error {
 	if !d.o.flags.Force {
 		src, err := deploy.ReadSource(ctx, d.dir)
 		if err != nil {
-			return failf(1, "%v", err)
+			return exit.InWorld(err)
 		}
 		if src.Tree == deployplan.Dirty {
-			return fail(2, "the checkout has uncommitted changes or untracked files: the release would ship them under the commit's version",
+			return exit.Fail(2, "the checkout has uncommitted changes or untracked files: the release would ship them under the commit's version",
 				"commit them, or deploy the tree as it is with --force (its version gets -dirty-<id>)")
 		}
 	}
@@ -314,7 +315,7 @@ func (d *deployRun) wetrun(ctx context.Context) error {
 		fmt.Fprint(t, deploy.Text(&deploy.Made{Plan: p}))
 		return nil
 	case p.Hash == "":
-		return fail(2, "the host, connecting user or health domain resolves through a masked reference: no review can bind this deploy")
+		return exit.Fail(2, "the host, connecting user or health domain resolves through a masked reference: no review can bind this deploy")
 	case d.o.expect != "" && d.o.expect != p.Hash:
 		return d.refuse(p, render.ReasonExpect)
 	}
@@ -339,7 +340,7 @@ func (d *deployRun) wetrun(ctx context.Context) error {
 			}
 			yes, err := d.ask(tty, p, reason)
 			if err != nil {
-				return failf(1, "%v", err)
+				return exit.InWorld(err)
 			}
 			if !yes {
 				return d.decline(p)
@@ -354,7 +355,7 @@ func (d *deployRun) wetrun(ctx context.Context) error {
 	if preview != nil {
 		if err := preview.Claim(); err != nil {
 			if errors.Is(err, state.ErrClaimLost) {
-				return fail(2, "another wetrun claimed this deploy preview first: one preview covers one wetrun, so this one shipped nothing",
+				return exit.Fail(2, "another wetrun claimed this deploy preview first: one preview covers one wetrun, so this one shipped nothing",
 					"preview again (zap deploy), then run zap deploy --wetrun")
 			}
 			return pass.StateError(err)
@@ -418,7 +419,7 @@ func (d *deployRun) showRecorded(t io.Writer, p *deployplan.Plan) error {
 	if err := d.record(t, p); err != nil {
 		return err
 	}
-	return exit(2)
+	return exit.Reported(2)
 }
 
 // ask shows the plan with no review on the terminal under the UNREVIEWED
@@ -477,7 +478,7 @@ func (d *deployRun) preflight(ctx context.Context, p *deployplan.Plan) error {
 	if len(drift) == 0 {
 		return nil
 	}
-	return fail(2, "drift preflight: the host has drifted from its config, so nothing was shipped:\n"+strings.Join(drift, "\n"),
+	return exit.Fail(2, "drift preflight: the host has drifted from its config, so nothing was shipped:\n"+strings.Join(drift, "\n"),
 		"review the changes with zap apply, converge with zap apply --wetrun, then deploy again")
 }
 
@@ -520,12 +521,12 @@ func allQuiet(quiet map[string]bool, ids []string) bool {
 func (d *deployRun) execute(ctx context.Context, p *deployplan.Plan) error {
 	doc, err := p.Encode()
 	if err != nil {
-		return failf(1, "encode the deploy plan: %v", err)
+		return exit.Failf(1, "encode the deploy plan: %w", err)
 	}
 	err = d.s.Stages.Stream(ctx, "zap-deploy", doc, func(line []byte) error {
 		e, err := events.Read(line)
 		if err != nil {
-			return failf(1, "zap-deploy wrote an event zap can't read: %v", err)
+			return exit.Failf(1, "zap-deploy wrote an event zap can't read: %w", err)
 		}
 		if d.o.json {
 			d.a.json.started = true

@@ -6,6 +6,7 @@ import (
 
 	"github.com/peterbourgon/ff/v3/ffcli"
 
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/state"
@@ -72,5 +73,5 @@ func (a *app) cmdDetect(ctx context.Context, config string) error {
 			return err
 		}
 	}
-	return exit(code)
+	return exit.Reported(code)
 }

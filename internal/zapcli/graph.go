@@ -13,6 +13,7 @@ import (
 	"github.com/peterbourgon/ff/v3/ffcli"
 
 	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/state"
@@ -61,7 +62,7 @@ func (a *app) cmdGraph(ctx context.Context, config string, svg bool) error {
 	if svg {
 		p, err := exec.LookPath("dot")
 		if err != nil {
-			return fail(2, "zap graph --svg needs Graphviz's dot, and there is no dot on PATH",
+			return exit.Fail(2, "zap graph --svg needs Graphviz's dot, and there is no dot on PATH",
 				"install Graphviz (Debian: apt-get install graphviz), or drop --svg and pipe the DOT to a renderer")
 		}
 		dot = p
@@ -95,14 +96,14 @@ func (a *app) runDot(ctx context.Context, path string, dotSrc []byte) error {
 	cmd.Stderr = stderr
 	err := cmd.Run()
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return failf(1, "dot -Tsvg took longer than %s, the bound on laying a graph out: stopped", dotTimeout)
+		return exit.Failf(1, "dot -Tsvg took longer than %s, the bound on laying a graph out: stopped", dotTimeout)
 	}
 	if err != nil {
 		msg := fmt.Sprintf("dot -Tsvg: %v", err)
 		if s := strings.TrimSpace(stderr.b.String()); s != "" {
 			msg += "\n" + escape.Line(s)
 		}
-		return fail(1, msg)
+		return exit.Fail(1, msg)
 	}
 	return nil
 }

@@ -18,8 +18,7 @@ import (
 	"github.com/peterbourgon/ff/v3/ffcli"
 
 	"github.com/zap-go/zap/internal/escape"
-	"github.com/zap-go/zap/internal/pass"
-	"github.com/zap-go/zap/internal/stages"
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/tspkg"
 )
 
@@ -74,7 +73,7 @@ var keptFiles = map[string]bool{"package.json": true, "tsconfig.json": true}
 func (a *app) cmdInit(ctx context.Context, dir string) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return failf(2, "zap init: %v", err)
+		return exit.Failf(2, "zap init: %w", err)
 	}
 	kept, err := initPreCheck(dir)
 	if err != nil {
@@ -82,7 +81,7 @@ func (a *app) cmdInit(ctx context.Context, dir string) error {
 	}
 	u := &undo{}
 	if err := u.mkdirAll(abs); err != nil {
-		return failf(1, "zap init: %v", err)
+		return exit.Failf(1, "zap init: %w", err)
 	}
 	files := map[string]string{
 		"package.json":  packageJSON(abs),
@@ -97,7 +96,7 @@ func (a *app) cmdInit(ctx context.Context, dir string) error {
 		}
 		if err := u.create(p, files[name]); err != nil {
 			u.run()
-			return failf(1, "zap init: %v", err)
+			return exit.Failf(1, "zap init: %w", err)
 		}
 		fmt.Fprintf(a.stdout, "wrote %s\n", escape.Line(p))
 	}
@@ -107,15 +106,7 @@ func (a *app) cmdInit(ctx context.Context, dir string) error {
 	if err := a.cmdLock(ctx, filepath.Join(dir, "zap.ts")); err != nil {
 		u.run()
 		const undone = "zap init removed what it wrote: fix the above and run it again"
-		var pe *pass.Error
-		var se *stages.Error
-		switch {
-		case errors.As(err, &pe):
-			pe.Hints = append(pe.Hints, undone)
-		case errors.As(err, &se):
-			se.Hints = append(se.Hints, undone)
-		}
-		return err
+		return exit.WithHints(err, undone)
 	}
 	next := "zap plan"
 	if dir != "." {
@@ -133,7 +124,7 @@ func (a *app) initTypes(u *undo, dir, abs string) error {
 	madeZap := errors.Is(err, fs.ErrNotExist)
 	if err := u.mkdirAll(filepath.Join(abs, filepath.Dir(typesDir))); err != nil {
 		u.run()
-		return failf(1, "zap init: %v", err)
+		return exit.Failf(1, "zap init: %w", err)
 	}
 	n, err := writeTypes(dir)
 	if err != nil {
@@ -147,7 +138,7 @@ func (a *app) initTypes(u *undo, dir, abs string) error {
 	if madeZap {
 		if err := u.create(filepath.Join(zapDir, ".gitignore"), zapGitignore); err != nil {
 			u.run()
-			return failf(1, "zap init: %v", err)
+			return exit.Failf(1, "zap init: %w", err)
 		}
 		fmt.Fprintf(a.stdout, "wrote %s (git leaves .zap out: zap types writes it again)\n", escape.Line(filepath.Join(dir, ".zap", ".gitignore")))
 	}
@@ -183,7 +174,7 @@ func initPreCheck(dir string) (kept map[string]string, err error) {
 		case err == nil:
 			inWay = append(inWay, escape.Line(p))
 		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
-			return nil, failf(2, "zap init: %v", err)
+			return nil, exit.Failf(2, "zap init: %w", err)
 		}
 	}
 	if len(inWay) > 0 {
@@ -191,7 +182,7 @@ func initPreCheck(dir string) (kept map[string]string, err error) {
 		if len(inWay) > 1 {
 			verb = "are"
 		}
-		return nil, fail(2, fmt.Sprintf("zap init overwrites nothing, and %s %s already there: nothing was written", strings.Join(inWay, ", "), verb),
+		return nil, exit.Fail(2, fmt.Sprintf("zap init overwrites nothing, and %s %s already there: nothing was written", strings.Join(inWay, ", "), verb),
 			"start the project in a new directory (zap init DIR), or move those files away")
 	}
 	return kept, nil
@@ -236,15 +227,15 @@ func existingPackageName(p string) (string, error) {
 	hint := "give it a \"name\" (such as {\"name\": \"my-app\", \"private\": true}), then run zap init again"
 	data, err := readBounded(p, maxKeptFile)
 	if err != nil {
-		return "", fail(2, fmt.Sprintf("zap init keeps the package.json there, and %s", escape.Line(err.Error())), hint)
+		return "", exit.Fail(2, fmt.Sprintf("zap init keeps the package.json there, and %s", escape.Line(err.Error())), hint)
 	}
 	var pkg map[string]json.RawMessage
 	if err := json.Unmarshal(data, &pkg); err != nil || pkg == nil {
-		return "", fail(2, fmt.Sprintf("zap init keeps the package.json there, and %s is not a JSON object", escape.Line(p)), hint)
+		return "", exit.Fail(2, fmt.Sprintf("zap init keeps the package.json there, and %s is not a JSON object", escape.Line(p)), hint)
 	}
 	var name string
 	if raw, ok := pkg["name"]; !ok || json.Unmarshal(raw, &name) != nil || strings.TrimSpace(name) == "" {
-		return "", fail(2, fmt.Sprintf("zap init keeps the package.json there, and %s has no \"name\": the name is what makes the directory a project", escape.Line(p)), hint)
+		return "", exit.Fail(2, fmt.Sprintf("zap init keeps the package.json there, and %s has no \"name\": the name is what makes the directory a project", escape.Line(p)), hint)
 	}
 	return name, nil
 }

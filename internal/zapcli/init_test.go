@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zap-go/zap/internal/exit"
 )
 
 // TestProjectName: the package.json name zap init derives from the
@@ -66,7 +68,7 @@ func TestTypesReplacesOnlyItsOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = writeTypes(foreign)
-	if pe, ok := err.(*exitError); !ok || pe.Code != 2 || !strings.Contains(pe.Msg, "is not a copy of @zap-go/zap") {
+	if exit.Code(err) != 2 || !strings.Contains(err.Error(), "is not a copy of @zap-go/zap") {
 		t.Fatalf("zap types over a folder of another package: %v, want exit 2 naming it", err)
 	}
 	if got, _ := os.ReadFile(filepath.Join(mine, "package.json")); string(got) != `{"name": "mine"}` {

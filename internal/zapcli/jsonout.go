@@ -2,13 +2,12 @@ package zapcli
 
 import (
 	"bytes"
-	"errors"
 	"flag"
 	"strconv"
 
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/lockhash"
 	"github.com/zap-go/zap/internal/render"
-	"github.com/zap-go/zap/internal/stages"
 	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/cliout"
 	"github.com/zap-go/zap/pkg/events"
@@ -74,7 +73,7 @@ func (v *jsonValue) Set(s string) error {
 func (a *app) writeDoc(doc any) error {
 	b, err := cliout.Encode(doc)
 	if err != nil {
-		return failf(1, "encode the --json document: %v", err)
+		return exit.Failf(1, "encode the --json document: %w", err)
 	}
 	line := bytes.TrimSuffix(b, []byte("\n"))
 	if m := maskJSON(a.masker, line); !bytes.Equal(m, line) {
@@ -149,20 +148,16 @@ func (a *app) finishJSON(err error) {
 	}
 }
 
-// errorOf is err's exit code, message and hints, as main prints them.
+// errorOf is err's exit code, message and hints, as main prints them
+// (internal/exit): a Reported failure, already told, has no message.
 func errorOf(err error) (int, string, []string) {
 	if err == nil {
 		return 0, "", nil
 	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		return ee.Code, ee.Msg, ee.Hints
+	if exit.IsReported(err) {
+		return exit.Code(err), "", nil
 	}
-	var se *stages.Error
-	if errors.As(err, &se) {
-		return se.Code, se.Msg, se.Hints
-	}
-	return 1, err.Error(), nil
+	return exit.Code(err), err.Error(), exit.Hints(err)
 }
 
 // lockDoc is the lock's standing as a --json document holds it.

@@ -9,6 +9,7 @@ import (
 	"github.com/peterbourgon/ff/v3/ffcli"
 
 	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/lock"
 	"github.com/zap-go/zap/internal/lockhash"
 	"github.com/zap-go/zap/internal/pass"
@@ -129,11 +130,7 @@ func mintAll(ctx context.Context, s *session, ev *pass.Evaluation) ([]lock.Entry
 	for _, st := range rep.Tracked {
 		e, err := m.Mint(ctx, pass.ResourceOf(ev.Decl, st.ID))
 		if err != nil {
-			var pe *pass.Error
-			if errors.As(err, &pe) {
-				pe.Hints = append(pe.Hints, "nothing was written: zap lock writes every entry or none")
-			}
-			return nil, nil, err
+			return nil, nil, exit.WithHints(err, "nothing was written: zap lock writes every entry or none")
 		}
 		out = append(out, e)
 	}
@@ -167,7 +164,7 @@ func (a *app) cmdLockCheck(ctx context.Context, config string) error {
 	if errors.As(err, &off) {
 		fmt.Fprintf(a.stdout, "stale toolchain pin: zap-eval %s hashes to %s, not the pin %s in %s\n", off.Path, off.Sum, off.Pin, s.Lock)
 		fmt.Fprintln(a.stdout, "the entries go unchecked until it is pinned: run zap lock, or point --evaluator at the pinned zap-eval")
-		return exit(1)
+		return exit.Reported(1)
 	}
 	if err != nil {
 		return err
@@ -194,5 +191,5 @@ func (a *app) cmdLockCheck(ctx context.Context, config string) error {
 		return nil
 	}
 	fmt.Fprintf(a.stdout, "zap.lock: %d finding(s)\n", n)
-	return exit(1)
+	return exit.Reported(1)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/peterbourgon/ff/v3/ffcli"
 
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/state"
@@ -55,7 +56,7 @@ func (a *app) cmdPlan(ctx context.Context, config string, diff bool) error {
 	if a.json != nil {
 		return a.planDoc(s, pl, code)
 	}
-	return exit(code)
+	return exit.Reported(code)
 }
 
 // preview is the pass plan and a dry apply share (pass.Session.Preview),
@@ -105,7 +106,7 @@ func (a *app) planDoc(s *session, pl *pass.Planned, code int) error {
 	if err := a.writeDoc(doc); err != nil {
 		return err
 	}
-	return exit(code)
+	return exit.Reported(code)
 }
 
 // lockView is the standing of the session's tracked pins for render;

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/stages"
@@ -31,7 +32,7 @@ func (w *wetrun) reread(ctx context.Context) (*pass.Detection, error) {
 		host := pass.HostKey(w.ev.Decl, w.s.Res)
 		// The connection's own error is the NOT OBSERVED line's (or the
 		// observe_failed event's); this says what it means from now on.
-		hints := append(append([]string(nil), se.Hints...),
+		hints := append(exit.Hints(err),
 			fmt.Sprintf("what the run changed stays: give %s a login (a key this machine offers, an sshd that lets it in) through an account that still gets in, then run zap plan", user))
 		render.Error(w.s.a.stderr, fmt.Sprintf("%s isn't reachable as %s after bring-up, so every later command, which connects as %s, will fail too",
 			host, user, user), hints...)

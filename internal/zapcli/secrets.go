@@ -13,6 +13,7 @@ import (
 	"github.com/zap-go/zap/internal/envfile"
 	"github.com/zap-go/zap/internal/envpass"
 	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/resolve"
@@ -161,12 +162,12 @@ func (a *app) loadEnvFile() error {
 			if h := pe.Hint(); h != "" {
 				hints = append(hints, h)
 			}
-			return fail(2, "env file "+escape.Line(pe.Error()), hints...)
+			return exit.Fail(2, "env file "+escape.Line(pe.Error()), hints...)
 		}
 		if errors.Is(err, os.ErrNotExist) {
-			return fail(2, fmt.Sprintf("env file %s not found", escape.Line(a.envFile)), "--env-file names a file of NAME=VALUE lines")
+			return exit.Fail(2, fmt.Sprintf("env file %s not found", escape.Line(a.envFile)), "--env-file names a file of NAME=VALUE lines")
 		}
-		return fail(2, escape.Line(err.Error()))
+		return exit.Fail(2, escape.Line(err.Error()))
 	}
 	set := make(map[string]string, len(vars))
 	kept := vars[:0:0]
@@ -196,7 +197,7 @@ func (a *app) loadEnvFile() error {
 	env = append(env, small...)
 	a.environ = env
 	if a.bigEnv, err = envpass.NewFile(big); err != nil {
-		return fail(2, fmt.Sprintf("env file %s: %v", escape.Line(a.envFile), err))
+		return exit.BadInput(fmt.Errorf("env file %s: %w", escape.Line(a.envFile), err))
 	}
 	lookup, getenv := a.lookupEnv, a.getenv
 	a.lookupEnv = func(name string) (string, bool) {

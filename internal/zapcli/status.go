@@ -6,6 +6,7 @@ import (
 
 	"github.com/peterbourgon/ff/v3/ffcli"
 
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/lockhash"
 	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
@@ -80,7 +81,7 @@ func (a *app) cmdStatus(ctx context.Context, config string) error {
 			line.Verdict = got.Verdict
 			hash, secret, err := hasher.Hash(r, lockPin(s.Pins.Report, r.ID))
 			if err != nil {
-				return failf(1, "state: %v", err)
+				return exit.Failf(1, "state: %w", err)
 			}
 			line.Secret = secret
 			// A secret this environment can't resolve can't be masked
@@ -110,10 +111,10 @@ func (a *app) cmdStatus(ctx context.Context, config string) error {
 		if err := a.writeDoc(statusDoc(v, code)); err != nil {
 			return err
 		}
-		return exit(code)
+		return exit.Reported(code)
 	}
 	render.Status(a.stdout, v)
-	return exit(code)
+	return exit.Reported(code)
 }
 
 // statusDoc is v as status --json writes it.

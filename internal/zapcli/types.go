@@ -12,6 +12,7 @@ import (
 	"github.com/peterbourgon/ff/v3/ffcli"
 
 	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/tspkg"
 )
 
@@ -54,7 +55,7 @@ folder that isn't Zap's, or a link on the way.`,
 			if madeZap {
 				p := filepath.Join(dir, ".zap", ".gitignore")
 				if err := os.WriteFile(p, []byte(zapGitignore), 0o644); err != nil {
-					return failf(1, "zap types: %v", err)
+					return exit.Failf(1, "zap types: %w", err)
 				}
 				fmt.Fprintf(a.stdout, "wrote %s (git leaves .zap out: zap types writes it again)\n", escape.Line(p))
 			}
@@ -66,7 +67,7 @@ folder that isn't Zap's, or a link on the way.`,
 // dirArg is the one DIR argument of zap init and zap types, or ".".
 func dirArg(cmd string, args []string) (string, error) {
 	return oneArg(args, "directory", ".", func() error {
-		return fail(2, fmt.Sprintf("zap %s takes one directory at most, not %d arguments", cmd, len(args)))
+		return exit.Fail(2, fmt.Sprintf("zap %s takes one directory at most, not %d arguments", cmd, len(args)))
 	})
 }
 
@@ -84,19 +85,19 @@ func writeTypes(dir string) (int, error) {
 	}
 	parent := filepath.Dir(dest)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return 0, failf(1, "zap types: %v", err)
+		return 0, exit.Failf(1, "zap types: %w", err)
 	}
 	tmp, err := os.MkdirTemp(parent, ".zap-new-")
 	if err != nil {
-		return 0, failf(1, "zap types: %v", err)
+		return 0, exit.Failf(1, "zap types: %w", err)
 	}
 	defer os.RemoveAll(tmp)
 	// MkdirTemp makes it 0700; the package is as readable as the project.
 	if err := os.Chmod(tmp, 0o755); err != nil {
-		return 0, failf(1, "zap types: %v", err)
+		return 0, exit.Failf(1, "zap types: %w", err)
 	}
 	if err := os.CopyFS(tmp, tspkg.FS()); err != nil {
-		return 0, failf(1, "zap types: writing %s: %v", dest, err)
+		return 0, exit.Failf(1, "zap types: writing %s: %w", dest, err)
 	}
 	n := 0
 	fs.WalkDir(tspkg.FS(), ".", func(_ string, d fs.DirEntry, err error) error {
@@ -109,7 +110,7 @@ func writeTypes(dir string) (int, error) {
 	if _, err := os.Lstat(dest); err == nil {
 		old = tmp + ".old"
 		if err := os.Rename(dest, old); err != nil {
-			return 0, failf(1, "zap types: %v", err)
+			return 0, exit.Failf(1, "zap types: %w", err)
 		}
 		defer os.RemoveAll(old)
 	}
@@ -117,7 +118,7 @@ func writeTypes(dir string) (int, error) {
 		if old != "" {
 			os.Rename(old, dest)
 		}
-		return 0, failf(1, "zap types: %v", err)
+		return 0, exit.Failf(1, "zap types: %w", err)
 	}
 	return n, nil
 }
@@ -139,12 +140,12 @@ func checkTypesWay(dir, cmd string) error {
 		case errors.Is(err, fs.ErrNotExist):
 			return nil
 		case err != nil:
-			return failf(2, "%s: %v", cmd, err)
+			return exit.Failf(2, "%s: %w", cmd, err)
 		case fi.Mode()&fs.ModeSymlink != 0:
-			return fail(2, fmt.Sprintf("%s is a symbolic link: %s writes nothing through one, so nothing was written", escape.Line(p), cmd),
+			return exit.Fail(2, fmt.Sprintf("%s is a symbolic link: %s writes nothing through one, so nothing was written", escape.Line(p), cmd),
 				fmt.Sprintf("make %s a directory of its own (remove the link), then run %s again", escape.Line(p), cmd))
 		case !fi.IsDir():
-			return fail(2, fmt.Sprintf("%s is there and is not a directory: %s writes the types under it, so nothing was written", escape.Line(p), cmd),
+			return exit.Fail(2, fmt.Sprintf("%s is there and is not a directory: %s writes the types under it, so nothing was written", escape.Line(p), cmd),
 				fmt.Sprintf("move %s away, then run %s again", escape.Line(p), cmd))
 		}
 	}
@@ -159,9 +160,9 @@ func checkOwnTypes(dest string) error {
 		return nil
 	}
 	if err != nil {
-		return failf(1, "zap types: %v", err)
+		return exit.Failf(1, "zap types: %w", err)
 	}
-	notOurs := fail(2, fmt.Sprintf("%s is not a copy of %s that zap types wrote: refusing to replace it", escape.Line(dest), tspkg.Name),
+	notOurs := exit.Fail(2, fmt.Sprintf("%s is not a copy of %s that zap types wrote: refusing to replace it", escape.Line(dest), tspkg.Name),
 		"move it away, then run zap types again")
 	if !fi.IsDir() {
 		return notOurs

@@ -2,13 +2,13 @@ package zapcli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/peterbourgon/ff/v3/ffcli"
 
 	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/lock"
 	"github.com/zap-go/zap/internal/lockhash"
 	"github.com/zap-go/zap/internal/pass"
@@ -43,7 +43,7 @@ no tracked pin), or an input error.`,
 		Exec: func(ctx context.Context, ids []string) error {
 			for _, id := range ids {
 				if strings.HasPrefix(id, "-") && id != "-" {
-					return fail(2, fmt.Sprintf("flag %s after the ids: flags go before them", id))
+					return exit.Fail(2, fmt.Sprintf("flag %s after the ids: flags go before them", id))
 				}
 			}
 			return a.cmdUpdate(ctx, *config, ids)
@@ -88,21 +88,20 @@ func (a *app) cmdUpdate(ctx context.Context, config string, ids []string) error 
 			printPinned(a.stdout, e, st.Entry)
 			continue
 		}
-		var pe *pass.Error
-		if errors.As(err, &pe) && pe.Code == 2 {
+		code, msg, hints := errorOf(err)
+		if code == 2 {
 			input = true
-			render.Error(a.stderr, pe.Msg, pe.Hints...)
 		} else {
 			operational = true
-			render.Error(a.stderr, err.Error())
 		}
+		render.Error(a.stderr, msg, hints...)
 	}
 	render.LockNotes(a.stdout, rep.Notes)
 	switch {
 	case operational:
-		return exit(1)
+		return exit.Reported(1)
 	case input:
-		return exit(2)
+		return exit.Reported(2)
 	}
 	return nil
 }
@@ -124,7 +123,7 @@ func updateTargets(rep *lockhash.Report, ids []string) ([]lockhash.Standing, err
 		}
 	}
 	if len(unknown) > 0 {
-		return nil, fail(2, fmt.Sprintf("no resource with a tracked pin has the id %s", strings.Join(unknown, ", ")),
+		return nil, exit.Fail(2, fmt.Sprintf("no resource with a tracked pin has the id %s", strings.Join(unknown, ", ")),
 			"zap update takes the ids of resources that fetch content with no blake3 in the config; zap lock --check lists them")
 	}
 	return out, nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/peterbourgon/ff/v3/ffcli"
 
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/stage"
 	"github.com/zap-go/zap/internal/suggest"
 )
@@ -27,7 +28,7 @@ func unknownCommand(parent, name string, commands []*ffcli.Command) error {
 	if parent != "zap" {
 		prefix = parent + ": "
 	}
-	return fail(2, fmt.Sprintf("%sunknown command %q", prefix, name), hints...)
+	return exit.Fail(2, fmt.Sprintf("%sunknown command %q", prefix, name), hints...)
 }
 
 // flagError is the usage error for err, root.Parse's refusal of args: the
@@ -45,9 +46,9 @@ func flagError(root *ffcli.Command, args []string, err error) error {
 		hints = unknownFlagHints(root, cmd, strings.TrimLeft(typed, "-"), hints)
 	}
 	if name == "zap" {
-		return fail(2, msg, append(hints, "zap <command> --help prints the command's flags")...)
+		return exit.Fail(2, msg, append(hints, "zap <command> --help prints the command's flags")...)
 	}
-	return fail(2, name+": "+msg, append(hints, name+" --help lists its flags")...)
+	return exit.Fail(2, name+": "+msg, append(hints, name+" --help lists its flags")...)
 }
 
 // otherTools is what the flags other tools take for a dry run or for

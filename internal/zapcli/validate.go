@@ -7,6 +7,7 @@ import (
 	"github.com/peterbourgon/ff/v3/ffcli"
 
 	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/pass"
 )
 
@@ -38,7 +39,7 @@ package_manager. A wetrun refuses such a config before anything runs.`,
 			if len(args) > 0 {
 				return unknownCommand("zap config", args[0], []*ffcli.Command{validate})
 			}
-			return fail(2, "zap config needs a command", "zap config validate [CONFIG]")
+			return exit.Fail(2, "zap config needs a command", "zap config validate [CONFIG]")
 		},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/pass"
 )
 
@@ -33,7 +34,7 @@ func refuseBadValues(bad []pass.BadValue) error {
 	for i, b := range bad {
 		lines[i] = b.String()
 	}
-	return fail(2, strings.Join(lines, "\n")+"\nnothing was run",
+	return exit.Fail(2, strings.Join(lines, "\n")+"\nnothing was run",
 		"hand the command the value through env, which is quoted after it resolves, or change the value")
 }
 
@@ -57,7 +58,7 @@ func refuseBadURLs(bad []string) error {
 	if len(bad) == 0 {
 		return nil
 	}
-	return fail(2, strings.Join(bad, "\n")+"\nnothing was run", badURLHint)
+	return exit.Fail(2, strings.Join(bad, "\n")+"\nnothing was run", badURLHint)
 }
 
 // refuseBadTemplates is the wetrun's check of every template's values,
@@ -66,6 +67,6 @@ func refuseBadTemplates(bad []string) error {
 	if len(bad) == 0 {
 		return nil
 	}
-	return fail(2, strings.Join(bad, "\n")+"\nnothing was run",
+	return exit.Fail(2, strings.Join(bad, "\n")+"\nnothing was run",
 		"change the value the reference resolves to: a template takes no line break, NUL or reference delimiter, and a variable with a kind only a value of that kind")
 }

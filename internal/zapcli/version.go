@@ -6,6 +6,7 @@ import (
 
 	"github.com/peterbourgon/ff/v3/ffcli"
 
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/version"
 )
 
@@ -18,7 +19,7 @@ func (a *app) versionCommand(f *flagSets) *ffcli.Command {
 		FlagSet:    f.plain("zap version"),
 		Exec: func(ctx context.Context, args []string) error {
 			if len(args) > 0 {
-				return fail(2, fmt.Sprintf("zap version takes no arguments, not %q", args[0]))
+				return exit.Fail(2, fmt.Sprintf("zap version takes no arguments, not %q", args[0]))
 			}
 			fmt.Fprintf(a.stdout, "zap %s\n", version.String())
 			return nil

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/kinds"
 	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
@@ -68,7 +69,7 @@ func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) err
 		}
 		yes, err := review.Ask(tty, a.stderr, a.flushOutputs, pl.Plan, gate.Reason)
 		if err != nil {
-			return failf(1, "%v", err)
+			return exit.InWorld(err)
 		}
 		if !yes {
 			return w.decline()
@@ -77,7 +78,7 @@ func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) err
 	}
 	if err := gate.Claim(s.Store, s.Abs, h); err != nil {
 		if errors.Is(err, state.ErrClaimLost) {
-			return fail(2, "another wetrun claimed this preview first: one preview covers one wetrun, so this one changed nothing",
+			return exit.Fail(2, "another wetrun claimed this preview first: one preview covers one wetrun, so this one changed nothing",
 				"preview again (zap apply), then run zap apply --wetrun")
 		}
 		return pass.StateError(err)
@@ -104,7 +105,7 @@ func refuseTargetHolds(holds []pass.TargetHold) error {
 		msgs = append(msgs, h.Problem())
 		hints = append(hints, h.Hint())
 	}
-	return fail(2, strings.Join(msgs, "\n")+"\na wetrun refuses, before anything runs, a config that holds resources for want of a field it doesn't declare, rather than apply the rest",
+	return exit.Fail(2, strings.Join(msgs, "\n")+"\na wetrun refuses, before anything runs, a config that holds resources for want of a field it doesn't declare, rather than apply the rest",
 		hints...)
 }
 
@@ -115,7 +116,7 @@ func checkWetrun(s *pass.Session) error {
 		return err
 	}
 	if res := s.Res; len(res.Unresolved) > 0 {
-		return fail(2, fmt.Sprintf("%d referenced variable(s) are unset or empty: %s\na wetrun starts only when every variable the config references is set, so no empty value is ever acted on",
+		return exit.Fail(2, fmt.Sprintf("%d referenced variable(s) are unset or empty: %s\na wetrun starts only when every variable the config references is set, so no empty value is ever acted on",
 			len(res.Unresolved), strings.Join(res.Unresolved, ", ")),
 			"provide them (--env-file or the environment) and re-run")
 	}
@@ -159,7 +160,7 @@ func (w *wetrun) empty() error {
 		render.Plan(w.text(), p, render.PlanOptions{Mode: render.ModeWetrun})
 		fmt.Fprintln(w.text(), "nothing to execute")
 		w.orphansText()
-		return exit(code)
+		return exit.Reported(code)
 	}
 	emit := w.emitter()
 	emit(&events.Event{Event: events.RunStarted, Format: events.Format, PlanHash: p.Hash})
@@ -167,7 +168,7 @@ func (w *wetrun) empty() error {
 	w.emitHeld(emit)
 	w.emitOrphans(emit)
 	emit(&events.Event{Event: events.Done, Exit: &code, HeldN: len(p.Held)})
-	return exit(code)
+	return exit.Reported(code)
 }
 
 // refuse renders the plan under the REFUSED banner, records it as the
@@ -202,7 +203,7 @@ func (w *wetrun) unchanged(cmd state.Command) error {
 	if err := w.s.Record(cmd, true, w.pl.Plan.Hash, w.ev, w.det); err != nil {
 		return err
 	}
-	return exit(2)
+	return exit.Reported(2)
 }
 
 // lockBanner writes the LOCK banner, if any, to the text report; written
@@ -294,11 +295,11 @@ func (w *wetrun) execute(ctx context.Context, confirmed bool) error {
 	}
 	if w.o.json {
 		w.doneJSON(code, n, residual, obsErr, doneErr)
-		return exit(code)
+		return exit.Reported(code)
 	}
 	w.doneText(code, n, residual, det2, obsErr)
 	w.orphansText()
-	return exit(code)
+	return exit.Reported(code)
 }
 
 // runExec runs the plan through zap-exec (pass.Session.Exec), passing its

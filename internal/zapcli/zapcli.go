@@ -33,11 +33,11 @@ package zapcli
 
 import (
 	"context"
-	"errors"
 	"io"
 	"os"
 	"time"
 
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
@@ -76,20 +76,11 @@ func (a *app) main(ctx context.Context, args []string) int {
 	if err == nil {
 		return 0
 	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		if !ee.Quiet {
-			render.Error(a.stderr, ee.Msg, ee.Hints...)
-		}
-		return ee.Code
+	code, msg, hints := errorOf(err)
+	if !exit.IsReported(err) {
+		render.Error(a.stderr, msg, hints...)
 	}
-	var se *stages.Error
-	if errors.As(err, &se) {
-		render.Error(a.stderr, se.Msg, se.Hints...)
-		return se.Code
-	}
-	render.Error(a.stderr, err.Error())
-	return 1
+	return code
 }
 
 // app is one run of zap: its I/O and the operator environment.
@@ -134,24 +125,6 @@ type app struct {
 	masker *mask.Masker
 	// json is --json, nil without it (jsonout.go).
 	json *jsonMode
-}
-
-// exitError is a failure with its exit code (pass.Error): the pass's own
-// and the commands' alike.
-type exitError = pass.Error
-
-// fail is an error exiting code, printed as error: msg with hints.
-func fail(code int, msg string, hints ...string) error { return pass.Fail(code, msg, hints...) }
-
-// failf is fail with a formatted message and no hint.
-func failf(code int, format string, args ...any) error { return pass.Failf(code, format, args...) }
-
-// exit sets the exit code of a command whose report already said why.
-func exit(code int) error {
-	if code == 0 {
-		return nil
-	}
-	return &exitError{Code: code, Quiet: true}
 }
 
 // session is a pass on a config (pass.Session) in this run of zap.

@@ -92,6 +92,13 @@ func newBuilder(rt *goja.Runtime, conv *converter, pos *positions) *builder {
 	kind("verify", b.resource(declaration.KindVerify))
 	kind("pipeline", b.resource(declaration.KindPipeline))
 	kind("build", b.resource(declaration.KindBuild))
+	// A kind registered from outside pkg/declaration (a test build's,
+	// testonly_on.go) is declared as zap.TYPE too. No message lists it
+	// (it isn't in b.methods), so a test build's messages are a user's
+	// build's.
+	for _, k := range declaration.Registered() {
+		b.obj.Set(string(k), b.method(string(k), b.resource(k)))
+	}
 	set("deploy", b.deploy)
 	return b
 }

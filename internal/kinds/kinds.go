@@ -69,8 +69,8 @@ var all = []kind.Kind{
 // byType finds a listed kind by its type. Building it hands each kind's
 // own scripts to internal/ops.
 var byType = func() map[declaration.Kind]kind.Kind {
-	m := make(map[declaration.Kind]kind.Kind, len(all))
-	for _, k := range all {
+	m := make(map[declaration.Kind]kind.Kind, len(all)+len(testOnly))
+	for _, k := range slices.Concat(all, testOnly) {
 		if m[k.Type()] != nil {
 			panic("kinds: " + string(k.Type()) + " is listed twice")
 		}

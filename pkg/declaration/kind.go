@@ -8,28 +8,34 @@ import (
 	"strings"
 )
 
-// spec is one kind's body: the fields a resource of that kind takes beside
-// the common ones. Each kind's type and its form checks sit in its own file
-// (kind_file.go, kind_swap.go, ...), and the kinds are listed once, in
-// bodies. A body is decoded by its struct's JSON tags (strict.Tagged): a
-// field is required unless tagged omitempty, and the fields are read, and
-// their errors reported, in the order the struct declares them.
-type spec interface {
-	// check runs the kind's form checks, naming the field at fault.
-	check() *fieldMsg
-	// texts adds every field that may hold a reference to out, keyed by
+// Body is a resource's kind fields, the body Resource holds beside the
+// common fields: one of *File, *Directory, ... *Build, each in its own
+// file here (kind_file.go, kind_swap.go, ...) and listed once, in bodies,
+// or the body of a kind kept outside this package (Register). A body is
+// decoded by its struct's JSON tags (strict.Tagged): a field is required
+// unless tagged omitempty, and the fields are read, and their errors
+// reported, in the order the struct declares them.
+type Body interface {
+	// CheckForm runs the kind's form checks: the field at fault and what is
+	// wrong (Fieldf), or nil.
+	CheckForm() *Finding
+	// Texts adds every field that may hold a reference to out, keyed by
 	// its path.
-	texts(out map[string]Text)
-	// clone returns a copy of the receiver (not nil) sharing no slice, map
+	Texts(out map[string]Text)
+	// Clone returns a copy of the receiver (not nil) sharing no slice, map
 	// or pointer with it. A Text is immutable, so copies share its parts.
-	clone() spec
+	Clone() Body
 }
 
-// Body is a resource's kind fields: one of *File, *Directory, ... *Build,
-// the pointer Resource holds for its kind.
-type Body interface {
-	spec
-}
+// spec is a body, as this package's code names it.
+type spec = Body
+
+// Finding is a form check's finding: the field at fault and what is
+// wrong with it.
+type Finding = fieldMsg
+
+// Fieldf is the finding that field is wrong, as format says.
+func Fieldf(field, format string, args ...any) *Finding { return fieldf(field, format, args...) }
 
 // body is one kind's entry in bodies: its type and how to make an empty
 // body of it.
@@ -76,6 +82,29 @@ var bodyByKind = func() map[Kind]body {
 	return m
 }()
 
+// registered are the kinds Register added, in its order.
+var registered []Kind
+
+// Register adds a kind whose body is kept outside this package, in its own
+// folder: a kind a test build adds (internal/kinds/motd). Its resources
+// decode into a new body of empty's type, a pointer to a struct; Supported
+// doesn't list it. Register is called as a package's variables are set,
+// before anything is read. A kind already known, or an empty body that
+// isn't a pointer to a struct, is a mistake in Zap's code: Register panics.
+func Register(kind Kind, empty Body) {
+	typ := reflect.TypeOf(empty)
+	if _, ok := bodyByKind[kind]; ok || typ.Kind() != reflect.Pointer || typ.Elem().Kind() != reflect.Struct {
+		panic(fmt.Sprintf("declaration: can't register %q with a %v body", kind, typ))
+	}
+	b := body{kind: kind, typ: typ, fresh: func() spec { return reflect.New(typ.Elem()).Interface().(Body) }}
+	bodies = append(bodies, b)
+	bodyByKind[kind] = b
+	registered = append(registered, kind)
+}
+
+// Registered lists the kinds Register added, in its order.
+func Registered() []Kind { return slices.Clone(registered) }
+
 // BodyOf returns r's body as a T (a *File, ...), or T's zero value (a nil
 // pointer) when r's body is none or another kind's.
 func BodyOf[T Body](r *Resource) T {
@@ -115,7 +144,7 @@ func (r *Resource) Clone() Resource {
 	c := Resource{Common: r.Common}
 	c.DependsOn = slices.Clone(r.DependsOn)
 	if r.Body != nil && !isNilBody(r.Body) {
-		c.Body = r.Body.clone()
+		c.Body = r.Body.Clone()
 	}
 	return c
 }
@@ -228,7 +257,7 @@ func (r Resource) MarshalJSON() ([]byte, error) {
 func (r *Resource) Texts() map[string]Text {
 	out := map[string]Text{}
 	if r.Body != nil && !isNilBody(r.Body) {
-		r.Body.texts(out)
+		r.Body.Texts(out)
 	}
 	return out
 }

@@ -20,7 +20,7 @@ type AptRepo struct {
 	ListFile string `json:"list_file,omitempty" zap:"instead=apt_list"`
 }
 
-func (x *AptRepo) check() *fieldMsg {
+func (x *AptRepo) CheckForm() *Finding {
 	if err := checkURL(x.KeyURL, true); err != nil {
 		return fieldf("key_url", "%v", err)
 	}
@@ -50,9 +50,9 @@ func (x *AptRepo) check() *fieldMsg {
 	return nil
 }
 
-func (x *AptRepo) clone() spec { return clonePtr(x) }
+func (x *AptRepo) Clone() Body { return clonePtr(x) }
 
-func (x *AptRepo) texts(out map[string]Text) { out["key_url"] = x.KeyURL }
+func (x *AptRepo) Texts(out map[string]Text) { out["key_url"] = x.KeyURL }
 
 func (x *AptRepo) checkState() *fieldMsg {
 	return statePaths(statePath{"key_path", Lit(x.KeyPath)}, statePath{"list_file", Lit(x.ListFile)})

@@ -48,7 +48,7 @@ type Verification struct {
 
 var minisignPattern = newPattern(`^RW[A-Za-z0-9+/]{54}$`)
 
-func (x *Build) check() *fieldMsg {
+func (x *Build) CheckForm() *Finding {
 	if m := x.Source.check(); m != nil {
 		return m
 	}
@@ -99,7 +99,7 @@ func (src *Source) check() *fieldMsg {
 	return nil
 }
 
-func (x *Build) clone() spec {
+func (x *Build) Clone() Body {
 	c := *x
 	src := &c.Source
 	src.Extract = src.Extract.clone()
@@ -111,7 +111,7 @@ func (x *Build) clone() spec {
 	return &c
 }
 
-func (x *Build) texts(out map[string]Text) {
+func (x *Build) Texts(out map[string]Text) {
 	out["source.url"] = x.Source.URL
 	if x.Source.Auth != nil {
 		out["source.auth"] = *x.Source.Auth

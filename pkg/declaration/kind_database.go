@@ -32,7 +32,7 @@ type DatabaseAuth struct {
 	Method string `json:"method,omitempty" zap:"instead=auth_method" ts:"DatabaseAuthMethod"`
 }
 
-func (x *Database) check() *fieldMsg {
+func (x *Database) CheckForm() *Finding {
 	if x.Engine != "postgresql" {
 		return fieldf("engine", "%q is not an engine (want postgresql)", x.Engine)
 	}
@@ -63,7 +63,7 @@ func (x *Database) check() *fieldMsg {
 	return nil
 }
 
-func (x *Database) clone() spec {
+func (x *Database) Clone() Body {
 	c := *x
 	if c.Auth = clonePtr(x.Auth); c.Auth != nil {
 		c.Auth.Hosts = slices.Clone(x.Auth.Hosts)
@@ -71,7 +71,7 @@ func (x *Database) clone() spec {
 	return &c
 }
 
-func (x *Database) texts(out map[string]Text) {
+func (x *Database) Texts(out map[string]Text) {
 	out["database_name"] = x.DatabaseName
 	out["username"] = x.Username
 	if x.Auth != nil {

@@ -12,16 +12,16 @@ type Directory struct {
 	Group string `json:"group,omitempty" zap:"instead=account"`
 }
 
-func (x *Directory) check() *fieldMsg {
+func (x *Directory) CheckForm() *Finding {
 	if err := checkPath(x.Path); err != nil {
 		return fieldf("path", "%v", err)
 	}
 	return checkPerms(x.Mode, x.Owner, x.Group)
 }
 
-func (x *Directory) clone() spec { return clonePtr(x) }
+func (x *Directory) Clone() Body { return clonePtr(x) }
 
-func (x *Directory) texts(out map[string]Text) { out["path"] = x.Path }
+func (x *Directory) Texts(out map[string]Text) { out["path"] = x.Path }
 
 func (x *Directory) managedPath() Text { return x.Path }
 

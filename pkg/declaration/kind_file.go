@@ -19,7 +19,7 @@ type File struct {
 	Validate *Text `json:"validate,omitempty"`
 }
 
-func (x *File) check() *fieldMsg {
+func (x *File) CheckForm() *Finding {
 	if err := checkPath(x.Path); err != nil {
 		return fieldf("path", "%v", err)
 	}
@@ -37,7 +37,7 @@ func (x *File) check() *fieldMsg {
 	return nil
 }
 
-func (x *File) clone() spec {
+func (x *File) Clone() Body {
 	c := *x
 	c.Content = x.Content.clone()
 	c.Triggers = slices.Clone(x.Triggers)
@@ -45,7 +45,7 @@ func (x *File) clone() spec {
 	return &c
 }
 
-func (x *File) texts(out map[string]Text) {
+func (x *File) Texts(out map[string]Text) {
 	out["path"] = x.Path
 	if x.Validate != nil {
 		out["validate"] = *x.Validate

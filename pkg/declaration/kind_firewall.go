@@ -31,7 +31,7 @@ type AllowRule struct {
 	Proto   string
 }
 
-func (x *Firewall) check() *fieldMsg {
+func (x *Firewall) CheckForm() *Finding {
 	if !slices.Contains(FirewallBackends, x.Backend) {
 		return fieldf("backend", "%q is not a backend (want ufw or nftables)", x.Backend)
 	}
@@ -61,13 +61,13 @@ func (x *Firewall) check() *fieldMsg {
 	return nil
 }
 
-func (x *Firewall) clone() spec {
+func (x *Firewall) Clone() Body {
 	c := *x
 	c.Allow = slices.Clone(x.Allow)
 	return &c
 }
 
-func (x *Firewall) texts(map[string]Text) {}
+func (x *Firewall) Texts(map[string]Text) {}
 
 func (a *AllowRule) DecodeField(path string, raw json.RawMessage) error {
 	raw = bytes.TrimSpace(raw)

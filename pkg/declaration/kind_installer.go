@@ -13,7 +13,7 @@ type Installer struct {
 	Shell string `json:"shell,omitempty" zap:"instead=installer_shell"`
 }
 
-func (x *Installer) check() *fieldMsg {
+func (x *Installer) CheckForm() *Finding {
 	if x.URL == "" {
 		return fieldf("url", "is blank")
 	}
@@ -34,6 +34,6 @@ func (x *Installer) check() *fieldMsg {
 	return nil
 }
 
-func (x *Installer) clone() spec { return clonePtr(x) }
+func (x *Installer) Clone() Body { return clonePtr(x) }
 
-func (x *Installer) texts(out map[string]Text) { out["check"] = x.Check }
+func (x *Installer) Texts(out map[string]Text) { out["check"] = x.Check }

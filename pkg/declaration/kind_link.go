@@ -13,7 +13,7 @@ type Link struct {
 	Target Text `json:"target"`
 }
 
-func (x *Link) check() *fieldMsg {
+func (x *Link) CheckForm() *Finding {
 	if err := checkPath(x.Path); err != nil {
 		return fieldf("path", "%v", err)
 	}
@@ -30,9 +30,9 @@ func (x *Link) check() *fieldMsg {
 	return nil
 }
 
-func (x *Link) clone() spec { return clonePtr(x) }
+func (x *Link) Clone() Body { return clonePtr(x) }
 
-func (x *Link) texts(out map[string]Text) {
+func (x *Link) Texts(out map[string]Text) {
 	out["path"] = x.Path
 	out["target"] = x.Target
 }

@@ -19,7 +19,7 @@ type Package struct {
 	Check *Text `json:"check,omitempty" zap:"hook=check"`
 }
 
-func (x *Package) check() *fieldMsg {
+func (x *Package) CheckForm() *Finding {
 	if len(x.From) == 0 {
 		return fieldf("from", "names no package: write {apt: 'name'} and the like")
 	}
@@ -45,14 +45,14 @@ func (x *Package) check() *fieldMsg {
 	return nil
 }
 
-func (x *Package) clone() spec {
+func (x *Package) Clone() Body {
 	c := *x
 	c.From = maps.Clone(x.From)
 	c.Check = clonePtr(x.Check)
 	return &c
 }
 
-func (x *Package) texts(out map[string]Text) {
+func (x *Package) Texts(out map[string]Text) {
 	if x.Check != nil {
 		out["check"] = *x.Check
 	}

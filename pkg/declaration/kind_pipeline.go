@@ -34,7 +34,7 @@ type Step struct {
 	DependsOn []string        `json:"depends_on,omitempty" zap:"instead=ids" ts:"-"`
 }
 
-func (x *Pipeline) check() *fieldMsg {
+func (x *Pipeline) CheckForm() *Finding {
 	if len(x.Env) > 0 {
 		return fieldf("env", "a pipeline takes no env: the executor doesn't run one; set variables inside each step's run")
 	}
@@ -87,7 +87,7 @@ func (s Step) check(at string) *fieldMsg {
 	return nil
 }
 
-func (x *Pipeline) clone() spec {
+func (x *Pipeline) Clone() Body {
 	c := *x
 	c.Steps = cloneEach(x.Steps, Step.clone)
 	c.Env = maps.Clone(x.Env)
@@ -100,7 +100,7 @@ func (s Step) clone() Step {
 	return s
 }
 
-func (x *Pipeline) texts(out map[string]Text) {
+func (x *Pipeline) Texts(out map[string]Text) {
 	for i, s := range x.Steps {
 		out[fmt.Sprintf("steps[%d].run", i)] = s.Run
 	}

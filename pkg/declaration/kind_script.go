@@ -24,7 +24,7 @@ type Script struct {
 	Env map[string]Text `json:"env,omitempty" zap:"instead=varname"`
 }
 
-func (x *Script) check() *fieldMsg {
+func (x *Script) CheckForm() *Finding {
 	if err := checkCommand(x.Check); err != nil {
 		return fieldf("check", "%v", err)
 	}
@@ -42,13 +42,13 @@ func (x *Script) check() *fieldMsg {
 	return checkEnv(x.Env, "env")
 }
 
-func (x *Script) clone() spec {
+func (x *Script) Clone() Body {
 	c := *x
 	c.Env = maps.Clone(x.Env)
 	return &c
 }
 
-func (x *Script) texts(out map[string]Text) {
+func (x *Script) Texts(out map[string]Text) {
 	out["check"] = x.Check
 	out["run"] = x.Run
 	for k, v := range x.Env {

@@ -21,21 +21,21 @@ type Service struct {
 
 var serviceNamePattern = newPattern(`^[A-Za-z0-9][A-Za-z0-9_.@:-]*$`)
 
-func (x *Service) check() *fieldMsg {
+func (x *Service) CheckForm() *Finding {
 	if !serviceNamePattern.MatchString(x.Service) {
 		return fieldf("service", "%q is not one word: a letter or digit, then letters, digits and _ . @ : -", x.Service)
 	}
 	return nil
 }
 
-func (x *Service) clone() spec {
+func (x *Service) Clone() Body {
 	c := *x
 	c.Enabled, c.Running = clonePtr(x.Enabled), clonePtr(x.Running)
 	c.RestartOn, c.ReloadOn = slices.Clone(x.RestartOn), slices.Clone(x.ReloadOn)
 	return &c
 }
 
-func (x *Service) texts(map[string]Text) {}
+func (x *Service) Texts(map[string]Text) {}
 
 func (x *Service) manages(string) []managed {
 	return []managed{{"service", "service", x.Service, "the service " + x.Service, false}}

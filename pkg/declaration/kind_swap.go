@@ -25,7 +25,7 @@ func (s *Swap) FilePath() string {
 
 var sizePattern = newPattern(`^[0-9]+[KMGT]?$`)
 
-func (x *Swap) check() *fieldMsg {
+func (x *Swap) CheckForm() *Finding {
 	if !sizePattern.MatchString(x.Size) || strings.Trim(x.Size, "0KMGT") == "" {
 		return fieldf("size", "%q is not a size above 0, such as '2G'", x.Size)
 	}
@@ -40,9 +40,9 @@ func (x *Swap) check() *fieldMsg {
 	return nil
 }
 
-func (x *Swap) clone() spec { return clonePtr(x) }
+func (x *Swap) Clone() Body { return clonePtr(x) }
 
-func (x *Swap) texts(map[string]Text) {}
+func (x *Swap) Texts(map[string]Text) {}
 
 func (x *Swap) checkState() *fieldMsg { return statePaths(statePath{"path", Lit(x.Path)}) }
 

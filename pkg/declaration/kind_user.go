@@ -44,7 +44,7 @@ type Sudo struct {
 	Commands []string
 }
 
-func (x *User) check() *fieldMsg {
+func (x *User) CheckForm() *Finding {
 	if !ValidAccount(x.Username) {
 		return fieldf("username", "%q is not an account name (a lowercase letter or _, then lowercase letters, digits, _ or -; not a number)", x.Username)
 	}
@@ -124,7 +124,7 @@ func (s *Sudo) check() *fieldMsg {
 	return nil
 }
 
-func (x *User) clone() spec {
+func (x *User) Clone() Body {
 	c := *x
 	if c.SSHKeys = clonePtr(x.SSHKeys); c.SSHKeys != nil {
 		c.SSHKeys.Keys = slices.Clone(x.SSHKeys.Keys)
@@ -136,7 +136,7 @@ func (x *User) clone() spec {
 	return &c
 }
 
-func (x *User) texts(map[string]Text) {}
+func (x *User) Texts(map[string]Text) {}
 
 func (k *SSHKeys) DecodeField(path string, raw json.RawMessage) error {
 	f := strict.NewFields(path, raw)

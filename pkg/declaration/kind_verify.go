@@ -31,7 +31,7 @@ type Assertion struct {
 	Expect *string `json:"expect,omitempty" zap:"instead=expect,on=command"`
 }
 
-func (x *Verify) check() *fieldMsg {
+func (x *Verify) CheckForm() *Finding {
 	if len(x.Assertions) == 0 {
 		return fieldf("assertions", "lists no assertion")
 	}
@@ -70,7 +70,7 @@ func (a Assertion) check(at string) *fieldMsg {
 	return nil
 }
 
-func (x *Verify) clone() spec {
+func (x *Verify) Clone() Body {
 	c := *x
 	c.Assertions = cloneEach(x.Assertions, Assertion.clone)
 	return &c
@@ -81,7 +81,7 @@ func (a Assertion) clone() Assertion {
 	return a
 }
 
-func (x *Verify) texts(out map[string]Text) {
+func (x *Verify) Texts(out map[string]Text) {
 	for i, a := range x.Assertions {
 		if a.Run != nil {
 			out[fmt.Sprintf("assertions[%d].run", i)] = *a.Run

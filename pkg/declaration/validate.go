@@ -299,7 +299,7 @@ func (r *Resource) validate() error {
 			return e("name", "%v", err)
 		}
 	}
-	if m := s.check(); m != nil {
+	if m := s.CheckForm(); m != nil {
 		return e(m.field, "%s", m.msg)
 	}
 	return nil

@@ -33,17 +33,30 @@ type Declaration struct {
 
 // Target is where the config acts: the local machine, or a host over SSH.
 type Target struct {
+	// Local is the machine Zap runs on; a local target takes none of the
+	// remote fields (Host, User, Port, Identity, Home, BootstrapUser).
 	Local bool `json:"local,omitempty" zap:"instead=local"`
-	// Host, User, Port, Identity, Home and BootstrapUser describe a remote
-	// target.
-	Host           *Text  `json:"host,omitempty"`
-	User           *Text  `json:"user,omitempty"`
-	Port           int    `json:"port,omitempty" zap:"instead=port,port"`
-	Identity       string `json:"identity,omitempty" zap:"instead=identity"`
-	Home           string `json:"home,omitempty" zap:"instead=home"`
-	BootstrapUser  *Text  `json:"bootstrap_user,omitempty"`
-	PackageManager string `json:"package_manager,omitempty" zap:"instead=package_manager"`
-	ServiceManager string `json:"service_manager,omitempty" zap:"instead=service_manager"`
+	// The host name or address ssh connects to. Takes a reference.
+	Host *Text `json:"host,omitempty"`
+	// The account ssh connects as; without it ssh chooses. Takes a
+	// reference.
+	User *Text `json:"user,omitempty"`
+	// The SSH port, 1 to 65535.
+	Port int `json:"port,omitempty" zap:"instead=port,port"`
+	// An identity file passed to ssh. Takes no reference.
+	Identity string `json:"identity,omitempty" zap:"instead=identity"`
+	// The connecting user's home on the host, absolute. A remote path that
+	// uses ~ or $HOME with no home declared is undetermined.
+	Home string `json:"home,omitempty" zap:"instead=home"`
+	// The account the first, --bootstrap, run connects as, before the
+	// config's own hardening changes who may log in. Takes a reference.
+	BootstrapUser *Text `json:"bootstrap_user,omitempty"`
+	// Which entry of a package's `from` applies here, and how packages are
+	// installed and queried.
+	PackageManager string `json:"package_manager,omitempty" zap:"instead=package_manager" ts:"PackageManager"`
+	// Required when the config declares a service, a file with triggers,
+	// or deploy.service.
+	ServiceManager string `json:"service_manager,omitempty" zap:"instead=service_manager" ts:"ServiceManager"`
 }
 
 // Common is the fields every resource takes.

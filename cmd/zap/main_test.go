@@ -52,13 +52,15 @@ func TestMain(m *testing.M) { scripttest.Main(m) }
 //	    with exit N (default 0); with -error, a failed run's document (an
 //	    error, no result), else a result; -hash sets $VAR to a plan or
 //	    deploy document's plan_hash.
-//	ttyrun [-code N] [-typeahead TEXT] [-as ACCOUNT] [-sudo PASSWORD] [-answer hash8|HASH8|TEXT] [-stdout] CMD [ARGS...]
+//	ttyrun [-code N] [-typeahead TEXT] [-as ACCOUNT | -runas] [-sudo PASSWORD] [-answer hash8|HASH8|TEXT] [-stdout] CMD [ARGS...]
 //	    runs CMD with its stdin and stderr on a new terminal: TEXT typed
 //	    ahead at once, the answer typed when the question appears (hash8:
 //	    the first eight characters of the plan_hash the terminal showed;
 //	    HASH8: the same in upper case), PASSWORD typed when sudo's
 //	    password prompt appears; as ACCOUNT ($WORK handed to it) when
-//	    given. stdout is the command's; stderr is what the terminal showed.
+//	    given, and with -runas as runas runs it (the unprivileged account
+//	    when the tests run as root, else the test's own user). stdout is
+//	    the command's; stderr is what the terminal showed.
 //	    With -stdout, the command's stdout is the terminal too.
 //	screen
 //	    writes to stdout what a terminal shows once the last command's
@@ -258,10 +260,14 @@ func cmdTtyrun(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("use -code N rather than !")
 	}
 	code, typeahead, answer, as, password := 0, "", "", "", ""
-	allOut := false
+	allOut, unprivileged := false, false
 	for len(args) > 1 && strings.HasPrefix(args[0], "-") {
-		if args[0] == "-stdout" {
+		switch args[0] {
+		case "-stdout":
 			allOut, args = true, args[1:]
+			continue
+		case "-runas":
+			unprivileged, args = true, args[1:]
 			continue
 		}
 		switch args[0] {
@@ -306,6 +312,9 @@ func cmdTtyrun(ts *testscript.TestScript, neg bool, args []string) {
 		cred, err := scripttest.HandOverTo(ts, as)
 		ts.Check(err)
 		cmd.SysProcAttr.Credential = cred
+	}
+	if unprivileged {
+		cmd.SysProcAttr.Credential = scripttest.Unprivileged(ts)
 	}
 	ts.Check(cmd.Start())
 	tty.Close()

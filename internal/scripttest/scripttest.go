@@ -12,10 +12,15 @@
 //	    are what the next stdout and stderr commands match.
 //	runas [-code N] [-stdin FILE] CMD [ARGS...]
 //	    the same, as an unprivileged account: when the test runs as root, the
-//	    account "zaptest" (created on first use) after $WORK is handed to it;
+//	    account "zaptest" (created on first use) after $WORK is handed to it
+//	    (what in it is still root's, owner and group, see HandOverTo);
 //	    otherwise as the test's own user, which is already unprivileged.
 //	    $RUNAS_USER names the account runas runs as, for a script that runs
 //	    as root or not.
+//	handover DIR
+//	    gives DIR to the account runas runs as, as runas gives $WORK, and
+//	    runs nothing: for a script that runs zap as root, as under sudo, on
+//	    a project of a user's (zap-eval then evaluates as that user).
 //
 //	sshd start|kill|stop
 //	    a private sshd on 127.0.0.1 for the script (see sshd.go): start
@@ -190,9 +195,10 @@ func Params(dir string) testscript.Params {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"run":   func(ts *testscript.TestScript, neg bool, args []string) { run(ts, neg, args, false) },
-			"runas": func(ts *testscript.TestScript, neg bool, args []string) { run(ts, neg, args, true) },
-			"sshd":  cmdSSHD,
+			"run":      func(ts *testscript.TestScript, neg bool, args []string) { run(ts, neg, args, false) },
+			"runas":    func(ts *testscript.TestScript, neg bool, args []string) { run(ts, neg, args, true) },
+			"handover": cmdHandover,
+			"sshd":     cmdSSHD,
 			// sudoers and rootdir: see sudo.go.
 			"sudoers": cmdSudoers,
 			"nosudo":  cmdNosudo,
@@ -353,6 +359,21 @@ func Unprivileged(ts *testscript.TestScript) *syscall.Credential {
 	return cred
 }
 
+// cmdHandover is the handover command: as root, DIR is given to the test
+// account as runas gives $WORK; otherwise nothing, the test's user owning
+// it already.
+func cmdHandover(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: handover DIR")
+	}
+	if os.Geteuid() != 0 {
+		return
+	}
+	ts.Check(ensureAccount())
+	_, err := handOverDir(ts, TestAccount, ts.MkAbs(args[0]))
+	ts.Check(err)
+}
+
 func isExec(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
@@ -387,25 +408,35 @@ func handOver(ts *testscript.TestScript) (*syscall.Credential, error) {
 // HandOverTo gives $WORK to the account name and lets it reach $WORK and
 // the registered binaries; it returns the account's credential, for a
 // script command of a binary's own that runs something as that account.
+// What it gives is what is still root's, owner and group: what the script
+// made is the account's, as a user's project is theirs, and what the
+// script gave another owner or group (chown, chgrp) stays theirs.
 func HandOverTo(ts *testscript.TestScript, name string) (*syscall.Credential, error) {
+	return handOverDir(ts, name, ts.Getenv("WORK"))
+}
+
+// handOverDir is HandOverTo for dir, $WORK or a directory in it.
+func handOverDir(ts *testscript.TestScript, name, dir string) (*syscall.Credential, error) {
 	u, err := user.Lookup(name)
 	if err != nil {
 		return nil, err
 	}
 	uid, _ := strconv.Atoi(u.Uid)
 	gid, _ := strconv.Atoi(u.Gid)
-	work := ts.Getenv("WORK")
-	if err := filepath.Walk(work, func(p string, fi os.FileInfo, err error) error {
+	if err := filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
 		if err != nil {
 			return err
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); !ok || st.Uid != 0 || st.Gid != 0 {
+			return nil
 		}
 		return os.Lchown(p, uid, gid)
 	}); err != nil {
 		return nil, err
 	}
-	// Let the account reach $WORK and the binaries: every directory above
+	// Let the account reach dir and the binaries: every directory above
 	// them gets search permission for others.
-	for _, start := range []string{work, stageDir} {
+	for _, start := range []string{dir, stageDir} {
 		for d := filepath.Dir(start); d != "/" && d != "."; d = filepath.Dir(d) {
 			fi, err := os.Stat(d)
 			if err != nil {

@@ -232,10 +232,6 @@ func setup(env *testscript.Env) error {
 	// run hundreds of them.
 	env.Setenv("GORACE", "atexit_sleep_ms=0")
 	env.Setenv("LC_ALL", "C")
-	// zap-eval never evaluates as root; in a test binary this lets the
-	// scripts that run as root on root's projects evaluate all the same
-	// (internal/zapeval; its sandbox_ scripts clear it to test the drop).
-	env.Setenv("ZAP_TEST_EVAL_AS_ROOT", "1")
 	if u, err := user.Current(); err == nil {
 		env.Setenv("USER", u.Username)
 		env.Setenv("LOGNAME", u.Username)

@@ -1,6 +1,7 @@
 package testhook
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,9 +17,12 @@ import (
 
 // TestUntaggedBuildSaysNo builds a program that prints On() twice, as make
 // build builds the binaries (no zaptest tag) and as make testbin does
-// (with it), and runs both with every hook variable set: only the tagged
-// one says hooks may be honoured.
+// (with it), and runs both with every hook variable set, each one
+// TestEveryHookAsksOn's scan finds read: only the tagged one says hooks
+// may be honoured. With that scan (every read of a hook asks On()), an
+// untagged build ignores every hook.
 func TestUntaggedBuildSaysNo(t *testing.T) {
+	hooks, _ := scanHooks(t)
 	dir := t.TempDir()
 	main := "package main\n\nimport (\n\t\"fmt\"\n\n\t\"github.com/zap-go/zap/internal/testhook\"\n)\n\nfunc main() { fmt.Print(testhook.On()) }\n"
 	src := filepath.Join(moduleRoot(t), "internal", "testhook", "testdata", "printon")
@@ -39,7 +44,10 @@ func TestUntaggedBuildSaysNo(t *testing.T) {
 			t.Fatalf("go build -tags %q: %v\n%s", c.tags, err, out)
 		}
 		run := exec.Command(bin)
-		run.Env = append(os.Environ(), "ZAP_TEST_EVAL_AS_ROOT=1", "ZAPEVAL_TEST_CREDENTIALS=1", "ZAPEVAL_TEST_TIMEOUT=1ms", "ZAP_TEST_HEALTH_ADDR=127.0.0.1:1", "ZAP_TEST_DEPLOY_KILL=swap")
+		run.Env = os.Environ()
+		for _, h := range hooks {
+			run.Env = append(run.Env, h+"=1")
+		}
 		out, err := run.Output()
 		if err != nil || string(out) != c.want {
 			t.Errorf("built with tags %q: On() = %q (%v), want %s", c.tags, out, err, c.want)
@@ -52,8 +60,22 @@ func TestUntaggedBuildSaysNo(t *testing.T) {
 // (ZAP_TEST_*, ZAPEVAL_TEST_*, GOCOVERDIR) to call testhook.On(), so no
 // hook reaches a binary built as users get it.
 func TestEveryHookAsksOn(t *testing.T) {
+	hooks, unasked := scanHooks(t)
+	for _, u := range unasked {
+		t.Errorf("%s without asking testhook.On()", u)
+	}
+	if len(hooks) < 5 {
+		t.Fatalf("only %d hook variables found read (%v): the scan misses them", len(hooks), hooks)
+	}
+}
+
+// scanHooks reads every non-test Go file outside the test harness and
+// returns the hook variables read there, sorted, and each function that
+// reads one without calling testhook.On().
+func scanHooks(t *testing.T) (hooks, unasked []string) {
+	t.Helper()
 	root := moduleRoot(t)
-	found := 0
+	seen := map[string]bool{}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -80,10 +102,12 @@ func TestEveryHookAsksOn(t *testing.T) {
 			if !ok || fn.Body == nil {
 				continue
 			}
-			hooks, asks := hookReads(fn.Body, consts)
-			found += len(hooks)
-			if len(hooks) > 0 && !asks {
-				t.Errorf("%s: %s reads %s without asking testhook.On()", rel, fn.Name.Name, strings.Join(hooks, ", "))
+			reads, asks := hookReads(fn.Body, consts)
+			for _, h := range reads {
+				seen[h] = true
+			}
+			if len(reads) > 0 && !asks {
+				unasked = append(unasked, fmt.Sprintf("%s: %s reads %s", rel, fn.Name.Name, strings.Join(reads, ", ")))
 			}
 		}
 		return nil
@@ -91,9 +115,11 @@ func TestEveryHookAsksOn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if found < 5 {
-		t.Fatalf("only %d hook reads found: the scan misses them", found)
+	for h := range seen {
+		hooks = append(hooks, h)
 	}
+	sort.Strings(hooks)
+	return hooks, unasked
 }
 
 // isHook reports whether name is a test hook's variable.

@@ -108,15 +108,6 @@ func searchable(fi os.FileInfo, a account) bool {
 // errDone is a run whose diagnostics the evaluating process wrote.
 var errDone = errors.New("done")
 
-// evalAsRootInTest is the one way to evaluate as root: a zap-eval built for
-// the tests (internal/testhook) whose environment sets ZAP_TEST_EVAL_AS_ROOT,
-// so scripts that run as root on projects of root's keep testing everything
-// else; the sandbox_ scripts clear it to test the drop. A zap-eval built as
-// users get it never honours it.
-func evalAsRootInTest() bool {
-	return testhook.On() && os.Getenv("ZAP_TEST_EVAL_AS_ROOT") != ""
-}
-
 // reportCredentials prints, in a zap-eval built for the tests and asked to, whom the evaluation
 // runs as: the scripts' proof that it never runs as root.
 func reportCredentials(stderr io.Writer) {

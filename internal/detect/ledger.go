@@ -66,15 +66,8 @@ type Ledger struct {
 // every pass.
 func DeclaresTrigger(d *declaration.Declaration) bool {
 	for i := range d.Resources {
-		switch b := d.Resources[i].Body.(type) {
-		case *declaration.File:
-			if len(b.Triggers) > 0 {
-				return true
-			}
-		case *declaration.Service:
-			if len(b.RestartOn) > 0 || len(b.ReloadOn) > 0 {
-				return true
-			}
+		if len(d.Resources[i].TriggerEdges()) > 0 {
+			return true
 		}
 	}
 	return false
@@ -147,8 +140,8 @@ func (l *Ledger) Verdict(a []Answer) Result {
 func (l *Ledger) Warnings(d *declaration.Declaration) []string {
 	managed := map[string]bool{}
 	for i := range d.Resources {
-		if s := declaration.BodyOf[*declaration.Service](&d.Resources[i]); s != nil {
-			managed[s.Service] = true
+		if name, ok := d.Resources[i].ServiceName(); ok {
+			managed[name] = true
 		}
 	}
 	var out []string

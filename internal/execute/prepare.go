@@ -93,22 +93,23 @@ func Prepare(p *plan.Plan, lookup Lookup, c Context) (*Prepared, error) {
 	for i := range p.Changes {
 		ch := &p.Changes[i]
 		pc := PreparedChange{Change: ch}
-		v := declaration.BodyOf[*declaration.Verify](&ch.Resource)
+		as := ch.Resource.Assertions()
+		fetched, _ := ch.Resource.Fetched()
 		for j, s := range ch.Steps {
 			ps, err := prepareStep(ch.ID, s, lookup, c)
 			if err != nil {
 				return nil, err
 			}
-			if declaration.BodyOf[*declaration.AptRepo](&ch.Resource) != nil && ps.Put != nil && ps.Put.Remote != nil {
+			if fetched.Kind == declaration.LockAptKey && ps.Put != nil && ps.Put.Remote != nil {
 				// An apt_repo's signing key: 1 MiB at most, as its pin
 				// was minted and as detection reads it.
 				ps.Put.Remote.Limit, ps.Put.Remote.What = vocab.AptKeyLimit, "an apt signing key"
 			}
-			if v != nil && len(v.Assertions) == len(ch.Steps) && s.Command != nil && v.Assertions[j].Type == declaration.AssertCommand {
+			if len(as) == len(ch.Steps) && s.Command != nil && as[j].Type == declaration.AssertCommand {
 				// A verify's command reads as the assertion it checks,
 				// not as the wrapper that looks for its expected text.
-				ps.Summary = v.Assertions[j].Describe()
-				ps.expect = v.Assertions[j].Expect != nil
+				ps.Summary = as[j].Describe()
+				ps.expect = as[j].Expect != nil
 			}
 			pc.Steps = append(pc.Steps, ps)
 		}

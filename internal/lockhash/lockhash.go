@@ -215,17 +215,10 @@ func collectRefs(v any, seen map[string]bool) {
 	}
 }
 
-// address names the references in where r's bytes come from and go: its
-// URL and its path (a file's path, a build's output).
-func address(r *declaration.Resource, f declaration.Fetched) []string {
-	names := f.URL.Refs()
-	switch b := r.Body.(type) {
-	case *declaration.File:
-		names = append(names, b.Path.Refs()...)
-	case *declaration.Build:
-		names = append(names, b.Output.Refs()...)
-	}
-	return names
+// address names the references in where fetched bytes come from and go:
+// the URL and the destination (a file's path, a build's output).
+func address(f declaration.Fetched) []string {
+	return append(f.URL.Refs(), f.Dest.Refs()...)
 }
 
 // UnsetSecrets names the variables the config uses as a secret by more than
@@ -235,7 +228,7 @@ func address(r *declaration.Resource, f declaration.Fetched) []string {
 // while unset. zap lock and zap update mint no entry for r while any is.
 func (h *Hasher) UnsetSecrets(r *declaration.Resource, f declaration.Fetched) []string {
 	plainRef := false
-	for _, n := range address(r, f) {
+	for _, n := range address(f) {
 		if !h.h.Secret(n) {
 			plainRef = true
 		}

@@ -57,8 +57,8 @@ func TargetHolds(d *declaration.Declaration, res *resolve.Resolution) []TargetHo
 			home = append(home, r.ID)
 		case detect.ForWantOfManager(reason):
 			manager = append(manager, r.ID)
-			if p := declaration.BodyOf[*declaration.Package](r); p != nil {
-				for m := range p.From {
+			if from, ok := r.PackageNames(); ok {
+				for m := range from {
 					froms[m] = true
 				}
 			}

@@ -82,11 +82,10 @@ func BadTemplates(d *declaration.Declaration, res *resolve.Resolution) []string 
 	var out []string
 	for i := range d.Resources {
 		r := &d.Resources[i]
-		f := declaration.BodyOf[*declaration.File](r)
-		if f == nil || f.Content.Template == nil {
+		c := r.Template()
+		if c == nil {
 			continue
 		}
-		c := &f.Content
 		if _, err := template.Values(c.Vars, c.Kinds, res.Lookup); err != nil {
 			out = append(out, fmt.Sprintf("resource %s: %s", escape.Line(r.ID), escape.Line(err.Error())))
 		}

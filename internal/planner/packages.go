@@ -3,7 +3,6 @@ package planner
 import (
 	"container/heap"
 	"fmt"
-	"github.com/zap-go/zap/pkg/declaration"
 	"strconv"
 	"strings"
 
@@ -79,7 +78,7 @@ func batchPackages(p *plan.Plan, g *graph, order []string, manager string) error
 	packages := 0
 	for i, c := range p.Changes {
 		changeAt[c.ID] = i
-		if declaration.BodyOf[*declaration.Package](&c.Resource) != nil {
+		if _, ok := c.Resource.PackageNames(); ok {
 			packages++
 		}
 	}
@@ -91,7 +90,11 @@ func batchPackages(p *plan.Plan, g *graph, order []string, manager string) error
 	}
 	planned := func(id string) bool {
 		i, ok := changeAt[id]
-		return ok && declaration.BodyOf[*declaration.Package](&p.Changes[i].Resource) != nil
+		if !ok {
+			return false
+		}
+		_, pkg := p.Changes[i].Resource.PackageNames()
+		return pkg
 	}
 	batch := assignBatches(g, order, planned)
 	// The order with each batch as one node.
@@ -132,7 +135,7 @@ func checkPackageManager(p *plan.Plan, manager string) error {
 		return nil
 	}
 	for _, c := range p.Changes {
-		if declaration.BodyOf[*declaration.Package](&c.Resource) != nil {
+		if _, ok := c.Resource.PackageNames(); ok {
 			if manager == "" {
 				return fmt.Errorf("resource %q: a package to install, and the target declares no package_manager", c.ID)
 			}
@@ -217,7 +220,8 @@ func batchChanges(p *plan.Plan, changeAt map[string]int, ids []string, manager s
 	var names []string
 	seen := map[string]bool{}
 	for _, id := range ids {
-		pkg := declaration.BodyOf[*declaration.Package](&p.Changes[changeAt[id]].Resource).From[manager]
+		from, _ := p.Changes[changeAt[id]].Resource.PackageNames()
+		pkg := from[manager]
 		if !seen[pkg] {
 			seen[pkg] = true
 			names = append(names, pkg)

@@ -41,6 +41,34 @@ type edge struct {
 	action observation.TriggerAction
 }
 
+// checkEdge refuses the edge e that the resource id declares when it names
+// an id nobody declares: a file's trigger must name a service, and a
+// service's restart_on and reload_on a resource other than itself.
+func (g *graph) checkEdge(id string, e declaration.TriggerEdge) error {
+	if e.Field == declaration.FieldTriggers {
+		if _, service := g.serviceAt(e.To); !service {
+			return fmt.Errorf("resource %q: triggers: no service has the id %q", id, e.To)
+		}
+		return nil
+	}
+	if g.byID[e.From] == nil {
+		return fmt.Errorf("resource %q: %s: no resource has the id %q", id, e.Field, e.From)
+	}
+	if e.From == id {
+		return fmt.Errorf("resource %q: %s: a service can't trigger itself", id, e.Field)
+	}
+	return nil
+}
+
+// serviceAt returns the service name of the resource id, and whether id
+// is a service's.
+func (g *graph) serviceAt(id string) (string, bool) {
+	if r := g.byID[id]; r != nil {
+		return r.ServiceName()
+	}
+	return "", false
+}
+
 // triggerEdges returns, for each service, its trigger sources sorted by id,
 // refusing a trigger that names an id nobody declares (the structural check
 // refuses it first; the planner doesn't plan around it).
@@ -57,33 +85,18 @@ func triggerEdges(g *graph) (map[string][]edge, error) {
 		return pairs[svc][src]
 	}
 	for _, id := range g.ids {
-		r := g.byID[id]
-		if s := declaration.BodyOf[*declaration.Service](r); s != nil {
-			for _, f := range []struct {
-				field string
-				ids   []string
-			}{{"restart_on", s.RestartOn}, {"reload_on", s.ReloadOn}} {
-				for _, src := range f.ids {
-					if g.byID[src] == nil {
-						return nil, fmt.Errorf("resource %q: %s: no resource has the id %q", id, f.field, src)
-					}
-					if src == id {
-						return nil, fmt.Errorf("resource %q: %s: a service can't trigger itself", id, f.field)
-					}
-					if f.field == "restart_on" {
-						pair(id, src).restart = true
-					} else {
-						pair(id, src).reload = true
-					}
-				}
+		for _, e := range g.byID[id].TriggerEdges() {
+			if err := g.checkEdge(id, e); err != nil {
+				return nil, err
 			}
-		}
-		if f := declaration.BodyOf[*declaration.File](r); f != nil {
-			for _, svc := range f.Triggers {
-				if g.byID[svc] == nil || declaration.BodyOf[*declaration.Service](g.byID[svc]) == nil {
-					return nil, fmt.Errorf("resource %q: triggers: no service has the id %q", id, svc)
-				}
-				pair(svc, id).triggers = true
+			f := pair(e.To, e.From)
+			switch e.Field {
+			case declaration.FieldTriggers:
+				f.triggers = true
+			case declaration.FieldRestartOn:
+				f.restart = true
+			case declaration.FieldReloadOn:
+				f.reload = true
 			}
 		}
 	}
@@ -124,8 +137,8 @@ func newTriggers(g *graph, order []string, verdicts map[string]observation.Resou
 	t := &triggers{g: g, pos: map[string]int{}, verdicts: verdicts, owed: map[string]observation.TriggerAction{}, changes: map[string]bool{}}
 	byName := map[string][]string{}
 	for _, id := range g.ids {
-		if s := declaration.BodyOf[*declaration.Service](g.byID[id]); s != nil {
-			byName[s.Service] = append(byName[s.Service], id)
+		if name, ok := g.byID[id].ServiceName(); ok {
+			byName[name] = append(byName[name], id)
 		}
 	}
 	for _, m := range pending {
@@ -164,7 +177,8 @@ func (t *triggers) firedBy(svc string) []edge {
 // promoted reports whether id is a service with a trigger to run: a source
 // changes, or a marker owes it.
 func (t *triggers) promoted(id string) bool {
-	return declaration.BodyOf[*declaration.Service](t.g.byID[id]) != nil && (t.owed[id] != "" || len(t.firedBy(id)) > 0)
+	_, service := t.g.byID[id].ServiceName()
+	return service && (t.owed[id] != "" || len(t.firedBy(id)) > 0)
 }
 
 // owedOnly reports whether id is a converged service whose only change is
@@ -217,7 +231,8 @@ func (t *triggers) mark(c *plan.Change, manager string) {
 	}
 	var marks []plan.Step
 	for _, svc := range t.firstOf[c.ID] {
-		if m := ledgerMark(manager, declaration.BodyOf[*declaration.Service](t.g.byID[svc]).Service, t.trigger(svc).Action); m != nil {
+		name, _ := t.g.byID[svc].ServiceName()
+		if m := ledgerMark(manager, name, t.trigger(svc).Action); m != nil {
 			marks = append(marks, *m)
 		}
 	}

@@ -200,8 +200,8 @@ func Change(w io.Writer, p *plan.Plan, c *plan.Change, diff bool) {
 	}
 	for i, s := range c.Steps {
 		// A verify's step shows as the assertion it checks.
-		if v, ok := c.Resource.Body.(*declaration.Verify); ok && i < len(v.Assertions) {
-			Assertion(w, v.Assertions[i], "    ")
+		if as := c.Resource.Assertions(); i < len(as) {
+			Assertion(w, as[i], "    ")
 			continue
 		}
 		if s.Op != nil && s.Op.Content != nil {

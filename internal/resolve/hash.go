@@ -101,7 +101,8 @@ func (h *Hasher) Hash(r *declaration.Resource, pin string) (hash string, secret 
 	if f, ok := r.Fetched(); !ok || !f.Tracked() {
 		pin = ""
 	}
-	r = withoutCredential(r)
+	// Changing or rotating a token changes nothing on the target.
+	r = r.WithoutCredential()
 	raw, err := json.Marshal(r)
 	if err != nil {
 		return "", false, err
@@ -168,22 +169,6 @@ func (h *Hasher) TargetHash(t *declaration.Target) (hash string, secret bool, er
 	sum.WriteString(TargetTag)
 	sum.Write(doc)
 	return hex.EncodeToString(sum.Sum(nil)), secret, nil
-}
-
-// withoutCredential is r less the credential it fetches with, a copy when
-// it has one: changing or rotating a token changes nothing on the target.
-func withoutCredential(r *declaration.Resource) *declaration.Resource {
-	if f, ok := r.Fetched(); !ok || f.Auth == nil {
-		return r
-	}
-	c := r.Clone()
-	switch b := c.Body.(type) {
-	case *declaration.File:
-		b.Content.Auth = nil
-	case *declaration.Build:
-		b.Source.Auth = nil
-	}
-	return &c
 }
 
 // plainDoc is the canonical JSON of raw, one resource's encoding, less id,

@@ -49,7 +49,7 @@ func FuzzResourceHashQuickPathIsTheWalk(f *testing.F) {
 		res := Resolve(d, func(string) (string, bool) { return "", false })
 		h := NewHasher(res)
 		for i := range d.Resources {
-			r := withoutCredential(&d.Resources[i])
+			r := d.Resources[i].WithoutCredential()
 			raw, err := json.Marshal(r)
 			if err != nil {
 				t.Fatalf("%s: %v", r.ID, err)

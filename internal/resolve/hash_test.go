@@ -44,7 +44,7 @@ func TestResourceHashPlainPath(t *testing.T) {
 	for i := range resources {
 		// As Hash does: a fetching resource less its credential, which
 		// makes the golden's remote file (auth {"$env":"TOKEN"}) plain.
-		r := withoutCredential(&resources[i])
+		r := resources[i].WithoutCredential()
 		raw, err := json.Marshal(r)
 		if err != nil {
 			t.Fatal(err)

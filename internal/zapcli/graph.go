@@ -179,18 +179,8 @@ func graphDOT(w io.Writer, d *declaration.Declaration, last *state.Report) {
 		for _, dep := range r.DependsOn {
 			fmt.Fprintf(w, "\t%s -> %s;\n", dotQuote(dep), dotQuote(r.ID))
 		}
-		switch b := r.Body.(type) {
-		case *declaration.File:
-			for _, svc := range b.Triggers {
-				fmt.Fprintf(w, "\t%s -> %s [style=dashed, label=\"triggers\"];\n", dotQuote(r.ID), dotQuote(svc))
-			}
-		case *declaration.Service:
-			for _, src := range b.RestartOn {
-				fmt.Fprintf(w, "\t%s -> %s [style=dashed, label=\"restart_on\"];\n", dotQuote(src), dotQuote(r.ID))
-			}
-			for _, src := range b.ReloadOn {
-				fmt.Fprintf(w, "\t%s -> %s [style=dashed, label=\"reload_on\"];\n", dotQuote(src), dotQuote(r.ID))
-			}
+		for _, e := range r.TriggerEdges() {
+			fmt.Fprintf(w, "\t%s -> %s [style=dashed, label=\"%s\"];\n", dotQuote(e.From), dotQuote(e.To), e.Field)
 		}
 	}
 	fmt.Fprintln(w, "}")

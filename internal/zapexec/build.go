@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/zap-go/zap/pkg/declaration"
 	"os"
 	"strconv"
 	"sync"
@@ -44,11 +43,11 @@ func buildSteps(p *execute.Prepared, lookup execute.Lookup) ([]buildStep, error)
 			if z == nil || z.Name != string(vocab.OpBuild) {
 				continue
 			}
-			b := declaration.BodyOf[*declaration.Build](&c.Change.Resource)
-			if b == nil || len(z.Args) != 1+vocab.BuildArgs {
+			cmd, env, ok := c.Change.Resource.BuildCommand()
+			if !ok || len(z.Args) != 1+vocab.BuildArgs {
 				return nil, &execute.PrepareError{ID: c.Change.ID, Msg: "a build step with no build, or arguments it doesn't take"}
 			}
-			run, err := execute.RunScript(c.Change.ID, b.Run, b.Env, lookup)
+			run, err := execute.RunScript(c.Change.ID, cmd, env, lookup)
 			if err != nil {
 				return nil, err
 			}

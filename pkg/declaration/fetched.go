@@ -19,6 +19,9 @@ type Fetched struct {
 	// build source's signature check (nil: none).
 	Extract *Extract
 	Verify  *Verification
+	// Dest is where the bytes go: a file's path, a build's output; empty
+	// for an apt_repo's key, which goes where the apt_repo says.
+	Dest Text
 }
 
 // The kinds of lock entry (lock.md, "What an entry holds").
@@ -50,12 +53,12 @@ func (x *File) fetched() (Fetched, bool) {
 	if c.Type != ContentRemote || c.URL == nil {
 		return Fetched{}, false
 	}
-	return Fetched{Kind: LockRemoteFile, URL: *c.URL, Auth: c.Auth, Blake3: c.Blake3, Extract: c.Extract}, true
+	return Fetched{Kind: LockRemoteFile, URL: *c.URL, Auth: c.Auth, Blake3: c.Blake3, Extract: c.Extract, Dest: x.Path}, true
 }
 
 func (x *Build) fetched() (Fetched, bool) {
 	s := x.Source
-	return Fetched{Kind: LockBuild, URL: s.URL, Auth: s.Auth, Blake3: s.Blake3, Extract: s.Extract, Verify: s.Verify}, true
+	return Fetched{Kind: LockBuild, URL: s.URL, Auth: s.Auth, Blake3: s.Blake3, Extract: s.Extract, Verify: s.Verify, Dest: x.Output}, true
 }
 
 func (x *AptRepo) fetched() (Fetched, bool) {

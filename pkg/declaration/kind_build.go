@@ -157,3 +157,5 @@ func (x *Build) manages(string) []managed { return []managed{ownPath("output", x
 func (x *Build) credential() *Text { return x.Source.Auth }
 
 func (x *Build) credentialField() string { return "source.auth" }
+
+func (x *Build) dropCredential() { x.Source.Auth = nil }

@@ -72,6 +72,8 @@ func (x *File) credential() *Text { return x.Content.Auth }
 
 func (x *File) credentialField() string { return "content.auth" }
 
+func (x *File) dropCredential() { x.Content.Auth = nil }
+
 func (x *File) needsManager() (field, what string) {
 	if len(x.Triggers) > 0 {
 		return "triggers", "a trigger"

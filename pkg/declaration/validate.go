@@ -602,6 +602,8 @@ type credentialKind interface {
 	credential() *Text
 	// credentialField is the credential's key in Texts.
 	credentialField() string
+	// dropCredential clears the credential.
+	dropCredential()
 }
 
 // authUser returns the id of a resource whose fetch credential (a remote

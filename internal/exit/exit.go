@@ -10,7 +10,9 @@
 // the events said why) and only sets the code.
 //
 // Write prints a failure in the one voice every binary speaks on stderr:
-// "WHO: MESSAGE", then each hint as "hint: HINT". A stage is WHO to itself
+// "WHO: MESSAGE", the further lines of the message indented under the
+// first, then each hint as "hint: HINT", every line escaped
+// (internal/escape). A stage is WHO to itself
 // ("zap-plan: ..."); zap, which prints a stage's failure as its own, says
 // "error: ..." (docs/cli.md).
 package exit
@@ -20,6 +22,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/zap-go/zap/internal/escape"
 )
 
 // Error is a failure with the exit code it carries and, when a fix is known,
@@ -124,15 +128,21 @@ func Hints(err error) []string {
 }
 
 // Write prints msg and hints in the voice of every Zap binary: "who: msg",
-// then "hint: " and each hint.
+// each further line of msg indented (Indent) under the first, then "hint: "
+// and each hint, its further lines indented too; every line escaped
+// (escape.Block), so that nothing in it moves the cursor or hides text.
 func Write(w io.Writer, who, msg string, hints ...string) {
 	var b strings.Builder
-	b.WriteString(who + ": " + msg + "\n")
+	b.WriteString(who + ": " + escape.Indent(msg, Indent) + "\n")
 	for _, h := range hints {
-		b.WriteString("hint: " + h + "\n")
+		b.WriteString("hint: " + escape.Indent(h, Indent) + "\n")
 	}
 	_, _ = io.WriteString(w, b.String())
 }
+
+// Indent is what Write puts before each further line of a message or a
+// hint.
+const Indent = "  "
 
 // Print writes err as who's failure (Write: its text, its Hints) unless it
 // was Reported, and returns its exit code (Code).

@@ -100,3 +100,14 @@ func TestPrint(t *testing.T) {
 		}
 	}
 }
+
+// TestWrite checks the voice: the message's further lines indented under
+// it, a hint's too, and what could move the cursor or hide text spelt out.
+func TestWrite(t *testing.T) {
+	var b bytes.Buffer
+	Write(&b, "zap-x", "two problems:\n\ta\x1b[2Jb\nc", "one\ntwo", "bidi \u202e")
+	want := "zap-x: two problems:\n      a<U+001B>[2Jb\n  c\nhint: one\n  two\nhint: bidi <U+202E>\n"
+	if b.String() != want {
+		t.Errorf("Write:\n%q\nwant\n%q", b.String(), want)
+	}
+}

@@ -59,6 +59,7 @@ import (
 	"strings"
 
 	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/kinds"
 	"github.com/zap-go/zap/internal/ops/opcmd"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -355,12 +356,7 @@ func Account(c observation.Context, p plan.Privilege) string {
 	return "the connecting user"
 }
 
-// Error writes an error the way every Zap command does: "error: " and the
-// message, its further lines indented under it, then any hints at the left
-// margin.
-func Error(w io.Writer, msg string, hints ...string) {
-	fmt.Fprintf(w, "error: %s\n", escape.Indent(msg, "  "))
-	for _, h := range hints {
-		fmt.Fprintf(w, "hint: %s\n", escape.Indent(h, "  "))
-	}
-}
+// Error writes zap's failure in the voice every Zap binary speaks
+// (exit.Write): "error: " and the message, its further lines indented under
+// it, then any hints at the left margin.
+func Error(w io.Writer, msg string, hints ...string) { exit.Write(w, "error", msg, hints...) }

@@ -297,9 +297,11 @@ func splitWarnings(stderr []byte) (warnings, rest []byte) {
 	return warnings, stderr
 }
 
-// stageMessage reads a stage's diagnostics: "zap-x: message" lines, further
-// lines, and hint: lines. The stage's own prefix is dropped, since zap
-// prints the message as its own. The message starts at the stage's last
+// stageMessage reads a stage's diagnostics, as exit.Write prints them:
+// "zap-x: message" lines, further lines indented under them, and hint:
+// lines (their further lines indented too). The stage's own prefix and
+// the indent are dropped, since zap prints the message as its own and
+// indents it again. The message starts at the stage's last
 // "zap-x: " line: what came before it is what the stage printed on the way
 // (what a config logs, from zap-eval), which follows the message as
 // context rather than standing in for its headline.
@@ -315,12 +317,16 @@ func stageMessage(name string, stderr []byte) (string, []string) {
 	var msg, hints []string
 	for _, l := range lines {
 		switch {
-		case l == "":
+		case l == "" || l == exit.Indent:
 			continue
 		case strings.HasPrefix(l, "hint: "):
 			hints = append(hints, strings.TrimPrefix(l, "hint: "))
-		default:
+		case len(hints) > 0 && strings.HasPrefix(l, exit.Indent):
+			hints[len(hints)-1] += "\n" + strings.TrimPrefix(l, exit.Indent)
+		case strings.HasPrefix(l, name+": "):
 			msg = append(msg, strings.TrimPrefix(l, name+": "))
+		default:
+			msg = append(msg, strings.TrimPrefix(l, exit.Indent))
 		}
 	}
 	var printed []string

@@ -189,3 +189,18 @@ func TestStageMessageHeadlineIsTheStagesOwn(t *testing.T) {
 		}
 	}
 }
+
+// TestStageMessageReadsWrite checks zap reads back the message and hints a
+// stage printed with exit.Write, its indent undone: a message of several
+// lines (an indented stack frame, a blank line) and a hint of two lines.
+func TestStageMessageReadsWrite(t *testing.T) {
+	msg := "3 problems in the config:\nzap.ts:1:1: a\n    at f (zap.ts:1:1)\n\nzap.ts:2:1: b"
+	hints := []string{"fix zap.ts", "or run\nzap-eval --help"}
+	var b strings.Builder
+	exit.Write(&b, "zap-eval", msg, hints...)
+	gotMsg, gotHints := stageMessage("zap-eval", []byte("logged\n"+b.String()))
+	wantMsg := strings.Replace(msg, "\n\n", "\n", 1) + "\nthe config printed before it failed:\n  logged"
+	if gotMsg != wantMsg || !slices.Equal(gotHints, hints) {
+		t.Errorf("read back %q %q from\n%s\nwant %q %q", gotMsg, gotHints, b.String(), wantMsg, hints)
+	}
+}

@@ -51,8 +51,7 @@ func isChild(args []string) bool {
 // childMain is Main in the evaluating process.
 func childMain(ctx context.Context, args []string, stdout io.Writer) int {
 	if err := syscall.Fstat(childStderr, &syscall.Stat_t{}); err != nil {
-		fmt.Fprintf(os.Stderr, "zap-eval: --%s is for the process zap-eval evaluates in, started with descriptor %d open\n", childFlag, childStderr)
-		return 1
+		return exit.Print(os.Stderr, "zap-eval", fmt.Errorf("--%s is for the process zap-eval evaluates in, started with descriptor %d open", childFlag, childStderr))
 	}
 	stderr := os.NewFile(childStderr, "stderr")
 	err := evaluateHere(ctx, args, stdout, stderr)

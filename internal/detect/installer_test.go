@@ -66,16 +66,3 @@ func TestInstallerVerdict(t *testing.T) {
 		{"failed", []Answer{{Status: StatusFailed, Detail: "the batch broke"}}, hold("reading the check path /usr/local/bin/tool failed: the batch broke")},
 	})
 }
-
-// TestPipelineVerdict: a pipeline reads nothing and is always absent.
-func TestPipelineVerdict(t *testing.T) {
-	r := &declaration.Resource{Common: declaration.Common{ID: "p", Type: declaration.KindPipeline},
-		Body: &declaration.Pipeline{Steps: []declaration.Step{{ID: "a", Run: declaration.Lit("true")}}}}
-	d := Build(r, testEnv(nil))
-	if q := d.Queries(); len(q) != 0 {
-		t.Errorf("queries %v, want none", q)
-	}
-	if got := d.Verdict(nil); got.Verdict != observation.Absent {
-		t.Errorf("verdict %+v, want absent", got)
-	}
-}

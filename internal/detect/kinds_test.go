@@ -25,8 +25,6 @@ func Build(r *declaration.Resource, env Env) Detector {
 		return NewInstaller(declaration.BodyOf[*declaration.Installer](r), env)
 	case declaration.KindVerify:
 		return NewVerify(declaration.BodyOf[*declaration.Verify](r), env)
-	case declaration.KindPipeline:
-		return Pipeline{}
 	case declaration.KindUser:
 		return NewUser(declaration.BodyOf[*declaration.User](r), env)
 	case declaration.KindService:

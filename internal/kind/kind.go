@@ -173,3 +173,12 @@ func (d Def[B]) Shells(r *declaration.Resource) []Shell {
 	}
 	return nil
 }
+
+// StepsOf is one step for each of xs, in order.
+func StepsOf[T any](xs []T, step func(T) plan.Step) []plan.Step {
+	steps := make([]plan.Step, 0, len(xs))
+	for _, x := range xs {
+		steps = append(steps, step(x))
+	}
+	return steps
+}

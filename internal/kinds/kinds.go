@@ -13,9 +13,11 @@
 // drift), its preview lines, its operations' scripts (scripts/*.sh and
 // scripts/lib/*.sh, embedded, which byType hands internal/ops), and their
 // tests. It exports one kind.Def, Kind, and registering it is its line in
-// all. Swap is kept so; the other kinds are still split the older way: a
-// file here (<name>.go; directory and link share paths.go) for the steps
-// and preview, the detector in internal/detect, the names in
+// all. Swap and pipeline are kept so, and motd, a kind a test build alone
+// carries (listed in testonly_on.go), which holds its wire body too and
+// registers it (declaration.Register). The other kinds are still split the
+// older way: a file here (<name>.go; directory and link share paths.go)
+// for the steps and preview, the detector in internal/detect, the names in
 // internal/vocab and the scripts in internal/ops/scripts.
 //
 // The wire form (the body's type, its form checks, its texts, its clone
@@ -39,6 +41,7 @@ import (
 	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/internal/kind"
+	"github.com/zap-go/zap/internal/kinds/pipeline"
 	"github.com/zap-go/zap/internal/kinds/swap"
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -61,7 +64,7 @@ var all = []kind.Kind{
 	kind.Def[*declaration.Firewall]{Name: declaration.KindFirewall, Read: detect.NewFirewall, Plan: firewallSteps, As: plan.Root},
 	kind.Def[*declaration.Database]{Name: declaration.KindDatabase, Read: detect.NewDatabase, Plan: databaseSteps, Show: showDatabase, As: plan.Root},
 	kind.Def[*declaration.Verify]{Name: declaration.KindVerify, Read: detect.NewVerify, Plan: verifySteps, As: plan.Login},
-	kind.Def[*declaration.Pipeline]{Name: declaration.KindPipeline, Read: detect.NewPipeline, Plan: pipelineSteps, Show: showPipeline, As: plan.Login, NoState: true},
+	pipeline.Kind,
 	kind.Def[*declaration.AptRepo]{Name: declaration.KindAptRepo, Read: detect.NewAptRepo, Plan: aptRepoSteps, Show: showAptRepo, As: plan.Root},
 	kind.Def[*declaration.Build]{Name: declaration.KindBuild, Read: detect.NewBuild, Plan: buildSteps, Show: showBuild, As: plan.Elevated, Shell: buildShells},
 }
@@ -143,13 +146,4 @@ func rootOps(timeout int) func(name plan.OpName, args ...string) plan.Step {
 	return func(name plan.OpName, args ...string) plan.Step {
 		return plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: name, Args: args, Privilege: plan.Root, Timeout: timeout}}
 	}
-}
-
-// stepsOf is one step for each of xs, in order.
-func stepsOf[T any](xs []T, step func(T) plan.Step) []plan.Step {
-	steps := make([]plan.Step, 0, len(xs))
-	for _, x := range xs {
-		steps = append(steps, step(x))
-	}
-	return steps
 }

@@ -18,7 +18,7 @@ import (
 // when it has one), under the check's limit. A failing assertion fails the
 // step, so the change fails there and every later change is skipped.
 func verifySteps(v *declaration.Verify, _ kind.Planned) ([]plan.Step, error) {
-	return stepsOf(v.Assertions, assertionStep), nil
+	return kind.StepsOf(v.Assertions, assertionStep), nil
 }
 
 // assertionStep is the step that checks a.

@@ -273,7 +273,7 @@ func (w *wetrun) execute(ctx context.Context, confirmed bool) error {
 		if w.o.json {
 			doneErr = msg
 		} else {
-			render.Error(a.stderr, "the run didn't finish: "+msg)
+			render.Error(a.stderr, "the run didn't finish: "+msg, exit.Hints(execErr)...)
 		}
 	}
 
@@ -284,7 +284,7 @@ func (w *wetrun) execute(ctx context.Context, confirmed bool) error {
 		if err := w.s.Record(state.CmdObserve, false, "", w.ev, det2); err != nil {
 			// The pass was read; only its report couldn't be kept.
 			code = 1
-			render.Error(a.stderr, "the reading again isn't recorded: "+err.Error())
+			render.Error(a.stderr, "the reading again isn't recorded: "+err.Error(), exit.Hints(err)...)
 		}
 		residual = residuals(p, det2.Obs, n.NotOK)
 		if len(residual) > 0 {

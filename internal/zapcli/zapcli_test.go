@@ -432,6 +432,20 @@ func TestWetrunResidualFailureObserve(t *testing.T) {
 		t.Errorf("failed change's stderr:\n%q", errs)
 	}
 
+	// zap-exec stops after its first event, saying why with a hint: the
+	// run didn't finish, said with the hint, and the target is read again.
+	f.setPass(first, "")
+	f.run("apply")
+	f.setPass(first, observe(t, absent, absent))
+	f.stage("zap-exec", 2, "zap-exec: the plan went stale\nhint: run zap plan again\n", eventLines(
+		events.Event{Event: events.RunStarted, Format: events.Format, PlanHash: hash, Changes: 2},
+	))
+	code, out, errs = f.run("apply", "--wetrun")
+	want(t, "exec stopped", code, 1, out, errs)
+	if !strings.Contains(errs, "error: the run didn't finish: the plan went stale\nhint: run zap plan again\n") {
+		t.Errorf("exec stopped: stderr %q", errs)
+	}
+
 	// The reading again fails: said, exit 1.
 	f.setPass(first, "")
 	f.run("apply")
@@ -494,6 +508,14 @@ func TestStageFailures(t *testing.T) {
 	code, out, errs := f.run("plan")
 	want(t, "eval exit 2", code, 2, out, errs)
 	if errs != "error: zap.ts:3: resource \"d\": path: \"x<U+0007>\" must be absolute\nhint: write ~/x\n" {
+		t.Errorf("stderr %q", errs)
+	}
+	// A message of several lines and a hint of two, as every stage
+	// prints them (exit.Write): zap prints them as its own, the same shape.
+	f.stage("zap-eval", 2, "zap-eval: 2 problems in the config:\n  zap.ts:3: a\n      at f (zap.ts:3)\nhint: fix zap.ts\n  then run zap plan\n")
+	code, out, errs = f.run("plan")
+	want(t, "eval exit 2, several lines", code, 2, out, errs)
+	if errs != "error: 2 problems in the config:\n  zap.ts:3: a\n      at f (zap.ts:3)\nhint: fix zap.ts\n  then run zap plan\n" {
 		t.Errorf("stderr %q", errs)
 	}
 	f.stage("zap-eval", 0, "", declJSON)

@@ -26,8 +26,12 @@ type builder struct {
 	targetSet bool
 	deploySet bool
 	issued    map[string]bool
-	mask      map[string]bool
-	unmask    map[string]bool
+	// files reads the project files the config names; project is what
+	// it read, by the path relative to the project.
+	files   Files
+	project map[string]projectRead
+	mask    map[string]bool
+	unmask  map[string]bool
 
 	// errs are the config's problems, the first MaxErrors of them;
 	// dropped counts the rest.
@@ -53,12 +57,13 @@ type builder struct {
 
 func newBuilder(rt *goja.Runtime, conv *converter, pos *positions) *builder {
 	b := &builder{
-		rt:     rt,
-		conv:   conv,
-		pos:    pos,
-		issued: map[string]bool{},
-		mask:   map[string]bool{},
-		unmask: map[string]bool{},
+		rt:      rt,
+		conv:    conv,
+		pos:     pos,
+		issued:  map[string]bool{},
+		project: map[string]projectRead{},
+		mask:    map[string]bool{},
+		unmask:  map[string]bool{},
 	}
 	b.members = &members{b: b, vals: map[string]goja.Value{}}
 	b.obj = rt.NewDynamicObject(b.members)
@@ -351,6 +356,10 @@ func (b *builder) resourceAs(label string, kind declaration.Kind) func(goja.Func
 				named = fmt.Sprintf("%s %q", label, r.ID)
 			}
 			b.refuse(named, here, d)
+			return nil, nil
+		}
+		if field, msg := b.checkProjectContent(r.ProjectContent()); msg != "" {
+			b.add(&Error{Pos: b.pos.field(here, field), Msg: fmt.Sprintf("%s %q: %s: %s", label, r.ID, field, msg)})
 			return nil, nil
 		}
 		b.decl.Resources = append(b.decl.Resources, r)

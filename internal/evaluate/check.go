@@ -9,6 +9,9 @@ import (
 // Evaluation is what a config declared, and where.
 type Evaluation struct {
 	Decl *declaration.Declaration
+	// Files are the project files the config read for content, sorted by
+	// path.
+	Files []FileRead
 
 	pos *positions
 	// sites[i] is the call that declared Decl.Resources[i].

@@ -55,6 +55,18 @@ func (p *positions) at(line, col int) string {
 	return fmt.Sprintf("%s:%d:%d", p.name, line, col)
 }
 
+// source is the module a 1-based line and column in the bundle is in, as
+// the source map names it (relative to the project, for the project's own
+// modules), or "" when it can't say.
+func (p *positions) source(line, col int) string {
+	if p.sm != nil {
+		if src, _, _, _, ok := p.sm.Source(line, col-1); ok {
+			return src
+		}
+	}
+	return ""
+}
+
 // caller is the position in the config of the innermost call from the
 // config's code.
 func (p *positions) caller(rt *goja.Runtime) string {

@@ -30,6 +30,9 @@ type Options struct {
 	// Export names the global the bundle assigns the config module's
 	// exports to.
 	Export string
+	// Files reads the project files the config names for content
+	// (project_text and its kin); nil: the config reads none.
+	Files Files
 }
 
 // Defaults for Options.
@@ -109,7 +112,14 @@ func Evaluate(ctx context.Context, s Script, opts Options) (*Evaluation, error) 
 	defer stop()
 
 	b := newBuilder(rt, &converter{rt: rt, in: in}, pos)
+	b.files = opts.Files
 	if err := b.installEnvRef(); err != nil {
+		// The limits run from here on: a cancellation, a timeout or the
+		// heap cap can interrupt the hook's own few steps too, and reads
+		// as what it is.
+		return nil, b.failure(err)
+	}
+	if err := b.installProjectFile(); err != nil {
 		// The limits run from here on: a cancellation, a timeout or the
 		// heap cap can interrupt the hook's own few steps too, and reads
 		// as what it is.
@@ -167,7 +177,7 @@ func Evaluate(ctx context.Context, s Script, opts Options) (*Evaluation, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &Evaluation{Decl: d, pos: pos, sites: b.sites, targetAt: b.targetAt, deployAt: b.deployAt}, nil
+	return &Evaluation{Decl: d, Files: b.filesRead(), pos: pos, sites: b.sites, targetAt: b.targetAt, deployAt: b.deployAt}, nil
 }
 
 // newRuntime makes the interpreter a config runs in: no clock, the

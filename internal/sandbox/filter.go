@@ -26,11 +26,18 @@ import (
 // which only a cgo build may call) never makes memory executable. A call through another architecture's
 // entry (int 0x80, x32) kills the process.
 //
+// root, when it isn't -1, is the descriptor of the project's root
+// (internal/projfile): openat2 is let through under it alone, with fstat
+// and close, so the config's project files can be read (project_text and
+// its kin). openat2's flags and resolve mode are in memory a filter can't
+// read; what it opens is bounded by Landlock (read-only, the project and
+// its packages) and by the descriptor (projfile asks RESOLVE_BENEATH).
+//
 // zap-eval applies it in the evaluating process after Restrict and after
 // bundling, just before the config runs. On an architecture the filter
 // isn't built for it refuses (ErrUnsupported).
-func Filter() error {
-	prog, err := program(os.Getpid())
+func Filter(root int) error {
+	prog, err := program(os.Getpid(), root)
 	if err != nil {
 		return err
 	}
@@ -96,8 +103,9 @@ const (
 )
 
 // program builds the filter for the running architecture; pid is the
-// process kill and tgkill may reach.
-func program(pid int) ([]unix.SockFilter, error) {
+// process kill and tgkill may reach, root the descriptor openat2 may open
+// under (-1: none).
+func program(pid, root int) ([]unix.SockFilter, error) {
 	if auditArch == 0 {
 		return nil, fmt.Errorf("%w: the seccomp filter isn't built for %s", ErrUnsupported, runtime.GOARCH)
 	}
@@ -128,6 +136,15 @@ func program(pid int) ([]unix.SockFilter, error) {
 			a.jeq(0, lNext, lDeny)
 			a.ld(argLo(0))
 			a.jeq(uint32(pid), lAllow, lDeny)
+		case "openat2":
+			if root < 0 {
+				a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM))
+				break
+			}
+			a.ld(argHi(0))
+			a.jeq(0, lNext, lDeny)
+			a.ld(argLo(0))
+			a.jeq(uint32(root), lAllow, lDeny)
 		case "mmap", "mprotect":
 			a.ld(argLo(2))
 			a.jset(protExe, lDeny, lAllow)

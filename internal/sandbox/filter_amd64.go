@@ -36,15 +36,20 @@ var allowed = []sysc{
 	{"exit", unix.SYS_EXIT},
 	{"restart_syscall", unix.SYS_RESTART_SYSCALL},
 	{"exit_group", unix.SYS_EXIT_GROUP},
+	// A project file's read (Filter's root): its descriptors' fstat and
+	// close; openat2 is narrowed.
+	{"fstat", unix.SYS_FSTAT},
+	{"close", unix.SYS_CLOSE},
 }
 
 // narrowed are allowed only with the arguments Filter describes: mmap
 // (the heap, stacks), clone (threads), clone3 (ENOSYS), tgkill and kill
-// (preemption, a crash's own signal).
+// (preemption, a crash's own signal), openat2 (under the project's root).
 var narrowed = []sysc{
 	{"mmap", unix.SYS_MMAP},
 	{"clone", unix.SYS_CLONE},
 	{"clone3", unix.SYS_CLONE3},
 	{"tgkill", unix.SYS_TGKILL},
 	{"kill", unix.SYS_KILL},
+	{"openat2", unix.SYS_OPENAT2},
 }

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // The restricted checks run in a child process: Landlock can't be lifted
@@ -192,7 +194,12 @@ func filterChild(dir string) int {
 		fmt.Println("restrict:", err)
 		return 1
 	}
-	if err := Filter(); err != nil {
+	root, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		fmt.Println("open root:", err)
+		return 1
+	}
+	if err := Filter(root); err != nil {
 		fmt.Println("filter:", err)
 		return 1
 	}
@@ -212,7 +219,7 @@ func filterChild(dir string) int {
 			fmt.Println(what, "error:", err)
 		}
 	}
-	_, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
+	_, err = syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
 	try("socket", err)
 	_, err = syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
 	try("unix socket", err)
@@ -221,6 +228,19 @@ func filterChild(dir string) int {
 	try("clone a process", rawFork(syscall.SYS_CLONE, uintptr(syscall.SIGCHLD)))
 	_, err = syscall.Open(filepath.Join(dir, "file"), syscall.O_RDONLY, 0)
 	try("open inside", err)
+	// A project file, read under the root's descriptor alone.
+	how := &unix.OpenHow{Flags: unix.O_RDONLY | unix.O_CLOEXEC, Resolve: unix.RESOLVE_BENEATH}
+	fd, err := unix.Openat2(root, "file", how)
+	if err == nil {
+		var st unix.Stat_t
+		err = unix.Fstat(fd, &st)
+		if err == nil {
+			err = unix.Close(fd)
+		}
+	}
+	try("openat2 under the root", err)
+	_, err = unix.Openat2(unix.AT_FDCWD, filepath.Join(dir, "file"), how)
+	try("openat2 elsewhere", err)
 	try("ptrace", errnoErr(ptraceMe()))
 	try("kill another", syscall.Kill(1, 0))
 	try("kill self", syscall.Kill(os.Getpid(), 0))
@@ -326,6 +346,8 @@ func TestFilter(t *testing.T) {
 		"fork EPERM",
 		"clone a process EPERM",
 		"open inside EPERM",
+		"openat2 under the root ok",
+		"openat2 elsewhere EPERM",
 		"ptrace EPERM",
 		"kill another EPERM",
 		"kill self ok",
@@ -345,12 +367,12 @@ func TestFilter(t *testing.T) {
 // jump lands inside the program.
 func TestFilterProgram(t *testing.T) {
 	if auditArch == 0 {
-		if _, err := program(1); !errors.Is(err, ErrUnsupported) {
+		if _, err := program(1, 3); !errors.Is(err, ErrUnsupported) {
 			t.Fatalf("program on %s: %v, want ErrUnsupported", runtime.GOARCH, err)
 		}
 		return
 	}
-	prog, err := program(1234)
+	prog, err := program(1234, 3)
 	if err != nil {
 		t.Fatal(err)
 	}

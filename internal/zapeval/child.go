@@ -15,6 +15,7 @@ import (
 	"github.com/zap-go/zap/internal/evaluate"
 	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/project"
+	"github.com/zap-go/zap/internal/projfile"
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/sandbox"
 	"github.com/zap-go/zap/internal/stage"
@@ -108,9 +109,17 @@ func evaluateHere(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return classify(err)
 	}
+	// The project's root, held open: the one descriptor the filter lets
+	// project files be opened under (project_text and its kin).
+	files, err := projfile.Open(proj.Root)
+	if err != nil {
+		return ownErr(err)
+	}
+	defer files.Close()
 	// The last wall, as late as it can be: from here on the process makes
-	// only the system calls running the config and writing its result take.
-	if err := sandbox.Filter(); err != nil {
+	// only the system calls running the config, reading its project files
+	// and writing its result take.
+	if err := sandbox.Filter(files.FD()); err != nil {
 		e := &exit.Error{Code: 1, Err: fmt.Errorf("sandbox: %w", err)}
 		if errors.Is(err, sandbox.ErrUnsupported) {
 			e.Hints = []string{"zap-eval runs a config only behind its seccomp filter, built for amd64"}
@@ -124,6 +133,7 @@ func evaluateHere(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		// the config is doing when it passes.
 		Timeout: evaluate.NoTimeout,
 		MaxHeap: MaxHeap,
+		Files:   files,
 	})
 	if err != nil {
 		return classify(err)
@@ -132,7 +142,7 @@ func evaluateHere(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	if err := writeInputs(inputs, b.Inputs); err != nil {
+	if err := writeInputs(inputs, b.Inputs, ev.Files); err != nil {
 		return err
 	}
 	if _, err := stdout.Write(append(out, '\n')); err != nil {

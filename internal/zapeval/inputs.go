@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sort"
 	"syscall"
 
 	"github.com/zap-go/zap/internal/bundle"
 	"github.com/zap-go/zap/internal/evalcache"
+	"github.com/zap-go/zap/internal/evaluate"
 )
 
 // openInputs opens the file --inputs names (created mode 600, or
@@ -28,15 +30,29 @@ func openInputs(path string) (*os.File, error) {
 	return f, nil
 }
 
-// writeInputs writes the inputs document to f, when there is one.
-func writeInputs(f *os.File, read []bundle.Input) error {
+// writeInputs writes the inputs document to f, when there is one: what
+// the bundle read, and the project files the config read for content. A
+// file both read (a module the config also reads as text) is listed once;
+// read as two different contents, it changed during the evaluation.
+func writeInputs(f *os.File, read []bundle.Input, files []evaluate.FileRead) error {
 	if f == nil {
 		return nil
 	}
-	list := make([]evalcache.Input, len(read))
-	for i, in := range read {
-		list[i] = evalcache.Input{Path: in.Path, Blake3: in.Blake3, Absent: in.Absent()}
+	byPath := make(map[string]evalcache.Input, len(read)+len(files))
+	for _, in := range read {
+		byPath[in.Path] = evalcache.Input{Path: in.Path, Blake3: in.Blake3, Absent: in.Absent()}
 	}
+	for _, fr := range files {
+		if was, ok := byPath[fr.Path]; ok && was.Blake3 != fr.Blake3 {
+			return configErr(fmt.Errorf("%s changed while the config was evaluated", fr.Path), "evaluate again")
+		}
+		byPath[fr.Path] = evalcache.Input{Path: fr.Path, Blake3: fr.Blake3}
+	}
+	list := make([]evalcache.Input, 0, len(byPath))
+	for _, in := range byPath {
+		list = append(list, in)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].Path < list[j].Path })
 	data, err := evalcache.EncodeInputs(list)
 	if err != nil {
 		return ownErr(fmt.Errorf("the inputs: %w", err))

@@ -2,7 +2,7 @@ package declaration
 
 // What other stages read of a resource across kinds: its trigger edges,
 // the service it manages, the packages it installs, the template it
-// renders, what it fetches and where the bytes go. Each is derived here,
+// renders, the project file its content comes from, what it fetches and where the bytes go. Each is derived here,
 // once, from the optional methods a kind's body has; a package outside
 // this one and the kinds' folders reads these, never a concrete body
 // (internal/kinds, TestBodiesStayInTheirKinds).
@@ -78,6 +78,15 @@ func (r *Resource) PackageNames() (map[string]string, bool) {
 // is a template), or nil.
 func (r *Resource) Template() *Content {
 	if f, ok := r.Body.(*File); ok && f.Content.Template != nil {
+		return &f.Content
+	}
+	return nil
+}
+
+// ProjectContent returns the content r reads from a file of the config's
+// project (a file's whose content names one), or nil.
+func (r *Resource) ProjectContent() *Content {
+	if f, ok := r.Body.(*File); ok && f.Content.File != "" {
 		return &f.Content
 	}
 	return nil

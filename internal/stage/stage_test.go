@@ -28,6 +28,8 @@ func TestFinish(t *testing.T) {
 		{"world", exit.InWorld(errors.New("read plan: EOF")), 1, "", "zap-x: read plan: EOF\n"},
 		{"wrapped stays marked", fmt.Errorf("outer: %w", exit.BadInput(errors.New("inner"))), 2, "", "zap-x: outer: inner\n"},
 		{"unmarked", errors.New("boom"), 1, "", "zap-x: boom\n"},
+		{"several lines", exit.BadInput(errors.New("2 problems:\na\n\tb"), "one\ntwo"), 2, "", "zap-x: 2 problems:\n  a\n      b\nhint: one\n  two\n"},
+		{"already told", exit.Reported(1), 1, "", ""},
 		{"another format", Unreadable(fmt.Errorf("read: %w", &strict.OtherFormatError{Want: "zap.plan/1", Got: "zap.plan/9"}), "plan", "zap-plan"), 2, "",
 			"zap-x: plan: read: format: this reader reads \"zap.plan/1\", not \"zap.plan/9\"\nhint: make the plan with the zap-plan of this zap\n"},
 		{"unreadable", Unreadable(errors.New("resources[0].id: required field missing"), "observations", "zap-detect"), 2, "",

@@ -207,22 +207,18 @@ func (f *Field) takesNoRef() bool {
 	return false
 }
 
+// shapes are the shapes of Go kinds, a Text aside.
+var shapes = map[reflect.Kind]Shape{
+	reflect.String: String, reflect.Bool: Bool, reflect.Int: Int,
+	reflect.Slice: List, reflect.Map: Map, reflect.Struct: Object,
+}
+
 func shapeOf(t reflect.Type) (Shape, error) {
-	switch {
-	case t == textType:
+	if t == textType {
 		return Text, nil
-	case t.Kind() == reflect.String:
-		return String, nil
-	case t.Kind() == reflect.Bool:
-		return Bool, nil
-	case t.Kind() == reflect.Int:
-		return Int, nil
-	case t.Kind() == reflect.Slice:
-		return List, nil
-	case t.Kind() == reflect.Map:
-		return Map, nil
-	case t.Kind() == reflect.Struct:
-		return Object, nil
+	}
+	if sh, ok := shapes[t.Kind()]; ok {
+		return sh, nil
 	}
 	return 0, fmt.Errorf("%v has no shape: use a string, Text, bool, int, list, map or struct, or a hook", t)
 }

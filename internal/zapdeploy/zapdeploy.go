@@ -297,19 +297,16 @@ func classify(err error) error {
 	return exit.InWorld(err)
 }
 
-// masked is a stage error with every secret m knows masked out of its
-// message and hints (a host behind a secret, named by a connection's
-// error), its exit code kept.
+// masked is err as Finish prints it, with every secret m knows masked out
+// of its message and hints (a host behind a secret, named by a
+// connection's error), its exit code kept. It wraps nothing: what err
+// wraps may hold the secret.
 func masked(err error, m *mask.Masker) error {
-	var se *exit.Error
-	if !errors.As(err, &se) {
-		return exit.InWorld(errors.New(m.String(err.Error())))
-	}
-	hints := make([]string, len(se.Hints))
-	for i, h := range se.Hints {
+	hints := exit.Hints(err)
+	for i, h := range hints {
 		hints[i] = m.String(h)
 	}
-	return &exit.Error{Code: se.Code, Err: errors.New(m.String(se.Err.Error())), Hints: hints}
+	return &exit.Error{Code: exit.Code(err), Err: errors.New(m.String(err.Error())), Hints: hints}
 }
 
 // operatorHome is what ~ means in the operator's ssh config.

@@ -54,7 +54,7 @@ func dropTarget(proj *project.Project, getenv func(string) string, lookup passwd
 	}
 	acct, err := lookup(owner)
 	if err != nil {
-		return account{}, configErr(fmt.Errorf("project %s belongs to uid %d, which has no passwd entry to run the evaluation as: %v", proj.Root, owner, err))
+		return account{}, configErr(fmt.Errorf("project %s belongs to uid %d, which has no passwd entry to run the evaluation as: %w", proj.Root, owner, err))
 	}
 	if sudo := getenv("SUDO_UID"); sudo != "" && sudo == strconv.FormatUint(uint64(owner), 10) {
 		gid, err := strconv.ParseUint(getenv("SUDO_GID"), 10, 32)

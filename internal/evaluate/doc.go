@@ -34,7 +34,12 @@
 // performance.now() and Math.random() throw a TypeError naming themselves
 // and what to write instead; local time is UTC; eval, new Function and the
 // constructors of generator and async functions throw; there is no process,
-// no fetch, no crypto, no timers and no queueMicrotask. WeakRef and
+// no fetch, no crypto, no timers and no queueMicrotask. The one read is of
+// the project's own files, through Options.Files: project_text,
+// project_template and project_bytes (@zap-go/zap) call a hook
+// (projfile.go) that reads the file they name, relative to the module that
+// called them, and makes the content naming it; a content that names a
+// project file must be what was read. WeakRef and
 // FinalizationRegistry are inert: a weak reference never clears and a
 // cleanup callback never runs. console writes to the Console writer. A timeout and a heap cap interrupt a runaway config.
 package evaluate

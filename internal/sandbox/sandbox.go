@@ -19,7 +19,9 @@
 // Filter is the second wall (filter.go): a seccomp filter, applied to every
 // thread once the config is bundled, that lets through only the system
 // calls running the config takes. No open, socket, exec, fork, ptrace or
-// mount gets past it, whatever Landlock would have said. It is built for
+// mount gets past it, whatever Landlock would have said; the one way to a
+// file is openat2 under the project root's descriptor, for the project
+// files a config reads for content (internal/projfile). It is built for
 // amd64; elsewhere it refuses (ErrUnsupported).
 package sandbox
 

@@ -393,5 +393,11 @@ export default (zap: Builder) => {
 		mode: '644',
 		depends_on: ['hello-dir'],
 	});
+
+	// Or keep the file in the project, beside zap.ts, and have zap-eval
+	// read it when it evaluates the config (project_template reads a
+	// template's body and project_bytes a binary file the same way): add
+	// import { project_text } from '@zap-go/zap'; at the top, then
+	// zap.file({id: 'motd', path: ` + "`${DIR}/motd.txt`" + `, content: project_text('./motd.txt')});
 };
 `

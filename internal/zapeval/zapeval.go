@@ -14,8 +14,10 @@
 // its node_modules links (internal/sandbox), bundles the config and the
 // modules it imports (internal/bundle, esbuild), puts itself behind a
 // seccomp filter (sandbox.Filter), runs the bundle in an interpreter with
-// no clock, no randomness, no environment and no I/O (internal/evaluate,
-// goja), checks the declaration it made against the form checks and the
+// no clock, no randomness, no environment and no I/O but the reads of the
+// project's files a config names for content (internal/evaluate, goja;
+// internal/projfile, by a descriptor of the project's root that the
+// filter admits openat2 under), checks the declaration it made against the form checks and the
 // structural gate (declaration.Validate), and hands it to zap-eval, which
 // reads it again as the other stages will and writes it to stdout as
 // canonical JSON and a newline. What the config prints with console goes to
@@ -33,8 +35,9 @@
 //
 // With --inputs FILE it also writes, to FILE, the evaluation's inputs
 // (evalcache.Inputs, "zap.evalinputs/1"): every module and package.json the
-// bundle read, each with the blake3 of the bytes read, and every path whose
-// absence decided a resolution, sorted by path. FILE is opened (created,
+// bundle read and every project file the config read for content
+// (project_text and its kin), each with the blake3 of the bytes read, and
+// every path whose absence decided a resolution, sorted by path. FILE is opened (created,
 // mode 600, or truncated) before anything else, as zap-eval runs; it is
 // written only when the declaration is, just before it. stdout stays the
 // declaration alone. The zap eval cache (internal/evalcache) keeps the list.

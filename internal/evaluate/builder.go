@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -331,15 +332,18 @@ func (b *builder) resource(kind declaration.Kind) func(goja.FunctionCall) (goja.
 // one evaluation reports every such problem, each where the config made
 // it. The evaluation fails all the same.
 func (b *builder) resourceAs(label string, kind declaration.Kind) func(goja.FunctionCall) (goja.Value, error) {
+	nulls := jsonPaths(kind)
 	return func(call goja.FunctionCall) (goja.Value, error) {
 		arg, err := one(call, label)
 		if err != nil {
 			b.add(err.(*Error))
 			return nil, nil
 		}
-		if kind == declaration.KindFile {
+		if len(nulls) > 0 {
 			// A template variable's value is the one place null is data.
-			b.conv.nullOK = templateVar
+			b.conv.nullOK = func(path string) bool {
+				return slices.ContainsFunc(nulls, func(p string) bool { return strings.HasPrefix(path, p) })
+			}
 			defer func() { b.conv.nullOK = nil }()
 		}
 		here := b.pos.site(b.rt)
@@ -382,8 +386,30 @@ func (d *decoder) resource(tree any, kind declaration.Kind) (r declaration.Resou
 	return r, idOK
 }
 
-// templateVar reports whether path is inside a file's template variable.
-func templateVar(path string) bool { return strings.HasPrefix(path, "content.vars.") }
+// jsonPaths are the prefixes of the paths in a resource of kind where a
+// value is any JSON, null included: inside the fields the vars hook reads
+// (a file's content.vars.).
+func jsonPaths(kind declaration.Kind) []string {
+	r := declaration.Resource{Common: declaration.Common{Type: kind}}
+	body := r.NewBody()
+	if body == nil {
+		return nil
+	}
+	var out []string
+	var walk func(t reflect.Type, path string)
+	walk = func(t reflect.Type, path string) {
+		for _, f := range schema.Of(t).Fields {
+			switch p := child(path, f.Name); {
+			case f.Hook == "vars":
+				out = append(out, p+".")
+			case f.Hook == "" && f.Shape == schema.Object:
+				walk(elemType(f.Type), p)
+			}
+		}
+	}
+	walk(reflect.TypeOf(body).Elem(), "")
+	return out
+}
 
 // label names a resource call by the id its argument holds, when it holds
 // one as a plain string, without running the config's code.

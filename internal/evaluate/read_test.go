@@ -1,8 +1,11 @@
 package evaluate
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/zap-go/zap/pkg/declaration"
 
 	"github.com/zap-go/zap/internal/schema"
 )
@@ -59,6 +62,21 @@ func TestReaderMessages(t *testing.T) {
 		_, err := eval(t, `function (zap) { zap.target({local: true}); `+c.decl+`; }`, Options{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want it to say %q", c.decl, err, c.want)
+		}
+	}
+}
+
+// TestJSONPaths finds where null is data from the schema: a file's
+// template variables, and nowhere in any other kind.
+func TestJSONPaths(t *testing.T) {
+	for _, k := range declaration.Supported {
+		got := jsonPaths(k)
+		want := []string(nil)
+		if k == declaration.KindFile {
+			want = []string{"content.vars."}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: jsonPaths = %q, want %q", k, got, want)
 		}
 	}
 }

@@ -53,6 +53,12 @@ func Absent() Result                            { return absent() }
 func Holding(reason string) Result              { return hold(reason) }
 func Drifted(d []observation.Difference) Result { return drifted(d) }
 
+// ResolvePath resolves the path field named field of a kind's own
+// detector (see resolvePath).
+func ResolvePath(field string, t declaration.Text, env Env) (path, shown, reason string) {
+	return resolvePath(field, t, env)
+}
+
 // Problem is why the answer a of a read of what gave nothing to judge (see
 // problem), for a kind's own detector.
 func Problem(a Answer, what string, timeout int) string { return problem(a, what, timeout) }

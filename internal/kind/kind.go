@@ -16,6 +16,7 @@ import (
 	"io/fs"
 
 	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/ops/opcmd"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
@@ -108,15 +109,24 @@ type Def[B declaration.Body] struct {
 	// them in its folder: scripts/*.sh and scripts/lib/*.sh, which
 	// internal/kinds hands internal/ops (ops.Register). nil for none.
 	Ops fs.FS
+	// Words are the wordings of its operations that have words of their
+	// own, by name, which internal/kinds hands internal/ops/opcmd
+	// (opcmd.Register). nil for none.
+	Words map[plan.OpName]func(op *plan.Op) (opcmd.Words, bool)
 }
+
+// OpWords is d.Words (Scripted).
+func (d Def[B]) OpWords() map[plan.OpName]func(op *plan.Op) (opcmd.Words, bool) { return d.Words }
 
 // Scripts is d.Ops (Scripted).
 func (d Def[B]) Scripts() fs.FS { return d.Ops }
 
-// Scripted is implemented by a kind that keeps its operations' scripts in
-// its own folder: Scripts returns them (nil for none).
+// Scripted is implemented by a kind that keeps its operations in its own
+// folder: Scripts returns their scripts (nil for none), OpWords the
+// wordings of those worded by a function of their own.
 type Scripted interface {
 	Scripts() fs.FS
+	OpWords() map[plan.OpName]func(op *plan.Op) (opcmd.Words, bool)
 }
 
 // body is r's body as a B, and whether it is one.

@@ -11,14 +11,16 @@
 // of it but its wire form: its reads (the detector), its steps and the
 // names they share with the reads (its operations, the parts of its
 // drift), its preview lines, its operations' scripts (scripts/*.sh and
-// scripts/lib/*.sh, embedded, which byType hands internal/ops), and their
-// tests. It exports one kind.Def, Kind, and registering it is its line in
-// all. Swap and pipeline are kept so, and motd, a kind a test build alone
-// carries (listed in testonly_on.go), which holds its wire body too and
-// registers it (declaration.Register). The other kinds are still split the
-// older way: a file here (<name>.go; directory and link share paths.go)
-// for the steps and preview, the detector in internal/detect, the names in
-// internal/vocab and the scripts in internal/ops/scripts.
+// scripts/lib/*.sh, embedded) and wordings, which byType hands internal/ops
+// and internal/ops/opcmd, and their tests. It exports one kind.Def, Kind,
+// and registering it is its line in all. Swap, pipeline and installer are
+// kept so, and motd, a kind a test build alone carries (listed in
+// testonly_on.go), which holds its wire body too and registers it
+// (declaration.Register). The other kinds are still split the older way:
+// a file here (<name>.go; directory and link share paths.go) for the steps
+// and preview, the detector in internal/detect, the names in
+// internal/vocab, the scripts in internal/ops/scripts and the wordings in
+// internal/ops/opcmd.
 //
 // The wire form (the body's type, its form checks, its texts, its clone
 // and its canonical encoding) stays in pkg/declaration, kind_<name>.go,
@@ -41,9 +43,11 @@ import (
 	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/internal/kind"
+	"github.com/zap-go/zap/internal/kinds/installer"
 	"github.com/zap-go/zap/internal/kinds/pipeline"
 	"github.com/zap-go/zap/internal/kinds/swap"
 	"github.com/zap-go/zap/internal/ops"
+	"github.com/zap-go/zap/internal/ops/opcmd"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -57,7 +61,7 @@ var all = []kind.Kind{
 	kind.Def[*declaration.Link]{Name: declaration.KindLink, Read: detect.NewLink, Plan: linkSteps, Show: showLink, As: plan.Elevated},
 	kind.Def[*declaration.Script]{Name: declaration.KindScript, Read: detect.NewScript, Plan: scriptSteps, Show: showScript, As: plan.Login, Shell: scriptShells},
 	kind.Def[*declaration.Package]{Name: declaration.KindPackage, Read: detect.NewPackage, Plan: packageSteps, Show: showPackage, As: plan.Root},
-	kind.Def[*declaration.Installer]{Name: declaration.KindInstaller, Read: detect.NewInstaller, Plan: installerSteps, As: plan.Login},
+	installer.Kind,
 	kind.Def[*declaration.User]{Name: declaration.KindUser, Read: detect.NewUser, Plan: userSteps, As: plan.Root},
 	kind.Def[*declaration.Service]{Name: declaration.KindService, Read: detect.NewService, Plan: serviceSteps, Show: showService, As: plan.Root},
 	swap.Kind,
@@ -78,8 +82,13 @@ var byType = func() map[declaration.Kind]kind.Kind {
 			panic("kinds: " + string(k.Type()) + " is listed twice")
 		}
 		m[k.Type()] = k
-		if s, ok := k.(kind.Scripted); ok && s.Scripts() != nil {
-			ops.Register(s.Scripts())
+		if s, ok := k.(kind.Scripted); ok {
+			if s.Scripts() != nil {
+				ops.Register(s.Scripts())
+			}
+			for _, name := range slices.Sorted(maps.Keys(s.OpWords())) {
+				opcmd.Register(name, s.OpWords()[name])
+			}
 		}
 	}
 	return m

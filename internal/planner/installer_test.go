@@ -4,8 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/zap-go/zap/internal/kinds/installer"
 	"github.com/zap-go/zap/internal/ops"
-	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -32,7 +32,7 @@ func TestInstallerSteps(t *testing.T) {
 			t.Errorf("%s: %s %+v, want create %+v", c.ID, c.Action, c.Steps, step.Op)
 		}
 	}
-	if _, ok := ops.Script(vocab.OpInstaller); !ok {
+	if _, ok := ops.Script(installer.OpRun); !ok {
 		t.Error("no script for the installer operation")
 	}
 	if _, err := plan.Hash(p, ops.Script); err != nil {

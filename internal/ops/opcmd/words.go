@@ -30,7 +30,6 @@ type Words struct {
 // An operation that isn't here and isn't in Forms has no wording of its
 // own: each caller says its name, its path and its arguments.
 var own = map[plan.OpName]func(op *plan.Op) (Words, bool){
-	vocab.OpInstaller:  installer,
 	vocab.OpUserKeys:   userKeys,
 	vocab.OpPgDatabase: postgres,
 	vocab.OpPgHBA:      postgres,
@@ -66,13 +65,15 @@ func Word(op *plan.Op) (Words, bool) {
 	return Words{Text: s, As: true}, ok
 }
 
-// installer: the URL the script is fetched from and the shell it is piped
-// to.
-func installer(op *plan.Op) (Words, bool) {
-	if len(op.Args) != 2 {
-		return Words{}, false
+// Register adds the wording of an operation a kind keeps in its own
+// folder (internal/kinds/<kind>), as internal/kinds lists the kind, before
+// anything is worded. A name already worded is a mistake in Zap's code:
+// Register panics.
+func Register(name plan.OpName, word func(op *plan.Op) (Words, bool)) {
+	if _, ok := own[name]; ok {
+		panic("opcmd: " + string(name) + " is worded twice")
 	}
-	return Words{Text: "run the script fetched from " + op.Args[0] + " (piped to " + op.Args[1] + ")"}, true
+	own[name] = word
 }
 
 // userKeys: a keys list's account and each key as a plan shows it (its

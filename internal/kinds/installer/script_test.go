@@ -1,4 +1,4 @@
-package ops
+package installer
 
 import (
 	"encoding/pem"
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/zap-go/zap/internal/ops"
 )
 
 // TestInstallerScript runs the installer operation's script under each
@@ -20,6 +22,9 @@ import (
 // whole runs once, piped into the shell line, which takes arguments; a 404,
 // an empty body, a refused connection and a redirect to http run nothing
 // and exit 93.
+// The installer's script, as internal/kinds hands it to ops.
+func init() { ops.Register(scripts) }
+
 func TestInstallerScript(t *testing.T) {
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("no curl on this machine: the installer fetches with curl (or GNU wget)")
@@ -48,7 +53,7 @@ func TestInstallerScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	closed := closedPort(t)
-	script, ok := Script("installer")
+	script, ok := ops.Script(OpRun)
 	if !ok {
 		t.Fatal("no installer script")
 	}
@@ -160,7 +165,7 @@ func TestInstallerScriptWget(t *testing.T) {
 	if err := os.WriteFile(wgetrc, []byte("ca_certificate = "+ca+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	script, _ := Script("installer")
+	script, _ := ops.Script(OpRun)
 	// bin holds what the script needs besides curl, with wget as named.
 	bin := func(wget []string) string {
 		b := t.TempDir()

@@ -1,8 +1,9 @@
-package detect
+package installer
 
 import (
 	"fmt"
 
+	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -16,33 +17,34 @@ type Installer struct {
 	Shown string
 }
 
-func NewInstaller(i *declaration.Installer, env Env) Detector {
-	path, shown, reason := resolvePath("check", i.Check, env)
+// NewInstaller builds the detector of the installer i (kind.Def.Read).
+func NewInstaller(i *declaration.Installer, env detect.Env) detect.Detector {
+	path, shown, reason := detect.ResolvePath("check", i.Check, env)
 	if reason != "" {
-		return Held(reason)
+		return detect.Held(reason)
 	}
 	return &Installer{Path: path, Shown: shown}
 }
 
 // Queries: the check path's type, a link followed.
-func (i *Installer) Queries() []Query {
-	return []Query{{Op: OpType, Lane: observation.LaneElevated, Path: i.Path}}
+func (i *Installer) Queries() []detect.Query {
+	return []detect.Query{{Op: detect.OpType, Lane: observation.LaneElevated, Path: i.Path}}
 }
 
 // Verdict: anything at the check path (of any type) is converged, nothing
 // there absent; a read that gave no answer (denied even as root, timed out,
 // failed) holds, since an installer's run isn't something to repeat on a
 // guess.
-func (i *Installer) Verdict(a []Answer) Result {
+func (i *Installer) Verdict(a []detect.Answer) detect.Result {
 	if len(a) != 1 {
-		return hold(fmt.Sprintf("%d answers for the 1 read of %s", len(a), i.Shown))
+		return detect.Holding(fmt.Sprintf("%d answers for the 1 read of %s", len(a), i.Shown))
 	}
 	switch r := a[0]; r.Status {
-	case StatusOK:
-		return converged()
-	case StatusMissing:
-		return absent()
+	case detect.StatusOK:
+		return detect.Converged()
+	case detect.StatusMissing:
+		return detect.Absent()
 	default:
-		return hold(problem(r, "the check path "+i.Shown, 0))
+		return detect.Holding(detect.Problem(r, "the check path "+i.Shown, 0))
 	}
 }

@@ -1,7 +1,7 @@
 // project_text, project_template and project_bytes: content from a file of
 // the config's project, read when zap-eval evaluates the config.
 
-import type { BytesContent, InlineContent, JsonValue, TemplateContent, TemplateKind } from './types.ts';
+import type { BytesContent, InlineContent, TemplateContent } from './types.ts';
 
 /** The hook zap-eval installs: it reads the file, inside the project only,
  * relative to the module that called the helper, and makes the content. */
@@ -38,10 +38,7 @@ export function project_text(path: string): InlineContent {
  * placeholder; `kinds` holds a variable's value to a form). The path is
  * read as project_text's is.
  */
-export function project_template(
-	path: string,
-	opts: { vars?: Record<string, JsonValue>; kinds?: Record<string, TemplateKind> } = {},
-): TemplateContent {
+export function project_template(path: string, opts: Pick<TemplateContent, 'vars' | 'kinds'> = {}): TemplateContent {
 	const c = read()(path, 'template') as TemplateContent;
 	return { ...c, vars: opts.vars, kinds: opts.kinds };
 }

@@ -57,17 +57,19 @@ func projectEval(t *testing.T, files map[string]string) (*evaluate.Evaluation, s
 func TestProjectFiles(t *testing.T) {
 	ev, root, err := projectEval(t, map[string]string{
 		"proj/zap.ts": `import { project_text, project_bytes } from '@zap-go/zap';
-import { site } from './roles/web.ts';
+import { site, banner } from './roles/web.ts';
 export default (zap) => {
 	zap.target({local: true});
 	zap.file({id: 'motd', path: '/etc/motd', content: project_text('./files/motd.txt')});
-	zap.file({id: 'again', path: '/etc/motd2', content: project_text('./files/motd.txt')});
+	zap.file({id: 'again', path: '/etc/motd2', content: banner});
 	zap.file({id: 'site', path: '/etc/site.conf', content: site('example.org')});
 	zap.file({id: 'logo', path: '/srv/logo.png', content: project_bytes('./files/logo.png')});
 };
 `,
-		"proj/roles/web.ts": `import { project_template } from '@zap-go/zap';
+		"proj/roles/web.ts": `import { project_template, project_text } from '@zap-go/zap';
 export const site = (domain: string) => project_template('./site.conf', {vars: {domain}, kinds: {domain: 'domain'}});
+// Read at the module's top level, before the config's function runs.
+export const banner = project_text('../files/motd.txt');
 `,
 		"proj/files/motd.txt":  "hello\n",
 		"proj/roles/site.conf": "server_name {{domain}};\n",

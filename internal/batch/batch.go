@@ -390,10 +390,15 @@ type unit struct {
 	paths []pathReads
 	// digests is how many of paths have their content read.
 	digests int
+	// budget is the most bytes a text group reads (textScript).
+	budget int64
 }
 
 // opPaths is the op of a unit that is a group of path reads.
 const opPaths detect.Op = "paths"
+
+// opTexts is the op of a unit that is a group of text reads (textScript).
+const opTexts detect.Op = "texts"
 
 // pathReads is one path of a group and the reads of it, by query index.
 type pathReads struct {
@@ -411,12 +416,13 @@ func grouped(op detect.Op) bool {
 // in groups, every read of one path in the group that has the path, and
 // the groups together at the place of the first group's first read.
 func plan(queries []detect.Query) ([]unit, error) {
-	var units []unit
+	var units, texts []unit
 	open, size := -1, 0
 	var at map[string]int
+	textSize := 0
 	for i, q := range queries {
 		switch q.Op {
-		case detect.OpType, detect.OpStat, detect.OpReadlink, detect.OpDigest, detect.OpContent:
+		case detect.OpType, detect.OpStat, detect.OpReadlink, detect.OpDigest, detect.OpContent, detect.OpText:
 			if q.Path == "" {
 				return nil, fmt.Errorf("query %d: no path to read", i)
 			}
@@ -426,6 +432,17 @@ func plan(queries []detect.Query) ([]unit, error) {
 			if !strings.HasPrefix(q.Path, "/") {
 				return nil, fmt.Errorf("query %d: a path that isn't absolute", i)
 			}
+		}
+		if q.Op == detect.OpText {
+			// Text reads go in groups of their own, after every other
+			// read: they feed no verdict.
+			n := len(texts) - 1
+			if n < 0 || len(texts[n].reads) >= groupPaths || textSize+len(q.Path) > groupBytes {
+				texts, textSize, n = append(texts, unit{op: opTexts}), 0, n+1
+			}
+			texts[n].reads = append(texts[n].reads, i)
+			textSize += len(q.Path) + 1
+			continue
 		}
 		if !grouped(q.Op) {
 			units = append(units, unit{op: q.Op, reads: []int{i}})
@@ -471,7 +488,12 @@ func plan(queries []detect.Query) ([]unit, error) {
 			}
 		}
 	}
-	return together(units), nil
+	for k := range texts {
+		// The batch's budget is shared out, so that all its text reads
+		// together read at most detect.TextBudget bytes.
+		texts[k].budget = detect.TextBudget / int64(len(texts))
+	}
+	return append(together(units), texts...), nil
 }
 
 // together moves every group of path reads up to the place of the first,
@@ -516,6 +538,8 @@ func (b *Batch) probe(un unit) (string, error) {
 		return run + "readlink -- " + vocab.Quote(b.Queries[un.reads[0]].Path), nil
 	case detect.OpContent:
 		return contentProbe(b.Queries[un.reads[0]])
+	case opTexts:
+		return b.textProbe(un)
 	case detect.OpCommand:
 		script, t, err := commandScript(b.Queries[un.reads[0]].Command, "command", vocab.CheckTimeout)
 		if err != nil {

@@ -693,3 +693,81 @@ func TestGroupsTogether(t *testing.T) {
 		}
 	})
 }
+
+// TestTextReads: a group of text reads (a diff's) answers each path as a
+// content read would, but reads a file over the limit not at all (its
+// size instead), never follows a link or opens a fifo, takes whatever
+// bytes a file holds as they are, and stops at the batch's budget.
+func TestTextReads(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	must(t, os.WriteFile(p("small"), []byte("a\nb\n"), 0o644))
+	must(t, os.WriteFile(p("empty"), nil, 0o644))
+	must(t, os.WriteFile(p("long"), []byte(strings.Repeat("0123456789", 3)), 0o644))
+	must(t, os.WriteFile(p("forged"), []byte("ZAP00 E 0 0\nZAP00 Z\n\x00\xff"), 0o644))
+	must(t, os.WriteFile(p("odd name\nwith a line"), []byte("odd\n"), 0o644))
+	must(t, os.WriteFile(p("twice"), []byte("x"), 0o644))
+	must(t, os.Link(p("twice"), p("twice2")))
+	must(t, os.Symlink(p("small"), p("link")))
+	must(t, syscall.Mkfifo(p("fifo"), 0o644))
+	cases := []struct {
+		path string
+		want detect.Answer
+	}{
+		{p("small"), detect.Answer{Status: detect.StatusOK, Content: "a\nb\n"}},
+		{p("empty"), detect.Answer{Status: detect.StatusOK}},
+		{p("long"), detect.Answer{Status: detect.StatusOK, Over: true, Size: 30}},
+		{p("forged"), detect.Answer{Status: detect.StatusOK, Content: "ZAP00 E 0 0\nZAP00 Z\n\x00\xff"}},
+		{p("odd name\nwith a line"), detect.Answer{Status: detect.StatusOK, Content: "odd\n"}},
+		{p("none"), detect.Answer{Status: detect.StatusMissing}},
+		{p("link"), detect.Answer{Status: detect.StatusNotRegular, Type: detect.TypeSymlink}},
+		{p("fifo"), detect.Answer{Status: detect.StatusNotRegular, Type: detect.TypeOther}},
+		{dir, detect.Answer{Status: detect.StatusNotRegular, Type: detect.TypeOther}},
+		{p("twice"), detect.Answer{Status: detect.StatusHardLinked, Links: 2}},
+	}
+	qs := []detect.Query{{Op: detect.OpDigest, Lane: observation.LaneElevated, Path: p("small")}}
+	for _, c := range cases {
+		qs = append(qs, detect.Query{Op: detect.OpText, Lane: observation.LaneElevated, Path: c.path, Limit: 24})
+	}
+	answerEach(t, qs, func(t *testing.T, answers []detect.Answer) {
+		if answers[0].Status != detect.StatusOK || answers[0].SHA512 == "" {
+			t.Errorf("the digest read beside the text reads: %+v", answers[0])
+		}
+		for i, c := range cases {
+			if got := answers[i+1]; got != c.want {
+				t.Errorf("%q: got %+v, want %+v", c.path, got, c.want)
+			}
+		}
+	})
+}
+
+// TestTextReadsBudget: the text reads of a batch read at most
+// detect.TextBudget bytes in all; a file past it answers failed, and one
+// that still fits after it is read.
+func TestTextReadsBudget(t *testing.T) {
+	dir := t.TempDir()
+	mib := bytes.Repeat([]byte("x"), 1<<20-10)
+	var qs []detect.Query
+	n := detect.TextBudget>>20 + 1
+	for i := range n {
+		path := filepath.Join(dir, strconv.Itoa(i))
+		must(t, os.WriteFile(path, mib, 0o644))
+		qs = append(qs, detect.Query{Op: detect.OpText, Lane: observation.LaneElevated, Path: path, Limit: detect.ContentLimit})
+	}
+	small := filepath.Join(dir, "small")
+	must(t, os.WriteFile(small, []byte("s"), 0o644))
+	qs = append(qs, detect.Query{Op: detect.OpText, Lane: observation.LaneElevated, Path: small, Limit: detect.ContentLimit})
+	answerEach(t, qs, func(t *testing.T, answers []detect.Answer) {
+		for i := range n - 1 {
+			if a := answers[i]; a.Status != detect.StatusOK || len(a.Content) != len(mib) {
+				t.Errorf("file %d: %s, %d bytes", i, a.Status, len(a.Content))
+			}
+		}
+		if a := answers[n-1]; a.Status != detect.StatusFailed {
+			t.Errorf("the file past the budget: %+v", a.Status)
+		}
+		if a := answers[n]; a.Status != detect.StatusOK || a.Content != "s" {
+			t.Errorf("the small file after it: %+v", a)
+		}
+	})
+}

@@ -226,6 +226,10 @@ func (b *Batch) answerUnit(answers []detect.Answer, un unit, code int, data []by
 		pathGroupAnswers(answers, un, code, data)
 		return
 	}
+	if un.op == opTexts {
+		textGroupAnswers(b, answers, un, code, data)
+		return
+	}
 	answers[un.reads[0]] = answer(b.Queries[un.reads[0]], code, data)
 }
 

@@ -79,6 +79,8 @@ func (t FileType) Name() string {
 //	command   Exit (ok: the command exited with a status)
 //	probe     Exit and Output (ok: the probe exited with a status)
 //	content   Content and Over (ok); Type (not_regular); Links (hard_linked)
+//	text      Content, or Over and Size (ok); Type (not_regular); Links
+//	          (hard_linked); failed past the batch's TextBudget
 //
 // Detail says what went wrong for failed, in words of the host's own (never
 // bytes the target printed).
@@ -100,7 +102,10 @@ type Answer struct {
 	// with Over set when the file holds more.
 	Content string `json:"content,omitempty"`
 	Over    bool   `json:"over,omitempty"`
-	Detail  string `json:"detail,omitempty"`
+	// Size is a text read's file size, set when it is Over and its
+	// content wasn't read.
+	Size   int64  `json:"size,omitempty"`
+	Detail string `json:"detail,omitempty"`
 }
 
 // problem is the part of a reason that says why a read of what (a noun

@@ -36,6 +36,13 @@ type Result struct {
 	// against, vendored or zap.lock's; the plan carries it to the steps
 	// that place the pinned bytes. "" for any other resource.
 	Pin string
+	// DiffSides are, for a file read for a diff (Env.Diff) whose content
+	// would change, the target's bytes and the desired ones, which
+	// zap-detect makes the diff of (internal/textdiff); Diff is instead
+	// the line that says why no diff is shown. Display only: no plan
+	// holds either.
+	DiffSides *DiffSides
+	Diff      string
 }
 
 func converged() Result         { return Result{Verdict: observation.Converged} }
@@ -94,6 +101,14 @@ type Env struct {
 	// Resource is the resource being read, which kind.Def's Detect sets
 	// before it builds the detector (a pin is looked up by it).
 	Resource *declaration.Resource
+	// Diff has a file's detector read the text a diff of its content
+	// shows (zap plan --diff), in the same batch; Fingerprint keys a
+	// SHA-512 for a diff withheld because the file holds a secret (nil:
+	// sizes only), and Cached is the pinned bytes of remote content the
+	// content cache holds, at most limit+1 of them (nil: none).
+	Diff        bool
+	Fingerprint func(sha512hex string) string
+	Cached      func(pin string, limit int) ([]byte, bool)
 }
 
 // held is a detector for a resource that can't be read at all: it declares

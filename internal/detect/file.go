@@ -28,11 +28,18 @@ type File struct {
 	// content.
 	Source      string
 	SourceShown string
+	// Text, when set, reads the bytes a diff of the content shows (zap
+	// plan --diff) in the same batch, and the Result carries the diff.
+	Text *TextDiff
 }
 
 // Queries: the digest, the followed type, the lstat when attributes are
-// declared, and the source's digest for source content.
-func (f *File) Queries() []Query {
+// declared, and the source's digest for source content; then, for a diff,
+// the text reads.
+func (f *File) Queries() []Query { return append(f.reads(), f.Text.queries(f)...) }
+
+// reads are the queries the verdict is made from.
+func (f *File) reads() []Query {
 	q := []Query{
 		{Op: OpDigest, Lane: observation.LaneElevated, Path: f.Path},
 		{Op: OpType, Lane: observation.LaneElevated, Path: f.Path},
@@ -72,6 +79,14 @@ func (f *File) Verdict(a []Answer) Result {
 	if len(a) != len(f.Queries()) {
 		return hold(fmt.Sprintf("%d answers for %d reads of %s", len(a), len(f.Queries()), f.Shown))
 	}
+	n := len(f.reads())
+	r := f.verdict(a[:n])
+	f.Text.show(f, &r, a[:n], a[n:], nil)
+	return r
+}
+
+// verdict is Verdict's from the answers of the reads alone.
+func (f *File) verdict(a []Answer) Result {
 	want, content := f.SHA512, f.Content
 	if f.Source != "" {
 		var reason string
@@ -191,6 +206,7 @@ func NewFile(f *declaration.File, env Env) Detector {
 		if reason != "" {
 			return Held(reason)
 		}
+		out.Text = textDiff(env, shown, "source "+out.SourceShown, nil, nil)
 		return out
 	case declaration.ContentTemplate:
 		if c.Template == nil {
@@ -203,6 +219,7 @@ func NewFile(f *declaration.File, env Env) Detector {
 			return Held(err.Error())
 		}
 		out.SHA512, out.Content = sha512Hex(content), fmt.Sprintf("template (%d bytes rendered)", len(content))
+		out.Text = textDiff(env, shown, "template", []byte(content), templateSecrets(c.Vars, env))
 		return out
 	case declaration.ContentBytes:
 		b, err := c.Bytes()
@@ -217,5 +234,36 @@ func NewFile(f *declaration.File, env Env) Detector {
 		content = *c.Inline
 	}
 	out.SHA512, out.Content = sha512Hex(content), fmt.Sprintf("inline (%d bytes)", len(content))
+	out.Text = textDiff(env, shown, "inline", []byte(content), nil)
+	return out
+}
+
+// textDiff is what a diff of a file's content is made from when env asks
+// for one (Env.Diff), else nil: the path as reasons show it, and to, where
+// the content comes from.
+func textDiff(env Env, shown, to string, content []byte, secrets []string) *TextDiff {
+	if !env.Diff {
+		return nil
+	}
+	if content == nil {
+		content = []byte{}
+	}
+	return &TextDiff{From: shown + " (target)", To: to + " (config)", Desired: content, Secrets: secrets, Mask: env.Mask, Fingerprint: env.Fingerprint}
+}
+
+// templateSecrets are the values of the secret references a template's
+// variables take.
+func templateSecrets(vars map[string]declaration.Var, env Env) []string {
+	var out []string
+	for _, v := range vars {
+		if v.Text == nil {
+			continue
+		}
+		for _, ref := range v.Text.Refs() {
+			if env.Secret != nil && env.Secret(ref) {
+				out = append(out, env.Value(ref))
+			}
+		}
+	}
 	return out
 }

@@ -19,7 +19,15 @@ const (
 	OpCommand  Op = "command"  // an operator's command
 	OpProbe    Op = "probe"    // one of Zap's own commands, its output read
 	OpContent  Op = "content"  // a bounded read of a small regular file of its own
+	// OpText reads a regular file of its own for a diff (zap plan --diff):
+	// at most Limit bytes, and only while the batch's TextBudget lasts.
+	// Its answer feeds no verdict.
+	OpText Op = "text"
 )
+
+// TextBudget is the most bytes a batch's text reads read in all: past it
+// a text read answers failed, and its diff isn't shown.
+const TextBudget = 8 << 20
 
 // ContentLimit is the most a content read may ask for.
 const ContentLimit = 1 << 20

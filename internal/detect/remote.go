@@ -26,13 +26,19 @@ type RemoteFile struct {
 	// Remember adds bytes read back from the target, which hashed to pin,
 	// to the content cache; nil keeps nothing.
 	Remember func(pin string, data []byte)
+	// Cached reads the pinned bytes from the content cache for a diff, at
+	// most limit+1 of them; nil: a diff shows none.
+	Cached func(pin string, limit int) ([]byte, bool)
 }
 
 // Queries: the file's digest, type and (when attributes are declared)
 // lstat, and the read-back of its bytes when the cache doesn't hold the
 // pinned ones.
-func (f *RemoteFile) Queries() []Query {
-	q := f.File.Queries()
+func (f *RemoteFile) Queries() []Query { return append(f.reads(), f.Text.queries(&f.File)...) }
+
+// reads are the queries the verdict is made from.
+func (f *RemoteFile) reads() []Query {
+	q := f.File.reads()
 	if f.Pin.SHA512 == "" {
 		q = append(q, Query{Op: OpContent, Lane: observation.LaneElevated, Path: f.Path, Limit: ContentLimit})
 	}
@@ -42,7 +48,35 @@ func (f *RemoteFile) Queries() []Query {
 // Verdict: the rules of a file (absent, a link drifts, anything else there
 // holds), its content compared with the pin by SHA-512 or, uncached, by
 // the blake3 of the bytes read back.
-func (f *RemoteFile) Verdict(a []Answer) Result { return withPin(f.verdict(a), f.Pin) }
+func (f *RemoteFile) Verdict(a []Answer) Result {
+	if len(a) != len(f.Queries()) {
+		return hold(fmt.Sprintf("%d answers for %d reads of %s", len(a), len(f.Queries()), f.Shown))
+	}
+	n := len(f.reads())
+	r := withPin(f.verdict(a[:n]), f.Pin)
+	if f.Text != nil {
+		f.Text.show(&f.File, &r, a[:n], a[n:], f.cached())
+	}
+	return r
+}
+
+// cached is the desired side of a diff of remote content: the pinned bytes
+// the content cache holds, or why there are none to show.
+func (f *RemoteFile) cached() *desired {
+	if f.Cached == nil {
+		return &desired{reason: "the pinned bytes aren't in the content cache (a dry zap apply fetches them)"}
+	}
+	b, ok := f.Cached(f.Pin.Blake3, TextLimit)
+	switch {
+	case !ok:
+		return &desired{reason: "the pinned bytes aren't in the content cache (a dry zap apply fetches them)"}
+	case len(b) > TextLimit && f.Pin.SHA512 != "":
+		return &desired{bytes: b[:TextLimit], size: int64(len(b)), sha512: f.Pin.SHA512}
+	case len(b) > TextLimit:
+		return &desired{reason: "the pinned bytes are more than a diff shows"}
+	}
+	return &desired{bytes: b}
+}
 
 // withPin is r carrying the pin it was compared against, unless it holds.
 func withPin(r Result, pin Pin) Result {
@@ -53,8 +87,8 @@ func withPin(r Result, pin Pin) Result {
 }
 
 func (f *RemoteFile) verdict(a []Answer) Result {
-	if len(a) != len(f.Queries()) {
-		return hold(fmt.Sprintf("%d answers for %d reads of %s", len(a), len(f.Queries()), f.Shown))
+	if len(a) != len(f.reads()) {
+		return hold(fmt.Sprintf("%d answers for %d reads of %s", len(a), len(f.reads()), f.Shown))
 	}
 	digest := a[0]
 	if r, done := f.regular(a); done {
@@ -266,5 +300,9 @@ func newRemote(f *declaration.File, path, shown string, env Env) Detector {
 	if e := fetched.Extract; e != nil && e.Type != declaration.ExtractNone {
 		return &RemoteTree{Path: path, Shown: shown, Attrs: attrs, Pin: pin, Want: RemoteProvenance(pin.Blake3, e)}
 	}
-	return &RemoteFile{File: File{Path: path, Shown: shown, Attrs: attrs}, Pin: pin, Remember: env.Remember}
+	out := &RemoteFile{File: File{Path: path, Shown: shown, Attrs: attrs}, Pin: pin, Remember: env.Remember, Cached: env.Cached}
+	if env.Diff {
+		out.Text = textDiff(env, shown, "remote "+fetched.URL.String(), nil, nil)
+	}
+	return out
 }

@@ -57,9 +57,14 @@ func (h *Host) Answer(ctx context.Context, lane observation.Lane, queries []dete
 	}
 	names := &names{users: map[uint32]string{}, groups: map[uint32]string{}}
 	answers := make([]detect.Answer, len(queries))
+	budget := int64(detect.TextBudget)
 	for i, q := range queries {
 		if err := ctx.Err(); err != nil {
 			return nil, err
+		}
+		if q.Op == detect.OpText && q.Path != "" {
+			answers[i] = readText(q.Path, q.Limit, &budget)
+			continue
 		}
 		answers[i] = h.answer(ctx, q, names)
 	}

@@ -116,6 +116,41 @@ func readContent(path string, limit int) detect.Answer {
 	return detect.Answer{Status: detect.StatusOK, Content: string(b)}
 }
 
+// readText answers a text read (a diff's): a regular file of its own, as a
+// content read opens it, read whole when it is at most limit bytes and
+// budget has them left (budget is what the lane's text reads may still
+// read, and shrinks by what this one read); a larger file is Over with its
+// Size, unread.
+func readText(path string, limit int, budget *int64) detect.Answer {
+	if limit <= 0 || limit > detect.ContentLimit {
+		return failed(fmt.Sprintf("a text read's limit is 1 to %d bytes", detect.ContentLimit))
+	}
+	f, a := openOwn(path)
+	if f == nil {
+		return a
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fromError(err)
+	}
+	if st.Size() > int64(limit) {
+		return detect.Answer{Status: detect.StatusOK, Over: true, Size: st.Size()}
+	}
+	if st.Size() > *budget {
+		return failed("the pass has read as much text for diffs as it reads")
+	}
+	b, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
+	if err != nil {
+		return fromError(err)
+	}
+	*budget -= int64(len(b))
+	if len(b) > limit {
+		return detect.Answer{Status: detect.StatusOK, Over: true, Size: int64(len(b))}
+	}
+	return detect.Answer{Status: detect.StatusOK, Content: string(b)}
+}
+
 // openOwn opens path for a content read: only a regular file of its own
 // (lstat first, so a fifo or device is never opened; O_NOFOLLOW, so a link
 // swapped in isn't followed), with one link, still the file at the name.

@@ -2,6 +2,7 @@ package zapdetect
 
 import (
 	"bytes"
+	"io"
 	"os"
 
 	"github.com/zap-go/zap/internal/fetch"
@@ -22,4 +23,24 @@ func remember(pin string, data []byte) {
 	if err == nil {
 		e.Close()
 	}
+}
+
+// cached is detect.Env.Cached: the pinned bytes the operator's content
+// cache holds, at most limit+1 of them (an entry is hashed again as it is
+// opened, so they are the pin's); false when it holds none.
+func cached(pin string, limit int) ([]byte, bool) {
+	st, err := state.Open(os.Getenv)
+	if err != nil {
+		return nil, false
+	}
+	e, err := fetch.NewCache(st.ContentCache()).Open(pin)
+	if err != nil {
+		return nil, false
+	}
+	defer e.Close()
+	b, err := io.ReadAll(io.LimitReader(e.File, int64(limit)+1))
+	if err != nil {
+		return nil, false
+	}
+	return b, true
 }

@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	zap-detect [--bootstrap] [--lock PATH] [--pin ID=BLAKE3]... [DECLARATION]
+//	zap-detect [--bootstrap] [--diff] [--lock PATH] [--pin ID=BLAKE3]... [DECLARATION]
 //
 // A resource that fetches is compared against its pin: the vendored blake3,
 // or a tracked one from the zap.lock --lock names while its entry is current
@@ -43,6 +43,12 @@
 // warning (warnings). A marker directory that can't be read fails the pass
 // (exit 1): it must not read as owing nothing.
 //
+// With --diff, each file's detector also reads the text a diff of its
+// content shows (at most 256 KiB of a regular file of its own, never
+// through a link), in the same batch, and a file whose content would
+// change carries the diff, masked, in its observation's diff field
+// (internal/textdiff). The verdicts are made as without it.
+//
 // A file read as a regular file is recorded with a fingerprint of its
 // content (observation.Resource.Fingerprint): its SHA-512 keyed with the
 // operator's fingerprint key in $ZAP_HOME or ~/.zap (stage.FingerprintKey),
@@ -80,12 +86,13 @@ import (
 	"github.com/zap-go/zap/internal/resolve"
 	"github.com/zap-go/zap/internal/sshhost"
 	"github.com/zap-go/zap/internal/strict"
+	"github.com/zap-go/zap/internal/textdiff"
 	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
 
-const usage = `usage: zap-detect [--bootstrap] [--lock PATH] [--pin ID=BLAKE3]... [DECLARATION]
+const usage = `usage: zap-detect [--bootstrap] [--diff] [--lock PATH] [--pin ID=BLAKE3]... [DECLARATION]
 
 Reads a declaration (zap-eval's output) from the file DECLARATION, or from
 stdin when it is absent, reads the target it describes, and writes the
@@ -99,6 +106,9 @@ resolve against $HOME.
   --bootstrap  connect to a remote target as its bootstrap_user rather than
                its user (the first bring-up of a host); the observations
                name the user connected as
+  --diff       also read the text of each file whose content would change
+               (at most 256 KiB, in the same batch) and write its diff,
+               masked, in its observation's diff field
   --lock PATH  take tracked pins (fetched content with no blake3 in the
                config) from the zap.lock at PATH: a current entry is the
                pin compared against; a missing, stale or unverifiable one
@@ -140,6 +150,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := stage.NewFlagSet("zap-detect")
 	bootstrap := fs.Bool("bootstrap", false, "connect as the target's bootstrap_user")
+	diff := fs.Bool("diff", false, "write the diff of each file whose content would change")
 	var pf pinFlags
 	fs.StringVar(&pf.lock, "lock", "", "take tracked pins from the zap.lock at `PATH`")
 	fs.Func("pin", "a tracked pin `ID=BLAKE3` minted for a resource the lock has no entry for", pf.pinFlag)
@@ -186,7 +197,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		decl <- b
 	}()
-	o, err := observe(ctx, d, res, conn, p)
+	o, err := observe(ctx, d, res, conn, p, *diff)
 	if err != nil {
 		return err
 	}
@@ -195,8 +206,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 // observe reads the target of d, locally or through conn, and makes the
 // observations.
-func observe(ctx context.Context, d *declaration.Declaration, res *resolve.Resolution, conn *dialing, p *pins) (*observation.Observations, error) {
+func observe(ctx context.Context, d *declaration.Declaration, res *resolve.Resolution, conn *dialing, p *pins, diff bool) (*observation.Observations, error) {
 	env := detectEnv(d, res, p)
+	if diff {
+		key, err := stage.FingerprintKey()
+		if err != nil {
+			return nil, err
+		}
+		env.Diff, env.Cached = true, cached
+		env.Fingerprint = func(sum string) string { return detect.Fingerprint(key, sum) }
+	}
 	var host detect.Host
 	var ctxt observation.Context
 	if d.Target.Local {
@@ -320,7 +339,7 @@ func pass(ctx context.Context, d *declaration.Declaration, host detect.Host, det
 func resources(o *observation.Observations, results []detect.Result) error {
 	var key []byte
 	for i, r := range results {
-		o.Resources[i] = observation.Resource{ID: o.Declaration.Resources[i].ID, Verdict: r.Verdict, Reason: r.Reason, Drift: r.Drift, Pin: r.Pin}
+		o.Resources[i] = observation.Resource{ID: o.Declaration.Resources[i].ID, Verdict: r.Verdict, Reason: r.Reason, Drift: r.Drift, Pin: r.Pin, Diff: contentDiff(r)}
 		if r.Seen == "" || r.Verdict == observation.Undetermined {
 			continue
 		}
@@ -335,6 +354,18 @@ func resources(o *observation.Observations, results []detect.Result) error {
 		o.Resources[i].Fingerprint = detect.Fingerprint(key, r.Seen)
 	}
 	return nil
+}
+
+// contentDiff is r's content diff (internal/textdiff), or the line that
+// stands for it; "" for none.
+func contentDiff(r detect.Result) string {
+	d := r.DiffSides
+	if d == nil {
+		return r.Diff
+	}
+	return textdiff.Show(textdiff.Input{From: d.From, To: d.To, Current: d.Current, Absent: d.Absent, Size: d.Size,
+		CurrentSHA512: d.CurrentSHA512, Desired: d.Desired, DesiredSize: d.DesiredSize, DesiredSHA512: d.DesiredSHA512,
+		Mask: d.Mask, Secrets: d.Secrets, Fingerprint: d.Fingerprint})
 }
 
 // write writes the observations to stdout, checked against a document's

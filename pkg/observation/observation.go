@@ -140,6 +140,12 @@ type Resource struct {
 	// vendored in the config or from zap.lock: 64 lowercase hex digits. A
 	// plan carries it to the steps that place the pinned bytes.
 	Pin string `json:"pin,omitempty"`
+	// Diff is, under zap-detect --diff, for a file whose content would
+	// change, the unified diff from the target's bytes to the declared
+	// ones, every secret masked, or the one line that stands for it
+	// (binary or large, content withheld, not shown). Display only:
+	// zap-plan reads past it, so no plan or plan_hash depends on it.
+	Diff string `json:"diff,omitempty"`
 }
 
 // ValidFingerprint reports whether s is a fingerprint's form: 64 lowercase
@@ -272,6 +278,9 @@ func (o *Observations) validate(decl bool) error {
 		}
 		if r.Fingerprint != "" && (r.Verdict != Drifted || !ValidFingerprint(r.Fingerprint)) {
 			return fmt.Errorf("resources[%d] (%s).fingerprint: 64 lowercase hex digits, for a drifted resource only", i, r.ID)
+		}
+		if r.Diff != "" && r.Verdict != Drifted && r.Verdict != Absent {
+			return fmt.Errorf("resources[%d] (%s).diff: for a drifted or absent resource only", i, r.ID)
 		}
 		if r.Pin != "" {
 			if _, fetches := o.Declaration.Resources[i].Fetched(); !fetches || !ValidFingerprint(r.Pin) {
@@ -410,6 +419,7 @@ func (r *Resource) DecodeField(path string, raw json.RawMessage) error {
 	f.Opt("reason", &r.Reason)
 	f.Opt("fingerprint", &r.Fingerprint)
 	f.Opt("pin", &r.Pin)
+	f.Opt("diff", &r.Diff)
 	strict.ListOf(f, "drift", false, &r.Drift)
 	return f.Done()
 }

@@ -110,6 +110,9 @@ func mayTrack(out []byte) bool {
 
 func (s *Session) detectArgsFor(fetching bool) []string {
 	args := s.StageArgs()
+	if s.env.Diff {
+		args = append(args, "--diff")
+	}
 	if s.env.NoLock || !fetching {
 		return args
 	}

@@ -63,6 +63,11 @@ type Env struct {
 	// MintPins is apply's, dry or wet: ReadPins refuses a stale or
 	// unverifiable tracked pin and mints a missing one.
 	MintPins bool
+	// Diff is --diff: a pass's first read of the target (Preview,
+	// Observe) also reads the text of each file whose content would
+	// change, and its observations carry the diff (zap-detect --diff);
+	// the reading again after a wetrun (Detect) doesn't.
+	Diff bool
 	// BeforeDetect runs before a preview's zap-detect (the front end's
 	// sudo warm-up on a terminal); nil for nothing.
 	BeforeDetect func(ctx context.Context, d *declaration.Declaration, changes bool)
@@ -316,7 +321,8 @@ type reportResult struct {
 
 // Detect runs zap-detect on the declaration.
 func (s *Session) Detect(ctx context.Context, ev *Evaluation) (*Detection, error) {
-	return s.detectWith(ctx, ev, false)
+	args := slices.DeleteFunc(s.detectArgs(), func(a string) bool { return a == "--diff" })
+	return s.detectWithArgs(ctx, ev, false, args)
 }
 
 // DetectAsUser runs zap-detect as Detect does, but connecting as the
@@ -325,7 +331,7 @@ func (s *Session) Detect(ctx context.Context, ev *Evaluation) (*Detection, error
 func (s *Session) DetectAsUser(ctx context.Context, ev *Evaluation) (*Detection, error) {
 	// The lock's path is absolute and a pin is id=blake3, so no other
 	// argument reads as the flag.
-	args := slices.DeleteFunc(s.detectArgs(), func(a string) bool { return a == "--bootstrap" })
+	args := slices.DeleteFunc(s.detectArgs(), func(a string) bool { return a == "--bootstrap" || a == "--diff" })
 	return s.detectWithArgs(ctx, ev, false, args)
 }
 

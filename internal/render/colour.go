@@ -14,6 +14,7 @@ const (
 	sgrRed    = "\x1b[31m"
 	sgrGreen  = "\x1b[32m"
 	sgrYellow = "\x1b[33m"
+	sgrCyan   = "\x1b[36m"
 	sgrError  = "\x1b[1;31m"
 )
 
@@ -23,11 +24,17 @@ const lineLimit = 4 << 10
 
 // The lines a terminal shows in colour, by how they begin: a create green,
 // an update yellow, a removal and a failure red, a banner (a word in
-// capitals and a dash: REFUSED —, LOCK —, NOT OBSERVED —) bold.
+// capitals and a dash: REFUSED —, LOCK —, NOT OBSERVED —) bold; in a
+// content diff under a change (ContentDiff), its headers bold, a hunk's
+// line cyan, a line taken out red and one put in green.
 var lineStyles = []struct {
 	re    *regexp.Regexp
 	style string
 }{
+	{regexp.MustCompile(`^    (---|\+\+\+) `), sgrBold},
+	{regexp.MustCompile(`^    @@ -[0-9]`), sgrCyan},
+	{regexp.MustCompile(`^    -`), sgrRed},
+	{regexp.MustCompile(`^    \+`), sgrGreen},
 	{regexp.MustCompile(`^\[\+\] `), sgrGreen},
 	{regexp.MustCompile(`^\[~\] `), sgrYellow},
 	{regexp.MustCompile(`^\[-\] `), sgrRed},

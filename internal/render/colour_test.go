@@ -38,3 +38,30 @@ func TestColour(t *testing.T) {
 		t.Errorf("Flush wrote %q", b.String())
 	}
 }
+
+// A content diff under a change: its headers bold, a hunk's line cyan, a
+// line taken out red, one put in green, its context and summary lines
+// plain.
+func TestColourContentDiff(t *testing.T) {
+	var b bytes.Buffer
+	c := NewColour(&b)
+	c.SetOn(true)
+	ContentDiff(c, "--- /etc/motd (target)\n+++ inline (config)\n@@ -1,2 +1,2 @@\n same\n-old\n+new\n", "    ")
+	ContentDiff(c, "binary or large: 4 bytes → 9 bytes, sha512 a… → b…\n", "    ")
+	want := "\x1b[1m    --- /etc/motd (target)\x1b[0m\n\x1b[1m    +++ inline (config)\x1b[0m\n\x1b[36m    @@ -1,2 +1,2 @@\x1b[0m\n" +
+		"     same\n\x1b[31m    -old\x1b[0m\n\x1b[32m    +new\x1b[0m\n    diff: binary or large: 4 bytes → 9 bytes, sha512 a… → b…\n"
+	if b.String() != want {
+		t.Errorf("got %q\nwant %q", b.String(), want)
+	}
+}
+
+// A content diff's lines are escaped: a control character the target's
+// file holds is spelled out, never written raw to the terminal.
+func TestContentDiffEscapes(t *testing.T) {
+	var b bytes.Buffer
+	ContentDiff(&b, "--- /x (target)\n+++ inline (config)\n@@ -1 +1 @@\n-a\x1b[2Jb\n+c\n", "  ")
+	want := "  --- /x (target)\n  +++ inline (config)\n  @@ -1 +1 @@\n  -a<U+001B>[2Jb\n  +c\n"
+	if b.String() != want {
+		t.Errorf("got %q\nwant %q", b.String(), want)
+	}
+}

@@ -37,7 +37,7 @@ func TestRefreshAndCommands(t *testing.T) {
 	}}
 	var b strings.Builder
 	for i := range p.Changes {
-		Change(&b, p, &p.Changes[i], false)
+		Change(&b, p, &p.Changes[i], false, "")
 	}
 	want := `[+] cache-update-apt  zap
     = sudo apt-get update -q -o DPkg::Lock::Timeout=120

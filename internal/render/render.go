@@ -84,6 +84,10 @@ type PlanOptions struct {
 	// Diff adds a drifted resource's ~ field: observed → desired lines
 	// above its steps.
 	Diff bool
+	// Diffs are the content diffs zap-detect --diff made, by resource id
+	// (ContentDiffs): each is written under its change's ~ lines, before
+	// its steps.
+	Diffs map[string]string
 	// Unbindable names the secret references the target's host or
 	// connecting user goes through: the plan is shown with no plan_hash,
 	// under the UNBINDABLE note.
@@ -111,7 +115,7 @@ func Plan(w io.Writer, p *plan.Plan, o PlanOptions) {
 	}
 	fmt.Fprintln(w)
 	for i := range p.Changes {
-		Change(w, p, &p.Changes[i], o.Diff)
+		Change(w, p, &p.Changes[i], o.Diff, o.Diffs[p.Changes[i].ID])
 	}
 	if len(p.Changes) > 0 {
 		fmt.Fprintln(w)
@@ -185,8 +189,9 @@ func Header(w io.Writer, t declaration.Target, c observation.Context, refs []obs
 }
 
 // Change writes one change: its [+] or [~] line, what it declares, its
-// drift (with diff) and its steps.
-func Change(w io.Writer, p *plan.Plan, c *plan.Change, diff bool) {
+// drift (with diff), its content's diff (content, "" for none) and its
+// steps.
+func Change(w io.Writer, p *plan.Plan, c *plan.Change, diff bool, content string) {
 	mark := "[+]"
 	if c.Action == plan.Update {
 		mark = "[~]"
@@ -198,6 +203,9 @@ func Change(w io.Writer, p *plan.Plan, c *plan.Change, diff bool) {
 		for _, d := range c.Drift {
 			Difference(w, d, "    ")
 		}
+	}
+	if content != "" {
+		ContentDiff(w, content, "    ")
 	}
 	for i, s := range c.Steps {
 		// A verify's step shows as the assertion it checks.
@@ -220,6 +228,36 @@ func Change(w io.Writer, p *plan.Plan, c *plan.Change, diff bool) {
 func Difference(w io.Writer, d observation.Difference, indent string) {
 	fmt.Fprintf(w, "%s~ %s: %s → %s\n", indent, escape.Line(d.Field),
 		escape.Indent(d.Observed, indent+"    "), escape.Indent(d.Desired, indent+"    "))
+}
+
+// ContentDiff writes a file's content diff (internal/textdiff) at indent,
+// each line escaped: a unified diff as it is, any other line that stands
+// for one (binary or large, withheld, not shown) after "diff: ".
+func ContentDiff(w io.Writer, d string, indent string) {
+	lines := strings.Split(strings.TrimSuffix(d, "\n"), "\n")
+	if !strings.HasPrefix(d, "--- ") {
+		fmt.Fprintf(w, "%sdiff: %s\n", indent, escape.Line(lines[0]))
+		lines = lines[1:]
+	}
+	for _, l := range lines {
+		fmt.Fprintf(w, "%s%s\n", indent, escape.Line(l))
+	}
+}
+
+// ContentDiffs are the content diffs of a pass's observations, by
+// resource id (zap-detect --diff); nil when there are none.
+func ContentDiffs(o *observation.Observations) map[string]string {
+	var out map[string]string
+	for _, r := range o.Resources {
+		if r.Diff == "" {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[r.ID] = r.Diff
+	}
+	return out
 }
 
 // Declared writes what a resource declares, one field a line, each at

@@ -206,7 +206,7 @@ func TestLinkAndNote(t *testing.T) {
 	"plan_hash":"h"}`)
 	var b bytes.Buffer
 	for i := range p.Changes {
-		Change(&b, p, &p.Changes[i], false)
+		Change(&b, p, &p.Changes[i], false, "")
 	}
 	want := `[~] cur  link
     name: the current release

@@ -49,7 +49,7 @@ func TestPipelineVerifyInstallerChange(t *testing.T) {
 	}}
 	var b strings.Builder
 	for i := range p.Changes {
-		Change(&b, p, &p.Changes[i], false)
+		Change(&b, p, &p.Changes[i], false, "")
 	}
 	want := `[+] ci  pipeline
     max_concurrency: 1

@@ -13,13 +13,15 @@ import (
 	"github.com/zap-go/zap/pkg/plan"
 )
 
-// Ask shows the plan and the question on out and reads the answer from tty,
+// Ask shows the plan (as o says: its diffs under --diff) and the question
+// on out and reads the answer from tty,
 // the terminal; flush writes what out holds back before zap waits. Input
 // typed before the question appears is discarded first, so nothing typed
 // ahead (a y, an earlier run's answer) answers it. Only the first eight
 // characters of the plan_hash, in either case, say yes.
-func Ask(tty *os.File, out io.Writer, flush func(), p *plan.Plan, reason string) (bool, error) {
-	render.Plan(out, p, render.PlanOptions{Mode: render.ModeRefused})
+func Ask(tty *os.File, out io.Writer, flush func(), p *plan.Plan, reason string, o render.PlanOptions) (bool, error) {
+	o.Mode = render.ModeRefused
+	render.Plan(out, p, o)
 	fmt.Fprintf(out, "\nThis plan has no review (%s).\n", reason)
 	// Discard what was typed ahead before the question appears, not
 	// after: an answer typed once it shows must be read.

@@ -16,16 +16,17 @@ import (
 	"github.com/zap-go/zap/pkg/events"
 )
 
-// applyCommand is zap apply [--wetrun] [--expect-plan HASH] [--json] [CONFIG].
+// applyCommand is zap apply [--wetrun] [--expect-plan HASH] [--diff] [--json] [CONFIG].
 func (a *app) applyCommand(f *flagSets) *ffcli.Command {
 	fs := f.lockFlag(f.target("zap apply"))
 	wetrun := fs.Bool("wetrun", false, "change the target: execute the plan you reviewed (without it, apply only previews)")
 	expect := fs.String("expect-plan", "", "execute only if the plan's plan_hash is exactly `HASH`, all 64 hex characters (with --wetrun)")
+	diff := fs.Bool("diff", false, "show each drifted resource's current → desired lines and each file's content diff: in the preview, or with --wetrun in the review it asks for")
 	f.jsonFlag(fs, "with --wetrun, stream the run's events as JSON lines on stdout ("+events.Format+"); without, write the plan document plan --json writes ("+cliout.PlanFormat+")",
 		jsonMode{format: cliout.PlanFormat, command: "apply", stream: func() bool { return *wetrun }})
 	return &ffcli.Command{
 		Name:       "apply",
-		ShortUsage: "zap apply [--wetrun] [--expect-plan HASH] [--json] [--no-lock] [CONFIG]",
+		ShortUsage: "zap apply [--wetrun] [--expect-plan HASH] [--diff] [--json] [--no-lock] [CONFIG]",
 		ShortHelp:  "preview the changes; with --wetrun, make them",
 		LongHelp: `Without --wetrun: the same pass as plan, rendered as what apply would do,
 recorded as the preview. Exit status: 0 no changes, 2 changes pending, 1 a
@@ -50,6 +51,10 @@ executes. A stale or unverifiable entry is refused (exit 2, nothing read or
 changed): run zap update for it. --no-lock reads, fetches and writes no
 tracked pin: those resources hold.
 
+--diff, as zap plan's: each drifted resource's current → desired lines and
+each file's content diff, above its steps; with --wetrun, in the plan the
+review at a terminal shows. Display only: the plan_hash is the same.
+
 --json: with --wetrun, stdout carries the run's events (zap.events/1)
 instead of the text report, and stderr only errors and warnings. A wetrun
 that ends before its first event (a refusal, an error) leaves stdout
@@ -59,14 +64,14 @@ the exit status says what happened. Without
 and apply's exit status.`,
 		FlagSet: fs,
 		Exec: onConfig(func(ctx context.Context, config string) error {
-			a.mintPins = true
+			a.mintPins, a.diff = true, *diff
 			if err := checkExpectPlan(fs, *expect, *wetrun); err != nil {
 				return err
 			}
 			if *wetrun {
 				return a.cmdWetrun(ctx, config, wetrunOptions{expect: *expect, json: a.json != nil})
 			}
-			return a.cmdApply(ctx, config)
+			return a.cmdApply(ctx, config, *diff)
 		}),
 	}
 }
@@ -100,8 +105,8 @@ func checkExpectPlan(fs *flag.FlagSet, expect string, wetrun bool) error {
 
 // cmdApply is a dry zap apply: it judges, so pending changes exit 2, and a
 // pass that couldn't establish a verdict exits 1, which outranks them.
-func (a *app) cmdApply(ctx context.Context, config string) error {
-	s, det, pl, err := a.preview(ctx, config, state.CmdApply, render.PlanOptions{Mode: render.ModeApply})
+func (a *app) cmdApply(ctx context.Context, config string, diff bool) error {
+	s, det, pl, err := a.preview(ctx, config, state.CmdApply, render.PlanOptions{Mode: render.ModeApply, Diff: diff})
 	if err != nil {
 		return err
 	}
@@ -110,7 +115,7 @@ func (a *app) cmdApply(ctx context.Context, config string) error {
 		code = 2
 	}
 	if a.json != nil {
-		return a.planDoc(s, pl, code)
+		return a.planDoc(s, det, pl, code)
 	}
 	return exit.Reported(code)
 }

@@ -17,7 +17,7 @@ import (
 // planCommand is zap plan [--diff] [CONFIG].
 func (a *app) planCommand(f *flagSets) *ffcli.Command {
 	fs := f.lockFlag(f.target("zap plan"))
-	diff := fs.Bool("diff", false, "add each drifted resource's current → desired lines above its steps")
+	diff := fs.Bool("diff", false, "add each drifted resource's current → desired lines and each file's content diff above its steps")
 	f.jsonFlag(fs, "write the plan as one JSON document on stdout ("+cliout.PlanFormat+", docs/protocol.md), an error included", jsonMode{format: cliout.PlanFormat, command: "plan"})
 	return &ffcli.Command{
 		Name:       "plan",
@@ -27,6 +27,16 @@ func (a *app) planCommand(f *flagSets) *ffcli.Command {
 (create) or [~] (update) line per resource, what it declares and its steps
 under it, and the plan_hash at the end. The pass is recorded as a preview, so
 a following zap apply --wetrun binds to it.
+
+--diff adds, above a drifted resource's steps, a current → desired line for
+each attribute that differs, and for each file whose content would change
+a unified diff (3 lines of context) from the bytes on the target to the
+bytes the change writes; a new file shows as all added. The target's bytes
+are read in the same batch, at most 256 KiB of a regular file of its own,
+never through a link; a larger or binary file shows as one "binary or
+large" line, and one whose content takes a secret that can't be masked for
+certain as "content withheld". Secrets show as [MASKED:NAME]. The diff is
+display only: the plan and its plan_hash are the same with or without it.
 
 A resource whose pin is tracked in zap.lock is compared against its entry
 while the entry is current; one that is missing, stale or unverifiable holds
@@ -41,6 +51,7 @@ couldn't be read (a tracked pin not current included) or a referenced
 variable is unset; 2 an input error.`,
 		FlagSet: fs,
 		Exec: onConfig(func(ctx context.Context, config string) error {
+			a.diff = *diff
 			return a.cmdPlan(ctx, config, *diff)
 		}),
 	}
@@ -54,7 +65,7 @@ func (a *app) cmdPlan(ctx context.Context, config string, diff bool) error {
 	}
 	code := pass.VerdictCode(det.Obs)
 	if a.json != nil {
-		return a.planDoc(s, pl, code)
+		return a.planDoc(s, det, pl, code)
 	}
 	return exit.Reported(code)
 }
@@ -75,6 +86,7 @@ func (a *app) preview(ctx context.Context, config string, cmd state.Command, opt
 	a.warnBadValues(pass.BadValues(pl.Plan, s.Res))
 	a.warnBadURLs(pass.BadURLs(ev.Decl, s.Res))
 	if a.json == nil {
+		opts.Diffs = render.ContentDiffs(det.Obs)
 		opts.Unbindable, opts.Unrecorded = s.Conn.Masked, s.Conn.MaskedHost
 		for _, h := range pass.TargetHolds(ev.Decl, s.Res) {
 			opts.TargetHints = append(opts.TargetHints, fmt.Sprintf("%s: %s hold without it", h.Hint(), strings.Join(h.IDs, ", ")))
@@ -93,10 +105,16 @@ func (a *app) preview(ctx context.Context, config string, cmd state.Command, opt
 
 // planDoc writes the plan as plan --json and a dry apply --json do, and
 // exits code.
-func (a *app) planDoc(s *session, pl *pass.Planned, code int) error {
+func (a *app) planDoc(s *session, det *pass.Detection, pl *pass.Planned, code int) error {
 	doc := &cliout.Plan{Format: cliout.PlanFormat, Command: a.json.command, Exit: code,
 		PlanHash: pl.Plan.Hash, Plan: pl.JSON, Lock: lockDoc(s.lockView(false)),
 		Unbindable: s.Conn.Masked, Unrecorded: s.Conn.Unrecorded(), Orphans: s.Orphans}
+	diffs := render.ContentDiffs(det.Obs)
+	for _, c := range pl.Plan.Changes {
+		if d := diffs[c.ID]; d != "" {
+			doc.Diffs = append(doc.Diffs, cliout.ContentDiff{ID: c.ID, Diff: d})
+		}
+	}
 	for _, h := range pl.Plan.Held {
 		doc.Held = append(doc.Held, h.ID)
 	}

@@ -67,7 +67,7 @@ func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) err
 		if !ok || o.json || o.expect != "" {
 			return w.refuse(gate.Reason)
 		}
-		yes, err := review.Ask(tty, a.stderr, a.flushOutputs, pl.Plan, gate.Reason)
+		yes, err := review.Ask(tty, a.stderr, a.flushOutputs, pl.Plan, gate.Reason, w.shown())
 		if err != nil {
 			return exit.InWorld(err)
 		}
@@ -198,12 +198,24 @@ func (w *wetrun) unchanged(cmd state.Command) error {
 	t := w.text()
 	fmt.Fprintln(t)
 	w.lockBanner(false)
-	render.Plan(t, w.pl.Plan, render.PlanOptions{Mode: render.ModeRefused})
+	o := w.shown()
+	o.Mode = render.ModeRefused
+	render.Plan(t, w.pl.Plan, o)
 	w.orphansText()
 	if err := w.s.Record(cmd, true, w.pl.Plan.Hash, w.ev, w.det); err != nil {
 		return err
 	}
 	return exit.Reported(2)
+}
+
+// shown is how a wetrun shows the plan it asks about or refuses: under
+// --diff, with each drifted resource's current → desired lines and each
+// file's content diff.
+func (w *wetrun) shown() render.PlanOptions {
+	if !w.s.a.diff {
+		return render.PlanOptions{}
+	}
+	return render.PlanOptions{Diff: true, Diffs: render.ContentDiffs(w.det.Obs)}
 }
 
 // lockBanner writes the LOCK banner, if any, to the text report; written

@@ -20,7 +20,7 @@
 //	zap lock [CONFIG]                     pins the zap-eval the config is evaluated with
 //	zap config validate [CONFIG]          evaluates the config only
 //	zap plan [--diff] [--json] [CONFIG]   detects and prints the plan
-//	zap apply [--wetrun] [--expect-plan HASH] [--json] [CONFIG]
+//	zap apply [--wetrun] [--expect-plan HASH] [--diff] [--json] [CONFIG]
 //	zap detect [--json] [CONFIG]          detection alone, one line per resource
 //	zap status [--json] [CONFIG]          the last run, offline
 //
@@ -106,6 +106,9 @@ type app struct {
 	// fetched, nothing is written to it. mintPins is apply's: a missing
 	// tracked pin is minted, a stale one refused.
 	noLock, mintPins bool
+	// diff is --diff (plan, apply): the pass reads the text of each file
+	// whose content would change, and the plan shows its diff.
+	diff bool
 	// bigEnv holds the env file's variables too long for a child's
 	// environment (internal/envpass), for the stages that resolve
 	// references; nil when there are none.
@@ -157,6 +160,7 @@ func (a *app) open(config string, withState bool) (*session, error) {
 		Bootstrap:    a.bootstrap,
 		NoLock:       a.noLock,
 		MintPins:     a.mintPins,
+		Diff:         a.diff,
 		Resolved:     a.useSecrets,
 		BeforeDetect: s.warmSudo,
 	}

@@ -66,6 +66,18 @@ type Plan struct {
 	// Orphans are ids an earlier run read that the config no longer
 	// declares: Zap never removes them.
 	Orphans []string `json:"orphans,omitempty"`
+	// Diffs are, under --diff, the content diffs of the plan's changes,
+	// in the plan's order: each file whose content would change, with its
+	// unified diff or the line that stands for it, every secret masked.
+	// Display only: the plan and its plan_hash don't depend on them. An
+	// optional field, added in version 1.
+	Diffs []ContentDiff `json:"diffs,omitempty"`
+}
+
+// ContentDiff is one change's content diff.
+type ContentDiff struct {
+	ID   string `json:"id"`
+	Diff string `json:"diff"`
 }
 
 // Detect is zap detect --json: the observations and each resource's
@@ -247,7 +259,7 @@ func ReadPlan(data []byte) (*Plan, *plan.Plan, error) {
 		return nil, nil, err
 	}
 	if d.Plan == nil {
-		if d.PlanHash != "" || d.Held != nil || d.HeldHints != nil || d.Lock != nil || d.Unbindable != nil || d.Unrecorded || d.Orphans != nil {
+		if d.PlanHash != "" || d.Held != nil || d.HeldHints != nil || d.Lock != nil || d.Unbindable != nil || d.Unrecorded || d.Orphans != nil || d.Diffs != nil {
 			return nil, nil, fmt.Errorf("error: a failed run writes no result field")
 		}
 		return &d, nil, nil
@@ -272,7 +284,29 @@ func ReadPlan(data []byte) (*Plan, *plan.Plan, error) {
 	if d.Lock == nil {
 		return nil, nil, fmt.Errorf("lock: required field missing")
 	}
+	if err := checkDiffs(d.Diffs, p); err != nil {
+		return nil, nil, err
+	}
 	return &d, p, checkLock(d.Lock)
+}
+
+// checkDiffs holds a plan document's content diffs to its plan: each names
+// a change of a file, once, in the plan's order, with a diff.
+func checkDiffs(diffs []ContentDiff, p *plan.Plan) error {
+	at := 0
+	for i, d := range diffs {
+		for at < len(p.Changes) && p.Changes[at].ID != d.ID {
+			at++
+		}
+		switch {
+		case at == len(p.Changes):
+			return fmt.Errorf("diffs[%d].id: %q is no change of the plan's after the one before it", i, d.ID)
+		case d.Diff == "":
+			return fmt.Errorf("diffs[%d] (%s).diff: empty", i, d.ID)
+		}
+		at++
+	}
+	return nil
 }
 
 // ReadDetect reads a Detect document strictly, and its observations with

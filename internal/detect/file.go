@@ -227,6 +227,11 @@ func NewFile(f *declaration.File, env Env) Detector {
 			return Held("content.base64: " + err.Error())
 		}
 		out.SHA512, out.Content = sha512Hex(string(b)), fmt.Sprintf("bytes (%d bytes)", len(b))
+		to := "bytes"
+		if c.File != "" {
+			to += " of " + c.File
+		}
+		out.Text = textDiff(env, shown, to, b, nil)
 		return out
 	}
 	content := ""

@@ -94,6 +94,10 @@ type Made struct {
 	// Unbindable names a masked reference the host, user or health domain
 	// resolves through ("" for none): the plan then has no hash.
 	Unbindable string
+	// Scripts has Text print Zap's own constant scripts whole (the release
+	// script's body, the install, the rollback and the gate), where it
+	// names each by its digest.
+	Scripts bool
 }
 
 // Make reads the checkout and the target of d into a deploy plan. env

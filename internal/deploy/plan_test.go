@@ -208,3 +208,63 @@ func TestHealthFailureMentionsRedirectsOnlyForA3xx(t *testing.T) {
 		}
 	}
 }
+
+// TestPreviewShowsWhatTheConfigOwns: a preview shows the release script's
+// settings and prepare commands and names Zap's constant body, and the
+// install, rollback and gate scripts, by digest; with Scripts it prints
+// them whole. The plan_hash still covers every byte that runs: a changed
+// byte of the body or of a hashed script changes it, and a body that isn't
+// this zap's is shown whole.
+func TestPreviewShowsWhatTheConfigOwns(t *testing.T) {
+	live := deployplan.Live{State: deployplan.LiveRelease, Release: "aaaaaaaaaaaa"}
+	script := ReleaseScript("/srv/app", "deployer", "bbbbbbbbbbbb", live, 5, []string{".env"}, []string{"npm ci --omit=dev"}, "me@laptop")
+	p := &deployplan.Plan{Path: "/srv/app", Target: deployplan.Target{Declared: "app", Host: "app", User: "deployer"},
+		Source: deployplan.Source{Commit: strings.Repeat("b", 40), Version: "bbbbbbbbbbbb", Tree: deployplan.Clean},
+		Live:   live, Preflight: deployplan.Preflight{State: deployplan.PreflightNone},
+		Steps: deployplan.Steps{Artifacts: []string{"dist"}, Upload: deployplan.Upload{Name: ".zap-deploy-deployer-bbbbbbbbbbbb.tar.gz"}, Script: script}}
+	hash, err := deployplan.Hash(p, Hashed()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Hash = hash
+	short := Text(&Made{Plan: p})
+	for _, want := range []string{
+		"path='/srv/app'", "shared='.env'", "sh -ec 'npm ci --omit=dev' || return",
+		"zap's release script body, " + ScriptDigest(releaseBody),
+		"install:  " + ScriptDigest(Install), "rollback: " + ScriptDigest(Rollback), "gate:     " + ScriptDigest(Gate),
+		"plan_hash: " + hash,
+	} {
+		if !strings.Contains(short, want) {
+			t.Errorf("the preview lacks %q:\n%s", want, short)
+		}
+	}
+	if strings.Contains(short, "flock -n 9") || strings.Contains(short, "base64 -d") {
+		t.Errorf("the preview prints a constant script whole:\n%s", short)
+	}
+	if n := strings.Count(short, "\n"); n > 40 {
+		t.Errorf("the preview is %d lines:\n%s", n, short)
+	}
+	full := Text(&Made{Plan: p, Scripts: true})
+	for _, want := range []string{"flock -n 9 || zap_stop", "base64 -d", "exec 9<.zap-deploy.lock || skip", "flock -w 30 9", "sh -ec 'npm ci --omit=dev' || return"} {
+		if !strings.Contains(full, want) {
+			t.Errorf("with Scripts the preview lacks %q", want)
+		}
+	}
+
+	// A byte changed in the body: another hash, and the script shown whole.
+	edited := *p
+	edited.Steps.Script = strings.Replace(script, "flock -n 9", "flock -n 8", 1)
+	if h, _ := deployplan.Hash(&edited, Hashed()...); h == hash {
+		t.Error("a changed byte of the release script's body leaves the plan_hash unchanged")
+	}
+	if text := Text(&Made{Plan: &edited}); !strings.Contains(text, "not this zap's release script, so shown whole") || !strings.Contains(text, "flock -n 8") {
+		t.Errorf("a body that isn't this zap's isn't shown whole:\n%s", text)
+	}
+	for i := range Hashed() {
+		scripts := Hashed()
+		scripts[i] += "#"
+		if h, _ := deployplan.Hash(p, scripts...); h == hash {
+			t.Errorf("a changed byte of hashed script %d leaves the plan_hash unchanged", i)
+		}
+	}
+}

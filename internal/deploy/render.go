@@ -65,7 +65,7 @@ func Text(m *Made) string {
 	default:
 		line("  preflight: %d resource(s), digest %s", f.Count, f.Digest)
 	}
-	showSteps(&b, p)
+	showSteps(&b, p, m.Scripts)
 	if len(p.References) > 0 {
 		line("references:")
 		for _, r := range p.References {
@@ -86,13 +86,34 @@ func Text(m *Made) string {
 	case p.Hash == "":
 		line("UNBINDABLE: the host, connecting user or health domain resolves through a masked reference: no plan_hash, and a wetrun is refused")
 	default:
+		showHashed(&b, m.Scripts)
 		line("plan_hash: %s", p.Hash)
 	}
 	return b.String()
 }
 
-// showSteps writes the plan's steps, numbered.
-func showSteps(b *strings.Builder, p *deployplan.Plan) {
+// showHashed names Zap's own scripts the plan runs but its steps don't
+// print, each by its digest, or with scripts prints them whole: the hash
+// covers their bytes.
+func showHashed(b *strings.Builder, scripts bool) {
+	names := []string{"install", "rollback", "gate"}
+	if !scripts {
+		b.WriteString("zap's scripts the steps run, hashed with the plan (--scripts prints them whole):\n")
+		for i, s := range Hashed() {
+			fmt.Fprintf(b, "  %-9s %s\n", names[i]+":", ScriptDigest(s))
+		}
+		return
+	}
+	for i, s := range Hashed() {
+		fmt.Fprintf(b, "zap's %s script, hashed with the plan (%s):\n     %s\n", names[i], ScriptDigest(s), escape.Indent(s, "     "))
+	}
+}
+
+// showSteps writes the plan's steps, numbered. The release script shows its
+// settings and prepare commands, which the config owns, and names Zap's
+// constant body by its digest, unless scripts asks for it whole or the body
+// isn't this build's (a plan made by another zap, or a test build's kill).
+func showSteps(b *strings.Builder, p *deployplan.Plan, scripts bool) {
 	n := 0
 	step := func(format string, args ...any) {
 		n++
@@ -105,7 +126,16 @@ func showSteps(b *strings.Builder, p *deployplan.Plan) {
 	}
 	step("tarball (locally, in a private directory of the run): tar -czf release.tar.gz -- %s", e(strings.Join(s.Artifacts, " ")))
 	step("upload: %s/%s, as %s, mode 600, checked by SHA-512", e(p.Path), e(s.Upload.Name), e(p.Target.User))
-	step("release script (sh, on the target, as %s):\n     %s", e(p.Target.User), escape.Indent(s.Script, "     "))
+	head, ok := strings.CutSuffix(s.Script, releaseBody)
+	switch {
+	case ok && !scripts:
+		step("release script (sh, on the target, as %s): these settings and prepare commands,\n     %s\n     then zap's release script body, %s, %d lines (--scripts prints it whole):\n     lock, recover, check current, extract, link shared, prepare, place, swap, record, prune",
+			e(p.Target.User), escape.Indent(strings.TrimSuffix(head, "\n"), "     "), ScriptDigest(releaseBody), strings.Count(releaseBody, "\n"))
+	case ok:
+		step("release script (sh, on the target, as %s), its body zap's release script %s:\n     %s", e(p.Target.User), ScriptDigest(releaseBody), escape.Indent(s.Script, "     "))
+	default:
+		step("release script (sh, on the target, as %s), its body not this zap's release script, so shown whole:\n     %s", e(p.Target.User), escape.Indent(s.Script, "     "))
+	}
 	if s.Restart != "" {
 		step("restart (as root): %s", e(s.Restart))
 	}

@@ -4,7 +4,9 @@
 package deploy
 
 import (
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -16,10 +18,12 @@ import (
 	"github.com/zap-go/zap/pkg/deployplan"
 )
 
-// The constant scripts. Release's body is printed whole in every plan, after
-// the lines ReleaseScript writes; Install, Rollback and Gate are hashed with
-// the plan (deployplan.Hash, Hashed) but not printed; Read runs when the
-// plan is made.
+// The constant scripts. Release's body ends the plan's release script, after
+// the lines ReleaseScript writes, so the plan and its hash hold it; a
+// preview names it by its digest and prints it whole with --scripts (Text).
+// Install, Rollback and Gate are hashed with the plan (deployplan.Hash,
+// Hashed), named by digest and printed with --scripts alone; Read runs
+// when the plan is made.
 var (
 	//go:embed scripts/release.sh
 	releaseBody string
@@ -32,6 +36,13 @@ var (
 	//go:embed scripts/read.sh
 	readScript string
 )
+
+// ScriptDigest names one of Zap's constant scripts in a preview:
+// "sha256:" and the hex SHA-256 of its text.
+func ScriptDigest(script string) string {
+	sum := sha256.Sum256([]byte(script))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
 
 // Hashed are the scripts a plan runs but doesn't print, in the order
 // deployplan.Hash takes them: the archive's install, the rollback's swap,

@@ -32,8 +32,11 @@ import (
 // deployOptions are zap deploy's flags.
 type deployOptions struct {
 	wetrun, json bool
-	expect       string
-	flags        deployplan.Flags
+	// scripts prints Zap's own scripts whole in the plan's text, where it
+	// names them by digest; it changes no plan.
+	scripts bool
+	expect  string
+	flags   deployplan.Flags
 }
 
 // deployCommand is zap deploy [--wetrun] [--expect-plan HASH] [--json]
@@ -48,9 +51,10 @@ func (a *app) deployCommand(f *flagSets) *ffcli.Command {
 	fs.BoolVar(&o.flags.Force, "force", false, "ship a tree with uncommitted changes or untracked files (as <hash>-dirty-<id>), or the version already live")
 	fs.BoolVar(&o.flags.SkipBuild, "skip-build", false, "leave out the build step")
 	fs.BoolVar(&o.flags.SkipPreflight, "skip-preflight", false, "skip the drift preflight (the convergence pass before shipping)")
+	fs.BoolVar(&o.scripts, "scripts", false, "print Zap's own release, install, rollback and gate scripts whole in the plan's text, where it names them by digest (the plan and its plan_hash are the same either way)")
 	return &ffcli.Command{
 		Name:       "deploy",
-		ShortUsage: "zap deploy [--wetrun] [--expect-plan HASH] [--json] [--force] [--skip-build] [--skip-preflight] [CONFIG]",
+		ShortUsage: "zap deploy [--wetrun] [--expect-plan HASH] [--json] [--force] [--skip-build] [--skip-preflight] [--scripts] [CONFIG]",
 		ShortHelp:  "preview a release of the app; with --wetrun, ship it",
 		LongHelp: `Run from inside the app's git checkout. Without --wetrun: reads the
 checkout and the target's current release and prints the deploy plan, every
@@ -142,7 +146,7 @@ func (d *deployRun) dry(ctx context.Context) error {
 		return err
 	}
 	if !d.o.json {
-		fmt.Fprint(w, deploy.Text(&deploy.Made{Plan: p, Unbindable: strings.Join(d.unbindable(), ", ")}))
+		fmt.Fprint(w, deploy.Text(&deploy.Made{Plan: p, Unbindable: strings.Join(d.unbindable(), ", "), Scripts: d.o.scripts}))
 	}
 	if err := d.record(w, p); err != nil {
 		return err
@@ -312,7 +316,7 @@ func (d *deployRun) wetrun(ctx context.Context) error {
 	case deploy.AlreadyLive(p):
 		// Under --json the text is on stderr and stdout stays empty:
 		// a release already live ends before the run's first event.
-		fmt.Fprint(t, deploy.Text(&deploy.Made{Plan: p}))
+		fmt.Fprint(t, deploy.Text(&deploy.Made{Plan: p, Scripts: d.o.scripts}))
 		return nil
 	case p.Hash == "":
 		return exit.Fail(2, "the host, connecting user or health domain resolves through a masked reference: no review can bind this deploy")
@@ -415,7 +419,7 @@ func (d *deployRun) decline(p *deployplan.Plan) error {
 // stdout stays empty, the run having no events.
 func (d *deployRun) showRecorded(t io.Writer, p *deployplan.Plan) error {
 	fmt.Fprintln(t)
-	fmt.Fprint(t, deploy.Text(&deploy.Made{Plan: p}))
+	fmt.Fprint(t, deploy.Text(&deploy.Made{Plan: p, Scripts: d.o.scripts}))
 	if err := d.record(t, p); err != nil {
 		return err
 	}
@@ -428,7 +432,7 @@ func (d *deployRun) showRecorded(t io.Writer, p *deployplan.Plan) error {
 func (d *deployRun) ask(tty *os.File, p *deployplan.Plan, reason string) (bool, error) {
 	out := d.a.stderr
 	fmt.Fprintf(out, "UNREVIEWED — %s\n\n", reason)
-	fmt.Fprint(out, deploy.Text(&deploy.Made{Plan: p}))
+	fmt.Fprint(out, deploy.Text(&deploy.Made{Plan: p, Scripts: d.o.scripts}))
 	fmt.Fprintf(out, "\nThis plan has no review (%s).\n", reason)
 	if err := unix.IoctlSetInt(int(tty.Fd()), unix.TCFLSH, unix.TCIFLUSH); err != nil {
 		return false, fmt.Errorf("discard the input typed ahead: %w", err)

@@ -4,7 +4,7 @@
 // Usage:
 //
 //	zap-deploy plan [flags] [DECLARATION]
-//	zap-deploy show [PLAN]
+//	zap-deploy show [--scripts] [PLAN]
 //	zap-deploy run [--dir DIR] [PLAN]
 //
 // See the usage text below and docs/deploy.md.
@@ -32,7 +32,7 @@ import (
 )
 
 const usage = `usage: zap-deploy plan [flags] [DECLARATION]
-       zap-deploy show [PLAN]
+       zap-deploy show [--scripts] [PLAN]
        zap-deploy run [--dir DIR] [PLAN]
        zap-deploy --version
 
@@ -53,8 +53,10 @@ resolved to (a secret's value is never written).
                      declared resources into the preflight's digest
   --bootstrap        connect as the target's bootstrap_user
   --text             write the plan as text (what a dry run shows) instead
+  --scripts          with --text, print Zap's own scripts whole where the
+                     text names them by digest
 
-show writes a deploy plan document as text.
+show writes a deploy plan document as text (--scripts as for plan).
 
 run executes a deploy plan: build, tarball, upload, the release script,
 restart, health, readiness, and a rollback when a step after the swap fails.
@@ -123,6 +125,7 @@ func planVerb(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 	fs.BoolVar(&o.Flags.SkipPreflight, "skip-preflight", false, "")
 	fs.BoolVar(&o.Flags.Bootstrap, "bootstrap", false, "")
 	text := fs.Bool("text", false, "")
+	scripts := fs.Bool("scripts", false, "")
 	passed, data, err := stage.InputEnv(fs, args, stdin, "declaration")
 	if err != nil {
 		return err
@@ -145,6 +148,7 @@ func planVerb(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 		return masked(classify(err), deploy.Masker(d, passed.Lookup))
 	}
 	if *text {
+		m.Scripts = *scripts
 		_, err = io.WriteString(stdout, deploy.Text(m))
 		return err
 	}
@@ -182,6 +186,7 @@ func readPlan(fs interface {
 
 func showVerb(args []string, stdin io.Reader, stdout io.Writer) error {
 	fs := stage.NewFlagSet("zap-deploy show")
+	scripts := fs.Bool("scripts", false, "")
 	if err := stage.Parse(fs, args); err != nil {
 		return err
 	}
@@ -189,7 +194,7 @@ func showVerb(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	_, err = io.WriteString(stdout, deploy.Text(&deploy.Made{Plan: p}))
+	_, err = io.WriteString(stdout, deploy.Text(&deploy.Made{Plan: p, Scripts: *scripts}))
 	return err
 }
 

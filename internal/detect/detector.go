@@ -66,6 +66,12 @@ func ResolvePath(field string, t declaration.Text, env Env) (path, shown, reason
 	return resolvePath(field, t, env)
 }
 
+// ResolveValue resolves the value field of a kind's own detector (see
+// resolveValue).
+func ResolveValue(field string, t declaration.Text, env Env, bad string) (string, string) {
+	return resolveValue(field, t, env, bad)
+}
+
 // Problem is why the answer a of a read of what gave nothing to judge (see
 // problem), for a kind's own detector.
 func Problem(a Answer, what string, timeout int) string { return problem(a, what, timeout) }

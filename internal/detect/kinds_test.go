@@ -21,8 +21,6 @@ func Build(r *declaration.Resource, env Env) Detector {
 		return NewScript(declaration.BodyOf[*declaration.Script](r), env)
 	case declaration.KindPackage:
 		return NewPackage(declaration.BodyOf[*declaration.Package](r), env)
-	case declaration.KindVerify:
-		return NewVerify(declaration.BodyOf[*declaration.Verify](r), env)
 	case declaration.KindUser:
 		return NewUser(declaration.BodyOf[*declaration.User](r), env)
 	case declaration.KindService:

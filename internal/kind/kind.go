@@ -109,24 +109,24 @@ type Def[B declaration.Body] struct {
 	// them in its folder: scripts/*.sh and scripts/lib/*.sh, which
 	// internal/kinds hands internal/ops (ops.Register). nil for none.
 	Ops fs.FS
-	// Words are the wordings of its operations that have words of their
-	// own, by name, which internal/kinds hands internal/ops/opcmd
-	// (opcmd.Register). nil for none.
-	Words map[plan.OpName]func(op *plan.Op) (opcmd.Words, bool)
+	// Word words those of its operations (in Ops) that have words of their
+	// own, and says false for the others; internal/kinds hands it
+	// internal/ops/opcmd for each (opcmd.Register). nil for none.
+	Word func(op *plan.Op) (opcmd.Words, bool)
 }
 
-// OpWords is d.Words (Scripted).
-func (d Def[B]) OpWords() map[plan.OpName]func(op *plan.Op) (opcmd.Words, bool) { return d.Words }
+// OpWord is d.Word (Scripted).
+func (d Def[B]) OpWord() func(op *plan.Op) (opcmd.Words, bool) { return d.Word }
 
 // Scripts is d.Ops (Scripted).
 func (d Def[B]) Scripts() fs.FS { return d.Ops }
 
 // Scripted is implemented by a kind that keeps its operations in its own
-// folder: Scripts returns their scripts (nil for none), OpWords the
-// wordings of those worded by a function of their own.
+// folder: Scripts returns their scripts (nil for none), OpWord their
+// wording (nil for none).
 type Scripted interface {
 	Scripts() fs.FS
-	OpWords() map[plan.OpName]func(op *plan.Op) (opcmd.Words, bool)
+	OpWord() func(op *plan.Op) (opcmd.Words, bool)
 }
 
 // body is r's body as a B, and whether it is one.

@@ -13,9 +13,9 @@
 // drift), its preview lines, its operations' scripts (scripts/*.sh and
 // scripts/lib/*.sh, embedded) and wordings, which byType hands internal/ops
 // and internal/ops/opcmd, and their tests. It exports one kind.Def, Kind,
-// and registering it is its line in all. Swap, pipeline and installer are
-// kept so, and motd, a kind a test build alone carries (listed in
-// testonly_on.go), which holds its wire body too and registers it
+// and registering it is its line in all. Swap, pipeline, installer and
+// verify are kept so, and motd, a kind a test build alone carries (listed
+// in testonly_on.go), which holds its wire body too and registers it
 // (declaration.Register). The other kinds are still split the older way:
 // a file here (<name>.go; directory and link share paths.go) for the steps
 // and preview, the detector in internal/detect, the names in
@@ -46,6 +46,7 @@ import (
 	"github.com/zap-go/zap/internal/kinds/installer"
 	"github.com/zap-go/zap/internal/kinds/pipeline"
 	"github.com/zap-go/zap/internal/kinds/swap"
+	"github.com/zap-go/zap/internal/kinds/verify"
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/ops/opcmd"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -67,7 +68,7 @@ var all = []kind.Kind{
 	swap.Kind,
 	kind.Def[*declaration.Firewall]{Name: declaration.KindFirewall, Read: detect.NewFirewall, Plan: firewallSteps, As: plan.Root},
 	kind.Def[*declaration.Database]{Name: declaration.KindDatabase, Read: detect.NewDatabase, Plan: databaseSteps, Show: showDatabase, As: plan.Root},
-	kind.Def[*declaration.Verify]{Name: declaration.KindVerify, Read: detect.NewVerify, Plan: verifySteps, As: plan.Login},
+	verify.Kind,
 	pipeline.Kind,
 	kind.Def[*declaration.AptRepo]{Name: declaration.KindAptRepo, Read: detect.NewAptRepo, Plan: aptRepoSteps, Show: showAptRepo, As: plan.Root},
 	kind.Def[*declaration.Build]{Name: declaration.KindBuild, Read: detect.NewBuild, Plan: buildSteps, Show: showBuild, As: plan.Elevated, Shell: buildShells},
@@ -82,12 +83,11 @@ var byType = func() map[declaration.Kind]kind.Kind {
 			panic("kinds: " + string(k.Type()) + " is listed twice")
 		}
 		m[k.Type()] = k
-		if s, ok := k.(kind.Scripted); ok {
-			if s.Scripts() != nil {
-				ops.Register(s.Scripts())
-			}
-			for _, name := range slices.Sorted(maps.Keys(s.OpWords())) {
-				opcmd.Register(name, s.OpWords()[name])
+		if s, ok := k.(kind.Scripted); ok && s.Scripts() != nil {
+			for _, name := range ops.Register(s.Scripts()) {
+				if s.OpWord() != nil {
+					opcmd.Register(name, s.OpWord())
+				}
 			}
 		}
 	}

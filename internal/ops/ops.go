@@ -60,8 +60,10 @@ var kindScripts = struct {
 // scripts/*.sh, each the operation its file names, and scripts/lib/*.sh,
 // shared parts any script may include. A name already taken, by Zap's own
 // scripts or another kind's, is a mistake in Zap's code: Register panics.
-// internal/kinds registers each kind's as it lists the kind.
-func Register(fsys fs.FS) {
+// internal/kinds registers each kind's as it lists the kind. It returns
+// the operations' names.
+func Register(fsys fs.FS) []plan.OpName {
+	var added []plan.OpName
 	kindScripts.Lock()
 	defer kindScripts.Unlock()
 	for _, dir := range []string{"scripts", "scripts/lib"} {
@@ -83,8 +85,12 @@ func Register(fsys fs.FS) {
 				panic("ops: two scripts named " + n)
 			}
 			into[name] = string(b)
+			if dir == "scripts" {
+				added = append(added, plan.OpName(name))
+			}
 		}
 	}
+	return added
 }
 
 // Names lists every operation that has a script: Zap's own and those the

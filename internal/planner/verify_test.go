@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/zap-go/zap/internal/kinds/verify"
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -38,9 +39,9 @@ func TestVerifySteps(t *testing.T) {
 	}
 	c := p.Changes[0]
 	want := []plan.Step{
-		{Type: plan.StepOp, Op: &plan.Op{Name: vocab.OpVerifyPath, Args: []string{"/srv/token", "file", "600", "", "not_empty"}, Privilege: plan.Login, Timeout: vocab.ProbeTimeout}},
+		{Type: plan.StepOp, Op: &plan.Op{Name: verify.OpPath, Args: []string{"/srv/token", "file", "600", "", "not_empty"}, Privilege: plan.Login, Timeout: vocab.ProbeTimeout}},
 		{Type: plan.StepCommand, Command: &plan.Command{Run: run, Privilege: plan.Login, Timeout: vocab.CheckTimeout}},
-		{Type: plan.StepCommand, Command: &plan.Command{Run: vocab.AssertionCommand(as[2]), Privilege: plan.Login, Timeout: vocab.CheckTimeout}},
+		{Type: plan.StepCommand, Command: &plan.Command{Run: verify.AssertionCommand(as[2]), Privilege: plan.Login, Timeout: vocab.CheckTimeout}},
 	}
 	if c.Action != plan.Update || !reflect.DeepEqual(c.Steps, want) || !reflect.DeepEqual(c.Drift, []observation.Difference{drift}) {
 		t.Errorf("guard: %s %+v %+v", c.Action, c.Steps, c.Drift)

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/zap-go/zap/internal/execute"
-	"github.com/zap-go/zap/internal/vocab"
+	"github.com/zap-go/zap/internal/kinds/verify"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
@@ -40,8 +40,8 @@ func TestPipelineVerifyInstallerChange(t *testing.T) {
 			{Type: plan.StepCommand, Command: &plan.Command{Run: declaration.Lit("make test"), Privilege: plan.Login}},
 		}},
 		{ID: "gate", Type: declaration.KindVerify, Action: plan.Update, Resource: ver, Steps: []plan.Step{
-			{Type: plan.StepOp, Op: &plan.Op{Name: vocab.OpVerifyPath, Args: vocab.VerifyPathArgs(declaration.BodyOf[*declaration.Verify](&ver).Assertions[0]), Privilege: plan.Login}},
-			{Type: plan.StepCommand, Command: &plan.Command{Run: vocab.AssertionCommand(declaration.BodyOf[*declaration.Verify](&ver).Assertions[1]), Privilege: plan.Login}},
+			{Type: plan.StepOp, Op: &plan.Op{Name: verify.OpPath, Args: verify.PathArgs(declaration.BodyOf[*declaration.Verify](&ver).Assertions[0]), Privilege: plan.Login}},
+			{Type: plan.StepCommand, Command: &plan.Command{Run: verify.AssertionCommand(declaration.BodyOf[*declaration.Verify](&ver).Assertions[1]), Privilege: plan.Login}},
 		}},
 		{ID: "rust", Type: declaration.KindInstaller, Action: plan.Create, Steps: []plan.Step{{Type: plan.StepOp, Op: &inst}},
 			Resource: declaration.Resource{Common: declaration.Common{ID: "rust", Type: declaration.KindInstaller},

@@ -15,18 +15,20 @@ import (
 	"github.com/zap-go/zap/pkg/plan"
 )
 
-//go:embed scripts/*.sh
-var scripts embed.FS
-
 // Kind is the installer kind, as the login user.
 var Kind = kind.Def[*declaration.Installer]{
 	Name: declaration.KindInstaller, Read: NewInstaller, Plan: steps, As: plan.Login,
-	Ops: scripts, Words: map[plan.OpName]func(*plan.Op) (opcmd.Words, bool){OpRun: words},
+	Ops: scripts, Word: words,
 }
 
 // OpRun fetches an install script whole and pipes it into a shell
 // (scripts/installer.sh): URL SHELL, as the login user.
 const OpRun plan.OpName = "installer"
+
+// scripts holds the installer operation's script.
+//
+//go:embed scripts/*.sh
+var scripts embed.FS
 
 // steps: one operation carrying the URL and the shell line (sh when none
 // is declared) as arguments: both are literal (they take no reference).
@@ -40,7 +42,7 @@ func steps(i *declaration.Installer, _ kind.Planned) ([]plan.Step, error) {
 
 // words: the URL the script is fetched from and the shell it is piped to.
 func words(op *plan.Op) (opcmd.Words, bool) {
-	if len(op.Args) != 2 {
+	if op.Name != OpRun || len(op.Args) != 2 {
 		return opcmd.Words{}, false
 	}
 	return opcmd.Words{Text: "run the script fetched from " + op.Args[0] + " (piped to " + op.Args[1] + ")"}, true

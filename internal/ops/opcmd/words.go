@@ -33,7 +33,6 @@ var own = map[plan.OpName]func(op *plan.Op) (Words, bool){
 	vocab.OpUserKeys:   userKeys,
 	vocab.OpPgDatabase: postgres,
 	vocab.OpPgHBA:      postgres,
-	vocab.OpVerifyPath: verifyPath,
 }
 
 // Word returns op's wording of its own, and whether it has one: the one
@@ -105,18 +104,6 @@ func postgres(op *plan.Op) (Words, bool) {
 		return Words{Text: "pg_hba rule: host " + strings.Join(args, " ") + " (as postgres)"}, true
 	}
 	return Words{}, false
-}
-
-// verifyPath: the path_exists assertion its arguments
-// (vocab.VerifyPathArgs) check, as a plan's # line says it.
-func verifyPath(op *plan.Op) (Words, bool) {
-	if len(op.Args) != 5 {
-		return Words{}, false
-	}
-	notEmpty := op.Args[4] == "not_empty"
-	a := declaration.Assertion{Type: declaration.AssertPathExists, Path: op.Args[0], FileType: op.Args[1],
-		Mode: op.Args[2], Owner: op.Args[3], NotEmpty: &notEmpty}
-	return Words{Text: a.Describe(), Assertion: true}, true
 }
 
 // Sudo reports whether an operation of privilege p runs as root through

@@ -1,4 +1,4 @@
-package detect
+package verify
 
 import (
 	"os"
@@ -8,14 +8,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/detect/detecttest"
+	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
 
-func verifyOf(as ...declaration.Assertion) *declaration.Resource {
-	return &declaration.Resource{Common: declaration.Common{ID: "v", Type: declaration.KindVerify},
-		Body: &declaration.Verify{Assertions: as}}
+// The verify-path script, as internal/kinds hands it to ops.
+func init() { ops.Register(scripts) }
+
+func verifyOf(as ...declaration.Assertion) *declaration.Verify {
+	return &declaration.Verify{Assertions: as}
 }
 
 func pathAssert(path, ft, mode, owner string, nonEmpty bool) declaration.Assertion {
@@ -37,9 +42,9 @@ func strp(s string) *string { return &s }
 // command an operator's command (references resolved) under the check's
 // limit; a reference that can't be carried holds.
 func TestBuildVerify(t *testing.T) {
-	env := testEnv(map[string]string{"URL": "https://localhost/", "NUL": "a\x00b"})
+	env := detecttest.Env(map[string]string{"URL": "https://localhost/", "NUL": "a\x00b"})
 	run := declaration.Concat(declaration.Part{Lit: "curl -fs "}, declaration.Part{Env: "URL"})
-	d := Build(verifyOf(
+	d := NewVerify(verifyOf(
 		pathAssert("/srv/it's", "file", "0600", "app", true),
 		cmdAssert(run, nil),
 		cmdAssert(declaration.Lit("echo ok"), strp("o'k")),
@@ -48,17 +53,17 @@ func TestBuildVerify(t *testing.T) {
 	if len(q) != 3 {
 		t.Fatalf("queries %+v, want 3", q)
 	}
-	if q[0].Op != OpProbe || q[0].Lane != observation.LaneLogin || q[0].Command.Timeout != vocab.ProbeTimeout ||
+	if q[0].Op != detect.OpProbe || q[0].Lane != observation.LaneLogin || q[0].Command.Timeout != vocab.ProbeTimeout ||
 		!strings.HasPrefix(q[0].Command.Text, "set -- '/srv/it'\\''s' 'file' '0600' 'app' 'not_empty'\n# zap verify-path ") {
 		t.Errorf("path_exists query: %+v", q[0])
 	}
-	if q[1] != (Query{Op: OpCommand, Lane: observation.LaneLogin, Command: q[1].Command}) || !reflect.DeepEqual(*q[1].Command, Command{Text: "curl -fs https://localhost/", Timeout: vocab.CheckTimeout}) {
+	if q[1] != (detect.Query{Op: detect.OpCommand, Lane: observation.LaneLogin, Command: q[1].Command}) || !reflect.DeepEqual(*q[1].Command, detect.Command{Text: "curl -fs https://localhost/", Timeout: vocab.CheckTimeout}) {
 		t.Errorf("command query: %+v %+v", q[1], q[1].Command)
 	}
 	if !strings.Contains(q[2].Command.Text, "\necho ok\n") || !strings.Contains(q[2].Command.Text, "*'o'\\''k'*)") {
 		t.Errorf("command with expect: %q", q[2].Command.Text)
 	}
-	held := Build(verifyOf(cmdAssert(declaration.Ref("NUL"), nil)), env)
+	held := NewVerify(verifyOf(cmdAssert(declaration.Ref("NUL"), nil)), env)
 	if got := held.Verdict(nil); len(held.Queries()) != 0 || got.Verdict != observation.Undetermined ||
 		got.Reason != "assertions[0].run: the reference NUL resolves to a value holding a NUL, which Zap won't use here" {
 		t.Errorf("a NUL in a command's reference: %+v", got)
@@ -69,29 +74,29 @@ func TestBuildVerify(t *testing.T) {
 // drifts, named with what it asks and what was found; an assertion that
 // couldn't be checked holds the verify.
 func TestVerifyVerdict(t *testing.T) {
-	d := Build(verifyOf(
+	d := NewVerify(verifyOf(
 		pathAssert("/srv/token", "file", "600", "app", true),
 		cmdAssert(declaration.Lit("test -s /srv/token"), nil),
 		cmdAssert(declaration.Lit("curl -fs https://localhost/"), strp("ok")),
-	), testEnv(nil))
-	pass := Answer{Status: StatusOK}
+	), detecttest.Env(nil))
+	pass := detect.Answer{Status: detect.StatusOK}
 	pathDesired := "path_exists /srv/token (file, mode 600, owner app, not empty)"
-	check(t, d, []verdictCase{
-		{"all hold", []Answer{pass, pass, pass}, converged()},
-		{"the path isn't as asserted", []Answer{{Status: StatusOK, Exit: 1, Output: "mode 644\nowner root\n"}, pass, pass},
-			drifted([]observation.Difference{diff("assertions[0]", "mode 644; owner root", pathDesired)})},
-		{"two fail", []Answer{pass, {Status: StatusOK, Exit: 1}, {Status: StatusOK, Exit: vocab.ExpectStatus}},
-			drifted([]observation.Difference{
-				diff("assertions[1]", "exited 1", "command test -s /srv/token"),
-				diff("assertions[2]", "its stdout doesn't contain the expected text", `command curl -fs https://localhost/ (stdout contains "ok")`),
+	detecttest.Check(t, d, []detecttest.Case{
+		{"all hold", []detect.Answer{pass, pass, pass}, detect.Converged()},
+		{"the path isn't as asserted", []detect.Answer{{Status: detect.StatusOK, Exit: 1, Output: "mode 644\nowner root\n"}, pass, pass},
+			detect.Drifted([]observation.Difference{observation.Difference{Field: "assertions[0]", Observed: "mode 644; owner root", Desired: pathDesired}})},
+		{"two fail", []detect.Answer{pass, {Status: detect.StatusOK, Exit: 1}, {Status: detect.StatusOK, Exit: vocab.ExpectStatus}},
+			detect.Drifted([]observation.Difference{
+				observation.Difference{Field: "assertions[1]", Observed: "exited 1", Desired: "command test -s /srv/token"},
+				observation.Difference{Field: "assertions[2]", Observed: "its stdout doesn't contain the expected text", Desired: `command curl -fs https://localhost/ (stdout contains "ok")`},
 			})},
-		{"a command with an expect that exits nonzero", []Answer{pass, pass, {Status: StatusOK, Exit: 7}},
-			drifted([]observation.Difference{diff("assertions[2]", "exited 7", `command curl -fs https://localhost/ (stdout contains "ok")`)})},
-		{"verify-path couldn't read the path", []Answer{{Status: StatusOK, Exit: 2}, pass, pass},
-			hold("assertions[0]: checking /srv/token failed (exit 2)")},
-		{"a check timed out", []Answer{pass, timedOut, pass}, hold("assertions[1]: the check timed out after 30s")},
-		{"a probe that failed", []Answer{{Status: StatusFailed, Detail: "the lane broke"}, pass, pass},
-			hold("assertions[0]: reading the assertion failed: the lane broke")},
+		{"a command with an expect that exits nonzero", []detect.Answer{pass, pass, {Status: detect.StatusOK, Exit: 7}},
+			detect.Drifted([]observation.Difference{observation.Difference{Field: "assertions[2]", Observed: "exited 7", Desired: `command curl -fs https://localhost/ (stdout contains "ok")`}})},
+		{"verify-path couldn't read the path", []detect.Answer{{Status: detect.StatusOK, Exit: 2}, pass, pass},
+			detect.Holding("assertions[0]: checking /srv/token failed (exit 2)")},
+		{"a check timed out", []detect.Answer{pass, detecttest.TimedOut, pass}, detect.Holding("assertions[1]: the check timed out after 30s")},
+		{"a probe that failed", []detect.Answer{{Status: detect.StatusFailed, Detail: "the lane broke"}, pass, pass},
+			detect.Holding("assertions[0]: reading the assertion failed: the lane broke")},
 	})
 }
 
@@ -131,7 +136,7 @@ func TestVerifyPathProbe(t *testing.T) {
 	}
 	for _, sh := range verifyShells(t) {
 		for _, c := range cases {
-			q := Build(verifyOf(c.a), testEnv(nil)).Queries()[0]
+			q := NewVerify(verifyOf(c.a), detecttest.Env(nil)).Queries()[0]
 			cmd := exec.Command(sh[0], append(sh[1:], "-s")...)
 			cmd.Stdin = strings.NewReader(q.Command.Text)
 			cmd.Env = []string{"LC_ALL=C", "PATH=" + os.Getenv("PATH")}
@@ -169,9 +174,9 @@ func TestAssertionCommand(t *testing.T) {
 	}
 	for _, sh := range verifyShells(t) {
 		for _, c := range cases {
-			text := vocab.AssertionCommand(cmdAssert(declaration.Lit(c.run), strp(c.expect))).String()
+			text := AssertionCommand(cmdAssert(declaration.Lit(c.run), strp(c.expect))).String()
 			cmd := exec.Command(sh[0], append(sh[1:], "-s")...)
-			cmd.Stdin = strings.NewReader((&Command{Text: text}).Script())
+			cmd.Stdin = strings.NewReader((&detect.Command{Text: text}).Script())
 			out, err := cmd.Output()
 			exit := 0
 			if ee, ok := err.(*exec.ExitError); ok {
@@ -186,7 +191,7 @@ func TestAssertionCommand(t *testing.T) {
 	}
 	// With no expect, the command is the run as written.
 	run := declaration.Concat(declaration.Part{Lit: "test -s "}, declaration.Part{Env: "F"})
-	if got := vocab.AssertionCommand(cmdAssert(run, nil)); got.String() != run.String() {
+	if got := AssertionCommand(cmdAssert(run, nil)); got.String() != run.String() {
 		t.Errorf("no expect: %q", got.String())
 	}
 }

@@ -35,7 +35,7 @@ func haveLab(kind string) (bool, error) {
 //	    boots a fresh lab host of that kind for the script (its image built
 //	    first when not cached), with key login for root and zaptest
 //	    (NOPASSWD sudo) with the identity ~/.ssh/id_ed25519 (the one `sshd
-//	    start` made, else a new one); adds the alias zaplab to
+//	    start` made, else a new one); adds the alias zaplab (User root) to
 //	    ~/.ssh/config and its key to known_hosts, puts the ssh that reads
 //	    that config first on PATH, and sets LAB_HOST (its address),
 //	    LAB_PORT, LAB_KIND, LAB_NAME (its host name) and LAB_ROOT (its root
@@ -113,7 +113,9 @@ func startLab(ts *testscript.TestScript, kind lab.Kind) (*lab.Host, error) {
 	}
 	h.Identity = identity
 	known := filepath.Join(sshDir, "known_hosts")
-	block := fmt.Sprintf("Host %s\n  HostName %s\n  Port %d\n  IdentityFile %s\n  UserKnownHostsFile %s\n  GlobalKnownHostsFile /dev/null\n",
+	// User root: a target that names no user logs in as root, whoever
+	// runs zap (runas runs it as zaptest, whose name ssh would take).
+	block := fmt.Sprintf("Host %s\n  HostName %s\n  Port %d\n  User root\n  IdentityFile %s\n  UserKnownHostsFile %s\n  GlobalKnownHostsFile /dev/null\n",
 		LabHost, h.Addr, h.Port, identity, known)
 	for _, f := range []struct{ name, text string }{
 		{filepath.Join(sshDir, "config"), block},

@@ -15,7 +15,9 @@
 # 2,000 files at most 3 times the 200-file time.
 #
 # Reads also: zap plan of the 2,000-file config beside the same floor for
-# 2,000 files, budget at most 1.2 times it (issue 16).
+# 2,000 files, budget at most 1.2 times it (issue 16); and zap plan --diff
+# of 200 files each edited by hand beside zap plan of the same, budget at
+# most 1.3 times it (issue 37).
 #
 # Then the writes (writes.sh), issue 16's apply columns in one run: `zap
 # apply --wetrun` of 200 and 2,000 new files (content, mode 644, owner root)
@@ -49,9 +51,9 @@
 # testdata/bench/delayproxy, this machine having no netem), e.g. "200
 # plain 2000 plain". Each write row also gives zap's CPU time (zap and its
 # stages, user + system, median): the figure load on the machine changes
-# least. BENCH_PART=reads or writes runs only that
-# half; BENCH_WRITE_RUNS (default 3, for 200 files; 2,000 and 20,000 run
-# once) and BENCH_TIMEOUT (seconds per zap run; default 300 for 200 files,
+# least. BENCH_PART=reads or writes runs only that half, and
+# BENCH_PART=diff only the --diff rows; BENCH_WRITE_RUNS (default 3, for
+# 200 files; 2,000 and 20,000 run once) and BENCH_TIMEOUT (seconds per zap run; default 300 for 200 files,
 # 1800 for 2,000, 3600 for 20,000) shape the writes.
 #
 # Needs root (sshd, the sudoers drop-in); zap itself runs as BENCH_USER
@@ -78,7 +80,7 @@ runs=${BENCH_RUNS:-11}
 files=${BENCH_FILES:-200}
 big=$((files * 10))
 part=${BENCH_PART:-all}
-case $part in all | reads | writes) ;; *) echo "bench ssh: BENCH_PART is $part, not all, reads or writes" >&2; exit 2 ;; esac
+case $part in all | reads | writes | diff) ;; *) echo "bench ssh: BENCH_PART is $part, not all, reads, writes or diff" >&2; exit 2 ;; esac
 for b in zap zap-eval zap-detect zap-plan zap-exec; do
 	[ -x "$bin/$b" ] || { echo "bench ssh: $bin/$b missing: run make build first" >&2; exit 1; }
 done
@@ -201,9 +203,15 @@ TS
 }
 project "$files" small
 project "$big" big
+# The same files drifted: a line of each edited by hand, for zap plan
+# --diff beside zap plan (issue 37).
+project "$files" drifted
+for ((i = 0; i < files; i++)); do
+	sed -i '20s/.*/edited by hand/' "$work/target/drifted/f$i.txt"
+done
 mkdir -p "$work/zaphome"
 chmod 700 "$work/zaphome"
-chown -R "$user" "$work/home" "$work/zaphome" "$work/small" "$work/big"
+chown -R "$user" "$work/home" "$work/zaphome" "$work/small" "$work/big" "$work/drifted"
 
 # as CMD...: CMD as $user, in the bench's environment.
 as() {
@@ -348,7 +356,7 @@ minus_per() {
 	esac
 }
 
-if [ "$part" != reads ]; then
+if [ "$part" = all ] || [ "$part" = writes ]; then
 	reads_port=$port
 	ssh_writes
 	port=$reads_port
@@ -375,6 +383,30 @@ median_ms() {
 }
 row() { printf '%-48s %10s ms\n' "$1" "$2"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+verdict() { awk -v v="$1" -v lim="$2" -v op="$3" 'BEGIN { ok = (op == "<=") ? v <= lim : v >= lim; print ok ? "ok" : "OVER BUDGET" }'; }
+
+# diff_rows: zap plan --diff of the drifted files beside zap plan of the
+# same (issue 37: the diff's text reads ride in the batch, so at most 1.3
+# times), each checked to plan every file first.
+diff_rows() {
+	local out plain diff r
+	(cd "$work/drifted" && as "$bin/zap" lock zap.ts >/dev/null)
+	out=$(cd "$work/drifted" && as "$bin/zap" plan --diff zap.ts) || { echo "bench ssh: zap plan --diff failed:" >&2; echo "$out" >&2; exit 1; }
+	grep -q "^Plan: $files change(s)$" <<<"$out" || { echo "bench ssh: the drifted config doesn't plan $files changes:" >&2; echo "$out" | head -20 >&2; exit 1; }
+	[ "$(grep -c '^    -edited by hand$' <<<"$out")" = "$files" ] || { echo "bench ssh: zap plan --diff doesn't show $files diffs" >&2; exit 1; }
+	plain=$(cd "$work/drifted" && median_ms as "$bin/zap" plan zap.ts)
+	diff=$(cd "$work/drifted" && median_ms as "$bin/zap" plan --diff zap.ts)
+	row "zap plan, $files drifted files" "$plain"
+	row "zap plan --diff, $files drifted files" "$diff"
+	r=$(ratio "$diff" "$plain")
+	printf 'zap plan --diff / zap plan  %8sx  (budget <= 1.3x)   %s\n' "$r" "$(verdict "$r" 1.3 '<=')"
+}
+if [ "$part" = diff ]; then
+	echo "zap bench over SSH: $files drifted files on 127.0.0.1:$port as $user, median of $runs runs"
+	echo
+	diff_rows
+	exit 0
+fi
 
 echo "zap bench over SSH: converged files on 127.0.0.1:$port as $user, median of $runs runs"
 echo
@@ -425,8 +457,8 @@ else
 	row "peer: ansible-playbook --check" "n/a (not installed: apt-get install ansible-core)"
 fi
 
+diff_rows
 echo
-verdict() { awk -v v="$1" -v lim="$2" -v op="$3" 'BEGIN { ok = (op == "<=") ? v <= lim : v >= lim; print ok ? "ok" : "OVER BUDGET" }'; }
 r=$(ratio "$zap_small" "$floor")
 printf 'zap plan / floor            %8sx  (budget <= 1.5x)   %s\n' "$r" "$(verdict "$r" 1.5 '<=')"
 if [ -n "$peer" ]; then

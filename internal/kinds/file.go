@@ -54,16 +54,7 @@ func showFile(f *declaration.File, _ string) []kind.Line {
 	case c.Inline != nil:
 		out = append(out, kind.Line{Field: "content", Value: "inline, " + Digest(*c.Inline)})
 	case c.Type == declaration.ContentTemplate && c.Template != nil:
-		out = append(out, kind.Line{Field: "content", Value: "template, " + Digest(*c.Template)})
-		names := slices.Sorted(maps.Keys(c.Vars))
-		for _, n := range names {
-			v, _ := c.Vars[n].MarshalJSON()
-			text := escape.Line(n) + " = " + escape.Line(string(v))
-			if k, ok := c.Kinds[n]; ok {
-				text += " (" + escape.Line(k) + ")"
-			}
-			out = append(out, kind.Line{Field: "var", Value: text})
-		}
+		out = append(out, kind.Line{Field: "content", Value: "template, " + Digest(*c.Template) + templateVars(c)})
 	case c.Type == declaration.ContentBytes && c.Base64 != nil:
 		b, _ := c.Bytes()
 		out = append(out, kind.Line{Field: "content", Value: "bytes, " + Digest(string(b))})
@@ -82,6 +73,37 @@ func showFile(f *declaration.File, _ string) []kind.Line {
 		out = append(out, kind.Line{Field: "triggers", Value: strings.Join(f.Triggers, ", ")})
 	}
 	return out
+}
+
+// templateVars is what follows a template's digest on its content line:
+// its vars and, when any is declared, their kinds, each as one JSON
+// object, keys sorted, a var in its exact form (a reference as written,
+// never its value).
+func templateVars(c declaration.Content) string {
+	if len(c.Vars) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(", vars {")
+	for i, n := range slices.Sorted(maps.Keys(c.Vars)) {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		v, _ := c.Vars[n].MarshalJSON()
+		b.WriteString(strconv.Quote(n) + ":" + string(v))
+	}
+	b.WriteByte('}')
+	if len(c.Kinds) > 0 {
+		b.WriteString(", kinds {")
+		for i, n := range slices.Sorted(maps.Keys(c.Kinds)) {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Quote(n) + ":" + strconv.Quote(c.Kinds[n]))
+		}
+		b.WriteByte('}')
+	}
+	return b.String()
 }
 
 // fileShells: validate, a command.

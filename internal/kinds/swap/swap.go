@@ -19,7 +19,21 @@ import (
 var scripts embed.FS
 
 // Kind is the swap kind: its reads, its steps and its scripts, as root.
-var Kind = kind.Def[*declaration.Swap]{Name: declaration.KindSwap, Read: NewSwap, Plan: steps, As: plan.Root, Ops: scripts}
+var Kind = kind.Def[*declaration.Swap]{Name: declaration.KindSwap, Read: NewSwap, Plan: steps, Show: show, As: plan.Root, Ops: scripts}
+
+// show: the swap file's path (the default included), the size it is made
+// at, and the /etc/fstab entry that lists it, as swap-fstab writes it.
+func show(s *declaration.Swap, _ string) []kind.Line {
+	return []kind.Line{
+		{Field: "path", Value: s.FilePath()},
+		{Field: "size", Value: s.Size},
+		{Field: "fstab", Value: FstabEntry(s.FilePath())},
+	}
+}
+
+// FstabEntry is the /etc/fstab line that lists the swap file path, as
+// scripts/swap-fstab.sh writes it (a test holds the two to one form).
+func FstabEntry(path string) string { return path + " none swap sw 0 0" }
 
 // The operations of a swap's change (scripts/swap-*.sh), each run as root
 // with the swap file's path first.

@@ -88,6 +88,8 @@ func TestScripts(t *testing.T) {
 	p.Cmds["ttyrun"] = cmdTtyrun
 	p.Cmds["screen"] = cmdScreen
 	p.Cmds["canary"] = cmdCanary
+	p.Cmds["combinedhash"] = cmdCombinedhash
+	p.Cmds["hostsjson"] = cmdHostsjson
 	p.Setup = withExamples(t, p.Setup)
 	testscript.Run(t, p)
 }

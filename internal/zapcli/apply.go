@@ -18,7 +18,7 @@ import (
 
 // applyCommand is zap apply [--wetrun] [--expect-plan HASH] [--diff] [--json] [CONFIG].
 func (a *app) applyCommand(f *flagSets) *ffcli.Command {
-	fs := f.lockFlag(f.target("zap apply"))
+	fs := f.jobsFlag(f.lockFlag(f.target("zap apply")))
 	wetrun := fs.Bool("wetrun", false, "change the target: execute the plan you reviewed (without it, apply only previews)")
 	expect := fs.String("expect-plan", "", "execute only if the plan's plan_hash is exactly `HASH`, all 64 hex characters (with --wetrun)")
 	diff := fs.Bool("diff", false, "show each drifted resource's current → desired lines and each file's content diff: in the preview, or with --wetrun in the review it asks for")
@@ -26,7 +26,7 @@ func (a *app) applyCommand(f *flagSets) *ffcli.Command {
 		jsonMode{format: cliout.PlanFormat, command: "apply", stream: func() bool { return *wetrun }})
 	return &ffcli.Command{
 		Name:       "apply",
-		ShortUsage: "zap apply [--wetrun] [--expect-plan HASH] [--diff] [--json] [--no-lock] [CONFIG]",
+		ShortUsage: "zap apply [--wetrun] [--expect-plan HASH] [--diff] [--json] [--no-lock] [-j N] [CONFIG...]",
 		ShortHelp:  "preview the changes; with --wetrun, make them",
 		LongHelp: `Without --wetrun: the same pass as plan, rendered as what apply would do,
 recorded as the preview. Exit status: 0 no changes, 2 changes pending, 1 a
@@ -61,18 +61,28 @@ that ends before its first event (a refusal, an error) leaves stdout
 empty: its text report, with the plan, and its error go to stderr, and
 the exit status says what happened. Without
 --wetrun, the plan document zap plan --json writes, with "command": "apply"
-and apply's exit status.`,
+and apply's exit status.
+
+Several configs (paths, or one directory holding a project per host, each a
+subdirectory with a zap.ts) run as several hosts: each host's own pass, at
+most -j at once, its output grouped under its name, then a summary table
+and the combined plan_hash (docs/cli.md, Several hosts in one command); the
+exit status is the worst of the hosts'.`,
 		FlagSet: fs,
-		Exec: onConfig(func(ctx context.Context, config string) error {
+		Exec: func(ctx context.Context, args []string) error {
 			a.mintPins, a.diff = true, *diff
 			if err := checkExpectPlan(fs, *expect, *wetrun); err != nil {
 				return err
 			}
 			if *wetrun {
-				return a.cmdWetrun(ctx, config, wetrunOptions{expect: *expect, json: a.json != nil})
+				return a.wetrunHosts(ctx, args, wetrunOptions{expect: *expect, json: a.json != nil})
 			}
-			return a.cmdApply(ctx, config, *diff)
-		}),
+			return a.onConfigs(func(ctx context.Context, config string) error {
+				return a.cmdApply(ctx, config, *diff)
+			}, func(c *app, ctx context.Context, config string) error {
+				return c.cmdApply(ctx, config, *diff)
+			})(ctx, args)
+		},
 	}
 }
 

@@ -16,12 +16,12 @@ import (
 
 // planCommand is zap plan [--diff] [CONFIG].
 func (a *app) planCommand(f *flagSets) *ffcli.Command {
-	fs := f.lockFlag(f.target("zap plan"))
+	fs := f.jobsFlag(f.lockFlag(f.target("zap plan")))
 	diff := fs.Bool("diff", false, "add each drifted resource's current → desired lines and each file's content diff above its steps")
 	f.jsonFlag(fs, "write the plan as one JSON document on stdout ("+cliout.PlanFormat+", docs/protocol.md), an error included", jsonMode{format: cliout.PlanFormat, command: "plan"})
 	return &ffcli.Command{
 		Name:       "plan",
-		ShortUsage: "zap plan [--diff] [--json] [--no-lock] [CONFIG]",
+		ShortUsage: "zap plan [--diff] [--json] [--no-lock] [-j N] [CONFIG...]",
 		ShortHelp:  "detect every resource and print the plan",
 		LongHelp: `Detects every declared resource live and prints the changeset: one [+]
 (create) or [~] (update) line per resource, what it declares and its steps
@@ -48,11 +48,20 @@ error; the exit status is the same.
 
 Exit status: 0 the plan was printed (changes pending or not); 1 a resource
 couldn't be read (a tracked pin not current included) or a referenced
-variable is unset; 2 an input error.`,
+variable is unset; 2 an input error.
+
+Several configs (paths, or one directory holding a project per host, each a
+subdirectory with a zap.ts) run as several hosts: each host's own pass, at
+most -j at once, its output grouped under its name, then a summary table
+and the combined plan_hash (docs/cli.md, Several hosts in one command); the
+exit status is the worst of the hosts'.`,
 		FlagSet: fs,
-		Exec: onConfig(func(ctx context.Context, config string) error {
+		Exec: a.onConfigs(func(ctx context.Context, config string) error {
 			a.diff = *diff
 			return a.cmdPlan(ctx, config, *diff)
+		}, func(c *app, ctx context.Context, config string) error {
+			c.diff = *diff
+			return c.cmdPlan(ctx, config, *diff)
 		}),
 	}
 }
@@ -99,6 +108,9 @@ func (a *app) preview(ctx context.Context, config string, cmd state.Command, opt
 	}
 	if err := s.RecordPass(cmd, true, pl.Plan.Hash, ev, det); err != nil {
 		return nil, nil, nil, err
+	}
+	if a.host != nil {
+		a.host.setPlan(pl.Plan)
 	}
 	return s, det, pl, nil
 }

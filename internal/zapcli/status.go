@@ -18,11 +18,11 @@ import (
 
 // statusCommand is zap status [CONFIG].
 func (a *app) statusCommand(f *flagSets) *ffcli.Command {
-	fs := f.lockFlag(f.eval("zap status"))
+	fs := f.jobsFlag(f.lockFlag(f.eval("zap status")))
 	f.jsonFlag(fs, "write the last run's view as one JSON document on stdout ("+cliout.StatusFormat+", docs/protocol.md), an error included", jsonMode{format: cliout.StatusFormat, command: "status"})
 	return &ffcli.Command{
 		Name:       "status",
-		ShortUsage: "zap status [--json] [--no-lock] [CONFIG]",
+		ShortUsage: "zap status [--json] [--no-lock] [-j N] [CONFIG...]",
 		ShortHelp:  "what the last run saw, offline",
 		LongHelp: `Evaluates the config and reads the last-run report for its target; never
 touches the target. Each resource's verdict in that run, noting a resource
@@ -40,9 +40,17 @@ error as that document's error; the exit status is the same.
 Exit status: 0 the last run read every declared resource; 1 there is no
 last run (unless nothing is declared), or the last run held a resource, was
 unverifiable, or didn't read a declared resource, or a tracked pin isn't
-current now; 2 an input error.`,
+current now; 2 an input error.
+
+Several configs (paths, or one directory holding a project per host, each a
+subdirectory with a zap.ts) run as several hosts: each host's own pass, at
+most -j at once, its output grouped under its name, then a summary table
+and the combined plan_hash (docs/cli.md, Several hosts in one command); the
+exit status is the worst of the hosts'.`,
 		FlagSet: fs,
-		Exec:    onConfig(a.cmdStatus),
+		Exec: a.onConfigs(a.cmdStatus, func(c *app, ctx context.Context, config string) error {
+			return c.cmdStatus(ctx, config)
+		}),
 	}
 }
 

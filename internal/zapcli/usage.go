@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/peterbourgon/ff/v3/ffcli"
@@ -43,7 +44,16 @@ func flagError(root *ffcli.Command, args []string, err error) error {
 	name := cmd.FlagSet.Name()
 	msg, hints := stage.FlagError(err, cmd.FlagSet, args)
 	if typed, ok := strings.CutPrefix(msg, "unknown flag "); ok {
-		hints = unknownFlagHints(root, cmd, strings.TrimLeft(typed, "-"), hints)
+		typed = strings.TrimLeft(typed, "-")
+		if len(typed) == 1 {
+			// Every letter is one edit from every other: a one-letter
+			// flag (-j) is no likelier a typo of -v than of anything.
+			hints = slices.DeleteFunc(hints, func(h string) bool {
+				near, ok := strings.CutPrefix(h, "did you mean --")
+				return ok && len(strings.TrimSuffix(near, "?")) == 1
+			})
+		}
+		hints = unknownFlagHints(root, cmd, typed, hints)
 	}
 	if name == "zap" {
 		return exit.Fail(2, msg, append(hints, "zap <command> --help prints the command's flags")...)

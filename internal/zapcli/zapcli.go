@@ -19,12 +19,13 @@
 //	zap completion bash|zsh|fish          a shell completion script
 //	zap lock [CONFIG]                     pins the zap-eval the config is evaluated with
 //	zap config validate [CONFIG]          evaluates the config only
-//	zap plan [--diff] [--json] [CONFIG]   detects and prints the plan
-//	zap apply [--wetrun] [--expect-plan HASH] [--diff] [--json] [CONFIG]
+//	zap plan [--diff] [--json] [-j N] [CONFIG...]  detects and prints the plan
+//	zap apply [--wetrun] [--expect-plan HASH] [--diff] [--json] [-j N] [CONFIG...]
 //	zap detect [--json] [CONFIG]          detection alone, one line per resource
-//	zap status [--json] [CONFIG]          the last run, offline
+//	zap status [--json] [-j N] [CONFIG...]  the last run, offline
 //
-// CONFIG defaults to ./zap.ts, and a directory stands for the zap.ts in it.
+// CONFIG defaults to ./zap.ts, and a directory stands for the zap.ts in it;
+// plan, apply and status take several, one per host (hosts.go).
 // --help on any command prints its flags and examples, in 80 columns, and
 // points to zap help environment for the variables zap reads (help.go,
 // docs/cli.md). An unknown command or flag is named with the one it is
@@ -128,6 +129,11 @@ type app struct {
 	masker *mask.Masker
 	// json is --json, nil without it (jsonout.go).
 	json *jsonMode
+	// jobs is -j: how many hosts a command over several runs at once;
+	// host is the host this run is one of (hosts.go), nil for a run of
+	// one.
+	jobs int
+	host *hostRun
 }
 
 // session is a pass on a config (pass.Session) in this run of zap.

@@ -72,6 +72,10 @@ func ResolveValue(field string, t declaration.Text, env Env, bad string) (string
 	return resolveValue(field, t, env, bad)
 }
 
+// Shown is how a kind's own detector shows the value t resolved to (see
+// show).
+func Shown(t declaration.Text, resolved string, env Env) string { return show(t, resolved, env) }
+
 // Problem is why the answer a of a read of what gave nothing to judge (see
 // problem), for a kind's own detector.
 func Problem(a Answer, what string, timeout int) string { return problem(a, what, timeout) }

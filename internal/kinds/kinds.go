@@ -13,8 +13,8 @@
 // drift), its preview lines, its operations' scripts (scripts/*.sh and
 // scripts/lib/*.sh, embedded) and wordings, which byType hands internal/ops
 // and internal/ops/opcmd, and their tests. It exports one kind.Def, Kind,
-// and registering it is its line in all. Swap, pipeline, installer and
-// verify are kept so, and motd, a kind a test build alone carries (listed
+// and registering it is its line in all. Swap, pipeline, installer,
+// verify and database are kept so, and motd, a kind a test build alone carries (listed
 // in testonly_on.go), which holds its wire body too and registers it
 // (declaration.Register). The other kinds are still split the older way:
 // a file here (<name>.go; directory and link share paths.go) for the steps
@@ -43,6 +43,7 @@ import (
 	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/internal/kind"
+	"github.com/zap-go/zap/internal/kinds/database"
 	"github.com/zap-go/zap/internal/kinds/installer"
 	"github.com/zap-go/zap/internal/kinds/pipeline"
 	"github.com/zap-go/zap/internal/kinds/swap"
@@ -67,7 +68,7 @@ var all = []kind.Kind{
 	kind.Def[*declaration.Service]{Name: declaration.KindService, Read: detect.NewService, Plan: serviceSteps, Show: showService, As: plan.Root},
 	swap.Kind,
 	kind.Def[*declaration.Firewall]{Name: declaration.KindFirewall, Read: detect.NewFirewall, Plan: firewallSteps, As: plan.Root},
-	kind.Def[*declaration.Database]{Name: declaration.KindDatabase, Read: detect.NewDatabase, Plan: databaseSteps, Show: showDatabase, As: plan.Root},
+	database.Kind,
 	verify.Kind,
 	pipeline.Kind,
 	kind.Def[*declaration.AptRepo]{Name: declaration.KindAptRepo, Read: detect.NewAptRepo, Plan: aptRepoSteps, Show: showAptRepo, As: plan.Root},

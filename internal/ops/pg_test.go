@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/kinds/database"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
@@ -155,7 +156,7 @@ func leftovers(t *testing.T, hba string) []string {
 // TestPgScriptsOnThisMachine runs pg-database and pg-hba under dash, bash
 // and BusyBox against the machine's own PostgreSQL (Debian's postgresql,
 // which .ci/run installs): the role and database made once, the owner set
-// back (detect.PgProbe, run here too, reading it drifted before and
+// back (database.PgProbe, run here too, reading it drifted before and
 // converged after), the rule above the first host line with the file's mode and group
 // kept and a second run changing nothing; a file postgres doesn't own
 // refused (93) and a file the server can't parse with the line in it put
@@ -239,12 +240,12 @@ func TestPgScriptsOnThisMachine(t *testing.T) {
 	}
 }
 
-// pgDetect runs detect.PgProbe under sh, as root, and returns the verdict
+// pgDetect runs database.PgProbe under sh, as root, and returns the verdict
 // of the database db owned by role with a rule for each of hosts.
 func pgDetect(t *testing.T, sh userShell, db, role string, hosts ...string) detect.Result {
 	t.Helper()
 	var out strings.Builder
-	code, stderr := userExec(t, sh, detect.PgProbe, &out)
+	code, stderr := userExec(t, sh, database.PgProbe, &out)
 	if stderr != "" {
 		t.Logf("PgProbe's stderr: %s", stderr)
 	}
@@ -255,7 +256,7 @@ func pgDetect(t *testing.T, sh userShell, db, role string, hosts ...string) dete
 			d.Auth.Hosts = append(d.Auth.Hosts, declaration.Lit(h))
 		}
 	}
-	return detect.NewDatabase(d, detect.Env{}).Verdict([]detect.Answer{{Status: detect.StatusOK, Exit: code, Output: out.String()}})
+	return database.NewDatabase(d, detect.Env{}).Verdict([]detect.Answer{{Status: detect.StatusOK, Exit: code, Output: out.String()}})
 }
 
 // pgOwn gives hba back to postgres.

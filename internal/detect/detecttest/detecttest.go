@@ -4,6 +4,8 @@
 package detecttest
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -65,3 +67,16 @@ func Env(vars map[string]string) detect.Env {
 
 // Drift is the result drifted by the differences d.
 func Drift(d ...observation.Difference) detect.Result { return detect.Drifted(d) }
+
+// Recorded is a tool's output recorded on a real machine, the file name
+// under the test's testdata/tool (each such folder's README says where
+// from).
+func Recorded(t testing.TB, tool, name string) string {
+	t.Helper()
+	if b, err := os.ReadFile(filepath.Join("testdata", tool, name)); err == nil {
+		return string(b)
+	} else {
+		t.Fatalf("the recorded %s output %s: %v", tool, name, err)
+	}
+	return ""
+}

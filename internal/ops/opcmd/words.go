@@ -30,9 +30,7 @@ type Words struct {
 // An operation that isn't here and isn't in Forms has no wording of its
 // own: each caller says its name, its path and its arguments.
 var own = map[plan.OpName]func(op *plan.Op) (Words, bool){
-	vocab.OpUserKeys:   userKeys,
-	vocab.OpPgDatabase: postgres,
-	vocab.OpPgHBA:      postgres,
+	vocab.OpUserKeys: userKeys,
 }
 
 // Word returns op's wording of its own, and whether it has one: the one
@@ -41,7 +39,6 @@ var own = map[plan.OpName]func(op *plan.Op) (Words, bool){
 //
 //	installer URL SHELL           run the script fetched from URL (piped to SHELL)
 //	user-keys NAME keys KEY...    user-keys NAME keys KEY, KEY             + (as ACCOUNT)
-//	pg-database, pg-hba           see postgres; they say "(as postgres)"
 //	verify-path PATH TYPE MODE OWNER NOT_EMPTY   path_exists PATH (TYPE, mode MODE, ...)
 //	svc-enable systemd chrony     sudo systemctl enable -- chrony          (as root, no path)
 //	svc-enable systemd chrony     systemctl enable -- chrony               + (as ACCOUNT), not as root
@@ -87,23 +84,6 @@ func userKeys(op *plan.Op) (Words, bool) {
 		keys = append(keys, declaration.KeyShown(k))
 	}
 	return Words{Text: "user-keys " + op.Args[0] + " keys " + strings.Join(keys, ", "), As: true}, true
-}
-
-// postgres words a database's operation, its arguments as written (a
-// reference as {env:NAME}), which runs psql and its writes as the postgres
-// account, whatever the step's privilege:
-//
-//	pg-database app app                          pg database app, owned by the role app (as postgres)
-//	pg-hba app app 127.0.0.1/32 scram-sha-256    pg_hba rule: host app app 127.0.0.1/32 scram-sha-256 (as postgres)
-func postgres(op *plan.Op) (Words, bool) {
-	args := op.Written()
-	switch {
-	case op.Name == vocab.OpPgDatabase && len(args) == 2:
-		return Words{Text: "pg database " + args[0] + ", owned by the role " + args[1] + " (as postgres)"}, true
-	case op.Name == vocab.OpPgHBA && len(args) == 4:
-		return Words{Text: "pg_hba rule: host " + strings.Join(args, " ") + " (as postgres)"}, true
-	}
-	return Words{}, false
 }
 
 // Sudo reports whether an operation of privilege p runs as root through

@@ -1,4 +1,4 @@
-package detect
+package database
 
 import (
 	"context"
@@ -7,18 +7,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/detect/detecttest"
 	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/scripttest"
-	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
 
-func pgAnswer(exit int, out string) []Answer {
-	return []Answer{{Status: StatusOK, Exit: exit, Output: out}}
+func pgAnswer(exit int, out string) []detect.Answer {
+	return []detect.Answer{{Status: detect.StatusOK, Exit: exit, Output: out}}
 }
 
-func pgDatabase(name, role string, hosts ...string) Detector {
+func pgDatabase(name, role string, hosts ...string) detect.Detector {
 	d := &declaration.Database{Engine: "postgresql", DatabaseName: declaration.Lit(name), Username: declaration.Lit(role)}
 	if len(hosts) > 0 {
 		d.Auth = &declaration.DatabaseAuth{}
@@ -26,7 +27,7 @@ func pgDatabase(name, role string, hosts ...string) Detector {
 			d.Auth.Hosts = append(d.Auth.Hosts, declaration.Lit(h))
 		}
 	}
-	return NewDatabase(d, Env{})
+	return NewDatabase(d, detect.Env{})
 }
 
 // TestDatabaseVerdictRecorded reads PgProbe's answers recorded from
@@ -35,13 +36,13 @@ func pgDatabase(name, role string, hosts ...string) Detector {
 // converges, another owner and a missing rule drift, and a stopped server
 // holds with psql's message.
 func TestDatabaseVerdictRecorded(t *testing.T) {
-	fresh := recorded(t, "postgres", "debian15-fresh.out")
-	app := recorded(t, "postgres", "debian15-app.out")
-	stopped := recorded(t, "postgres", "debian15-stopped.out")
+	fresh := detecttest.Recorded(t, "postgres", "debian15-fresh.out")
+	app := detecttest.Recorded(t, "postgres", "debian15-app.out")
+	stopped := detecttest.Recorded(t, "postgres", "debian15-stopped.out")
 	owned := strings.Replace(app, `"zt_db1" : "zt_role1"`, `"zt_db1" : "postgres"`, 1)
 	for _, c := range []struct {
 		name    string
-		d       Detector
+		d       detect.Detector
 		exit    int
 		out     string
 		verdict observation.Verdict
@@ -52,12 +53,12 @@ func TestDatabaseVerdictRecorded(t *testing.T) {
 		{"made", pgDatabase("zt_db1", "zt_role1", "127.0.0.1/32"), 0, app, observation.Converged, nil, ""},
 		{"no auth", pgDatabase("zt_db1", "zt_role1"), 0, app, observation.Converged, nil, ""},
 		{"another owner", pgDatabase("zt_db1", "zt_role1", "127.0.0.1/32"), 0, owned, observation.Drifted,
-			[]observation.Difference{{Field: vocab.FieldPgOwner, Observed: "postgres", Desired: "zt_role1"}}, ""},
+			[]observation.Difference{{Field: FieldOwner, Observed: "postgres", Desired: "zt_role1"}}, ""},
 		{"rule missing", pgDatabase("zt_db1", "zt_role1", "127.0.0.1/32", "::1/128"), 0, app, observation.Drifted,
-			[]observation.Difference{{Field: "auth.hosts[1]", Observed: vocab.PgMissing, Desired: "host zt_db1 zt_role1 ::1/128 scram-sha-256"}}, ""},
+			[]observation.Difference{{Field: "auth.hosts[1]", Observed: Missing, Desired: "host zt_db1 zt_role1 ::1/128 scram-sha-256"}}, ""},
 		{"role missing", pgDatabase("postgres", "app"), 0, fresh, observation.Drifted,
-			[]observation.Difference{{Field: vocab.FieldPgRole, Observed: vocab.PgMissing, Desired: vocab.PgPresent},
-				{Field: vocab.FieldPgOwner, Observed: "postgres", Desired: "app"}}, ""},
+			[]observation.Difference{{Field: FieldRole, Observed: Missing, Desired: Present},
+				{Field: FieldOwner, Observed: "postgres", Desired: "app"}}, ""},
 		{"stopped", pgDatabase("zt_db1", "zt_role1"), 4, stopped, observation.Undetermined, nil,
 			`the catalog query as postgres failed (is the server running?): psql: error: connection to server on socket "/var/run/postgresql/.s.PGSQL.5432" failed: No such file or directory`},
 		{"no postgresql", pgDatabase("zt_db1", "zt_role1"), 3, "", observation.Absent, nil, ""},
@@ -98,7 +99,7 @@ func TestDatabaseOneProbe(t *testing.T) {
 // it; drift shows a secret's value as written.
 func TestDatabaseReferencesResolve(t *testing.T) {
 	vals := map[string]string{"DB": "app", "ROLE": "web", "NET": "127.0.0.1/32", "TOKEN": "s3cr3t-role", "BAD": "my app", "BADTOKEN": "all", "HOST": "db.example.com", "NUL": "a\x00b"}
-	env := Env{Value: func(n string) string { return vals[n] }, Secret: func(n string) bool { return strings.Contains(n, "TOKEN") }}
+	env := detect.Env{Value: func(n string) string { return vals[n] }, Secret: func(n string) bool { return strings.Contains(n, "TOKEN") }}
 	d := &declaration.Database{DatabaseName: declaration.Ref("DB"), Username: declaration.Ref("ROLE"),
 		Auth: &declaration.DatabaseAuth{Hosts: []declaration.Text{declaration.Ref("NET")}}}
 	got, ok := NewDatabase(d, env).(*Database)
@@ -161,13 +162,13 @@ func TestPgHBAHas(t *testing.T) {
 // asks one read, PgProbe once, and each database reads its own verdict
 // from the one answer (the budget: one psql call per pass).
 func TestDatabasesOnePsqlPerPass(t *testing.T) {
-	app := recorded(t, "postgres", "debian15-app.out")
-	var ds []Detector
+	app := detecttest.Recorded(t, "postgres", "debian15-app.out")
+	var ds []detect.Detector
 	for i := range 10 {
 		ds = append(ds, pgDatabase(fmt.Sprintf("zt_db%d", i), "zt_role1", "127.0.0.1/32"))
 	}
 	asked := 0
-	batches, results := Pass(context.Background(), hostFunc(func(_ observation.Lane, qs []Query) []Answer {
+	batches, results := detect.Pass(context.Background(), hostFunc(func(_ observation.Lane, qs []detect.Query) []detect.Answer {
 		asked += len(qs)
 		return pgAnswer(0, app)
 	}), ds)
@@ -189,7 +190,7 @@ func TestDatabasesOnePsqlPerPass(t *testing.T) {
 // cut falls after it, its placeholder whole.
 func TestDatabaseHoldQuotesNoPartOfASecretWhereverTheCutFalls(t *testing.T) {
 	vals := map[string]string{"ROLE": scripttest.CutSecret}
-	env := Env{Value: func(n string) string { return vals[n] }, Secret: func(n string) bool { return n == "ROLE" },
+	env := detect.Env{Value: func(n string) string { return vals[n] }, Secret: func(n string) bool { return n == "ROLE" },
 		Mask: mask.New(map[string]string{"ROLE": scripttest.CutSecret})}
 	d := NewDatabase(&declaration.Database{DatabaseName: declaration.Lit("app"), Username: declaration.Ref("ROLE")}, env)
 	secret := scripttest.CutSecret
@@ -213,4 +214,11 @@ func TestDatabaseHoldQuotesNoPartOfASecretWhereverTheCutFalls(t *testing.T) {
 			}
 		}
 	}
+}
+
+// hostFunc answers a pass's queries by a function.
+type hostFunc func(observation.Lane, []detect.Query) []detect.Answer
+
+func (f hostFunc) Answer(_ context.Context, lane observation.Lane, qs []detect.Query) ([]detect.Answer, error) {
+	return f(lane, qs), nil
 }

@@ -1,4 +1,4 @@
-package detect
+package database
 
 import (
 	"bytes"
@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/internal/mask"
-	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -102,25 +102,25 @@ type Database struct {
 // reference is compared as it resolves; a value pg_hba.conf would misread
 // (or holding a NUL or a reference marker) holds the resource, naming the
 // field, and the value only when no secret is in it.
-func NewDatabase(d *declaration.Database, env Env) Detector {
+func NewDatabase(d *declaration.Database, env detect.Env) detect.Detector {
 	name, reason := pgValue("database_name", d.DatabaseName, env, func(s string) error { return declaration.CheckHBAName(s, "database") })
 	if reason != "" {
-		return Held(reason)
+		return detect.Held(reason)
 	}
 	role, reason := pgValue("username", d.Username, env, func(s string) error { return declaration.CheckHBAName(s, "role") })
 	if reason != "" {
-		return Held(reason)
+		return detect.Held(reason)
 	}
-	db := &Database{Name: name, Role: role, ShownRole: show(d.Username, role, env), mask: env.Mask}
+	db := &Database{Name: name, Role: role, ShownRole: detect.Shown(d.Username, role, env), mask: env.Mask}
 	if d.Auth != nil {
 		for i, h := range d.Auth.Hosts {
 			host, reason := pgValue(fmt.Sprintf("auth.hosts[%d]", i), h, env, declaration.CheckHBAHost)
 			if reason != "" {
-				return Held(reason)
+				return detect.Held(reason)
 			}
 			method := d.Auth.PgMethod()
-			db.Rules = append(db.Rules, vocab.PgHBALine(name, role, host, method))
-			db.ShownRules = append(db.ShownRules, vocab.PgHBALine(show(d.DatabaseName, name, env), db.ShownRole, show(h, host, env), method))
+			db.Rules = append(db.Rules, HBALine(name, role, host, method))
+			db.ShownRules = append(db.ShownRules, HBALine(detect.Shown(d.DatabaseName, name, env), db.ShownRole, detect.Shown(h, host, env), method))
 		}
 	}
 	return db
@@ -129,13 +129,13 @@ func NewDatabase(d *declaration.Database, env Env) Detector {
 // pgValue resolves a database's name or host and checks the value as
 // pg_hba.conf would read it (check), or says why it holds. A plain value
 // passed the same check at evaluation.
-func pgValue(field string, t declaration.Text, env Env, check func(string) error) (string, string) {
-	s, reason := resolveValue(field, t, env, "\x00")
+func pgValue(field string, t declaration.Text, env detect.Env, check func(string) error) (string, string) {
+	s, reason := detect.ResolveValue(field, t, env, "\x00")
 	if reason != "" || !t.HasRefs() {
 		return s, reason
 	}
 	if err := check(s); err != nil {
-		if show(t, s, env) != s {
+		if detect.Shown(t, s, env) != s {
 			return "", fmt.Sprintf("%s: %s resolves to a value pg_hba.conf would read as something else, which Zap won't use here", field, t.String())
 		}
 		return "", fmt.Sprintf("%s: %s resolves to a value Zap won't use here: %v", field, t.String(), err)
@@ -144,48 +144,48 @@ func pgValue(field string, t declaration.Text, env Env, check func(string) error
 }
 
 // Queries: PgProbe, as root.
-func (d *Database) Queries() []Query {
-	return []Query{{Op: OpProbe, Lane: observation.LaneRoot, Command: &Command{Text: PgProbe, Timeout: PgProbeTimeout}}}
+func (d *Database) Queries() []detect.Query {
+	return []detect.Query{{Op: detect.OpProbe, Lane: observation.LaneRoot, Command: &detect.Command{Text: PgProbe, Timeout: PgProbeTimeout}}}
 }
 
 // Verdict: see Database.
-func (d *Database) Verdict(a []Answer) Result {
+func (d *Database) Verdict(a []detect.Answer) detect.Result {
 	if len(a) != 1 {
-		return hold(fmt.Sprintf("%d answers for the database's 1 read", len(a)))
+		return detect.Holding(fmt.Sprintf("%d answers for the database's 1 read", len(a)))
 	}
 	r := a[0]
-	if r.Status != StatusOK {
-		return hold(problem(r, "PostgreSQL's catalog", PgProbeTimeout))
+	if r.Status != detect.StatusOK {
+		return detect.Holding(detect.Problem(r, "PostgreSQL's catalog", PgProbeTimeout))
 	}
 	switch r.Exit {
 	case 0:
 	case pgNone:
-		return absent()
+		return detect.Absent()
 	case pgFailed:
-		return hold("the catalog query as postgres failed (is the server running?): " + pgMessage(r.Output, d.mask))
+		return detect.Holding("the catalog query as postgres failed (is the server running?): " + pgMessage(r.Output, d.mask))
 	case pgTimedOut:
-		return hold(fmt.Sprintf("the catalog query as postgres ran past %ds", PgTimeout))
+		return detect.Holding(fmt.Sprintf("the catalog query as postgres ran past %ds", PgTimeout))
 	case pgNoAccount:
-		return hold("neither sudo nor setpriv is on the target to run psql as postgres")
+		return detect.Holding("neither sudo nor setpriv is on the target to run psql as postgres")
 	case pgUnread:
 		hba, _, _ := strings.Cut(r.Output, "\n")
 		_, msg, _ := strings.Cut(r.Output, pgHBAMark+"\n")
-		return hold("the postgres account can't read the pg_hba.conf the server names (" + escape.Line(hba) + "): " + pgMessage(msg, d.mask))
+		return detect.Holding("the postgres account can't read the pg_hba.conf the server names (" + escape.Line(hba) + "): " + pgMessage(msg, d.mask))
 	default:
-		return hold(fmt.Sprintf("reading PostgreSQL's catalog exited %d", r.Exit))
+		return detect.Holding(fmt.Sprintf("reading PostgreSQL's catalog exited %d", r.Exit))
 	}
 	cat, reason := ParsePgProbe(r.Output)
 	if reason != "" {
-		return hold(reason)
+		return detect.Holding(reason)
 	}
 	return d.compare(cat)
 }
 
 // compare judges the declared database against what the probe read.
-func (d *Database) compare(cat PgCatalog) Result {
+func (d *Database) compare(cat PgCatalog) detect.Result {
 	owner, ok := cat.Databases[d.Name]
 	if !ok {
-		return absent()
+		return detect.Absent()
 	}
 	var diff []observation.Difference
 	hasRole := false
@@ -193,10 +193,10 @@ func (d *Database) compare(cat PgCatalog) Result {
 		hasRole = hasRole || r == d.Role
 	}
 	if !hasRole {
-		diff = append(diff, observation.Difference{Field: vocab.FieldPgRole, Observed: vocab.PgMissing, Desired: vocab.PgPresent})
+		diff = append(diff, observation.Difference{Field: FieldRole, Observed: Missing, Desired: Present})
 	}
 	if owner != d.Role {
-		diff = append(diff, observation.Difference{Field: vocab.FieldPgOwner, Observed: owner, Desired: cmp.Or(d.ShownRole, d.Role)})
+		diff = append(diff, observation.Difference{Field: FieldOwner, Observed: owner, Desired: cmp.Or(d.ShownRole, d.Role)})
 	}
 	for i, rule := range d.Rules {
 		if !PgHBAHas(cat.HBA, rule) {
@@ -204,13 +204,13 @@ func (d *Database) compare(cat PgCatalog) Result {
 			if i < len(d.ShownRules) {
 				shown = d.ShownRules[i]
 			}
-			diff = append(diff, observation.Difference{Field: fmt.Sprintf("auth.hosts[%d]", i), Observed: vocab.PgMissing, Desired: shown})
+			diff = append(diff, observation.Difference{Field: fmt.Sprintf("auth.hosts[%d]", i), Observed: Missing, Desired: shown})
 		}
 	}
 	if diff == nil {
-		return converged()
+		return detect.Converged()
 	}
-	return drifted(diff)
+	return detect.Drifted(diff)
 }
 
 // PgCatalog is what PgProbe read: the pg_hba.conf the server names and its

@@ -1,4 +1,4 @@
-package detect
+package database
 
 import (
 	"encoding/json"
@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 )
 
@@ -44,7 +43,7 @@ func FuzzPgHBAHasFindsTheInsertedRule(f *testing.F) {
 		if declaration.CheckHBAName(database, "database") != nil || declaration.CheckHBAName(role, "role") != nil || declaration.CheckHBAHost(host) != nil {
 			return
 		}
-		rule := vocab.PgHBALine(database, role, host, methods[int(m)%len(methods)])
+		rule := HBALine(database, role, host, methods[int(m)%len(methods)])
 		if in := hbaInsert(text, rule); !PgHBAHas(in, rule) {
 			t.Fatalf("the rule %q, inserted, isn't found in\n%q", rule, in)
 		}

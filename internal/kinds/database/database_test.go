@@ -1,11 +1,10 @@
-package kinds
+package database
 
 import (
 	"reflect"
 	"testing"
 
 	"github.com/zap-go/zap/internal/kind"
-	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -20,24 +19,24 @@ func TestDatabaseSteps(t *testing.T) {
 		name string
 		args []string
 	}
-	catalog := op{string(vocab.OpPgDatabase), []string{"app", "web"}}
-	v4 := op{string(vocab.OpPgHBA), []string{"app", "web", "127.0.0.1/32", "md5"}}
-	v6 := op{string(vocab.OpPgHBA), []string{"app", "web", "::1/128", "md5"}}
+	catalog := op{string(OpDatabase), []string{"app", "web"}}
+	v4 := op{string(OpHBA), []string{"app", "web", "127.0.0.1/32", "md5"}}
+	v6 := op{string(OpHBA), []string{"app", "web", "::1/128", "md5"}}
 	for name, c := range map[string]struct {
 		at   kind.Planned
 		want []op
 	}{
 		"absent": {kind.Planned{Verdict: observation.Absent}, []op{catalog, v4, v6}},
-		"owner":  {kind.Planned{Verdict: observation.Drifted, Drift: []observation.Difference{{Field: vocab.FieldPgOwner}}}, []op{catalog}},
+		"owner":  {kind.Planned{Verdict: observation.Drifted, Drift: []observation.Difference{{Field: FieldOwner}}}, []op{catalog}},
 		"rule":   {kind.Planned{Verdict: observation.Drifted, Drift: []observation.Difference{{Field: "auth.hosts[1]"}}}, []op{v6}},
 	} {
-		steps, err := databaseSteps(d, c.at)
+		steps, err := steps(d, c.at)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		var got []op
 		for _, s := range steps {
-			if s.Op.Privilege != "root" || s.Op.Timeout != vocab.PgTimeout {
+			if s.Op.Privilege != "root" || s.Op.Timeout != StepTimeout {
 				t.Errorf("%s: %s runs as %s under %ds", name, s.Op.Name, s.Op.Privilege, s.Op.Timeout)
 			}
 			if len(s.Op.Args) != 0 {
@@ -57,7 +56,7 @@ func TestDatabaseSteps(t *testing.T) {
 func TestDatabaseStepsKeepReferences(t *testing.T) {
 	d := &declaration.Database{Engine: "postgresql", DatabaseName: declaration.Ref("APP_DB"), Username: declaration.Ref("APP_ROLE"),
 		Auth: &declaration.DatabaseAuth{Hosts: []declaration.Text{declaration.Ref("APP_NET")}}}
-	steps, err := databaseSteps(d, kind.Planned{Verdict: observation.Absent})
+	steps, err := steps(d, kind.Planned{Verdict: observation.Absent})
 	if err != nil {
 		t.Fatal(err)
 	}

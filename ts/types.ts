@@ -425,9 +425,12 @@ export interface BuildSpec extends Common {
 }
 
 /** The health gate of a deploy: https://<domain><path> polled from your
- * machine after the restart, then /ready. */
+ * machine after the restart, then /ready, trusting your system's
+ * certificate store (SSL_CERT_FILE or SSL_CERT_DIR add a CA), following no
+ * redirect. */
 export interface DeployHealth {
-	/** Takes a reference; not blank. */
+	/** A host name, or a host name and a port (app.example.net:8443).
+	 * Takes a reference; not blank. */
 	domain: string;
 	/** The path polled (default /). /ready makes one check the gate. */
 	path?: string;

@@ -13,6 +13,7 @@ import (
 
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/testhook"
+	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/deployplan"
 	"github.com/zap-go/zap/pkg/events"
 )
@@ -65,19 +66,24 @@ func ResolveChecks(p *deployplan.Plan, env func(string) (string, bool)) (URLs, e
 		}
 		for _, name := range c.check.URL.Refs() {
 			if w, _ := env(name); strings.ContainsFunc(w, notHostChar) {
-				return URLs{}, fmt.Errorf("%s: the reference %s holds a character no host name has: a health domain is letters, digits, dots and dashes", c.field, name)
+				return URLs{}, fmt.Errorf("%s: the reference %s holds a character no host name has: a health domain is letters, digits, dots and dashes, and :PORT", c.field, name)
 			}
+		}
+		if domain, _, _ := strings.Cut(strings.TrimPrefix(v, "https://"), "/"); len(c.check.URL.Refs()) > 0 && !declaration.IsHealthDomain(domain) {
+			return URLs{}, fmt.Errorf("%s: the domain %s resolves to is not a host name, or a host name and a port", c.field, strings.Join(c.check.URL.Refs(), ", "))
 		}
 		*c.url = v
 	}
 	return u, nil
 }
 
-// notHostChar says whether r can't be part of a host name: what a value
-// the health URL takes from a reference may not hold, so it can't add a
-// port, a path, a query, a fragment or a user to the URL.
+// notHostChar says whether r can't be part of a health domain, a host
+// name and a port: what a value the health URL takes from a reference may
+// not hold, so it can't add a path, a query, a fragment or a user to the
+// URL (the resolved domain as a whole is then held to
+// declaration.IsHealthDomain).
 func notHostChar(r rune) bool {
-	return (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && (r < '0' || r > '9') && r != '.' && r != '-'
+	return (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && (r < '0' || r > '9') && r != '.' && r != '-' && r != ':'
 }
 
 // Poll asks url, c's URL resolved, over HTTPS from this machine until it

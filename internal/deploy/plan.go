@@ -61,9 +61,9 @@ type InputError struct{ Field, Msg string }
 func (e *InputError) Error() string { return e.Field + ": " + e.Msg }
 
 // checkDomain holds the health domain, as its references resolve, to the
-// rule a domain written in the config meets (declaration.IsHostName), so
-// no value can re-point the gate with a port, a path, a query, a fragment
-// or a user. A reference unset or empty is no error: the plan records it
+// rule a domain written in the config meets (declaration.IsHealthDomain),
+// so no value can re-point the gate with a path, a query, a fragment, a
+// user or anything but a host and a port. A reference unset or empty is no error: the plan records it
 // empty, has no hash, and says so (deployplan.Plan.Unset).
 func checkDomain(d *declaration.Declaration, env resolve.Env, domain string) error {
 	refs := d.Deploy.Health.Domain.Refs()
@@ -75,10 +75,10 @@ func checkDomain(d *declaration.Declaration, env resolve.Env, domain string) err
 		}
 		secret = secret || resolve.Secret(d, n, v)
 	}
-	if declaration.IsHostName(domain) {
+	if declaration.IsHealthDomain(domain) {
 		return nil
 	}
-	const rule = "a host name is letters, digits, dots and dashes, with no port, path, query, fragment, user or space"
+	const rule = "a health domain is a host name (letters, digits, dots and dashes), optionally :PORT (1 to 65535), with no path, query, fragment, user or space"
 	names := strings.Join(refs, ", ")
 	if secret {
 		return &InputError{Field: "deploy.health.domain", Msg: fmt.Sprintf("the reference %s resolves to something that is not a host name (a secret's value, not shown): %s", names, rule)}

@@ -171,7 +171,7 @@ func TestHostileDomainValuesAreRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	hostile := []string{"evil.example#", "evil.example/x", "evil.example?q=1", "a&b.example", "user@evil.example",
-		"evil.example:8443", "evil.example /ready", "evil.example\n", "evil.example\\x", "[::1]"}
+		"evil.example /ready", "evil.example\n", "evil.example\\x", "[::1]"}
 	for _, v := range hostile {
 		env := func(string) (string, bool) { return v, true }
 		err := checkDomain(d, env, v)
@@ -186,7 +186,21 @@ func TestHostileDomainValuesAreRefused(t *testing.T) {
 			t.Errorf("run, %q: %v", v, err)
 		}
 	}
-	for _, v := range []string{"app.example.net", "127.0.0.1", ""} {
+	// A port is no host character, but a domain may carry one: a value
+	// with a port that isn't one is refused at the plan and at the run.
+	for _, v := range []string{"evil.example:", "evil.example:0", "evil.example:08443", "evil.example:65536", "evil.example:84a", "evil.example:1:2", ":8443"} {
+		env := func(string) (string, bool) { return v, true }
+		if err := checkDomain(d, env, v); err == nil {
+			t.Errorf("%q: no error", v)
+		}
+		url := declaration.Concat(declaration.Part{Lit: "https://"}, declaration.Part{Env: "APP_DOMAIN"}, declaration.Part{Lit: "/health"})
+		p := &deployplan.Plan{References: []observation.Reference{{Name: "APP_DOMAIN", Value: v}},
+			Steps: deployplan.Steps{Health: &deployplan.Check{URL: url, Attempts: 1, IntervalMS: 1}}}
+		if _, err := ResolveChecks(p, env); err == nil || !strings.Contains(err.Error(), "steps.health.url: the domain APP_DOMAIN resolves to is not a host name") {
+			t.Errorf("run, %q: %v", v, err)
+		}
+	}
+	for _, v := range []string{"app.example.net", "127.0.0.1", "", "app.example.net:8443", "127.0.0.1:1", "a:65535"} {
 		if err := checkDomain(d, func(string) (string, bool) { return v, true }, v); err != nil {
 			t.Errorf("%q: %v", v, err)
 		}

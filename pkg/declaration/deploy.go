@@ -78,10 +78,32 @@ func LeavesTree(a string) bool {
 	return strings.HasPrefix(a, "/") || c == ".." || strings.HasPrefix(c, "../")
 }
 
-// IsHostName says whether s is a host name as deploy.health.domain takes
-// one written in the config: what a domain given through a reference must
-// also resolve to, so no value can add a port, a path, a query or a user.
+// IsHostName says whether s is a host name: letters, digits, dots and
+// dashes, beginning and ending with a letter or a digit.
 func IsHostName(s string) bool { return domainPattern.MatchString(s) }
+
+// IsHealthDomain says whether s is what deploy.health.domain takes, written
+// in the config or resolved through its references: a host name
+// (IsHostName), alone or with a port, app.example.net:8443, whose number
+// is 1 to 65535 with no sign and no leading zero. So no value can add a
+// path, a query, a fragment or a user; the check is still https.
+func IsHealthDomain(s string) bool {
+	host, port, ok := strings.Cut(s, ":")
+	if !ok {
+		return IsHostName(s)
+	}
+	if !IsHostName(host) || port == "" || len(port) > 5 || port[0] == '0' {
+		return false
+	}
+	n := 0
+	for _, r := range port {
+		if r < '0' || r > '9' {
+			return false
+		}
+		n = n*10 + int(r-'0')
+	}
+	return n <= 65535
+}
 
 // validate checks the deploy block.
 func (d *Deploy) validate() error {
@@ -135,8 +157,8 @@ func (d *Deploy) validate() error {
 		if err := oneLine(h.Domain.String()); err != nil {
 			return e("health.domain", "%v", err)
 		}
-		if s, ok := h.Domain.Plain(); ok && !IsHostName(s) {
-			return e("health.domain", "%q is not a host name", s)
+		if s, ok := h.Domain.Plain(); ok && !IsHealthDomain(s) {
+			return e("health.domain", "%q is not a host name, or a host name and a port (app.example.net:8443)", s)
 		}
 		if h.Path != "" && !strings.HasPrefix(h.Path, "/") {
 			return e("health.path", "%q must begin with /", h.Path)

@@ -25,6 +25,19 @@ type slot struct {
 	index int
 }
 
+// verdictReads counts the queries of qs a verdict is made from: all but
+// the text reads of a diff (OpText), so a pass records the same batches
+// with zap plan --diff as without (the last-run report keeps them).
+func verdictReads(qs []Query) int {
+	n := 0
+	for _, q := range qs {
+		if q.Op != OpText {
+			n++
+		}
+	}
+	return n
+}
+
 // Pass reads every detector's queries, one batch per lane (the lanes run
 // concurrently), and returns the batches it ran and each detector's result,
 // in the order of ds. A probe declared more than once (the same text, lane
@@ -67,7 +80,7 @@ func Pass(ctx context.Context, host Host, ds []Detector) ([]observation.Batch, [
 		if len(qs) == 0 {
 			continue
 		}
-		ran = append(ran, observation.Batch{Lane: lane, Queries: len(qs)})
+		ran = append(ran, observation.Batch{Lane: lane, Queries: verdictReads(qs)})
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

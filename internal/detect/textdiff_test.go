@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -100,5 +101,30 @@ func TestTemplateDiffMasksItsSecret(t *testing.T) {
 		if d := shown(got); got.Verdict != observation.Drifted || d != c.want || strings.Contains(d, secret) {
 			t.Errorf("current %q: %s, diff %q, want %q", c.current, got.Verdict, d, c.want)
 		}
+	}
+}
+
+// TestPassCountsNoTextReads: a pass records the batches it ran with the
+// same query counts with a diff's text reads as without them, so the
+// last-run report is the same under --diff.
+func TestPassCountsNoTextReads(t *testing.T) {
+	host := hostFunc(func(lane observation.Lane, qs []Query) []Answer {
+		a := make([]Answer, len(qs))
+		for i := range a {
+			a[i] = missing
+		}
+		return a
+	})
+	env := testEnv(nil)
+	plain := Build(inlineFile("/etc/motd", "x\n"), env)
+	env.Diff = true
+	withDiff := Build(inlineFile("/etc/motd", "x\n"), env)
+	b1, r1 := Pass(context.Background(), host, []Detector{plain})
+	b2, r2 := Pass(context.Background(), host, []Detector{withDiff})
+	if len(b1) != 1 || len(b2) != 1 || b1[0] != b2[0] {
+		t.Errorf("batches %+v without a diff, %+v with", b1, b2)
+	}
+	if r1[0].Verdict != r2[0].Verdict || shown(r2[0]) == "" {
+		t.Errorf("results %+v, %+v", r1[0], r2[0])
 	}
 }

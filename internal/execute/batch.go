@@ -42,6 +42,15 @@ type Batch interface {
 	Close()
 }
 
+// Unknowns is a Batch that can say, once Next reported the connection to
+// the target lost, how many of the steps after that one the target had
+// already been sent: they may still have run (a window of them, written
+// ahead so the run pays no round trip per step), and the runner reports
+// their changes' outcome as unknown rather than skipped.
+type Unknowns interface {
+	Unknown() int
+}
+
 // batchable reports whether s can run in a batch, and as what.
 func batchable(s *PreparedStep) (BatchStep, bool) {
 	switch {
@@ -100,6 +109,11 @@ func (r *Runner) batched(ctx context.Context, g int) (bool, error) {
 	}
 	err := r.batch.b.Next(ctx)
 	r.batch.done++
+	if u, ok := r.batch.b.(Unknowns); ok && err != nil {
+		if n := min(u.Unknown(), len(r.batch.idx)-r.batch.done); n > 0 {
+			r.unknownTo = r.batch.idx[r.batch.done-1+n]
+		}
+	}
 	if err != nil || r.batch.done == len(r.batch.idx) {
 		r.endBatch()
 	}

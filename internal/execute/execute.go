@@ -76,7 +76,15 @@ type Runner struct {
 	// the Host is a Pipeliner.
 	flat  []*PreparedStep
 	batch *batchRun
+	// unknownTo is the last step (in flat) whose outcome is unknown: a
+	// batch sent it before the connection was lost (Unknowns); -1 when
+	// none is.
+	unknownTo int
 }
+
+// errUnknown is the error of a step a batch sent the target before the
+// connection to it was lost.
+var errUnknown = Errorf(events.Transient, "the connection dropped after the step was sent to the target: whether it ran is unknown (the next plan reads what stands)")
 
 // Result counts a run's changes.
 type Result struct {
@@ -89,7 +97,7 @@ type Result struct {
 func (r *Runner) Run(ctx context.Context, p *Prepared) (Result, error) {
 	var res Result
 	ctx = WithMask(ctx, r.Mask)
-	r.flat = flatten(p)
+	r.flat, r.unknownTo = flatten(p), -1
 	defer r.endBatch()
 	if err := r.emit(&events.Event{Event: events.RunStarted, Format: events.Format, PlanHash: p.Hash, Changes: len(p.Changes)}); err != nil {
 		return res, err
@@ -100,7 +108,7 @@ func (r *Runner) Run(ctx context.Context, p *Prepared) (Result, error) {
 		c := &p.Changes[i]
 		base += len(c.Steps)
 		id, kind := c.Change.ID, c.Change.Type
-		if failedID != "" {
+		if failedID != "" && base-len(c.Steps) > r.unknownTo {
 			res.Skipped++
 			if err := r.emit(&events.Event{Event: events.ChangeSkipped, ID: id, Type: kind, Reason: fmt.Sprintf("an earlier change failed: %s", failedID)}); err != nil {
 				return res, err
@@ -115,7 +123,9 @@ func (r *Runner) Run(ctx context.Context, p *Prepared) (Result, error) {
 			res.OK++
 		} else {
 			res.Failed++
-			failedID = id
+			if failedID == "" {
+				failedID = id
+			}
 		}
 	}
 	end := &events.Event{Event: events.RunOK, OK: res.OK}
@@ -135,7 +145,7 @@ func (r *Runner) change(ctx context.Context, c *PreparedChange, base int) (bool,
 	var failure *events.Event
 	for i := range c.Steps {
 		s, n := &c.Steps[i], i+1
-		if failure != nil {
+		if failure != nil && base+i > r.unknownTo {
 			if err := r.emit(&events.Event{Event: events.StepSkipped, ID: id, Step: n, Summary: s.Summary, Reason: "an earlier step of the change failed"}); err != nil {
 				return false, err
 			}
@@ -160,8 +170,11 @@ func (r *Runner) change(ctx context.Context, c *PreparedChange, base int) (bool,
 			}
 			continue
 		}
-		failure = r.failed(id, n, s, serr)
-		if err := r.emit(failure); err != nil {
+		f := r.failed(id, n, s, serr)
+		if failure == nil {
+			failure = f
+		}
+		if err := r.emit(f); err != nil {
 			return false, err
 		}
 	}
@@ -174,6 +187,9 @@ func (r *Runner) change(ctx context.Context, c *PreparedChange, base int) (bool,
 // step runs s, the run's step g: in a batch when the Host can (batched),
 // else alone.
 func (r *Runner) step(ctx context.Context, s *PreparedStep, g int) error {
+	if g <= r.unknownTo {
+		return errUnknown
+	}
 	if err := interrupted(ctx); err != nil {
 		return err
 	}
@@ -232,6 +248,8 @@ func (r *Runner) failed(id string, n int, s *PreparedStep, err error) *events.Ev
 	var ee *ExitError
 	var te *TimeoutError
 	switch {
+	case err == errUnknown:
+		msg = s.Summary + ": " + err.Error()
 	case s.Command != nil && s.expect && errors.As(err, &ee) && err == error(ee) &&
 		ee.Status == vocab.ExpectStatus && strings.HasSuffix(ee.Output, vocab.ExpectMissed+"\n"):
 		// The command exited 0: what failed is its output.

@@ -117,8 +117,10 @@ func (f *freezer) cut() {
 // runs. The step finishes on the target, but its end line never reaches
 // the operator, which reports it as the step whose connection dropped: so
 // no later step may run, though the driver outlives the partition. The
-// operator sends a step only once the one before it has ended, so the
-// driver holds nothing to go on with.
+// operator sends an operation's step, and any step after it, only once the
+// one before it has ended (puts, dirs and links between operations are
+// written ahead, within a window: TestConnectionCutAt20RandomMoments), so
+// the driver holds nothing to go on with.
 func TestPipelineNoStepAfterAPartition(t *testing.T) {
 	s := scripttest.StartSSHD(t)
 	t.Setenv("PATH", s.Bin+string(filepath.ListSeparator)+os.Getenv("PATH"))

@@ -41,9 +41,14 @@ import (
 // it exactly its input, and the driver ends at the first step that fails:
 // none after it runs. The token is random per batch, so no input can end
 // its here-document early or forge an end line; an input holding it
-// anyway is refused. A step is written once the one before it ended (its
-// end lines read, status 0), so the driver never holds a step to run past a
-// partition, and the ends are read in order: each step's stdout and
+// anyway is refused. Puts, dirs and links are written ahead of their turn,
+// within a window (at most windowSteps steps sent and not yet ended, and
+// at most about windowWork of them at the pace the last ends came), so a
+// run pays a round trip per window, not per write; an operation (a
+// script whose time is its own) is written only once every step before it
+// ended, and nothing after it until it ended. When the connection is lost
+// the steps the driver was already sent may still run (Unknown names how
+// many), and the ends are read in order: each step's stdout and
 // stderr are what the driver's streams carry between two end lines (less
 // the newline the end line opens with), after what the session printed
 // before the first step (a login shell's notices), which each step's own
@@ -103,6 +108,8 @@ type driverRun struct {
 	errs    splitter // stderr
 	ends    []time.Time
 	stopped bool
+	sent    int  // the steps written to the session (flushed)
+	lost    bool // the session ended before the step Next waited for did
 	// live are the streams of the LiveLine the step Next waits for follows
 	// (execute.WithLive), stdout's then stderr's; nil while none does.
 	live [2]io.Writer
@@ -182,13 +189,14 @@ printf '\n%%s 0\n' %[1]s >&2; printf '\n%%s 0 0\n' %[1]s
 `
 
 // write writes the driver's text to stdin, step after step, and closes it
-// after the last; a step the session won't take (it ended) stops it. It
-// writes a step only once the one before it ended, both its end lines read
-// here with status 0 (awaitEnd): a driver that ran ahead on steps already
-// written would go on past a partition the operator reports as the step's
-// dropped connection, running steps the events call skipped. The price is
-// one round trip per step, against a session's setup and login per step
-// before the driver (docs/architecture.md).
+// after the last; a step the session won't take (it ended) stops it, and
+// so does a step that ended failing (the driver stopped there). It writes
+// a step once admit lets it: within the window, or, for an operation,
+// once every step before it ended with status 0. What a window costs is
+// that the driver may go on past a partition the operator reports as the
+// step's dropped connection, running steps already sent: the runner
+// reports those as unknown, not skipped (Unknown, execute.Unknowns), and
+// the next plan's read establishes what stands (docs/architecture.md).
 func (b *driverRun) write(stdin io.WriteCloser, token string, steps []execute.BatchStep) {
 	defer stdin.Close()
 	w := bufio.NewWriterSize(stdin, 64<<10)
@@ -217,27 +225,86 @@ func (b *driverRun) write(stdin io.WriteCloser, token string, steps []execute.Ba
 		if w.Flush() != nil {
 			return
 		}
-		if i+1 < len(steps) && !b.awaitEnd(i+1) {
+		b.mu.Lock()
+		b.sent = i + 1
+		b.mu.Unlock()
+		if i+1 < len(steps) && !b.admit(i+1) {
 			return
 		}
 	}
 }
 
-// awaitEnd waits until step k (1-based) ended on both streams, and reports
-// whether it exited 0; false too once a stream ended or the batch stopped
-// first.
-func (b *driverRun) awaitEnd(k int) bool {
+// The write-ahead window: at most windowSteps steps sent and not yet
+// ended, and no more than windowWork of them at the pace of the last
+// paceEnds ends; a put whose content is larger than aheadBytes is sent
+// only once every step before it ended, as an operation is.
+const (
+	windowSteps = 32
+	windowWork  = time.Second
+	paceEnds    = 8
+	aheadBytes  = 256 << 10
+)
+
+// aheadable reports whether s may be written before the step before it
+// ended: a put (of at most aheadBytes), a dir or a link, whose work is
+// Zap's own and short.
+func aheadable(s execute.BatchStep) bool {
+	return s.Op == nil && (s.Put == nil || len(s.Put.Content) <= aheadBytes)
+}
+
+// admit waits until step i (0-based) may be written, and reports whether
+// it may; false once a step that ended failed (the driver stopped there),
+// a stream ended or the batch stopped.
+func (b *driverRun) admit(i int) bool {
+	seq := !aheadable(b.steps[i]) || !aheadable(b.steps[i-1])
 	for {
 		b.mu.Lock()
-		done := len(b.out.done) > k && len(b.errs.done) > k
-		ok := done && b.out.done[k].status == 0
+		ended := max(min(len(b.out.done), len(b.errs.done))-1, 0)
+		failed := ended > 0 && b.out.done[ended].status != 0
 		gone := b.out.eof || b.errs.eof || b.stopped
+		var ok bool
+		if seq {
+			ok = ended >= i
+		} else {
+			ok = i-ended < b.window()
+		}
 		b.mu.Unlock()
-		if done || gone {
-			return ok
+		if failed || gone {
+			return false
+		}
+		if ok {
+			return true
 		}
 		<-b.ended
 	}
+}
+
+// window is how many steps may be sent and not yet ended: windowWork at
+// the pace of the last paceEnds ends (1 until two ends came), at most
+// windowSteps. b.mu is held.
+func (b *driverRun) window() int {
+	n := len(b.ends)
+	if n < 2 {
+		return 1
+	}
+	k := min(n-1, paceEnds)
+	pace := b.ends[n-1].Sub(b.ends[n-1-k]) / time.Duration(k)
+	if pace <= 0 {
+		return windowSteps
+	}
+	return int(min(max(windowWork/pace, 1), windowSteps))
+}
+
+// Unknown is, after Next reported the connection lost, how many of the
+// steps after that one the driver had been sent: they may have run
+// (execute.Unknowns).
+func (b *driverRun) Unknown() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.lost {
+		return 0
+	}
+	return max(b.sent-b.next, 0)
 }
 
 // stepText is a step's command and its stdin, as its own session would
@@ -444,6 +511,9 @@ func (b *driverRun) result(i int) (sessionResult, bool) {
 	case <-b.waited:
 	default:
 		return sessionResult{}, false
+	}
+	if !b.stopped {
+		b.lost = true
 	}
 	var ee *ssh.ExitError
 	if errors.As(b.waitErr, &ee) && ee.Signal() == "" && !b.stopped {

@@ -63,8 +63,10 @@ func content(gen, i int) []byte {
 // orphaned to find its pipes closed (the test waits for it to end). After
 // each cut: every file holds its old or its new content whole, root's, no
 // staged name in its place; the events say the step in flight failed
-// transient and every later change was skipped; every change reported ok
-// was written, and none after the failed one; and the next plan reads as
+// transient, then name the changes the target had already been sent (at
+// most the write-ahead window, 32) as failed transient with their outcome
+// unknown, and every later change skipped; every change reported ok was
+// written, and none after the unknown ones; and the next plan reads as
 // changes exactly the files still old. The last plan's apply, uncut,
 // converges them all and leaves nothing staged.
 //
@@ -113,8 +115,8 @@ func TestConnectionCutAt20RandomMoments(t *testing.T) {
 			break
 		}
 		landed++
-		failed := c.checkCut(k, ids, r)
-		t.Logf("cut %d (at change %d, %s after its start, %s): change %d failed", k, done+wait, after, cutKind(orphans), done+failed)
+		failed, unknown := c.checkCut(k, ids, r)
+		t.Logf("cut %d (at change %d, %s after its start, %s): change %d failed, the next %d unknown", k, done+wait, after, cutKind(orphans), done+failed, unknown)
 		// The next plan reads what stands: the files still old.
 		ids = c.plan()
 		c.wantChanges(k, order, ids)
@@ -348,10 +350,10 @@ func (c *cutRun) onlyFiles(when string, staged bool) {
 
 // checkCut checks the files and events of cut k, a run whose changes
 // were ids in order, and returns the index in ids of the change that
-// failed.
-func (c *cutRun) checkCut(k int, ids []string, r applied) int {
+// failed and how many after it were reported unknown.
+func (c *cutRun) checkCut(k int, ids []string, r applied) (int, int) {
 	c.t.Helper()
-	failed := c.checkEvents(k, ids, r)
+	failed, unknown := c.checkEvents(k, ids, r)
 	c.onlyFiles(fmt.Sprintf("after cut %d", k), true)
 	for i, id := range ids {
 		isNew := c.isNew(k, id)
@@ -361,11 +363,11 @@ func (c *cutRun) checkCut(k int, ids []string, r applied) int {
 			c.t.Fatalf("cut %d: %s holds its new content, and is %o %d:%d, want 644 0:0", k, id, st.Mode&0o7777, st.Uid, st.Gid)
 		case i < failed && !isNew:
 			c.t.Fatalf("cut %d: %s (change %d) was reported ok before change %d failed, and holds its old content", k, id, i, failed)
-		case i > failed && isNew:
-			c.t.Fatalf("cut %d: %s (change %d) was written, after change %d failed and the rest were reported skipped", k, id, i, failed)
+		case i > failed+unknown && isNew:
+			c.t.Fatalf("cut %d: %s (change %d) was written, after change %d failed, %d were unknown and the rest were reported skipped", k, id, i, failed, unknown)
 		}
 	}
-	return failed
+	return failed, unknown
 }
 
 // isNew reports whether the file id holds its new content, failing the
@@ -386,10 +388,11 @@ func (c *cutRun) isNew(k int, id string) bool {
 }
 
 // checkEvents checks cut k's events: changes ok in order up to one whose
-// step failed transient, then every other change skipped and not
+// step failed transient, then at most window changes failed transient
+// with their outcome unknown, then every other change skipped and not
 // started, and a run_failed that counts them. It returns the failed
-// change's index.
-func (c *cutRun) checkEvents(k int, ids []string, r applied) int {
+// change's index and how many were unknown.
+func (c *cutRun) checkEvents(k int, ids []string, r applied) (int, int) {
 	c.t.Helper()
 	fail := func(format string, args ...any) {
 		c.t.Helper()
@@ -406,7 +409,7 @@ func (c *cutRun) checkEvents(k int, ids []string, r applied) int {
 	if r.exit != 1 {
 		fail("zap-exec exited %d, want 1", r.exit)
 	}
-	ends := map[string]events.Type{}
+	ends := map[string]*events.Event{}
 	var stepFailed *events.Event
 	for _, e := range r.events {
 		switch e.Event {
@@ -414,29 +417,42 @@ func (c *cutRun) checkEvents(k int, ids []string, r applied) int {
 			if _, ok := ends[e.ID]; ok {
 				fail("change %s ended twice", e.ID)
 			}
-			ends[e.ID] = e.Event
+			ends[e.ID] = e
 		case events.StepFailed:
-			if stepFailed != nil {
-				fail("two steps failed")
+			if stepFailed == nil {
+				stepFailed = e
+			} else if !strings.Contains(e.Error, unknownText) {
+				fail("step %s/%d failed, after %s/%d, and not unknown: %s", e.ID, e.Step, stepFailed.ID, stepFailed.Step, e.Error)
 			}
-			stepFailed = e
 		}
 	}
-	failed := -1
+	end := func(id string) events.Type {
+		if e := ends[id]; e != nil {
+			return e.Event
+		}
+		return ""
+	}
+	failed, unknown := -1, 0
 	for i, id := range ids {
 		want := events.ChangeOK
 		switch {
+		case failed >= 0 && unknown == i-failed-1 && end(id) == events.ChangeFailed && strings.Contains(ends[id].Error, unknownText):
+			unknown++
+			want = events.ChangeFailed
 		case failed >= 0:
 			want = events.ChangeSkipped
-		case ends[id] == events.ChangeFailed:
+		case end(id) == events.ChangeFailed:
 			failed, want = i, events.ChangeFailed
 		}
-		if ends[id] != want {
-			fail("change %d (%s) ended %q, want %q", i, id, ends[id], want)
+		if end(id) != want {
+			fail("change %d (%s) ended %q, want %q", i, id, end(id), want)
 		}
 	}
 	if failed < 0 {
 		fail("no change failed")
+	}
+	if unknown > window {
+		fail("%d changes after the failed one were unknown, more than the window of %d", unknown, window)
 	}
 	if stepFailed == nil || stepFailed.ID != ids[failed] || stepFailed.Code != events.Transient {
 		fail("the failed change %s has no step failed transient", ids[failed])
@@ -445,17 +461,25 @@ func (c *cutRun) checkEvents(k int, ids []string, r applied) int {
 		if e.Event == events.ChangeFailed && e.Code != events.Transient {
 			fail("change %s failed %s, want transient", e.ID, e.Code)
 		}
-		if (e.Event == events.ChangeStarted || e.Event == events.StepStarted || e.Event == events.StepOK) && ends[e.ID] == events.ChangeSkipped {
+		if (e.Event == events.ChangeStarted || e.Event == events.StepStarted || e.Event == events.StepOK) && end(e.ID) == events.ChangeSkipped {
 			fail("change %s was reported skipped, and %s", e.ID, e.Event)
 		}
 	}
 	last := r.events[len(r.events)-1]
-	if last.Event != events.RunFailed || last.OK != failed || last.Failed != 1 || last.Skipped != len(ids)-failed-1 {
-		fail("the run ended %s ok=%d failed=%d skipped=%d, want run_failed ok=%d failed=1 skipped=%d",
-			last.Event, last.OK, last.Failed, last.Skipped, failed, len(ids)-failed-1)
+	if last.Event != events.RunFailed || last.OK != failed || last.Failed != 1+unknown || last.Skipped != len(ids)-failed-1-unknown {
+		fail("the run ended %s ok=%d failed=%d skipped=%d, want run_failed ok=%d failed=%d skipped=%d",
+			last.Event, last.OK, last.Failed, last.Skipped, failed, 1+unknown, len(ids)-failed-1-unknown)
 	}
-	return failed
+	return failed, unknown
 }
+
+// window is the most steps a run sends the target ahead of their turn
+// (internal/sshhost's windowSteps), and unknownText what a change the
+// target was sent before its connection dropped says it is.
+const (
+	window      = 32
+	unknownText = "whether it ran is unknown"
+)
 
 // wantChanges checks the plan made after cut k reads as changes exactly
 // the files still old, in the order they were first planned in.

@@ -37,7 +37,10 @@
 // no exit (the command's was 0), its output what the command printed.
 //
 // A Host that is a Pipeliner is handed runs of consecutive steps of Zap's
-// own operations at once (batch.go); the stream is the same either way.
+// own operations at once (batch.go); the stream is the same either way,
+// but that when its connection is lost the steps it had already sent the
+// target (Unknowns) are reported failed transient, their outcome unknown
+// (errUnknown), before the changes after them are skipped.
 //
 // code is the failure's triage category (see Classify). Secret values are
 // masked out of every error and output (internal/mask).

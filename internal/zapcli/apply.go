@@ -20,6 +20,7 @@ import (
 func (a *app) applyCommand(f *flagSets) *ffcli.Command {
 	fs := f.jobsFlag(f.lockFlag(f.target("zap apply")))
 	wetrun := fs.Bool("wetrun", false, "change the target: execute the plan you reviewed (without it, apply only previews)")
+	skipChanged := fs.Bool("skip-changed", false, "with --wetrun over several hosts, run the hosts bound to what was reviewed even when another host's plan changed (that one is refused)")
 	expect := fs.String("expect-plan", "", "execute only if the plan's plan_hash is exactly `HASH`, all 64 hex characters (with --wetrun)")
 	diff := fs.Bool("diff", false, "show each drifted resource's current → desired lines and each file's content diff: in the preview, or with --wetrun in the review it asks for")
 	f.jsonFlag(fs, "with --wetrun, stream the run's events as JSON lines on stdout ("+events.Format+"); without, write the plan document plan --json writes ("+cliout.PlanFormat+")",
@@ -67,7 +68,10 @@ Several configs (paths, or one directory holding a project per host, each a
 subdirectory with a zap.ts) run as several hosts: each host's own pass, at
 most -j at once, its output grouped under its name, then a summary table
 and the combined plan_hash (docs/cli.md, Several hosts in one command); the
-exit status is the worst of the hosts'.`,
+exit status is the worst of the hosts'. With --wetrun, each host runs only
+the plan shown for it: its last preview, or the plans whose combined
+plan_hash --expect-plan names. A host whose plan changed is refused and
+named, and the others run only with --skip-changed. It never asks.`,
 		FlagSet: fs,
 		Exec: func(ctx context.Context, args []string) error {
 			a.mintPins, a.diff = true, *diff
@@ -75,7 +79,7 @@ exit status is the worst of the hosts'.`,
 				return err
 			}
 			if *wetrun {
-				return a.wetrunHosts(ctx, args, wetrunOptions{expect: *expect, json: a.json != nil})
+				return a.wetrunHosts(ctx, args, wetrunOptions{expect: *expect, json: a.json != nil, skipChanged: *skipChanged})
 			}
 			return a.onConfigs(func(ctx context.Context, config string) error {
 				return a.cmdApply(ctx, config, *diff)

@@ -225,6 +225,7 @@ func (a *app) runHosts(ctx context.Context, hosts []*hostRun, each func(c *app, 
 		return exit.Fail(2, fmt.Sprintf("-j %d: it takes at least 1 host at a time", jobs))
 	}
 	sem := make(chan struct{}, jobs)
+	a.hostSlots = sem
 	for _, h := range hosts {
 		h.done = make(chan struct{})
 		go func() {

@@ -2,12 +2,26 @@ package zapcli
 
 import (
 	"context"
+	"strings"
+	"sync"
 
-	"github.com/zap-go/zap/internal/exit"
+	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/review"
+	"github.com/zap-go/zap/internal/state"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// The reasons a wetrun over several hosts refuses a host for that a run of
+// one has no words for (render.Refused's reason).
+const (
+	reasonOthers   = "another host's plan changed since it was reviewed, and without --skip-changed no host runs"
+	reasonCombined = "the hosts' plans match neither --expect-plan's combined plan_hash nor their last previews"
 )
 
 // wetrunHosts is zap apply --wetrun on one config, or on several
-// (hostConfigs).
+// (hostConfigs): each host's own wetrun (cmdWetrun), which meet once
+// planned (together) so that every host runs only the plan that was shown,
+// or none does unless --skip-changed.
 func (a *app) wetrunHosts(ctx context.Context, args []string, o wetrunOptions) error {
 	hosts, err := hostConfigs(args)
 	if err != nil {
@@ -18,6 +32,144 @@ func (a *app) wetrunHosts(ctx context.Context, args []string, o wetrunOptions) e
 			return a.cmdWetrun(ctx, config, o)
 		})(ctx, args)
 	}
-	return exit.Fail(2, "zap apply --wetrun runs one config at a time: several are for zap plan, a dry zap apply and zap status",
-		"run zap apply --wetrun on each host's config")
+	t := &together{expect: o.expect, skipChanged: o.skipChanged, hosts: hosts, a: a, decided: make(chan struct{})}
+	each := o
+	each.expect, each.together = "", t
+	return a.runHosts(ctx, hosts, func(c *app, ctx context.Context, config string) error {
+		defer t.gone(c.host)
+		return c.cmdWetrun(ctx, config, each)
+	})
+}
+
+// together is where the wetruns of several hosts meet, each once its plan
+// is made and before it asks or claims anything: when every host has
+// arrived or ended, it decides which run.
+//
+// Without --expect-plan a host is bound as it is alone: to its own last
+// preview (review.Bind). With --expect-plan COMBINED the hosts are bound
+// when COMBINED is the combined plan_hash of their plans now (every host
+// runs its plan, as --expect-plan binds a run of one), or else of their
+// last previews (the hosts whose plan is that preview's run; the others
+// changed). A host whose plan changed is refused alone and named; the
+// others run only with --skip-changed, else they are refused too. A host
+// with nothing to execute is never one that changed, but its plan_hash
+// still counts in the combined one.
+type together struct {
+	expect      string
+	skipChanged bool
+	hosts       []*hostRun
+	a           *app
+
+	mu      sync.Mutex
+	state   map[*hostRun]*arrival
+	ended   map[*hostRun]bool
+	decided chan struct{}
+}
+
+// arrival is one host at the meeting: its plan, its gate, its last
+// preview's plan_hash ("" for none), and then what was decided for it.
+type arrival struct {
+	hash, preview string
+	empty         bool
+	gate          review.Gate
+	last          *state.Loaded
+	// reason refuses the host ("" runs it, through gate).
+	reason string
+}
+
+// arrive is host h at the meeting with plan p, bound by gate as a run of
+// one is (last is its last run): it waits for the others, and returns the
+// gate to run through, or the reason it is refused.
+func (t *together) arrive(h *hostRun, p *plan.Plan, gate review.Gate, last *state.Loaded) (review.Gate, string) {
+	h.setPlan(p)
+	ar := &arrival{hash: p.Hash, empty: len(p.Changes) == 0, gate: gate, last: last}
+	if last != nil && last.Report.Preview {
+		ar.preview = last.Report.PlanHash
+	}
+	t.mu.Lock()
+	if t.state == nil {
+		t.state = map[*hostRun]*arrival{}
+	}
+	t.state[h] = ar
+	t.checkLocked()
+	t.mu.Unlock()
+	// A host waiting here gives its -j slot to one that hasn't planned
+	// yet: every host must arrive before any is decided.
+	<-t.a.hostSlots
+	<-t.decided
+	t.a.hostSlots <- struct{}{}
+	if ar.reason != "" {
+		h.why = "refused: " + ar.reason
+	}
+	return ar.gate, ar.reason
+}
+
+// gone is host h's wetrun ended: one that never arrived (it failed before
+// its plan) is counted out of the meeting.
+func (t *together) gone(h *hostRun) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.ended == nil {
+		t.ended = map[*hostRun]bool{}
+	}
+	t.ended[h] = true
+	t.checkLocked()
+}
+
+// checkLocked decides once every host has arrived or ended.
+func (t *together) checkLocked() {
+	select {
+	case <-t.decided:
+		return
+	default:
+	}
+	for _, h := range t.hosts {
+		if t.state[h] == nil && !t.ended[h] {
+			return
+		}
+	}
+	t.decide()
+	close(t.decided)
+}
+
+// decide sets each arrived host's gate or reason.
+func (t *together) decide() {
+	now := make([]string, len(t.hosts))
+	previews := make([]string, len(t.hosts))
+	for i, h := range t.hosts {
+		if ar := t.state[h]; ar != nil {
+			now[i], previews[i] = ar.hash, ar.preview
+		}
+	}
+	var changed []string
+	switch {
+	case t.expect != "" && review.Combined(now) == t.expect:
+		for _, ar := range t.state {
+			if ar.gate.Reason != "" {
+				// Named by the combined hash, as --expect-plan names one.
+				ar.gate = review.Bind(ar.hash, ar.hash, ar.last)
+			}
+		}
+	case t.expect != "" && review.Combined(previews) != t.expect:
+		for _, ar := range t.state {
+			ar.reason = reasonCombined
+		}
+		return
+	default:
+		// Bound to its own last preview, as alone.
+		for _, h := range t.hosts {
+			if ar := t.state[h]; ar != nil && !ar.empty && ar.gate.Reason != "" {
+				ar.reason = ar.gate.Reason
+				changed = append(changed, h.label)
+			}
+		}
+	}
+	if len(changed) == 0 || t.skipChanged {
+		return
+	}
+	for _, ar := range t.state {
+		if ar.reason == "" {
+			ar.reason = reasonOthers + " (" + escape.Line(strings.Join(changed, ", ")) + ")"
+		}
+	}
 }

@@ -23,6 +23,10 @@ import (
 type wetrunOptions struct {
 	expect string // --expect-plan
 	json   bool   // --json
+	// skipChanged is --skip-changed; together is where the wetruns of
+	// several hosts meet (hostswet.go), nil for a run of one.
+	skipChanged bool
+	together    *together
 }
 
 // cmdWetrun is zap apply --wetrun: detect and plan again, execute only the
@@ -54,13 +58,18 @@ func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) err
 		return err
 	}
 	w := &wetrun{s: s, o: o, ev: ev, det: det, pl: pl}
-	if review.Mismatch(pl.Plan.Hash, o.expect) {
+	gate := review.Bind(pl.Plan.Hash, o.expect, last)
+	if o.together != nil {
+		var reason string
+		if gate, reason = o.together.arrive(a.host, pl.Plan, gate, last); reason != "" {
+			return w.refuse(reason)
+		}
+	} else if review.Mismatch(pl.Plan.Hash, o.expect) {
 		return w.refuse(render.ReasonExpect)
 	}
 	if len(pl.Plan.Changes) == 0 {
 		return w.empty()
 	}
-	gate := review.Bind(pl.Plan.Hash, o.expect, last)
 	confirmed := false
 	if gate.Reason != "" {
 		tty, ok := a.terminal()

@@ -134,6 +134,8 @@ type app struct {
 	// one.
 	jobs int
 	host *hostRun
+	// hostSlots holds a token for each host running now, at most jobs.
+	hostSlots chan struct{}
 }
 
 // session is a pass on a config (pass.Session) in this run of zap.

@@ -2,6 +2,7 @@ package sshhost_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -172,4 +173,70 @@ func TestPipelineNoStepAfterAPartition(t *testing.T) {
 	b.Close()
 	wantNoFile(t, d+"/second")
 	wantNoFile(t, d+"/third")
+}
+
+// TestPipelineWindowAfterAPartition cuts the network while a batch of
+// puts runs, once some have ended (so the window has grown past one step).
+// The driver goes on with the puts it was already sent; the operator
+// reports the step it waited for as a dropped connection and names how
+// many after it had been sent (Unknown): at most the window of 32, and no
+// file after those is ever written.
+func TestPipelineWindowAfterAPartition(t *testing.T) {
+	s := scripttest.StartSSHD(t)
+	t.Setenv("PATH", s.Bin+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	fz := startFreezer(t, net.JoinHostPort("127.0.0.1", strconv.Itoa(s.Port)))
+	c, err := sshhost.Dial(context.Background(), sshhost.Target{Host: "127.0.0.1", Port: fz.port(), User: scripttest.TestAccount, Identity: s.Identity}, t.TempDir())
+	if err != nil {
+		t.Fatalf("connect to the loopback sshd through the relay: %v", err)
+	}
+	defer c.Close()
+	d, err := os.MkdirTemp("", "zap-window-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(d)
+	os.Chmod(d, 0o755)
+	const n = 300
+	name := func(i int) string { return fmt.Sprintf("%s/f%03d", d, i) }
+	var steps []execute.BatchStep
+	for i := range n {
+		steps = append(steps, filePut(name(i), "x\n"))
+	}
+	ctx := context.Background()
+	b := c.Exec().Pipeline(ctx, steps)
+	// Next until step 10 ended: the window has a pace by then.
+	for i := range 10 {
+		if err := b.Next(ctx); err != nil {
+			t.Fatalf("put %d: %v", i, err)
+		}
+	}
+	fz.freeze()
+	fz.cut()
+	failed := -1
+	for i := 10; i < n; i++ {
+		if err := b.Next(ctx); err != nil {
+			if code, _, _ := execute.Classify(err); code != events.Transient {
+				t.Fatalf("put %d: %v (%s), want transient (its connection dropped)", i, err, code)
+			}
+			failed = i
+			break
+		}
+	}
+	if failed < 0 {
+		t.Skip("skipped: every put ended before the cut reached the relay")
+	}
+	unknown := b.(execute.Unknowns).Unknown()
+	b.Close()
+	t.Logf("put %d's connection dropped, %d after it sent", failed, unknown)
+	if unknown > 32 {
+		t.Fatalf("%d puts were sent ahead of the one in flight, more than the window of 32", unknown)
+	}
+	for i := range failed {
+		if _, err := os.Stat(name(i)); err != nil {
+			t.Fatalf("put %d ended ok before the cut, and: %v", i, err)
+		}
+	}
+	for i := failed + unknown + 1; i < n; i++ {
+		wantNoFile(t, name(i))
+	}
 }

@@ -113,15 +113,9 @@ func Evaluate(ctx context.Context, s Script, opts Options) (*Evaluation, error) 
 
 	b := newBuilder(rt, &converter{rt: rt, in: in}, pos)
 	b.files = opts.Files
-	if err := b.installEnvRef(); err != nil {
+	if err := b.installHooks(); err != nil {
 		// The limits run from here on: a cancellation, a timeout or the
-		// heap cap can interrupt the hook's own few steps too, and reads
-		// as what it is.
-		return nil, b.failure(err)
-	}
-	if err := b.installProjectFile(); err != nil {
-		// The limits run from here on: a cancellation, a timeout or the
-		// heap cap can interrupt the hook's own few steps too, and reads
+		// heap cap can interrupt a hook's own few steps too, and reads
 		// as what it is.
 		return nil, b.failure(err)
 	}
@@ -178,6 +172,15 @@ func Evaluate(ctx context.Context, s Script, opts Options) (*Evaluation, error) 
 		return nil, err
 	}
 	return &Evaluation{Decl: d, Files: b.filesRead(), pos: pos, sites: b.sites, targetAt: b.targetAt, deployAt: b.deployAt}, nil
+}
+
+// installHooks installs the hooks the config's library calls: the env
+// reference's and the project file reader's.
+func (b *builder) installHooks() error {
+	if err := b.installEnvRef(); err != nil {
+		return err
+	}
+	return b.installProjectFile()
 }
 
 // newRuntime makes the interpreter a config runs in: no clock, the

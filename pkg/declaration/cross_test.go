@@ -44,4 +44,3 @@ func TestCrossKind(t *testing.T) {
 		t.Error("WithoutCredential cleared nothing, or the original's")
 	}
 }
-

@@ -15,6 +15,7 @@ import (
 	"github.com/zeebo/blake3"
 
 	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/lock"
 	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/ops"
@@ -148,6 +149,9 @@ func Make(ctx context.Context, d *declaration.Declaration, env resolve.Env, o Op
 	}
 	who, live, err := readTarget(ctx, c, dep.Path)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkNeeds(ctx, c, who, dep.Service != ""); err != nil {
 		return nil, err
 	}
 	p := &deployplan.Plan{
@@ -342,6 +346,47 @@ func readTarget(ctx context.Context, c *sshhost.Client, path string) (who string
 		live.State = deployplan.LiveUnproven
 	}
 	return who, live, nil
+}
+
+// checkNeeds checks that the target has the tools Zap's deploy scripts
+// use and, when the deploy restarts a service, that user can run the
+// restart through sudo without a password: the plan says what is missing
+// before a wetrun would fail on it halfway (needs.sh).
+func checkNeeds(ctx context.Context, c *sshhost.Client, user string, restart bool) error {
+	sudo := "no"
+	if restart {
+		sudo = "yes"
+	}
+	r := c.Shell(ctx, "sh", strings.NewReader(ops.Input(needsScript, sudo)), readLimit)
+	switch {
+	case r.Err != nil:
+		return r.Err
+	case r.TimedOut || r.Status != 0:
+		return fmt.Errorf("checking what the deploy needs on the target failed: %s", strings.TrimSpace(lastLines(r.Stderr, 2)))
+	}
+	return needsError(r.Stdout, user)
+}
+
+// needsError is what needs.sh's answer says the target lacks, nil for
+// nothing.
+func needsError(answer, user string) error {
+	var missing []string
+	nosudo := false
+	for _, l := range strings.Split(answer, "\n") {
+		if t, ok := strings.CutPrefix(l, "missing "); ok {
+			missing = append(missing, t)
+		}
+		nosudo = nosudo || l == "nosudo"
+	}
+	switch {
+	case len(missing) > 0:
+		return exit.InWorld(fmt.Errorf("the target lacks %s, which Zap's deploy scripts use (on %s's PATH)", strings.Join(missing, ", "), user),
+			"install them on the target: flock is in util-linux; sha512sum, base64, stat, mktemp, readlink and head in coreutils; then run zap deploy again")
+	case nosudo:
+		return exit.InWorld(fmt.Errorf("the deploy restarts deploy.service with sudo -n, and %s can't run sudo without a password on the target", user),
+			"grant "+user+" passwordless sudo (NOPASSWD in /etc/sudoers.d/), or leave deploy.service out and restart the app another way")
+	}
+	return nil
 }
 
 // A release's gate, as deploy_info.json records it for the release

@@ -364,3 +364,42 @@ func TestGateScriptRecordsTheVerdictOfWhatCurrentNames(t *testing.T) {
 		})
 	}
 }
+
+// TestNeedsNamesWhatTheTargetLacks: the plan's check of the target names
+// each tool Zap's deploy scripts use that the target's PATH lacks, and a
+// user with no passwordless sudo when the deploy restarts a service; a
+// target with everything passes.
+func TestNeedsNamesWhatTheTargetLacks(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("skipped: no sh on this machine")
+	}
+	bin := t.TempDir()
+	for _, tool := range []string{"tar", "gzip", "base64", "stat", "mktemp", "readlink", "find", "sed", "head"} {
+		if p, err := exec.LookPath(tool); err == nil {
+			if err := os.Symlink(p, filepath.Join(bin, tool)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	cmd := exec.Command(sh)
+	cmd.Env = []string{"PATH=" + bin}
+	cmd.Stdin = strings.NewReader(ops.Input(needsScript, "yes"))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("needs.sh: %v", err)
+	}
+	if !strings.Contains(string(out), "missing flock\n") || !strings.Contains(string(out), "missing sha512sum\n") || !strings.Contains(string(out), "nosudo\n") {
+		t.Fatalf("needs.sh with no flock, sha512sum or sudo says:\n%s", out)
+	}
+	err = needsError(string(out), "deployer")
+	if err == nil || !strings.Contains(err.Error(), "the target lacks flock, sha512sum, which Zap's deploy scripts use (on deployer's PATH)") {
+		t.Errorf("needsError: %v", err)
+	}
+	if err := needsError("nosudo\n", "deployer"); err == nil || !strings.Contains(err.Error(), "deployer can't run sudo without a password") {
+		t.Errorf("needsError without sudo: %v", err)
+	}
+	if err := needsError("", "deployer"); err != nil {
+		t.Errorf("needsError with everything: %v", err)
+	}
+}

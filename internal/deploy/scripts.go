@@ -22,8 +22,8 @@ import (
 // the lines ReleaseScript writes, so the plan and its hash hold it; a
 // preview names it by its digest and prints it whole with --scripts (Text).
 // Install, Rollback and Gate are hashed with the plan (deployplan.Hash,
-// Hashed), named by digest and printed with --scripts alone; Read runs
-// when the plan is made.
+// Hashed), named by digest and printed with --scripts alone; Read and
+// needs.sh run when the plan is made.
 var (
 	//go:embed scripts/release.sh
 	releaseBody string
@@ -35,6 +35,8 @@ var (
 	Gate string
 	//go:embed scripts/read.sh
 	readScript string
+	//go:embed scripts/needs.sh
+	needsScript string
 )
 
 // ScriptDigest names one of Zap's constant scripts in a preview:

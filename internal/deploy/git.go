@@ -24,7 +24,7 @@ const (
 )
 
 // gitConfig are the settings every read of the tree passes, so no setting
-// of the checkout's narrows what counts as a change (docs/deploy.md).
+// of the checkout's narrows what counts as a change (docs/deploy-design.md).
 var gitConfig = []string{
 	"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "core.ignoreStat=false",
 	"-c", "core.fileMode=true", "-c", "core.autocrlf=false", "-c", "core.splitIndex=false",

@@ -1,6 +1,6 @@
 // Package deploy is what zap-deploy does: read the checkout and the target
 // into a deploy plan (Make), show it (Text), and run it (Run). The plan's
-// document is pkg/deployplan; docs/deploy.md describes the design.
+// document is pkg/deployplan; docs/deploy-design.md describes the design.
 package deploy
 
 import (
@@ -84,7 +84,7 @@ func ReleaseScript(path, user, version string, live deployplan.Live, keep int, s
 // KillVar names the test-only variable that, in a test build alone
 // (internal/testhook), has the release script kill itself with SIGKILL at
 // a point of its work, so a test can show what the next deploy recovers
-// from a script killed there (docs/deploy.md, Testing). The line is part
+// from a script killed there (docs/deploy-design.md, Testing). The line is part
 // of the plan's release script, so the plan shows it and its hash covers it.
 const KillVar = "ZAP_TEST_DEPLOY_KILL"
 

@@ -7,7 +7,8 @@
 //	zap-deploy show [--scripts] [PLAN]
 //	zap-deploy run [--dir DIR] [PLAN]
 //
-// See the usage text below and docs/deploy.md.
+// See the usage text below, docs/deploy.md (using it) and
+// docs/deploy-design.md (how it is built).
 package zapdeploy
 
 import (

@@ -7,7 +7,7 @@
 // strictly: an unknown field, a field given twice, a null, a value of the
 // wrong JSON type or a format this package doesn't read is an error naming
 // the field's path. docs/protocol.md documents every field, and
-// docs/deploy.md what each step does.
+// docs/deploy-design.md what each step does.
 package deployplan
 
 import (

@@ -14,14 +14,21 @@ import (
 )
 
 // Ask shows the plan (as o says: its diffs under --diff) and the question
-// on out and reads the answer from tty,
-// the terminal; flush writes what out holds back before zap waits. Input
-// typed before the question appears is discarded first, so nothing typed
-// ahead (a y, an earlier run's answer) answers it. Only the first eight
-// characters of the plan_hash, in either case, say yes.
+// on out and reads the answer from tty, the terminal (AskHash).
 func Ask(tty *os.File, out io.Writer, flush func(), p *plan.Plan, reason string, o render.PlanOptions) (bool, error) {
 	o.Mode = render.ModeRefused
-	render.Plan(out, p, o)
+	return AskHash(tty, out, flush, p.Hash, reason, func(w io.Writer) { render.Plan(w, p, o) })
+}
+
+// AskHash is the one review question, zap apply's and zap deploy's: show
+// writes the plan on out, then the question asks for the first eight
+// characters of hash, read from tty, the terminal; flush writes what out
+// holds back before zap waits. Input typed before the question appears is
+// discarded first, so nothing typed ahead (a y, an earlier run's answer)
+// answers it. Only those eight characters, in either case, say yes; an
+// error reading the answer is an error, not a no.
+func AskHash(tty *os.File, out io.Writer, flush func(), hash, reason string, show func(io.Writer)) (bool, error) {
+	show(out)
 	fmt.Fprintf(out, "\nThis plan has no review (%s).\n", reason)
 	// Discard what was typed ahead before the question appears, not
 	// after: an answer typed once it shows must be read.
@@ -36,7 +43,7 @@ func Ask(tty *os.File, out io.Writer, flush func(), p *plan.Plan, reason string,
 	}
 	fmt.Fprintln(out)
 	answer = strings.TrimSpace(answer)
-	return len(answer) == 8 && strings.EqualFold(answer, p.Hash[:8]), nil
+	return len(answer) == 8 && len(hash) >= 8 && strings.EqualFold(answer, hash[:8]), nil
 }
 
 // readLine reads up to a newline, byte by byte so nothing past it is

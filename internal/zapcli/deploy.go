@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/peterbourgon/ff/v3/ffcli"
-	"golang.org/x/sys/unix"
 
 	"github.com/zap-go/zap/internal/deploy"
 	"github.com/zap-go/zap/internal/escape"
@@ -19,6 +18,7 @@ import (
 	"github.com/zap-go/zap/internal/pass"
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/resolve"
+	"github.com/zap-go/zap/internal/review"
 	"github.com/zap-go/zap/internal/stages"
 	"github.com/zap-go/zap/internal/state"
 	"github.com/zap-go/zap/pkg/cliout"
@@ -427,33 +427,14 @@ func (d *deployRun) showRecorded(t io.Writer, p *deployplan.Plan) error {
 }
 
 // ask shows the plan with no review on the terminal under the UNREVIEWED
-// banner and asks for the first eight characters of its plan_hash, as zap
-// apply's question does: what was typed ahead is discarded first.
+// banner and asks zap apply's question (review.AskHash) for the first
+// eight characters of its plan_hash.
 func (d *deployRun) ask(tty *os.File, p *deployplan.Plan, reason string) (bool, error) {
 	out := d.a.stderr
 	fmt.Fprintf(out, "UNREVIEWED — %s\n\n", reason)
-	fmt.Fprint(out, deploy.Text(&deploy.Made{Plan: p, Scripts: d.o.scripts}))
-	fmt.Fprintf(out, "\nThis plan has no review (%s).\n", reason)
-	if err := unix.IoctlSetInt(int(tty.Fd()), unix.TCFLSH, unix.TCIFLUSH); err != nil {
-		return false, fmt.Errorf("discard the input typed ahead: %w", err)
-	}
-	fmt.Fprint(out, "To execute exactly this plan, type the first eight characters of its plan_hash: ")
-	d.a.flushOutputs()
-	var answer []byte
-	buf := make([]byte, 1)
-	for len(answer) < 4096 {
-		n, err := tty.Read(buf)
-		if n == 1 && buf[0] == '\n' {
-			break
-		}
-		answer = append(answer, buf[:n]...)
-		if err != nil {
-			break
-		}
-	}
-	fmt.Fprintln(out)
-	a := strings.TrimSpace(string(answer))
-	return len(a) == 8 && strings.EqualFold(a, p.Hash[:8]), nil
+	return review.AskHash(tty, out, d.a.flushOutputs, p.Hash, reason, func(w io.Writer) {
+		fmt.Fprint(w, deploy.Text(&deploy.Made{Plan: p, Scripts: d.o.scripts}))
+	})
 }
 
 // preflight is the drift preflight: the convergence pass against the

@@ -117,6 +117,7 @@ bench: build
 	GO=$(GO) ./testdata/bench/ssh.sh
 	./testdata/bench/fetched.sh
 	./testdata/bench/deploy.sh
+	./testdata/bench/hosts.sh
 
 # The main job on this machine: a config that manages a directory, a file, a
 # link and a script under your home, needing no SSH and no sudo.

@@ -121,35 +121,6 @@ func TestBuildLink(t *testing.T) {
 	}
 }
 
-func TestBuildScript(t *testing.T) {
-	env := testEnv(map[string]string{"DIR": "/srv", "TOKEN": "it's", "BAD": "x\uFDD1"})
-	d := Build(&declaration.Resource{
-		Common: declaration.Common{ID: "s", Type: declaration.KindScript},
-		Body: &declaration.Script{
-			Check: declaration.Concat(declaration.Part{Lit: "test -d "}, declaration.Part{Env: "DIR"}),
-			Run:   declaration.Lit("true"),
-			Cwd:   "/tmp",
-			Env:   map[string]declaration.Text{"B": declaration.Ref("TOKEN"), "A": declaration.Lit("1")},
-		},
-	}, env)
-	s, ok := d.(*Script)
-	if !ok {
-		t.Fatalf("want a script detector, got %#v", d)
-	}
-	want := &Command{Text: "test -d /srv", Cwd: "/tmp", Timeout: 30, Env: []Var{{"A", "1"}, {"B", "it's"}}}
-	if !reflect.DeepEqual(s.Command, want) {
-		t.Errorf("command %+v, want %+v", s.Command, want)
-	}
-	bad := Build(&declaration.Resource{
-		Common: declaration.Common{ID: "s", Type: declaration.KindScript},
-		Body: &declaration.Script{Check: declaration.Lit("true"), Run: declaration.Lit("true"),
-			Env: map[string]declaration.Text{"X": declaration.Ref("BAD")}},
-	}, env)
-	if r := bad.Verdict(nil); r.Reason != "env.X: the reference BAD resolves to a value holding a reference marker character (U+FDD0 or U+FDD1)" {
-		t.Errorf("bad env: %+v", r)
-	}
-}
-
 func TestCommandScript(t *testing.T) {
 	c := &Command{Text: "echo \"$A$B\" > out", Cwd: "/tmp/it's here", Env: []Var{{"A", "x'y"}, {"B", "$HOME `z`"}}}
 	want := "cd -- '/tmp/it'\\''s here' || exit\n" +

@@ -17,8 +17,6 @@ func Build(r *declaration.Resource, env Env) Detector {
 		return NewDirectory(declaration.BodyOf[*declaration.Directory](r), env)
 	case declaration.KindLink:
 		return NewLink(declaration.BodyOf[*declaration.Link](r), env)
-	case declaration.KindScript:
-		return NewScript(declaration.BodyOf[*declaration.Script](r), env)
 	case declaration.KindPackage:
 		return NewPackage(declaration.BodyOf[*declaration.Package](r), env)
 	case declaration.KindUser:

@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/observation"
 )
 
@@ -171,22 +170,6 @@ func TestLinkVerdict(t *testing.T) {
 	})
 }
 
-func TestScriptVerdict(t *testing.T) {
-	s := &Script{Command: &Command{Text: "test -e /x", Timeout: vocab.CheckTimeout}}
-	if q := s.Queries(); len(q) != 1 || q[0].Op != OpCommand || q[0].Lane != observation.LaneLogin || q[0].Command != s.Command {
-		t.Fatalf("queries: %+v", q)
-	}
-	check(t, s, []verdictCase{
-		{"exit 0", []Answer{{Status: StatusOK, Exit: 0}}, converged()},
-		{"exit 1", []Answer{{Status: StatusOK, Exit: 1}}, absent()},
-		{"exit 2 (a syntax error, a cwd it can't enter)", []Answer{{Status: StatusOK, Exit: 2}}, absent()},
-		{"exit 124 on its own", []Answer{{Status: StatusOK, Exit: 124}}, absent()},
-		{"timed out", []Answer{timedOut}, hold("the check timed out after 30s")},
-		{"killed", []Answer{{Status: StatusFailed, Detail: "killed by signal 9"}}, hold("the check gave no exit status: killed by signal 9")},
-		{"no answer", []Answer{{}}, hold("no answer for the read of the check")},
-	})
-}
-
 func TestHeld(t *testing.T) {
 	h := Held("path: the reference APP is unset or empty, so the path isn't absolute")
 	if len(h.Queries()) != 0 {
@@ -197,7 +180,7 @@ func TestHeld(t *testing.T) {
 
 func TestWrongAnswerCount(t *testing.T) {
 	for _, d := range []Detector{
-		&File{Shown: "/f"}, &Directory{Shown: "/d"}, &Link{Shown: "/l"}, &Script{Command: &Command{}},
+		&File{Shown: "/f"}, &Directory{Shown: "/d"}, &Link{Shown: "/l"},
 	} {
 		if r := d.Verdict(nil); r.Verdict != observation.Undetermined {
 			t.Errorf("%T with no answers: %+v", d, r)

@@ -14,8 +14,11 @@ package kind
 import (
 	"fmt"
 	"io/fs"
+	"maps"
+	"slices"
 
 	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/internal/ops/opcmd"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
@@ -191,4 +194,14 @@ func StepsOf[T any](xs []T, step func(T) plan.Step) []plan.Step {
 		steps = append(steps, step(x))
 	}
 	return steps
+}
+
+// EnvLines lists a command's environment, by name, one line each:
+// "env: NAME = value".
+func EnvLines(m map[string]declaration.Text) []Line {
+	out := make([]Line, 0, len(m))
+	for _, n := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, Line{Field: "env", Value: escape.Line(n) + " = " + m[n].String()})
+	}
+	return out
 }

@@ -116,7 +116,7 @@ func showBuild(b *declaration.Build, _ string) []kind.Line {
 	if b.Cwd != "" {
 		out = append(out, kind.Line{Field: "cwd", Value: b.Cwd})
 	}
-	return append(out, envLines(b.Env)...)
+	return append(out, kind.EnvLines(b.Env)...)
 }
 
 // buildShells: run is a command; each env value is a value.

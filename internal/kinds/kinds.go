@@ -14,7 +14,7 @@
 // scripts/lib/*.sh, embedded) and wordings, which byType hands internal/ops
 // and internal/ops/opcmd, and their tests. It exports one kind.Def, Kind,
 // and registering it is its line in all. Swap, pipeline, installer,
-// verify and database are kept so, and motd, a kind a test build alone carries (listed
+// verify, database and script are kept so, and motd, a kind a test build alone carries (listed
 // in testonly_on.go), which holds its wire body too and registers it
 // (declaration.Register). The other kinds are still split the older way:
 // a file here (<name>.go; directory and link share paths.go) for the steps
@@ -37,15 +37,14 @@ package kinds
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 
 	"github.com/zap-go/zap/internal/detect"
-	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/internal/kind"
 	"github.com/zap-go/zap/internal/kinds/database"
 	"github.com/zap-go/zap/internal/kinds/installer"
 	"github.com/zap-go/zap/internal/kinds/pipeline"
+	"github.com/zap-go/zap/internal/kinds/script"
 	"github.com/zap-go/zap/internal/kinds/swap"
 	"github.com/zap-go/zap/internal/kinds/verify"
 	"github.com/zap-go/zap/internal/ops"
@@ -61,7 +60,7 @@ var all = []kind.Kind{
 	kind.Def[*declaration.File]{Name: declaration.KindFile, Read: detect.NewFile, Plan: fileSteps, Show: showFile, As: plan.Elevated, Shell: fileShells},
 	kind.Def[*declaration.Directory]{Name: declaration.KindDirectory, Read: detect.NewDirectory, Plan: directorySteps, Show: showDirectory, As: plan.Elevated},
 	kind.Def[*declaration.Link]{Name: declaration.KindLink, Read: detect.NewLink, Plan: linkSteps, Show: showLink, As: plan.Elevated},
-	kind.Def[*declaration.Script]{Name: declaration.KindScript, Read: detect.NewScript, Plan: scriptSteps, Show: showScript, As: plan.Login, Shell: scriptShells},
+	script.Kind,
 	kind.Def[*declaration.Package]{Name: declaration.KindPackage, Read: detect.NewPackage, Plan: packageSteps, Show: showPackage, As: plan.Root},
 	installer.Kind,
 	kind.Def[*declaration.User]{Name: declaration.KindUser, Read: detect.NewUser, Plan: userSteps, As: plan.Root},
@@ -136,16 +135,6 @@ func perms(mode, owner, group string) []kind.Line {
 		if l.Value != "" {
 			out = append(out, l)
 		}
-	}
-	return out
-}
-
-// envLines lists a command's environment, by name, one line each:
-// "env: NAME = value".
-func envLines(m map[string]declaration.Text) []kind.Line {
-	out := make([]kind.Line, 0, len(m))
-	for _, n := range slices.Sorted(maps.Keys(m)) {
-		out = append(out, kind.Line{Field: "env", Value: escape.Line(n) + " = " + m[n].String()})
 	}
 	return out
 }

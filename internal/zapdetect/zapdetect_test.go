@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/kinds/script"
 	"github.com/zap-go/zap/internal/localhost"
 	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -57,7 +58,7 @@ func TestObservationsRead(t *testing.T) {
 // TestCheckTimeout runs a script's check past a short limit through the
 // pass and the local host: it holds, saying it timed out.
 func TestCheckTimeout(t *testing.T) {
-	d := &detect.Script{Command: &detect.Command{Text: "sleep 30", Timeout: 1}}
+	d := &script.Script{Command: &detect.Command{Text: "sleep 30", Timeout: 1}}
 	host := &localhost.Host{Env: os.Environ()}
 	_, results := detect.Pass(context.Background(), host, []detect.Detector{d})
 	if r := results[0]; r.Verdict != observation.Undetermined || r.Reason != "the check timed out after 1s" {

@@ -14,13 +14,18 @@
 // scripts/lib/*.sh, embedded) and wordings, which byType hands internal/ops
 // and internal/ops/opcmd, and their tests. It exports one kind.Def, Kind,
 // and registering it is its line in all. Swap, pipeline, installer,
-// verify, database and script are kept so, and motd, a kind a test build alone carries (listed
-// in testonly_on.go), which holds its wire body too and registers it
-// (declaration.Register). The other kinds are still split the older way:
-// a file here (<name>.go; directory and link share paths.go) for the steps
-// and preview, the detector in internal/detect, the names in
-// internal/vocab, the scripts in internal/ops/scripts and the wordings in
-// internal/ops/opcmd.
+// verify, database and script are kept so, and motd, a kind a test build
+// alone carries (listed in testonly_on.go), which holds its wire body too
+// and registers it (declaration.Register). The other kinds are still split
+// the older way: a file here (<name>.go; directory and link share
+// paths.go) for the steps and preview, the detector in internal/detect,
+// the names in internal/vocab, the scripts in internal/ops/scripts and the
+// wordings in internal/ops/opcmd. What keeps each there is named in the
+// way: a test inside package ops that runs its scripts with that
+// package's own test helpers (apt_repo, user, service, build), names the
+// planner or the executor share with it (service's ledger, package's
+// batches, build's arguments, firewall's policies), and file, directory
+// and link, whose operations internal/localops performs natively.
 //
 // The wire form (the body's type, its form checks, its texts, its clone
 // and its canonical encoding) stays in pkg/declaration, kind_<name>.go,
@@ -30,7 +35,8 @@
 // helpers, and its own tests build every kind. A kind folder imports
 // pkg/declaration, never the reverse, so there is no cycle. What crosses
 // kinds (triggers, credentials, the paths a kind manages, what it fetches)
-// is a method of the body there, read through the Body; no package outside
+// is a method of the body there, read through the resource
+// (declaration.Resource.TriggerEdges, Fetched, ...); no package outside
 // pkg/declaration and the kind folders names a concrete body
 // (TestBodiesStayInTheirKinds holds that, with the list of what is left).
 package kinds

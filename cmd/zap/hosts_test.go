@@ -13,6 +13,10 @@ import (
 	"github.com/zap-go/zap/pkg/events"
 )
 
+// combinedOnScreen is the combined plan_hash as a terminal shows it (its
+// lines end \r\n), for ttyrun -answer combined8.
+var combinedOnScreen = regexp.MustCompile(`combined plan_hash: ([0-9a-f]{64})`)
+
 var combinedPattern = regexp.MustCompile(`(?m)^combined plan_hash: ([0-9a-f]{64})$`)
 
 // cmdCombinedhash is combinedhash [-eq|-ne OTHER] VAR: the one combined

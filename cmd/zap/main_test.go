@@ -291,7 +291,7 @@ func cmdTtyrun(ts *testscript.TestScript, neg bool, args []string) {
 		args = args[2:]
 	}
 	if len(args) == 0 {
-		ts.Fatalf("usage: ttyrun [-code N] [-typeahead TEXT] [-as ACCOUNT] [-sudo PASSWORD] [-answer hash8|TEXT] [-stdout] CMD [ARGS...]")
+		ts.Fatalf("usage: ttyrun [-code N] [-typeahead TEXT] [-as ACCOUNT] [-sudo PASSWORD] [-answer hash8|combined8|TEXT] [-stdout] CMD [ARGS...]")
 	}
 	path, err := exec.LookPath(args[0])
 	ts.Check(err)
@@ -343,9 +343,16 @@ func cmdTtyrun(ts *testscript.TestScript, neg bool, args []string) {
 				typed = true
 				ctrl.Write([]byte(password + "\n"))
 			}
-			if !answered && strings.Contains(shown, "characters of its plan_hash: ") {
+			if !answered && (strings.Contains(shown, "characters of its plan_hash: ") || strings.Contains(shown, "characters of their combined plan_hash: ")) {
 				answered = true
 				text := answer
+				if answer == "combined8" {
+					// A wetrun over several hosts asks for the combined hash.
+					text = "no-combined-hash-shown"
+					if m := combinedOnScreen.FindStringSubmatch(shown); m != nil {
+						text = m[1][:8]
+					}
+				}
 				if answer == "hash8" || answer == "HASH8" {
 					m := hashPattern.FindStringSubmatch(shown)
 					switch {

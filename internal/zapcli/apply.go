@@ -71,7 +71,8 @@ and the combined plan_hash (docs/cli.md, Several hosts in one command); the
 exit status is the worst of the hosts'. With --wetrun, each host runs only
 the plan shown for it: its last preview, or the plans whose combined
 plan_hash --expect-plan names. A host whose plan changed is refused and
-named, and the others run only with --skip-changed. It never asks.`,
+named, and the others run only with --skip-changed; on a terminal zap asks
+once, for the first eight characters of the combined plan_hash.`,
 		FlagSet: fs,
 		Exec: func(ctx context.Context, args []string) error {
 			a.mintPins, a.diff = true, *diff

@@ -321,6 +321,12 @@ func (a *app) hostsSummary(hosts []*hostRun) {
 	if !planned {
 		return
 	}
+	fmt.Fprintln(a.stdout)
+	a.writeSummary(a.stdout, hosts, combined)
+}
+
+// writeSummary writes the summary table and the combined plan_hash on w.
+func (a *app) writeSummary(w io.Writer, hosts []*hostRun, combined string) {
 	rows := [][]string{{"HOST", "CREATES", "UPDATES", "HELD", "PLAN_HASH"}}
 	for _, h := range hosts {
 		if !h.planned {
@@ -329,12 +335,11 @@ func (a *app) hostsSummary(hosts []*hostRun) {
 		}
 		rows = append(rows, []string{escape.Line(h.label), fmt.Sprint(h.creates), fmt.Sprint(h.updates), fmt.Sprint(h.held), h.hash})
 	}
-	fmt.Fprintln(a.stdout)
-	writeTable(a.stdout, rows)
+	writeTable(w, rows)
 	if combined != "" {
-		fmt.Fprintf(a.stdout, "combined plan_hash: %s\n", combined)
+		fmt.Fprintf(w, "combined plan_hash: %s\n", combined)
 	} else {
-		fmt.Fprintln(a.stdout, "no combined plan_hash: a host made no plan")
+		fmt.Fprintln(w, "no combined plan_hash: a host made no plan")
 	}
 }
 

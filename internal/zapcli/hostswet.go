@@ -2,10 +2,14 @@ package zapcli
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"os"
 	"strings"
 	"sync"
 
 	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/review"
 	"github.com/zap-go/zap/internal/state"
 	"github.com/zap-go/zap/pkg/plan"
@@ -14,6 +18,7 @@ import (
 // The reasons a wetrun over several hosts refuses a host for that a run of
 // one has no words for (render.Refused's reason).
 const (
+	reasonDeclined = "declined"
 	reasonOthers   = "another host's plan changed since it was reviewed, and without --skip-changed no host runs"
 	reasonCombined = "the hosts' plans match neither --expect-plan's combined plan_hash nor their last previews"
 )
@@ -33,6 +38,9 @@ func (a *app) wetrunHosts(ctx context.Context, args []string, o wetrunOptions) e
 		})(ctx, args)
 	}
 	t := &together{expect: o.expect, skipChanged: o.skipChanged, hosts: hosts, a: a, decided: make(chan struct{})}
+	if tty, ok := a.terminal(); ok && !o.json && o.expect == "" && !o.skipChanged {
+		t.tty = tty
+	}
 	each := o
 	each.expect, each.together = "", t
 	return a.runHosts(ctx, hosts, func(c *app, ctx context.Context, config string) error {
@@ -59,6 +67,10 @@ type together struct {
 	skipChanged bool
 	hosts       []*hostRun
 	a           *app
+	// tty is the terminal the one question is asked on (AskCombined),
+	// nil when there is none to ask on, or under --json, --expect-plan or
+	// --skip-changed.
+	tty *os.File
 
 	mu      sync.Mutex
 	state   map[*hostRun]*arrival
@@ -73,6 +85,9 @@ type arrival struct {
 	empty         bool
 	gate          review.Gate
 	last          *state.Loaded
+	plan          *plan.Plan
+	// mask masks the host's secrets out of what is shown of its plan.
+	mask func(string) string
 	// reason refuses the host ("" runs it, through gate).
 	reason string
 }
@@ -80,9 +95,9 @@ type arrival struct {
 // arrive is host h at the meeting with plan p, bound by gate as a run of
 // one is (last is its last run): it waits for the others, and returns the
 // gate to run through, or the reason it is refused.
-func (t *together) arrive(h *hostRun, p *plan.Plan, gate review.Gate, last *state.Loaded) (review.Gate, string) {
+func (t *together) arrive(h *hostRun, mask func(string) string, p *plan.Plan, gate review.Gate, last *state.Loaded) (review.Gate, string) {
 	h.setPlan(p)
-	ar := &arrival{hash: p.Hash, empty: len(p.Changes) == 0, gate: gate, last: last}
+	ar := &arrival{hash: p.Hash, empty: len(p.Changes) == 0, gate: gate, last: last, plan: p, mask: mask}
 	if last != nil && last.Report.Preview {
 		ar.preview = last.Report.PlanHash
 	}
@@ -98,7 +113,11 @@ func (t *together) arrive(h *hostRun, p *plan.Plan, gate review.Gate, last *stat
 	<-t.a.hostSlots
 	<-t.decided
 	t.a.hostSlots <- struct{}{}
-	if ar.reason != "" {
+	switch ar.reason {
+	case "":
+	case reasonDeclined:
+		h.why = "declined: the answer was not the first eight characters of the combined plan_hash"
+	default:
 		h.why = "refused: " + ar.reason
 	}
 	return ar.gate, ar.reason
@@ -167,9 +186,44 @@ func (t *together) decide() {
 	if len(changed) == 0 || t.skipChanged {
 		return
 	}
+	if combined := review.Combined(now); t.tty != nil && combined != "" {
+		t.ask(changed, combined)
+		return
+	}
 	for _, ar := range t.state {
 		if ar.reason == "" {
 			ar.reason = reasonOthers + " (" + escape.Line(strings.Join(changed, ", ")) + ")"
+		}
+	}
+}
+
+// ask asks once, at the terminal, whether to execute every host's plan as
+// it is now, showing the plans of the hosts with no review (changed) and
+// the summary; yes binds those hosts to their plans as --expect-plan
+// would, anything else declines every host.
+func (t *together) ask(changed []string, combined string) {
+	show := func(w io.Writer) {
+		for _, h := range t.hosts {
+			ar := t.state[h]
+			if ar == nil || ar.gate.Reason == "" || ar.empty {
+				continue
+			}
+			var b strings.Builder
+			render.Plan(&b, ar.plan, render.PlanOptions{Mode: render.ModeRefused})
+			fmt.Fprintf(w, "=== %s (%s)\n%s\n", escape.Line(h.label), ar.gate.Reason, ar.mask(b.String()))
+		}
+		t.a.writeSummary(w, t.hosts, combined)
+	}
+	why := fmt.Sprintf("%d host(s) with no review: %s", len(changed), escape.Line(strings.Join(changed, ", ")))
+	yes, err := review.AskCombined(t.tty, t.a.stderr, t.a.flushOutputs, combined, why, show)
+	for _, ar := range t.state {
+		switch {
+		case err != nil:
+			ar.reason = "the answer couldn't be read: " + err.Error()
+		case !yes:
+			ar.reason = reasonDeclined
+		case ar.reason != "":
+			ar.reason, ar.gate = "", review.Bind(ar.hash, ar.hash, ar.last)
 		}
 	}
 }

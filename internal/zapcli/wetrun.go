@@ -61,7 +61,12 @@ func (a *app) cmdWetrun(ctx context.Context, config string, o wetrunOptions) err
 	gate := review.Bind(pl.Plan.Hash, o.expect, last)
 	if o.together != nil {
 		var reason string
-		if gate, reason = o.together.arrive(a.host, pl.Plan, gate, last); reason != "" {
+		gate, reason = o.together.arrive(a.host, a.maskString, pl.Plan, gate, last)
+		switch reason {
+		case "":
+		case reasonDeclined:
+			return w.decline()
+		default:
 			return w.refuse(reason)
 		}
 	} else if review.Mismatch(pl.Plan.Hash, o.expect) {

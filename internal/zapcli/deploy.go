@@ -92,7 +92,7 @@ type deployRun struct {
 	ev       *pass.Evaluation
 	o        deployOptions
 	dir      string
-	previews *deploy.Previews
+	previews *state.Store
 	host     string
 }
 
@@ -119,7 +119,7 @@ func (a *app) cmdDeploy(ctx context.Context, config string, o deployOptions) err
 	a.maskDeploy(ev.Decl, s.Res)
 	d := &deployRun{a: a, s: s, ev: ev, o: o, dir: dir, host: pass.HostKey(ev.Decl, s.Res)}
 	if s.Store != nil {
-		d.previews = &deploy.Previews{Dir: s.Store.Dir(), UID: os.Getuid()}
+		d.previews = s.Store
 	}
 	if o.wetrun {
 		return d.wetrun(ctx)
@@ -207,7 +207,7 @@ func (d *deployRun) record(w io.Writer, p *deployplan.Plan) error {
 		fmt.Fprintln(w, "note: no state directory, so no deploy preview was recorded: only --expect-plan binds a wetrun")
 		return nil
 	}
-	if err := d.previews.Record(d.s.Abs, d.host, p.Hash); err != nil {
+	if err := d.previews.RecordDeployPreview(d.s.Abs, d.host, p.Hash); err != nil {
 		return pass.StateError(err)
 	}
 	return nil
@@ -323,10 +323,10 @@ func (d *deployRun) wetrun(ctx context.Context) error {
 	case d.o.expect != "" && d.o.expect != p.Hash:
 		return d.refuse(p, render.ReasonExpect)
 	}
-	var preview *deploy.Preview
+	var preview *state.DeployPreview
 	if d.o.expect == "" {
 		if d.previews != nil {
-			if preview, err = d.previews.Load(d.s.Abs, d.host); err != nil {
+			if preview, err = d.previews.LoadDeployPreview(d.s.Abs, d.host); err != nil {
 				return pass.StateError(err)
 			}
 		}

@@ -74,3 +74,13 @@ func showAptRepo(x *declaration.AptRepo, id string) []kind.Line {
 func wants(at kind.Planned, field string) bool {
 	return at.Verdict == observation.Absent || slices.ContainsFunc(at.Drift, func(d observation.Difference) bool { return d.Field == field })
 }
+
+// aptListBody: the source line apt-list writes (its one argument), under
+// the step's line: rather than on its = line, as the config supplies it
+// and the target's shell expands it.
+func aptListBody(args []string) (Body, bool) {
+	if len(args) != 1 {
+		return Body{}, false
+	}
+	return Body{Field: "line", Text: args[0], Args: 1}, true
+}

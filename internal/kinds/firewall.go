@@ -5,6 +5,9 @@ package kinds
 // and detect.Nft.
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/zap-go/zap/internal/kind"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -55,4 +58,46 @@ func firewallSteps(f *declaration.Firewall, at kind.Planned) ([]plan.Step, error
 		steps = append(steps, op(vocab.OpUfwDefault, "outgoing", out))
 	}
 	return append(steps, op(vocab.OpUfwEnable)), nil
+}
+
+// nftRulesetBody: the ruleset firewall-nft-apply INCOMING OUTGOING RULE...
+// writes at /etc/nftables.nft, whole, as the script prints it (a test
+// holds the two to one form). Arguments the script refuses write nothing.
+func nftRulesetBody(args []string) (Body, bool) {
+	if len(args) < 2 {
+		return Body{}, false
+	}
+	policy := map[string]string{"allow": "accept", "deny": "drop", "reject": "drop"}
+	in, out := args[0], args[1]
+	if policy[in] == "" || policy[out] == "" {
+		return Body{}, false
+	}
+	var b strings.Builder
+	chain := func(name, p, iface string) {
+		fmt.Fprintf(&b, "\tchain %s {\n\t\ttype filter hook %s priority filter; policy %s;\n", name, name, policy[p])
+		fmt.Fprintf(&b, "\t\tct state established,related accept\n\t\t%s \"lo\" accept\n", iface)
+	}
+	b.WriteString("#!/usr/sbin/nft -f\n" +
+		"# Written whole by Zap (a firewall resource, backend nftables): edits are\n" +
+		"# replaced on its next apply. Only the table inet filter is replaced.\n" +
+		"table inet filter\ndelete table inet filter\ntable inet filter {\n")
+	chain("input", in, "iif")
+	for _, r := range args[2:] {
+		i := strings.LastIndex(r, "/")
+		if proto := r[i+1:]; i >= 0 && (proto == "tcp" || proto == "udp") {
+			fmt.Fprintf(&b, "\t\t%s dport %s accept\n", proto, r[:i])
+		} else {
+			fmt.Fprintf(&b, "\t\ttcp dport %s accept\n\t\tudp dport %s accept\n", r, r)
+		}
+	}
+	if in == "reject" {
+		b.WriteString("\t\treject\n")
+	}
+	b.WriteString("\t}\n")
+	chain("output", out, "oif")
+	if out == "reject" {
+		b.WriteString("\t\treject\n")
+	}
+	b.WriteString("\t}\n}\n")
+	return Body{Field: "text", Text: b.String()}, true
 }

@@ -55,6 +55,7 @@ import (
 	"github.com/zap-go/zap/internal/kinds/verify"
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/ops/opcmd"
+	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -99,6 +100,38 @@ var byType = func() map[declaration.Kind]kind.Kind {
 	}
 	return m
 }()
+
+// Body is text one of a kind's operations writes that its = line doesn't
+// show, printed under that line by the plan (render.Step) and nowhere
+// else: display only, so plan_hash and a report's words don't change.
+type Body struct {
+	// Field is "text", a file's whole text Zap makes from the operation's
+	// arguments (printed as a put's text: is, with its digest), or
+	// "line", a line the config supplies (printed as it is).
+	Field string
+	// Text is the text or the line.
+	Text string
+	// Args is how many of the operation's last arguments Text stands for:
+	// its = line leaves them out.
+	Args int
+}
+
+// bodies word the operations that have a Body, by name; each function is
+// its kind's, in the kind's file.
+var bodies = map[plan.OpName]func(args []string) (Body, bool){
+	vocab.OpAptList:  aptListBody,
+	vocab.OpUserSudo: sudoersBody,
+	vocab.OpNftApply: nftRulesetBody,
+}
+
+// BodyOf returns the text op writes that its = line doesn't show, and
+// whether there is any.
+func BodyOf(op *plan.Op) (Body, bool) {
+	if f := bodies[op.Name]; f != nil {
+		return f(op.Args)
+	}
+	return Body{}, false
+}
 
 // Of returns the kind of r, by its type: a kind this zap can't act on yet
 // when none is listed.

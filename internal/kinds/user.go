@@ -5,6 +5,8 @@ package kinds
 // detect.User.
 
 import (
+	"strings"
+
 	"github.com/zap-go/zap/internal/kind"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -43,4 +45,30 @@ func userSteps(u *declaration.User, _ kind.Planned) ([]plan.Step, error) {
 		}
 	}
 	return steps, nil
+}
+
+// sudoersBody: the sudoers file user-sudo NAME MODE [COMMAND...] writes
+// at /etc/sudoers.d/NAME, whole, as the script prints it (a test holds the
+// two to one form): a comment, then the rule with NOPASSWD: or PASSWD:
+// and the commands joined with ", ", ALL when none is listed. A removal
+// writes nothing.
+func sudoersBody(args []string) (Body, bool) {
+	if len(args) < 2 {
+		return Body{}, false
+	}
+	n, mode := args[0], args[1]
+	var tag string
+	switch mode {
+	case "nopasswd":
+		tag = "NOPASSWD: "
+	case "password":
+		tag = "PASSWD: "
+	default:
+		return Body{}, false
+	}
+	cmds := strings.Join(args[2:], ", ")
+	if cmds == "" {
+		cmds = "ALL"
+	}
+	return Body{Field: "text", Text: "# zap: the sudo grant of " + n + "\n" + n + " ALL=(ALL:ALL) " + tag + cmds + "\n"}, true
 }

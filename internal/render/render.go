@@ -299,13 +299,23 @@ func Step(w io.Writer, c observation.Context, s plan.Step, indent string) {
 	case s.Op != nil:
 		fmt.Fprintf(w, "%s= %s\n", indent, OpSummary(c, s.Op))
 		if s.Op.Name == plan.OpPut && s.Op.Content != nil {
-			text := *s.Op.Content
-			fmt.Fprintf(w, "%s  text: %s\n", indent, kinds.Digest(text))
-			if text != "" {
-				for _, l := range escape.Block(text) {
-					fmt.Fprintf(w, "%s    %s\n", indent, l)
-				}
-			}
+			text(w, *s.Op.Content, indent)
+		}
+		if b, ok := kinds.BodyOf(s.Op); ok && b.Field == "line" {
+			fmt.Fprintf(w, "%s  line: %s\n", indent, escape.Indent(b.Text, indent+"    "))
+		} else if ok {
+			text(w, b.Text, indent)
+		}
+	}
+}
+
+// text writes a file's text under its step: its length and digest, then
+// the text whole, less its final newline, each line escaped.
+func text(w io.Writer, t string, indent string) {
+	fmt.Fprintf(w, "%s  text: %s\n", indent, kinds.Digest(t))
+	if t != "" {
+		for _, l := range escape.Block(t) {
+			fmt.Fprintf(w, "%s    %s\n", indent, l)
 		}
 	}
 }
@@ -338,7 +348,12 @@ func OpSummary(c observation.Context, op *plan.Op) string {
 		if !op.Path.IsZero() {
 			words = append(words, escape.Line(op.Path.String()))
 		}
-		for _, a := range op.Written() {
+		args := op.Written()
+		if b, ok := kinds.BodyOf(op); ok && b.Args <= len(args) {
+			// What its body shows under it (Step) isn't said here too.
+			args = args[:len(args)-b.Args]
+		}
+		for _, a := range args {
 			words = append(words, escape.Line(a))
 		}
 		if sudo {

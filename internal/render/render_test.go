@@ -119,6 +119,40 @@ func TestPutText(t *testing.T) {
 	}
 }
 
+// TestStepBodies: an apt source line prints under line:, off its = line;
+// a sudoers file and an nftables ruleset print whole under text:, as a
+// put's text does; a sudoers removal writes no text and shows none.
+func TestStepBodies(t *testing.T) {
+	ctx := observation.Context{Target: "local", User: "alice"}
+	step := func(name plan.OpName, path string, args ...string) string {
+		op := &plan.Op{Name: name, Args: args, Privilege: plan.Root}
+		if path != "" {
+			op.Path = mustText(t, `"`+path+`"`)
+		}
+		var b bytes.Buffer
+		Step(&b, ctx, plan.Step{Type: plan.StepOp, Op: op}, "")
+		return b.String()
+	}
+	if got, want := step("apt-list", "/etc/apt/sources.list.d/x.list", "deb [signed-by=/k.asc] https://example.com/debian $VERSION_CODENAME main"),
+		"= sudo apt-list /etc/apt/sources.list.d/x.list\n  line: deb [signed-by=/k.asc] https://example.com/debian $VERSION_CODENAME main\n"; got != want {
+		t.Errorf("apt-list:\n got %q\nwant %q", got, want)
+	}
+	sudoers := "# zap: the sudo grant of deploy\ndeploy ALL=(ALL:ALL) NOPASSWD: /usr/bin/id -u, /bin/true\n"
+	if got, want := step("user-sudo", "", "deploy", "nopasswd", "/usr/bin/id -u", "/bin/true"),
+		"= sudo user-sudo deploy nopasswd /usr/bin/id -u /bin/true\n  text: 89 bytes, sha512 "+sha512Hex(sudoers)[:16]+"…\n    # zap: the sudo grant of deploy\n    deploy ALL=(ALL:ALL) NOPASSWD: /usr/bin/id -u, /bin/true\n"; got != want {
+		t.Errorf("user-sudo:\n got %q\nwant %q", got, want)
+	}
+	if got, want := step("user-sudo", "", "deploy", "remove"), "= sudo user-sudo deploy remove\n"; got != want {
+		t.Errorf("user-sudo remove:\n got %q\nwant %q", got, want)
+	}
+	got := step("firewall-nft-apply", "", "reject", "allow", "22/tcp")
+	for _, want := range []string{"= sudo firewall-nft-apply reject allow 22/tcp\n  text: ", "\n    table inet filter {\n", "\n            tcp dport 22 accept\n", "\n            reject\n        }\n        chain output {\n", "\n    }\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("firewall-nft-apply: no %q in\n%s", want, got)
+		}
+	}
+}
+
 func TestDetect(t *testing.T) {
 	var o observation.Observations
 	doc := `{"format":"zap.observations/1","declaration":{"format":"zap.declaration/1","target":{"local":true},"resources":[

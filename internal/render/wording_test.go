@@ -139,7 +139,7 @@ func wordingCases() []wordingCase {
 			plan:   "apt-source deb [signed-by=/etc/apt/keyrings/x.asc] https://example.com/debian $VERSION_CODENAME main (as alice)"},
 		{op: withPath(op("apt-list", plan.Root, "deb https://example.com/debian bookworm main"), "/etc/apt/sources.list.d/x.list"),
 			report: "sudo apt-list /etc/apt/sources.list.d/x.list deb https://example.com/debian bookworm main",
-			plan:   "sudo apt-list /etc/apt/sources.list.d/x.list deb https://example.com/debian bookworm main"},
+			plan:   "sudo apt-list /etc/apt/sources.list.d/x.list"},
 		{op: withPath(op("build", plan.Login, "af1349b9", "tar.gz", "1", ".", "tool.tar.gz"), "/opt/tool/bin/tool"),
 			report: "build /opt/tool/bin/tool af1349b9 tar.gz 1 . tool.tar.gz (as alice)",
 			plan:   "build /opt/tool/bin/tool af1349b9 tar.gz 1 . tool.tar.gz (as alice)"},

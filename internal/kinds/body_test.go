@@ -1,0 +1,87 @@
+package kinds
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/zap-go/zap/internal/vocab"
+	"github.com/zap-go/zap/pkg/plan"
+)
+
+// scriptPart is the part of an operation's script from the line from to
+// the line before the one starting with to, each its own line, so a test
+// runs what the script prints with none of what it writes.
+func scriptPart(t *testing.T, script, from, to string) string {
+	t.Helper()
+	b, err := os.ReadFile("../ops/scripts/" + script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	in := false
+	for _, l := range strings.Split(string(b), "\n") {
+		switch {
+		case l == from:
+			in = true
+		case in && strings.HasPrefix(l, to):
+			return strings.Join(out, "\n") + "\n"
+		}
+		if in {
+			out = append(out, l)
+		}
+	}
+	t.Fatalf("%s: no lines from %q to %q", script, from, to)
+	return ""
+}
+
+// printed is what sh prints running part with args as its arguments.
+func printed(t *testing.T, part string, args []string) string {
+	t.Helper()
+	cmd := exec.Command("sh", append([]string{"-euc", part, "sh"}, args...)...)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("sh: %v\n%s", err, part)
+	}
+	return string(out)
+}
+
+// TestBodiesAreWhatTheScriptsWrite: the text a plan shows under a
+// user-sudo or firewall-nft-apply step is, byte for byte, what the
+// script's own printf lines make of the same arguments.
+func TestBodiesAreWhatTheScriptsWrite(t *testing.T) {
+	sudo := scriptPart(t, "user-sudo.sh", "nopasswd) tag='NOPASSWD: ' ;;", "*)")
+	sudo = "case $mode in\n" + sudo + "esac\n" + scriptPart(t, "user-sudo.sh", "cmds=", "umask")
+	sudo += strings.TrimSuffix(scriptPart(t, "user-sudo.sh", `printf '# zap: the sudo grant of %s\n%s ALL=(ALL:ALL) %s%s\n' "$n" "$n" "$tag" "$cmds" >/proc/self/fd/3`, "chown"), " >/proc/self/fd/3\n")
+	sudo = "n=$1 mode=$2; shift 2\n" + sudo + "\n"
+	nft := scriptPart(t, "firewall-nft-apply.sh", "policy() {", "dir=/etc")
+	nft += "in=$1 out=$2; shift 2\n" + scriptPart(t, "firewall-nft-apply.sh", "{", "} >/proc/self/fd/3") + "}\n"
+	for _, c := range []struct {
+		op   plan.OpName
+		part string
+		args []string
+	}{
+		{vocab.OpUserSudo, sudo, []string{"deploy", "nopasswd"}},
+		{vocab.OpUserSudo, sudo, []string{"deploy", "password", "/usr/bin/id -u", "/usr/bin/systemctl restart app"}},
+		{vocab.OpNftApply, nft, []string{"deny", "allow", "22/tcp", "8081/tcp", "5353"}},
+		{vocab.OpNftApply, nft, []string{"reject", "reject", "53/udp"}},
+		{vocab.OpNftApply, nft, []string{"allow", "deny"}},
+	} {
+		b, ok := BodyOf(&plan.Op{Name: c.op, Args: c.args})
+		if !ok || b.Field != "text" || b.Args != 0 {
+			t.Fatalf("%s %q: body %+v, %v", c.op, c.args, b, ok)
+		}
+		if want := printed(t, c.part, c.args); b.Text != want {
+			t.Errorf("%s %q:\n got %q\nwant %q", c.op, c.args, b.Text, want)
+		}
+	}
+	for _, args := range [][]string{{"deploy", "remove"}, {"deploy"}} {
+		if b, ok := BodyOf(&plan.Op{Name: vocab.OpUserSudo, Args: args}); ok {
+			t.Errorf("user-sudo %q writes no file, and shows %+v", args, b)
+		}
+	}
+	if b, ok := BodyOf(&plan.Op{Name: vocab.OpAptList, Args: []string{"deb x y"}}); !ok || b != (Body{Field: "line", Text: "deb x y", Args: 1}) {
+		t.Errorf("apt-list: %+v, %v", b, ok)
+	}
+}

@@ -32,8 +32,11 @@ type Deploy struct {
 }
 
 // Health is the health gate of a deploy: https://<domain><path> polled from
-// your machine after the restart, then /ready.
+// your machine after the restart, then /ready, trusting your system's
+// certificate store (SSL_CERT_FILE or SSL_CERT_DIR add a CA), following no
+// redirect.
 type Health struct {
+	// A host name, or a host name and a port (app.example.net:8443).
 	// Takes a reference; not blank.
 	Domain Text `json:"domain"`
 	// The path polled (default /). /ready makes one check the gate.

@@ -34,6 +34,10 @@ func (env Env) PinOf(r *declaration.Resource, f declaration.Fetched) Pin {
 // pinFor is the pin of env.Resource (which kind.Def sets), whose body is
 // b: PinOf what it fetches. Without that resource there is no id to look
 // a tracked pin up by, and the pin holds.
+// PinFor is the pin a kind's own detector compares the body b's fetched
+// bytes with (see pinFor).
+func (env Env) PinFor(b declaration.Body) Pin { return env.pinFor(b) }
+
 func (env Env) pinFor(b declaration.Body) Pin {
 	r := env.Resource
 	if r == nil || r.Body != b {

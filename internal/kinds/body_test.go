@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zap-go/zap/internal/kinds/aptrepo"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -81,7 +82,7 @@ func TestBodiesAreWhatTheScriptsWrite(t *testing.T) {
 			t.Errorf("user-sudo %q writes no file, and shows %+v", args, b)
 		}
 	}
-	if b, ok := BodyOf(&plan.Op{Name: vocab.OpAptList, Args: []string{"deb x y"}}); !ok || b != (Body{Field: "line", Text: "deb x y", Args: 1}) {
+	if b, ok := BodyOf(&plan.Op{Name: aptrepo.OpList, Args: []string{"deb x y"}}); !ok || b != (Body{Field: "line", Text: "deb x y", Args: 1}) {
 		t.Errorf("apt-list: %+v, %v", b, ok)
 	}
 }

@@ -14,18 +14,18 @@
 // scripts/lib/*.sh, embedded) and wordings, which byType hands internal/ops
 // and internal/ops/opcmd, and their tests. It exports one kind.Def, Kind,
 // and registering it is its line in all. Swap, pipeline, installer,
-// verify, database and script are kept so, and motd, a kind a test build
-// alone carries (listed in testonly_on.go), which holds its wire body too
-// and registers it (declaration.Register). The other kinds are still split
-// the older way: a file here (<name>.go; directory and link share
-// paths.go) for the steps and preview, the detector in internal/detect,
-// the names in internal/vocab, the scripts in internal/ops/scripts and the
-// wordings in internal/ops/opcmd. What keeps each there is named in the
-// way: a test inside package ops that runs its scripts with that
-// package's own test helpers (apt_repo, user, service, build), names the
-// planner or the executor share with it (service's ledger, package's
-// batches, build's arguments, firewall's policies), and file, directory
-// and link, whose operations internal/localops performs natively.
+// verify, database, script and apt_repo (package aptrepo) are kept so, and
+// motd, a kind a test build alone carries (listed in testonly_on.go),
+// which holds its wire body too and registers it (declaration.Register).
+// The other kinds (file, directory, link, package, user, service,
+// firewall, build) are still split the older way: a file here (<name>.go;
+// directory and link share paths.go) for the steps and preview, the
+// detector in internal/detect, the names in internal/vocab, the scripts in
+// internal/ops/scripts and the wordings in internal/ops/opcmd. Moving one
+// is the work done for those: the names the planner or the executor share
+// with it stay in vocab (service's ledger, package's batches, build's
+// arguments), and file, directory and link, whose operations
+// internal/localops performs natively, go last.
 //
 // The wire form (the body's type, its form checks, its texts, its clone
 // and its canonical encoding) stays in pkg/declaration, kind_<name>.go,
@@ -47,6 +47,7 @@ import (
 
 	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/kind"
+	"github.com/zap-go/zap/internal/kinds/aptrepo"
 	"github.com/zap-go/zap/internal/kinds/database"
 	"github.com/zap-go/zap/internal/kinds/installer"
 	"github.com/zap-go/zap/internal/kinds/pipeline"
@@ -77,7 +78,7 @@ var all = []kind.Kind{
 	database.Kind,
 	verify.Kind,
 	pipeline.Kind,
-	kind.Def[*declaration.AptRepo]{Name: declaration.KindAptRepo, Read: detect.NewAptRepo, Plan: aptRepoSteps, Show: showAptRepo, As: plan.Root},
+	aptrepo.Kind,
 	kind.Def[*declaration.Build]{Name: declaration.KindBuild, Read: detect.NewBuild, Plan: buildSteps, Show: showBuild, As: plan.Elevated, Shell: buildShells},
 }
 
@@ -119,7 +120,7 @@ type Body struct {
 // bodies word the operations that have a Body, by name; each function is
 // its kind's, in the kind's file.
 var bodies = map[plan.OpName]func(args []string) (Body, bool){
-	vocab.OpAptList:  aptListBody,
+	aptrepo.OpList:   aptListBody,
 	vocab.OpUserSudo: sudoersBody,
 	vocab.OpNftApply: nftRulesetBody,
 }

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-
-	"github.com/zap-go/zap/internal/vocab"
 )
 
 // TestAptListWritesWhatAptSourcePrints: under each shell, apt-list makes
@@ -24,8 +22,8 @@ func TestAptListWritesWhatAptSourcePrints(t *testing.T) {
 	if err != nil || len(codename) == 0 {
 		t.Skipf("this machine's /etc/os-release gives no VERSION_CODENAME (%v)", err)
 	}
-	list, _ := Script(vocab.OpAptList)
-	source, _ := Script(vocab.OpAptSource)
+	list, _ := Script("apt-list")
+	source, _ := Script("apt-source")
 	line := `deb [signed-by=/k.asc] https://r.example/apt "$VERSION_CODENAME" main`
 	want := `deb [signed-by=/k.asc] https://r.example/apt "` + string(codename) + `" main` + "\n"
 	for _, sh := range svcShells(t) {

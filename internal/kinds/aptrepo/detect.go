@@ -1,4 +1,4 @@
-package detect
+package aptrepo
 
 import (
 	"crypto/sha512"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/zeebo/blake3"
 
+	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -26,7 +27,7 @@ type AptRepo struct {
 	KeyPath  string
 	ListFile string
 	// Line is the source line as declared with signed-by injected
-	// (vocab.AptSourceLine), before the target's shell reads it.
+	// (SourceLine), before the target's shell reads it.
 	Line string
 	// Pin is the blake3 of the pinned key, 64 lowercase hex.
 	Pin string
@@ -40,30 +41,30 @@ type AptRepo struct {
 
 // NewAptRepo makes x's detector: the default paths name env.Resource's
 // id, and the key's pin is env's (vendored, or zap.lock's).
-func NewAptRepo(x *declaration.AptRepo, env Env) Detector {
+func NewAptRepo(x *declaration.AptRepo, env detect.Env) detect.Detector {
 	id := ""
 	if env.Resource != nil {
 		id = env.Resource.ID
 	}
-	return newAptRepo(x, id, env.pinFor(x), env.Remember)
+	return newAptRepo(x, id, env.PinFor(x), env.Remember)
 }
 
 // newAptRepo is NewAptRepo given the resource's id, the key's pin and
 // env.Remember. A pin that holds (none yet, a stale lock entry) holds the
 // resource, reading nothing.
-func newAptRepo(x *declaration.AptRepo, id string, pin Pin, remember func(pin string, data []byte)) Detector {
+func newAptRepo(x *declaration.AptRepo, id string, pin detect.Pin, remember func(pin string, data []byte)) detect.Detector {
 	if pin.Hold != "" {
-		return Held("key_url: " + pin.Hold)
+		return detect.Held("key_url: " + pin.Hold)
 	}
 	if pin.Blake3 == "" {
-		return Held("key_url: the signing key has no pin")
+		return detect.Held("key_url: the signing key has no pin")
 	}
-	script, ok := ops.Script(vocab.OpAptSource)
+	script, ok := ops.Script(OpSource)
 	if !ok {
-		return Held("this zap has no apt-source script")
+		return detect.Held("this zap has no apt-source script")
 	}
 	keyPath, listFile := x.Paths(id)
-	line := vocab.AptSourceLine(x.Source, keyPath)
+	line := SourceLine(x.Source, keyPath)
 	return &AptRepo{KeyPath: keyPath, ListFile: listFile, Line: line, Pin: pin.Blake3,
 		Remember: remember, cached: pin.SHA512 != "",
 		probe: "set -- " + vocab.Quote(line) + "\n" + script.Text}
@@ -71,11 +72,11 @@ func newAptRepo(x *declaration.AptRepo, id string, pin Pin, remember func(pin st
 
 // Queries: the key's bytes and the list file's (elevated), then the
 // source line as the target's shell reads it (login).
-func (d *AptRepo) Queries() []Query {
-	return []Query{
-		{Op: OpContent, Lane: observation.LaneElevated, Path: d.KeyPath, Limit: vocab.AptKeyLimit},
-		{Op: OpContent, Lane: observation.LaneElevated, Path: d.ListFile, Limit: vocab.AptListLimit},
-		NewProbe(observation.LaneLogin, d.probe),
+func (d *AptRepo) Queries() []detect.Query {
+	return []detect.Query{
+		{Op: detect.OpContent, Lane: observation.LaneElevated, Path: d.KeyPath, Limit: vocab.AptKeyLimit},
+		{Op: detect.OpContent, Lane: observation.LaneElevated, Path: d.ListFile, Limit: ListLimit},
+		detect.NewProbe(observation.LaneLogin, d.probe),
 	}
 }
 
@@ -89,28 +90,28 @@ func (d *AptRepo) Queries() []Query {
 // that didn't read, and any read that gave no answer. Every verdict read
 // carries the pin; a drifted one's Seen is what was read (the key's
 // blake3, the list's SHA-512), so a plan is held to it.
-func (d *AptRepo) Verdict(a []Answer) Result {
+func (d *AptRepo) Verdict(a []detect.Answer) detect.Result {
 	if len(a) != 3 {
-		return hold(fmt.Sprintf("%d answers for the apt_repo's 3 reads", len(a)))
+		return detect.Holding(fmt.Sprintf("%d answers for the apt_repo's 3 reads", len(a)))
 	}
 	line, reason := d.line(a[2])
 	if reason != "" {
-		return hold(reason)
+		return detect.Holding(reason)
 	}
 	keySum, reason := d.key(a[0])
 	if reason != "" {
-		return hold(reason)
+		return detect.Holding(reason)
 	}
 	list, listSum, reason := d.list(a[1], line)
 	if reason != "" {
-		return hold(reason)
+		return detect.Holding(reason)
 	}
-	var r Result
+	var r detect.Result
 	switch {
 	case keySum == "" && listSum == "":
-		r = absent()
+		r = detect.Absent()
 	case keySum == d.Pin && list == nil:
-		r = converged()
+		r = detect.Converged()
 	default:
 		var drift []observation.Difference
 		if keySum != d.Pin {
@@ -119,7 +120,7 @@ func (d *AptRepo) Verdict(a []Answer) Result {
 		if list != nil {
 			drift = append(drift, *list)
 		}
-		r = drifted(drift)
+		r = detect.Drifted(drift)
 		r.Seen = keySum + " " + listSum
 	}
 	r.Pin = d.Pin
@@ -131,25 +132,25 @@ func (d *AptRepo) Verdict(a []Answer) Result {
 func (d *AptRepo) keyDrift(sum string) observation.Difference {
 	desired := "the pinned key (blake3 " + d.Pin + ")"
 	if sum == "" {
-		return observation.Difference{Field: vocab.FieldAptKey, Observed: "missing", Desired: desired}
+		return observation.Difference{Field: FieldKey, Observed: "missing", Desired: desired}
 	}
-	return observation.Difference{Field: vocab.FieldAptKey, Observed: "signing key differs from its pin (observed blake3 " + sum + ")", Desired: desired}
+	return observation.Difference{Field: FieldKey, Observed: "signing key differs from its pin (observed blake3 " + sum + ")", Desired: desired}
 }
 
 // key reads the key's content answer: the blake3 of its bytes, "" when
 // nothing is there, or a reason to hold.
-func (d *AptRepo) key(a Answer) (string, string) {
+func (d *AptRepo) key(a detect.Answer) (string, string) {
 	at := "the signing key " + d.KeyPath
 	switch a.Status {
-	case StatusOK:
-	case StatusMissing:
+	case detect.StatusOK:
+	case detect.StatusMissing:
 		return "", ""
-	case StatusNotRegular:
+	case detect.StatusNotRegular:
 		return "", fmt.Sprintf("%s is %s, not a regular file, so Zap doesn't compare it with its pin", at, a.Type.Describe())
-	case StatusHardLinked:
+	case detect.StatusHardLinked:
 		return "", fmt.Sprintf("%s has %d hard links, so Zap doesn't read it: replace it with a copy of its own (a single link)", at, a.Links)
 	default:
-		return "", problem(a, at, 0)
+		return "", detect.Problem(a, at, 0)
 	}
 	if a.Over {
 		return "", fmt.Sprintf("%s is over %d KiB, so Zap doesn't compare it with its pin", at, vocab.AptKeyLimit>>10)
@@ -165,44 +166,44 @@ func (d *AptRepo) key(a Answer) (string, string) {
 // list reads the list file's content answer against the resolved line:
 // its difference (nil when it holds the line), the SHA-512 of what it
 // holds ("" when nothing is there), or a reason to hold.
-func (d *AptRepo) list(a Answer, line string) (*observation.Difference, string, string) {
+func (d *AptRepo) list(a detect.Answer, line string) (*observation.Difference, string, string) {
 	want := "the source line: " + line
 	switch a.Status {
-	case StatusOK:
-	case StatusMissing:
-		return &observation.Difference{Field: vocab.FieldAptList, Observed: "missing", Desired: want}, "", ""
-	case StatusNotRegular:
-		if a.Type != TypeSymlink {
+	case detect.StatusOK:
+	case detect.StatusMissing:
+		return &observation.Difference{Field: FieldList, Observed: "missing", Desired: want}, "", ""
+	case detect.StatusNotRegular:
+		if a.Type != detect.TypeSymlink {
 			return nil, "", fmt.Sprintf("%s is %s, not a regular file", d.ListFile, a.Type.Describe())
 		}
 		// Something is there: not absent, and nothing to digest.
-		return &observation.Difference{Field: vocab.FieldAptList, Observed: "a symbolic link", Desired: want}, "symlink", ""
-	case StatusHardLinked:
+		return &observation.Difference{Field: FieldList, Observed: "a symbolic link", Desired: want}, "symlink", ""
+	case detect.StatusHardLinked:
 		return nil, "", fmt.Sprintf("%s has %d hard links, so Zap doesn't read it: replace it with a copy of its own (a single link)", d.ListFile, a.Links)
 	default:
-		return nil, "", problem(a, d.ListFile, 0)
+		return nil, "", detect.Problem(a, d.ListFile, 0)
 	}
 	sum := sha512.Sum512([]byte(a.Content))
 	if !a.Over && a.Content == line+"\n" {
 		return nil, hex.EncodeToString(sum[:]), ""
 	}
-	return &observation.Difference{Field: vocab.FieldAptList, Observed: "other lines", Desired: want}, hex.EncodeToString(sum[:]), ""
+	return &observation.Difference{Field: FieldList, Observed: "other lines", Desired: want}, hex.EncodeToString(sum[:]), ""
 }
 
 // line reads the apt-source probe: the line as the target's shell reads
 // it, its trailing line breaks dropped (as the write's command
 // substitution drops them), or a reason to hold.
-func (d *AptRepo) line(a Answer) (string, string) {
+func (d *AptRepo) line(a detect.Answer) (string, string) {
 	what := "the source line with /etc/os-release sourced"
-	if a.Status != StatusOK {
-		return "", problem(a, what, vocab.ProbeTimeout)
+	if a.Status != detect.StatusOK {
+		return "", detect.Problem(a, what, vocab.ProbeTimeout)
 	}
 	if a.Exit != 0 {
 		return "", fmt.Sprintf("reading %s exited %d: /etc/os-release can't be read, or the line doesn't read in a shell", what, a.Exit)
 	}
 	line := strings.TrimRight(a.Output, "\n")
-	if len(line)+1 > vocab.AptListLimit {
-		return "", fmt.Sprintf("%s is over %d KiB", what, vocab.AptListLimit>>10)
+	if len(line)+1 > ListLimit {
+		return "", fmt.Sprintf("%s is over %d KiB", what, ListLimit>>10)
 	}
 	return line, ""
 }

@@ -226,19 +226,27 @@ func (a *app) runHosts(ctx context.Context, hosts []*hostRun, each func(c *app, 
 	}
 	sem := make(chan struct{}, jobs)
 	a.hostSlots = sem
-	for _, h := range hosts {
+	a.liveLine = a.live(hosts)
+	for i, h := range hosts {
 		h.done = make(chan struct{})
 		go func() {
 			defer close(h.done)
 			sem <- struct{}{}
 			defer func() { <-sem }()
+			a.liveLine.set(i, "running")
 			a.runHost(ctx, h, each)
+			a.liveLine.set(i, fmt.Sprintf("done (exit %d)", h.code))
 		}()
 	}
 	for i, h := range hosts {
 		<-h.done
+		a.liveLine.pause()
 		a.printHost(i, h)
+		a.flushOutputs()
+		a.liveLine.set(i, "")
+		a.liveLine.resume()
 	}
+	a.liveLine.done()
 	a.hostsSummary(hosts)
 	return exit.Reported(a.closing(hosts))
 }

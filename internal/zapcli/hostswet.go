@@ -215,7 +215,9 @@ func (t *together) ask(changed []string, combined string) {
 		t.a.writeSummary(w, t.hosts, combined)
 	}
 	why := fmt.Sprintf("%d host(s) with no review: %s", len(changed), escape.Line(strings.Join(changed, ", ")))
+	t.a.liveLine.pause()
 	yes, err := review.AskCombined(t.tty, t.a.stderr, t.a.flushOutputs, combined, why, show)
+	t.a.liveLine.resume()
 	for _, ar := range t.state {
 		switch {
 		case err != nil:

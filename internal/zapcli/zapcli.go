@@ -134,8 +134,10 @@ type app struct {
 	// one.
 	jobs int
 	host *hostRun
-	// hostSlots holds a token for each host running now, at most jobs.
+	// hostSlots holds a token for each host running now, at most jobs;
+	// liveLine is their live line on a terminal (nil: none).
 	hostSlots chan struct{}
+	liveLine  *liveHosts
 }
 
 // session is a pass on a config (pass.Session) in this run of zap.

@@ -151,7 +151,7 @@ func Make(ctx context.Context, d *declaration.Declaration, env resolve.Env, o Op
 	if err != nil {
 		return nil, err
 	}
-	if err := checkNeeds(ctx, c, who, dep.Service != ""); err != nil {
+	if err := checkNeeds(ctx, c, who, d.Target.ServiceManager, dep.Service); err != nil {
 		return nil, err
 	}
 	p := &deployplan.Plan{
@@ -349,35 +349,37 @@ func readTarget(ctx context.Context, c *sshhost.Client, path string) (who string
 }
 
 // checkNeeds checks that the target has the tools Zap's deploy scripts
-// use and, when the deploy restarts a service, that user can run the
-// restart through sudo without a password: the plan says what is missing
+// use and, when the deploy restarts service, that user can run the restart
+// through sudo without a password and that the declared service manager
+// runs the host and knows the service: the plan says what is missing
 // before a wetrun would fail on it halfway (needs.sh).
-func checkNeeds(ctx context.Context, c *sshhost.Client, user string, restart bool) error {
+func checkNeeds(ctx context.Context, c *sshhost.Client, user, manager, service string) error {
 	sudo := "no"
-	if restart {
+	if service != "" {
 		sudo = "yes"
 	}
-	r := c.Shell(ctx, "sh", strings.NewReader(ops.Input(needsScript, sudo)), readLimit)
+	r := c.Shell(ctx, "sh", strings.NewReader(ops.Input(needsScript, sudo, manager, service)), readLimit)
 	switch {
 	case r.Err != nil:
 		return r.Err
 	case r.TimedOut || r.Status != 0:
 		return fmt.Errorf("checking what the deploy needs on the target failed: %s", strings.TrimSpace(lastLines(r.Stderr, 2)))
 	}
-	return needsError(r.Stdout, user)
+	return needsError(r.Stdout, user, manager, service)
 }
 
 // needsError is what needs.sh's answer says the target lacks, nil for
 // nothing.
-func needsError(answer, user string) error {
+func needsError(answer, user, manager, service string) error {
 	var missing []string
-	nosudo := false
+	said := map[string]bool{}
 	for _, l := range strings.Split(answer, "\n") {
 		if t, ok := strings.CutPrefix(l, "missing "); ok {
 			missing = append(missing, t)
 		}
-		nosudo = nosudo || l == "nosudo"
+		said[l] = true
 	}
+	nosudo := said["nosudo"]
 	switch {
 	case len(missing) > 0:
 		return exit.InWorld(fmt.Errorf("the target lacks %s, which Zap's deploy scripts use (on %s's PATH)", strings.Join(missing, ", "), user),
@@ -385,6 +387,12 @@ func needsError(answer, user string) error {
 	case nosudo:
 		return exit.InWorld(fmt.Errorf("the deploy restarts deploy.service with sudo -n, and %s can't run sudo without a password on the target", user),
 			"grant "+user+" passwordless sudo (NOPASSWD in /etc/sudoers.d/), or leave deploy.service out and restart the app another way")
+	case said["nomanager"]:
+		return exit.InWorld(fmt.Errorf("the deploy restarts deploy.service through %s, the target's declared service_manager, and %s doesn't run that host", manager, manager),
+			"declare the service manager the host runs in zap.target (systemd or openrc), or leave deploy.service out")
+	case said["nounit"]:
+		return exit.InWorld(fmt.Errorf("the deploy restarts deploy.service %q, and %s on the target knows no such service", service, manager),
+			"declare its unit or init script in the config and converge with zap apply --wetrun before deploying")
 	}
 	return nil
 }

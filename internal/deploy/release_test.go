@@ -384,22 +384,28 @@ func TestNeedsNamesWhatTheTargetLacks(t *testing.T) {
 	}
 	cmd := exec.Command(sh)
 	cmd.Env = []string{"PATH=" + bin}
-	cmd.Stdin = strings.NewReader(ops.Input(needsScript, "yes"))
+	cmd.Stdin = strings.NewReader(ops.Input(needsScript, "yes", "openrc", "app"))
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("needs.sh: %v", err)
 	}
-	if !strings.Contains(string(out), "missing flock\n") || !strings.Contains(string(out), "missing sha512sum\n") || !strings.Contains(string(out), "nosudo\n") {
+	if !strings.Contains(string(out), "missing flock\n") || !strings.Contains(string(out), "missing sha512sum\n") || !strings.Contains(string(out), "nosudo\n") || !strings.Contains(string(out), "nomanager\n") {
 		t.Fatalf("needs.sh with no flock, sha512sum or sudo says:\n%s", out)
 	}
-	err = needsError(string(out), "deployer")
+	err = needsError(string(out), "deployer", "openrc", "app")
 	if err == nil || !strings.Contains(err.Error(), "the target lacks flock, sha512sum, which Zap's deploy scripts use (on deployer's PATH)") {
 		t.Errorf("needsError: %v", err)
 	}
-	if err := needsError("nosudo\n", "deployer"); err == nil || !strings.Contains(err.Error(), "deployer can't run sudo without a password") {
+	if err := needsError("nosudo\n", "deployer", "systemd", "app"); err == nil || !strings.Contains(err.Error(), "deployer can't run sudo without a password") {
 		t.Errorf("needsError without sudo: %v", err)
 	}
-	if err := needsError("", "deployer"); err != nil {
+	if err := needsError("nomanager\n", "deployer", "systemd", "app"); err == nil || !strings.Contains(err.Error(), "through systemd, the target's declared service_manager, and systemd doesn't run that host") {
+		t.Errorf("needsError without the manager: %v", err)
+	}
+	if err := needsError("nounit\n", "deployer", "systemd", "app"); err == nil || !strings.Contains(err.Error(), `deploy.service "app", and systemd on the target knows no such service`) {
+		t.Errorf("needsError without the unit: %v", err)
+	}
+	if err := needsError("", "deployer", "", ""); err != nil {
 		t.Errorf("needsError with everything: %v", err)
 	}
 }

@@ -86,6 +86,7 @@ func (l *lockedBuffer) bytes() []byte {
 // jobsFlag adds -j to the flag set of a command that takes several hosts.
 func (f *flagSets) jobsFlag(fs *flag.FlagSet) *flag.FlagSet {
 	fs.IntVar(&f.a.jobs, "j", defaultJobs, "with several configs, run at most `N` hosts at once")
+	fs.BoolVar(&f.a.failFast, "fail-fast", false, "with several configs, start no further host once one has failed (exit 1); those already running finish")
 	return fs
 }
 
@@ -227,17 +228,48 @@ func (a *app) runHosts(ctx context.Context, hosts []*hostRun, each func(c *app, 
 	sem := make(chan struct{}, jobs)
 	a.hostSlots = sem
 	a.liveLine = a.live(hosts)
-	for i, h := range hosts {
+	var failed struct {
+		sync.Mutex
+		label string
+	}
+	for _, h := range hosts {
 		h.done = make(chan struct{})
+	}
+	// Hosts start in their order, each once a slot is free.
+	start := func(i int, h *hostRun) {
 		go func() {
 			defer close(h.done)
-			sem <- struct{}{}
 			defer func() { <-sem }()
+			failed.Lock()
+			first := failed.label
+			failed.Unlock()
+			if first != "" {
+				// --fail-fast: a host failed, so this one doesn't start.
+				h.code, h.why = 1, "not started: --fail-fast, and "+escape.Line(first)+" failed"
+				if a.onSkip != nil {
+					a.onSkip(h)
+				}
+				a.liveLine.set(i, "not started")
+				return
+			}
 			a.liveLine.set(i, "running")
 			a.runHost(ctx, h, each)
 			a.liveLine.set(i, fmt.Sprintf("done (exit %d)", h.code))
+			if a.failFast && h.code == 1 {
+				failed.Lock()
+				if failed.label == "" {
+					failed.label = h.label
+				}
+				failed.Unlock()
+			}
 		}()
 	}
+	go func() {
+		for i, h := range hosts {
+			sem <- struct{}{}
+			start(i, h)
+		}
+	}()
 	for i, h := range hosts {
 		<-h.done
 		a.liveLine.pause()

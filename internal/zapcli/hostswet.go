@@ -43,6 +43,7 @@ func (a *app) wetrunHosts(ctx context.Context, args []string, o wetrunOptions) e
 	}
 	each := o
 	each.expect, each.together = "", t
+	a.onSkip = t.gone
 	return a.runHosts(ctx, hosts, func(c *app, ctx context.Context, config string) error {
 		defer t.gone(c.host)
 		return c.cmdWetrun(ctx, config, each)

@@ -138,6 +138,10 @@ type app struct {
 	// liveLine is their live line on a terminal (nil: none).
 	hostSlots chan struct{}
 	liveLine  *liveHosts
+	// failFast is --fail-fast; onSkip is told of each host it kept from
+	// starting (a wetrun's meeting counts it out).
+	failFast bool
+	onSkip   func(*hostRun)
 }
 
 // session is a pass on a config (pass.Session) in this run of zap.

@@ -142,14 +142,22 @@ func HeldReason(d Detector) (string, bool) {
 // target that declares no home.
 func ForWantOfHome(reason string) bool { return strings.HasSuffix(reason, noHome("")) }
 
+// NoManager is the reason a package with no check holds on a target that
+// declares no package_manager.
+const NoManager = "the target declares no package_manager, so the package can't be read (declare one in zap.target, or give the package a check)"
+
+// NoEntry ends the reason a package with no check holds when its from
+// names no package for the target's package_manager (after its noName, internal/kinds/pkg).
+const NoEntry = ", so the package can't be read (add an entry, or give the package a check)"
+
 // ForWantOfManager reports whether reason is a hold of a package with no
 // check on a target that declares no package_manager.
-func ForWantOfManager(reason string) bool { return reason == noManager }
+func ForWantOfManager(reason string) bool { return reason == NoManager }
 
 // ForWantOfEntry reports whether reason is a hold of a package with no
 // check whose from names no package for the target's package_manager.
 func ForWantOfEntry(reason string) bool {
-	return strings.HasPrefix(reason, "from names no package for ") && strings.HasSuffix(reason, noEntry)
+	return strings.HasPrefix(reason, "from names no package for ") && strings.HasSuffix(reason, NoEntry)
 }
 
 func sha512Hex(s string) string {

@@ -1,9 +1,11 @@
 package detect
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/observation"
 )
 
 // Build makes r's detector as its kind's package (internal/kind/...) does,
@@ -17,8 +19,6 @@ func Build(r *declaration.Resource, env Env) Detector {
 		return NewDirectory(declaration.BodyOf[*declaration.Directory](r), env)
 	case declaration.KindLink:
 		return NewLink(declaration.BodyOf[*declaration.Link](r), env)
-	case declaration.KindPackage:
-		return NewPackage(declaration.BodyOf[*declaration.Package](r), env)
 	case declaration.KindUser:
 		return NewUser(declaration.BodyOf[*declaration.User](r), env)
 	case declaration.KindService:
@@ -27,4 +27,11 @@ func Build(r *declaration.Resource, env Env) Detector {
 		return NewFirewall(declaration.BodyOf[*declaration.Firewall](r), env)
 	}
 	return Held(fmt.Sprintf("this zap can't read %s resources yet", r.Type))
+}
+
+// hostFunc is a host whose answers are f's, for the tests here.
+type hostFunc func(observation.Lane, []Query) []Answer
+
+func (f hostFunc) Answer(_ context.Context, lane observation.Lane, qs []Query) ([]Answer, error) {
+	return f(lane, qs), nil
 }

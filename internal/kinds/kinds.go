@@ -14,11 +14,13 @@
 // scripts/lib/*.sh, embedded) and wordings, which byType hands internal/ops
 // and internal/ops/opcmd, and their tests. It exports one kind.Def, Kind,
 // and registering it is its line in all. Swap, pipeline, installer,
-// verify, database, script and apt_repo (package aptrepo) are kept so, and
-// motd, a kind a test build alone carries (listed in testonly_on.go),
+// verify, database, script, apt_repo (package aptrepo) and package
+// (package pkg, whose install batches' operations, scripts and wording
+// stay with the planner and the executor that share them) are kept so,
+// and motd, a kind a test build alone carries (listed in testonly_on.go),
 // which holds its wire body too and registers it (declaration.Register).
-// The other kinds (file, directory, link, package, user, service,
-// firewall, build) are still split the older way: a file here (<name>.go;
+// The other kinds (file, directory, link, user, service, firewall, build)
+// are still split the older way: a file here (<name>.go;
 // directory and link share paths.go) for the steps and preview, the
 // detector in internal/detect, the names in internal/vocab, the scripts in
 // internal/ops/scripts and the wordings in internal/ops/opcmd. Moving one
@@ -51,6 +53,7 @@ import (
 	"github.com/zap-go/zap/internal/kinds/database"
 	"github.com/zap-go/zap/internal/kinds/installer"
 	"github.com/zap-go/zap/internal/kinds/pipeline"
+	"github.com/zap-go/zap/internal/kinds/pkg"
 	"github.com/zap-go/zap/internal/kinds/script"
 	"github.com/zap-go/zap/internal/kinds/swap"
 	"github.com/zap-go/zap/internal/kinds/verify"
@@ -69,7 +72,7 @@ var all = []kind.Kind{
 	kind.Def[*declaration.Directory]{Name: declaration.KindDirectory, Read: detect.NewDirectory, Plan: directorySteps, Show: showDirectory, As: plan.Elevated},
 	kind.Def[*declaration.Link]{Name: declaration.KindLink, Read: detect.NewLink, Plan: linkSteps, Show: showLink, As: plan.Elevated},
 	script.Kind,
-	kind.Def[*declaration.Package]{Name: declaration.KindPackage, Read: detect.NewPackage, Plan: packageSteps, Show: showPackage, As: plan.Root},
+	pkg.Kind,
 	installer.Kind,
 	kind.Def[*declaration.User]{Name: declaration.KindUser, Read: detect.NewUser, Plan: userSteps, As: plan.Root},
 	kind.Def[*declaration.Service]{Name: declaration.KindService, Read: detect.NewService, Plan: serviceSteps, Show: showService, As: plan.Root},

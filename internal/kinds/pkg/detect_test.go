@@ -1,4 +1,4 @@
-package detect
+package pkg
 
 import (
 	"bufio"
@@ -10,10 +10,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
+
+// build makes r's detector, as the package kind's Detect does.
+func build(r *declaration.Resource, env detect.Env) detect.Detector {
+	return NewPackage(declaration.BodyOf[*declaration.Package](r), env)
+}
 
 func pkgResource(t *testing.T, from map[string]string, check string) *declaration.Resource {
 	t.Helper()
@@ -46,26 +52,26 @@ func recordedDpkgList(t *testing.T) string {
 // text for every apt package; apk's names the package, quoted); a check path
 // is an elevated type read, a check command a login command.
 func TestPackageQueries(t *testing.T) {
-	env := Env{Home: "/home/op", PackageManager: "apt", Value: func(string) string { return "" }}
-	q := Build(pkgResource(t, map[string]string{"apt": "curl"}, ""), env).Queries()
-	q2 := Build(pkgResource(t, map[string]string{"apt": "jq"}, ""), env).Queries()
-	if len(q) != 1 || q[0].Op != OpProbe || q[0].Lane != observation.LaneLogin || q[0].Command.Text != dpkgQuery || q[0].Command.Timeout != vocab.ProbeTimeout {
+	env := detect.Env{Home: "/home/op", PackageManager: "apt", Value: func(string) string { return "" }}
+	q := build(pkgResource(t, map[string]string{"apt": "curl"}, ""), env).Queries()
+	q2 := build(pkgResource(t, map[string]string{"apt": "jq"}, ""), env).Queries()
+	if len(q) != 1 || q[0].Op != detect.OpProbe || q[0].Lane != observation.LaneLogin || q[0].Command.Text != dpkgQuery || q[0].Command.Timeout != vocab.ProbeTimeout {
 		t.Fatalf("apt query = %+v", q)
 	}
 	if q2[0].Command.Text != q[0].Command.Text {
 		t.Fatalf("two apt packages' queries differ: %q, %q", q[0].Command.Text, q2[0].Command.Text)
 	}
 	env.PackageManager = "apk"
-	q = Build(pkgResource(t, map[string]string{"apk": "so:libc.musl-x86_64.so.1"}, ""), env).Queries()
-	if len(q) != 1 || q[0].Op != OpProbe || q[0].Lane != observation.LaneLogin || q[0].Command.Text != `apk info -e -- 'so:libc.musl-x86_64.so.1'` {
+	q = build(pkgResource(t, map[string]string{"apk": "so:libc.musl-x86_64.so.1"}, ""), env).Queries()
+	if len(q) != 1 || q[0].Op != detect.OpProbe || q[0].Lane != observation.LaneLogin || q[0].Command.Text != `apk info -e -- 'so:libc.musl-x86_64.so.1'` {
 		t.Fatalf("apk query = %+v", q)
 	}
-	q = Build(pkgResource(t, map[string]string{"apk": "rg"}, "~/bin/rg"), env).Queries()
-	if len(q) != 1 || q[0].Op != OpType || q[0].Lane != observation.LaneElevated || q[0].Path != "/home/op/bin/rg" {
+	q = build(pkgResource(t, map[string]string{"apk": "rg"}, "~/bin/rg"), env).Queries()
+	if len(q) != 1 || q[0].Op != detect.OpType || q[0].Lane != observation.LaneElevated || q[0].Path != "/home/op/bin/rg" {
 		t.Fatalf("check path query = %+v", q)
 	}
-	q = Build(pkgResource(t, map[string]string{"apk": "rg"}, "command -v rg >/dev/null"), env).Queries()
-	if len(q) != 1 || q[0].Op != OpCommand || q[0].Lane != observation.LaneLogin || q[0].Command.Text != "command -v rg >/dev/null" || q[0].Command.Timeout != vocab.CheckTimeout {
+	q = build(pkgResource(t, map[string]string{"apk": "rg"}, "command -v rg >/dev/null"), env).Queries()
+	if len(q) != 1 || q[0].Op != detect.OpCommand || q[0].Lane != observation.LaneLogin || q[0].Command.Text != "command -v rg >/dev/null" || q[0].Command.Timeout != vocab.CheckTimeout {
 		t.Fatalf("check command query = %+v", q)
 	}
 }
@@ -84,7 +90,7 @@ func TestPackageHolds(t *testing.T) {
 		{"no entry", "apk", map[string]string{"apt": "curl"}, "from names no package for apk (the target's package_manager), so the package can't be read (add an entry, or give the package a check)"},
 		{"refused form", "apt", map[string]string{"apt": "curl:any"}, `from.apt: "curl:any" names the architecture any, which dpkg records no package under; name the architecture, or none`},
 	} {
-		d := Build(pkgResource(t, c.from, ""), Env{PackageManager: c.manager, Value: func(string) string { return "" }})
+		d := build(pkgResource(t, c.from, ""), detect.Env{PackageManager: c.manager, Value: func(string) string { return "" }})
 		if len(d.Queries()) != 0 {
 			t.Errorf("%s: reads %+v", c.name, d.Queries())
 		}
@@ -134,11 +140,11 @@ func TestPackageVerdictApt(t *testing.T) {
 		{"zapfoo/bookworm-backports", observation.Converged}, // a suite reads installed at any version
 		{"zaprc/bookworm", observation.Absent},
 	} {
-		d := Build(pkgResource(t, map[string]string{"apt": c.name}, ""), Env{PackageManager: "apt"})
+		d := build(pkgResource(t, map[string]string{"apt": c.name}, ""), detect.Env{PackageManager: "apt"})
 		if _, ok := d.(*Package); !ok {
 			t.Fatalf("%s: detector %#v", c.name, d)
 		}
-		r := d.Verdict([]Answer{{Status: StatusOK, Exit: 0, Output: list}})
+		r := d.Verdict([]detect.Answer{{Status: detect.StatusOK, Exit: 0, Output: list}})
 		if r.Verdict != c.want {
 			t.Errorf("%s: %+v, want %s", c.name, r, c.want)
 		}
@@ -147,23 +153,23 @@ func TestPackageVerdictApt(t *testing.T) {
 
 // TestPackageVerdictQueryFailed: a query that fails never reads absent.
 func TestPackageVerdictQueryFailed(t *testing.T) {
-	d := Build(pkgResource(t, map[string]string{"apt": "curl"}, ""), Env{PackageManager: "apt"})
+	d := build(pkgResource(t, map[string]string{"apt": "curl"}, ""), detect.Env{PackageManager: "apt"})
 	for _, c := range []struct {
-		a    Answer
+		a    detect.Answer
 		want string
 	}{
-		{Answer{Status: StatusOK, Exit: 2}, "the package query failed: dpkg-query exited 2, so whether curl is installed is unknown"},
-		{Answer{Status: StatusOK, Exit: 1}, "the package query failed: dpkg-query exited 1, so whether curl is installed is unknown"},
-		{Answer{Status: StatusOK, Exit: 127}, "the package query failed: dpkg-query exited 127 (the command was not found), so whether curl is installed is unknown"},
-		{Answer{Status: StatusOK, Exit: 0, Output: "curl\tamd64\tii \n"}, "the package query's output doesn't parse: line 1 is not a package record (name, architecture, status, version)"},
-		{Answer{Status: StatusOK, Exit: 0, Output: "curl\tamd64\tii\t1.0\n"}, "the package query's output doesn't parse: line 1 is not a package record (name, architecture, status, version)"},
-		{Answer{Status: StatusOK, Exit: 0, Output: "curl\tamd64\tii \t1\n\nx\n"}, "the package query's output doesn't parse: line 2 is not a package record (name, architecture, status, version)"},
-		{Answer{Status: StatusTimedOut}, "reading the package database (dpkg-query) timed out after 30s"},
-		{Answer{Status: StatusFailed, Detail: "the probe printed more than 1048576 bytes"}, "reading the package database (dpkg-query) failed: the probe printed more than 1048576 bytes"},
-		{Answer{Status: StatusSudoFailed}, SudoFailed},
-		{Answer{}, "no answer for the read of the package database (dpkg-query)"},
+		{detect.Answer{Status: detect.StatusOK, Exit: 2}, "the package query failed: dpkg-query exited 2, so whether curl is installed is unknown"},
+		{detect.Answer{Status: detect.StatusOK, Exit: 1}, "the package query failed: dpkg-query exited 1, so whether curl is installed is unknown"},
+		{detect.Answer{Status: detect.StatusOK, Exit: 127}, "the package query failed: dpkg-query exited 127 (the command was not found), so whether curl is installed is unknown"},
+		{detect.Answer{Status: detect.StatusOK, Exit: 0, Output: "curl\tamd64\tii \n"}, "the package query's output doesn't parse: line 1 is not a package record (name, architecture, status, version)"},
+		{detect.Answer{Status: detect.StatusOK, Exit: 0, Output: "curl\tamd64\tii\t1.0\n"}, "the package query's output doesn't parse: line 1 is not a package record (name, architecture, status, version)"},
+		{detect.Answer{Status: detect.StatusOK, Exit: 0, Output: "curl\tamd64\tii \t1\n\nx\n"}, "the package query's output doesn't parse: line 2 is not a package record (name, architecture, status, version)"},
+		{detect.Answer{Status: detect.StatusTimedOut}, "reading the package database (dpkg-query) timed out after 30s"},
+		{detect.Answer{Status: detect.StatusFailed, Detail: "the probe printed more than 1048576 bytes"}, "reading the package database (dpkg-query) failed: the probe printed more than 1048576 bytes"},
+		{detect.Answer{Status: detect.StatusSudoFailed}, detect.SudoFailed},
+		{detect.Answer{}, "no answer for the read of the package database (dpkg-query)"},
 	} {
-		if r := d.Verdict([]Answer{c.a}); r.Verdict != observation.Undetermined || r.Reason != c.want {
+		if r := d.Verdict([]detect.Answer{c.a}); r.Verdict != observation.Undetermined || r.Reason != c.want {
 			t.Errorf("%+v: %+v, want the hold %q", c.a, r, c.want)
 		}
 	}
@@ -171,7 +177,7 @@ func TestPackageVerdictQueryFailed(t *testing.T) {
 		t.Errorf("no answers: %+v", r)
 	}
 	// An empty database lists nothing and exits 0: not installed.
-	if r := d.Verdict([]Answer{{Status: StatusOK}}); r.Verdict != observation.Absent {
+	if r := d.Verdict([]detect.Answer{{Status: detect.StatusOK}}); r.Verdict != observation.Absent {
 		t.Errorf("empty list: %+v", r)
 	}
 }
@@ -200,11 +206,11 @@ func TestPackageVerdictApk(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := strings.ReplaceAll(fields[2], `\n`, "\n")
-		d := Build(pkgResource(t, map[string]string{"apk": fields[0], "apt": "other"}, ""), Env{PackageManager: "apk"})
+		d := build(pkgResource(t, map[string]string{"apk": fields[0], "apt": "other"}, ""), detect.Env{PackageManager: "apk"})
 		if q := d.Queries(); len(q) != 1 || q[0].Command.Text != "apk info -e -- "+vocab.Quote(fields[0]) {
 			t.Fatalf("%s: query %+v", fields[0], q)
 		}
-		r := d.Verdict([]Answer{{Status: StatusOK, Exit: exit, Output: out}})
+		r := d.Verdict([]detect.Answer{{Status: detect.StatusOK, Exit: exit, Output: out}})
 		if string(r.Verdict) != fields[3] {
 			t.Errorf("%s exit %d: %+v, want %s", fields[0], exit, r, fields[3])
 		}
@@ -221,41 +227,41 @@ func TestPackageVerdictApk(t *testing.T) {
 // TestPackageVerdictCheck: a check decides installed; a check that reads
 // not installed with nothing to install holds.
 func TestPackageVerdictCheck(t *testing.T) {
-	path := func(from map[string]string, manager string) Detector {
-		return Build(pkgResource(t, from, "/usr/bin/rg"), Env{PackageManager: manager})
+	path := func(from map[string]string, manager string) detect.Detector {
+		return build(pkgResource(t, from, "/usr/bin/rg"), detect.Env{PackageManager: manager})
 	}
-	cmd := func(from map[string]string, manager string) Detector {
-		return Build(pkgResource(t, from, "rg --version"), Env{PackageManager: manager})
+	cmd := func(from map[string]string, manager string) detect.Detector {
+		return build(pkgResource(t, from, "rg --version"), detect.Env{PackageManager: manager})
 	}
 	apt := map[string]string{"apt": "ripgrep"}
 	for _, c := range []struct {
 		name   string
-		d      Detector
-		a      Answer
+		d      detect.Detector
+		a      detect.Answer
 		want   observation.Verdict
 		reason string
 	}{
-		{"path there", path(apt, "apt"), Answer{Status: StatusOK, Type: TypeRegular}, observation.Converged, ""},
-		{"path a directory", path(apt, "apt"), Answer{Status: StatusOK, Type: TypeDirectory}, observation.Converged, ""},
-		{"path missing", path(apt, "apt"), Answer{Status: StatusMissing}, observation.Absent, ""},
-		{"path denied", path(apt, "apt"), Answer{Status: StatusDenied}, observation.Undetermined, "permission denied reading the check path /usr/bin/rg"},
-		{"path timed out", path(apt, "apt"), Answer{Status: StatusTimedOut}, observation.Undetermined, "reading the check path /usr/bin/rg timed out"},
-		{"path, no manager, there", path(apt, ""), Answer{Status: StatusOK, Type: TypeRegular}, observation.Converged, ""},
-		{"path, no manager, missing", path(apt, ""), Answer{Status: StatusMissing}, observation.Undetermined,
+		{"path there", path(apt, "apt"), detect.Answer{Status: detect.StatusOK, Type: detect.TypeRegular}, observation.Converged, ""},
+		{"path a directory", path(apt, "apt"), detect.Answer{Status: detect.StatusOK, Type: detect.TypeDirectory}, observation.Converged, ""},
+		{"path missing", path(apt, "apt"), detect.Answer{Status: detect.StatusMissing}, observation.Absent, ""},
+		{"path denied", path(apt, "apt"), detect.Answer{Status: detect.StatusDenied}, observation.Undetermined, "permission denied reading the check path /usr/bin/rg"},
+		{"path timed out", path(apt, "apt"), detect.Answer{Status: detect.StatusTimedOut}, observation.Undetermined, "reading the check path /usr/bin/rg timed out"},
+		{"path, no manager, there", path(apt, ""), detect.Answer{Status: detect.StatusOK, Type: detect.TypeRegular}, observation.Converged, ""},
+		{"path, no manager, missing", path(apt, ""), detect.Answer{Status: detect.StatusMissing}, observation.Undetermined,
 			"the target declares no package_manager, and the check reads the package not installed: there is nothing to install"},
-		{"path, no entry, missing", path(apt, "apk"), Answer{Status: StatusMissing}, observation.Undetermined,
+		{"path, no entry, missing", path(apt, "apk"), detect.Answer{Status: detect.StatusMissing}, observation.Undetermined,
 			"from names no package for apk (the target's package_manager), and the check reads the package not installed: there is nothing to install"},
-		{"path, pacman, there", path(map[string]string{"pacman": "ripgrep"}, "pacman"), Answer{Status: StatusOK, Type: TypeRegular}, observation.Converged, ""},
-		{"path, pacman, missing", path(map[string]string{"pacman": "ripgrep"}, "pacman"), Answer{Status: StatusMissing}, observation.Undetermined,
+		{"path, pacman, there", path(map[string]string{"pacman": "ripgrep"}, "pacman"), detect.Answer{Status: detect.StatusOK, Type: detect.TypeRegular}, observation.Converged, ""},
+		{"path, pacman, missing", path(map[string]string{"pacman": "ripgrep"}, "pacman"), detect.Answer{Status: detect.StatusMissing}, observation.Undetermined,
 			"the check reads the package not installed, and this zap has no pacman backend to install it with (apt and apk only)"},
-		{"command 0", cmd(apt, "apt"), Answer{Status: StatusOK, Exit: 0}, observation.Converged, ""},
-		{"command 1", cmd(apt, "apt"), Answer{Status: StatusOK, Exit: 1}, observation.Absent, ""},
-		{"command 127", cmd(apt, "apt"), Answer{Status: StatusOK, Exit: 127}, observation.Absent, ""},
-		{"command timed out", cmd(apt, "apt"), Answer{Status: StatusTimedOut}, observation.Undetermined, "the check timed out after 30s"},
-		{"command killed", cmd(apt, "apt"), Answer{Status: StatusFailed, Detail: "killed by signal 9 (killed)"}, observation.Undetermined, "the check gave no exit status: killed by signal 9 (killed)"},
-		{"command, brew, 0", cmd(map[string]string{"brew": "rg"}, "brew"), Answer{Status: StatusOK}, observation.Converged, ""},
+		{"command 0", cmd(apt, "apt"), detect.Answer{Status: detect.StatusOK, Exit: 0}, observation.Converged, ""},
+		{"command 1", cmd(apt, "apt"), detect.Answer{Status: detect.StatusOK, Exit: 1}, observation.Absent, ""},
+		{"command 127", cmd(apt, "apt"), detect.Answer{Status: detect.StatusOK, Exit: 127}, observation.Absent, ""},
+		{"command timed out", cmd(apt, "apt"), detect.Answer{Status: detect.StatusTimedOut}, observation.Undetermined, "the check timed out after 30s"},
+		{"command killed", cmd(apt, "apt"), detect.Answer{Status: detect.StatusFailed, Detail: "killed by signal 9 (killed)"}, observation.Undetermined, "the check gave no exit status: killed by signal 9 (killed)"},
+		{"command, brew, 0", cmd(map[string]string{"brew": "rg"}, "brew"), detect.Answer{Status: detect.StatusOK}, observation.Converged, ""},
 	} {
-		r := c.d.Verdict([]Answer{c.a})
+		r := c.d.Verdict([]detect.Answer{c.a})
 		if r.Verdict != c.want || r.Reason != c.reason {
 			t.Errorf("%s: %+v, want %s %q", c.name, r, c.want, c.reason)
 		}
@@ -268,7 +274,7 @@ func TestPackageCheckPathResolves(t *testing.T) {
 	r := pkgResource(t, map[string]string{"apt": "x"}, "")
 	txt := declaration.Concat(declaration.Part{Lit: "/opt/"}, declaration.Part{Env: "PREFIX"}, declaration.Part{Lit: "/bin/x"})
 	declaration.BodyOf[*declaration.Package](r).Check = &txt
-	d := Build(r, Env{PackageManager: "apt", Value: func(n string) string {
+	d := build(r, detect.Env{PackageManager: "apt", Value: func(n string) string {
 		if n == "PREFIX" {
 			return "x"
 		}
@@ -277,7 +283,7 @@ func TestPackageCheckPathResolves(t *testing.T) {
 	if q := d.Queries(); len(q) != 1 || q[0].Path != "/opt/x/bin/x" {
 		t.Fatalf("queries %+v", q)
 	}
-	d = Build(r, Env{PackageManager: "apt", Value: func(string) string { return "a\nb" }})
+	d = build(r, detect.Env{PackageManager: "apt", Value: func(string) string { return "a\nb" }})
 	if res := d.Verdict(nil); res.Verdict != observation.Undetermined || !strings.Contains(res.Reason, "check: the reference PREFIX") {
 		t.Fatalf("unset reference: %+v", res)
 	}
@@ -294,18 +300,18 @@ func TestDpkgQueryLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(dir string) Answer {
+	run := func(dir string) detect.Answer {
 		cmd := exec.CommandContext(context.Background(), "sh", "-s")
 		cmd.Env = append(os.Environ(), "LC_ALL=C", "DPKG_ADMINDIR="+dir)
-		cmd.Stdin = strings.NewReader((&Command{Text: dpkgQuery}).Script())
+		cmd.Stdin = strings.NewReader((&detect.Command{Text: dpkgQuery}).Script())
 		out, err := cmd.Output()
 		if err != nil {
 			if ee, ok := err.(*exec.ExitError); ok {
-				return Answer{Status: StatusOK, Exit: ee.ExitCode(), Output: string(out)}
+				return detect.Answer{Status: detect.StatusOK, Exit: ee.ExitCode(), Output: string(out)}
 			}
 			t.Fatal(err)
 		}
-		return Answer{Status: StatusOK, Output: string(out)}
+		return detect.Answer{Status: detect.StatusOK, Output: string(out)}
 	}
 	a := run(admin)
 	if a.Exit != 0 || a.Output != recordedDpkgList(t) {
@@ -318,8 +324,8 @@ func TestDpkgQueryLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	a = run(bad)
-	d := Build(pkgResource(t, map[string]string{"apt": "zapfoo"}, ""), Env{PackageManager: "apt"})
-	if r := d.Verdict([]Answer{a}); r.Verdict != observation.Undetermined || !strings.Contains(r.Reason, "dpkg-query exited 2") {
+	d := build(pkgResource(t, map[string]string{"apt": "zapfoo"}, ""), detect.Env{PackageManager: "apt"})
+	if r := d.Verdict([]detect.Answer{a}); r.Verdict != observation.Undetermined || !strings.Contains(r.Reason, "dpkg-query exited 2") {
 		t.Fatalf("unreadable database: exit %d: %+v", a.Exit, r)
 	}
 }
@@ -328,23 +334,23 @@ func TestDpkgQueryLive(t *testing.T) {
 // query's answer.
 func TestPassRunsOneDpkgQuery(t *testing.T) {
 	list := recordedDpkgList(t)
-	var ds []Detector
+	var ds []detect.Detector
 	for _, n := range []string{"zapfoo", "zaprc", "zapheld", "nosuch"} {
-		ds = append(ds, Build(pkgResource(t, map[string]string{"apt": n}, ""), Env{PackageManager: "apt"}))
+		ds = append(ds, build(pkgResource(t, map[string]string{"apt": n}, ""), detect.Env{PackageManager: "apt"}))
 	}
-	ds = append(ds, Build(pkgResource(t, map[string]string{"apt": "x"}, "true"), Env{PackageManager: "apt"}))
-	h := hostFunc(func(lane observation.Lane, qs []Query) []Answer {
-		out := make([]Answer, len(qs))
+	ds = append(ds, build(pkgResource(t, map[string]string{"apt": "x"}, "true"), detect.Env{PackageManager: "apt"}))
+	h := hostFunc(func(lane observation.Lane, qs []detect.Query) []detect.Answer {
+		out := make([]detect.Answer, len(qs))
 		for i, q := range qs {
-			if q.Op == OpProbe {
-				out[i] = Answer{Status: StatusOK, Output: list}
+			if q.Op == detect.OpProbe {
+				out[i] = detect.Answer{Status: detect.StatusOK, Output: list}
 			} else {
-				out[i] = Answer{Status: StatusOK, Exit: 1}
+				out[i] = detect.Answer{Status: detect.StatusOK, Exit: 1}
 			}
 		}
 		return out
 	})
-	batches, results := Pass(context.Background(), h, ds)
+	batches, results := detect.Pass(context.Background(), h, ds)
 	if len(batches) != 1 || batches[0].Queries != 2 {
 		t.Fatalf("batches %+v, want one login batch of 2 reads (the dpkg query once, the check)", batches)
 	}
@@ -356,9 +362,9 @@ func TestPassRunsOneDpkgQuery(t *testing.T) {
 	}
 }
 
-type hostFunc func(observation.Lane, []Query) []Answer
+type hostFunc func(observation.Lane, []detect.Query) []detect.Answer
 
-func (f hostFunc) Answer(_ context.Context, lane observation.Lane, qs []Query) ([]Answer, error) {
+func (f hostFunc) Answer(_ context.Context, lane observation.Lane, qs []detect.Query) ([]detect.Answer, error) {
 	return f(lane, qs), nil
 }
 

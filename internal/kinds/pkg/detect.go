@@ -1,9 +1,10 @@
-package detect
+package pkg
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
@@ -51,14 +52,14 @@ type Package struct {
 
 // Queries: the check (a path's type, elevated; a command, login) or the
 // manager's query (a probe, login).
-func (p *Package) Queries() []Query {
+func (p *Package) Queries() []detect.Query {
 	switch {
 	case p.CheckPath != "":
-		return []Query{{Op: OpType, Lane: observation.LaneElevated, Path: p.CheckPath}}
+		return []detect.Query{{Op: detect.OpType, Lane: observation.LaneElevated, Path: p.CheckPath}}
 	case p.CheckCommand != "":
-		return []Query{{Op: OpCommand, Lane: observation.LaneLogin, Command: &Command{Text: p.CheckCommand, Timeout: vocab.CheckTimeout}}}
+		return []detect.Query{{Op: detect.OpCommand, Lane: observation.LaneLogin, Command: &detect.Command{Text: p.CheckCommand, Timeout: vocab.CheckTimeout}}}
 	}
-	return []Query{NewProbe(observation.LaneLogin, PackageQuery(p.Manager, p.Name))}
+	return []detect.Query{detect.NewProbe(observation.LaneLogin, PackageQuery(p.Manager, p.Name))}
 }
 
 // PackageQuery is the probe text that reads whether name is installed
@@ -77,12 +78,12 @@ func PackageQuery(manager, name string) string {
 // the manager's query; a query that failed (any exit but 0 and 1, none at
 // all, output that doesn't parse) holds and never reads absent. A check
 // that reads not installed holds when there is no name to install.
-func (p *Package) Verdict(a []Answer) Result {
+func (p *Package) Verdict(a []detect.Answer) detect.Result {
 	if len(a) != 1 {
-		return hold(fmt.Sprintf("%d answers for the package's 1 read", len(a)))
+		return detect.Holding(fmt.Sprintf("%d answers for the package's 1 read", len(a)))
 	}
 	r := a[0]
-	installed, res := false, Result{}
+	installed, res := false, detect.Result{}
 	switch {
 	case p.CheckPath != "":
 		installed, res = p.checkPath(r)
@@ -95,22 +96,14 @@ func (p *Package) Verdict(a []Answer) Result {
 	case res.Verdict != "":
 		return res
 	case installed:
-		return converged()
+		return detect.Converged()
 	case p.Manager != "" && p.Manager != vocab.ManagerApt && p.Manager != vocab.ManagerApk:
-		return hold(fmt.Sprintf("the check reads the package not installed, and this zap has no %s backend to install it with (apt and apk only)", p.Manager))
+		return detect.Holding(fmt.Sprintf("the check reads the package not installed, and this zap has no %s backend to install it with (apt and apk only)", p.Manager))
 	case p.Name == "":
-		return hold(p.noName() + ", and the check reads the package not installed: there is nothing to install")
+		return detect.Holding(p.noName() + ", and the check reads the package not installed: there is nothing to install")
 	}
-	return absent()
+	return detect.Absent()
 }
-
-// noManager is the reason a package with no check holds on a target that
-// declares no package_manager.
-const noManager = "the target declares no package_manager, so the package can't be read (declare one in zap.target, or give the package a check)"
-
-// noEntry ends the reason a package with no check holds when its from
-// names no package for the target's package_manager (after noName).
-const noEntry = ", so the package can't be read (add an entry, or give the package a check)"
 
 func (p *Package) noName() string {
 	if p.Manager == "" {
@@ -121,54 +114,54 @@ func (p *Package) noName() string {
 
 // checkPath: anything at the path (links followed) is installed; nothing
 // there, or a path the read can't reach, is not.
-func (p *Package) checkPath(r Answer) (bool, Result) {
+func (p *Package) checkPath(r detect.Answer) (bool, detect.Result) {
 	switch r.Status {
-	case StatusOK:
-		return true, Result{}
-	case StatusMissing:
-		return false, Result{}
+	case detect.StatusOK:
+		return true, detect.Result{}
+	case detect.StatusMissing:
+		return false, detect.Result{}
 	}
-	return false, hold(problem(r, "the check path "+p.CheckShown, 0))
+	return false, detect.Holding(detect.Problem(r, "the check path "+p.CheckShown, 0))
 }
 
 // checkCommand: exit 0 is installed, any other exit not; no exit holds.
-func (p *Package) checkCommand(r Answer) (bool, Result) {
+func (p *Package) checkCommand(r detect.Answer) (bool, detect.Result) {
 	switch r.Status {
-	case StatusOK:
-		return r.Exit == 0, Result{}
-	case StatusTimedOut:
-		return false, hold(fmt.Sprintf("the check timed out after %ds", vocab.CheckTimeout))
-	case StatusFailed:
+	case detect.StatusOK:
+		return r.Exit == 0, detect.Result{}
+	case detect.StatusTimedOut:
+		return false, detect.Holding(fmt.Sprintf("the check timed out after %ds", vocab.CheckTimeout))
+	case detect.StatusFailed:
 		if r.Detail != "" {
-			return false, hold("the check gave no exit status: " + r.Detail)
+			return false, detect.Holding("the check gave no exit status: " + r.Detail)
 		}
-		return false, hold("the check gave no exit status")
+		return false, detect.Holding("the check gave no exit status")
 	}
-	return false, hold(problem(r, "the check", vocab.CheckTimeout))
+	return false, detect.Holding(detect.Problem(r, "the check", vocab.CheckTimeout))
 }
 
 // query reads the manager's answer.
-func (p *Package) query(r Answer) (bool, Result) {
+func (p *Package) query(r detect.Answer) (bool, detect.Result) {
 	what := "dpkg-query"
 	if p.Manager == vocab.ManagerApk {
 		what = "apk info -e"
 	}
-	if r.Status != StatusOK {
-		return false, hold(problem(r, "the package database ("+what+")", vocab.ProbeTimeout))
+	if r.Status != detect.StatusOK {
+		return false, detect.Holding(detect.Problem(r, "the package database ("+what+")", vocab.ProbeTimeout))
 	}
 	switch {
 	case p.Manager == vocab.ManagerApk && r.Exit == 0:
-		return true, Result{}
+		return true, detect.Result{}
 	case p.Manager == vocab.ManagerApk && r.Exit == 1:
-		return false, Result{}
+		return false, detect.Result{}
 	case r.Exit != 0:
-		return false, hold(fmt.Sprintf("the package query failed: %s exited %d%s, so whether %s is installed is unknown", what, r.Exit, exitHint(r.Exit), p.Name))
+		return false, detect.Holding(fmt.Sprintf("the package query failed: %s exited %d%s, so whether %s is installed is unknown", what, r.Exit, exitHint(r.Exit), p.Name))
 	}
 	records, err := ParseDpkgList(r.Output)
 	if err != nil {
-		return false, hold("the package query's output doesn't parse: " + err.Error())
+		return false, detect.Holding("the package query's output doesn't parse: " + err.Error())
 	}
-	return DpkgInstalled(records, p.Name), Result{}
+	return DpkgInstalled(records, p.Name), detect.Result{}
 }
 
 // exitHint explains the statuses a shell gives a command it couldn't run.
@@ -261,16 +254,16 @@ func DpkgInstalled(records []DpkgRecord, name string) bool {
 // (a path with its references and ~ resolved, or a command as written),
 // else the target's package manager's query. A manager with no backend, no
 // manager, or no entry for it holds, unless the check decides.
-func NewPackage(pk *declaration.Package, env Env) Detector {
+func NewPackage(pk *declaration.Package, env detect.Env) detect.Detector {
 	p := &Package{Manager: env.PackageManager}
 	if p.Manager != "" {
 		p.Name = pk.From[p.Manager]
 	}
 	if pk.Check != nil {
 		if declaration.IsPathCheck(*pk.Check) {
-			path, shown, reason := resolvePath("check", *pk.Check, env)
+			path, shown, reason := detect.ResolvePath("check", *pk.Check, env)
 			if reason != "" {
-				return Held(reason)
+				return detect.Held(reason)
 			}
 			p.CheckPath, p.CheckShown = path, shown
 		} else {
@@ -280,14 +273,14 @@ func NewPackage(pk *declaration.Package, env Env) Detector {
 	}
 	switch {
 	case p.Manager == "":
-		return Held(noManager)
+		return detect.Held(detect.NoManager)
 	case p.Manager != vocab.ManagerApt && p.Manager != vocab.ManagerApk:
-		return Held(fmt.Sprintf("this zap has no %s backend (apt and apk only), so the package can't be read (give it a check)", p.Manager))
+		return detect.Held(fmt.Sprintf("this zap has no %s backend (apt and apk only), so the package can't be read (give it a check)", p.Manager))
 	case p.Name == "":
-		return Held(p.noName() + noEntry)
+		return detect.Held(p.noName() + detect.NoEntry)
 	}
 	if why, ok := declaration.ValidPackageName(p.Manager, p.Name); !ok {
-		return Held(fmt.Sprintf("from.%s: %q %s", p.Manager, p.Name, why))
+		return detect.Held(fmt.Sprintf("from.%s: %q %s", p.Manager, p.Name, why))
 	}
 	return p
 }

@@ -230,18 +230,15 @@ func TestWireForm(t *testing.T) {
 
 // TestBuildUnreadKinds checks that a resource of a kind this zap has no
 // detector for is held, reading nothing, with a reason naming the kind, and
-// that a remote file whose pin can't be found is held the same way.
+// that a remote file whose pin can't be found is held the same way. (A
+// service with no service_manager is internal/kinds/service's
+// TestBuildService.)
 func TestBuildUnreadKinds(t *testing.T) {
-	yes := true
 	url := declaration.Lit("https://example.com/x")
 	for _, c := range []struct {
 		r    declaration.Resource
 		want string
 	}{
-		{declaration.Resource{Common: declaration.Common{ID: "s", Type: declaration.KindService}, Body: &declaration.Service{Service: "nginx", Running: &yes}},
-			// A service is read through the target's manager; with none
-			// declared (the structural check refuses that first) it holds.
-			"the target declares no service_manager (systemd or openrc), and Zap doesn't guess one"},
 		{declaration.Resource{Common: declaration.Common{ID: "f", Type: declaration.KindFile}, Body: &declaration.File{Path: declaration.Lit("/f"),
 			Content: declaration.Content{Type: declaration.ContentRemote, URL: &url}}},
 			// A tracked pin with no lock to read it from holds.

@@ -21,8 +21,6 @@ func Build(r *declaration.Resource, env Env) Detector {
 		return NewLink(declaration.BodyOf[*declaration.Link](r), env)
 	case declaration.KindUser:
 		return NewUser(declaration.BodyOf[*declaration.User](r), env)
-	case declaration.KindService:
-		return NewService(declaration.BodyOf[*declaration.Service](r), env)
 	case declaration.KindFirewall:
 		return NewFirewall(declaration.BodyOf[*declaration.Firewall](r), env)
 	}
@@ -35,3 +33,6 @@ type hostFunc func(observation.Lane, []Query) []Answer
 func (f hostFunc) Answer(_ context.Context, lane observation.Lane, qs []Query) ([]Answer, error) {
 	return f(lane, qs), nil
 }
+
+// svcExit is an answer that exited code with out, for the tests here.
+func svcExit(code int, out string) Answer { return Answer{Status: StatusOK, Exit: code, Output: out} }

@@ -156,31 +156,6 @@ func TestLedgerProbeShells(t *testing.T) {
 	}
 }
 
-// TestOpenRCEnabledProbeShells runs the runlevel probe against an
-// /etc/runlevels of the test's own.
-func TestOpenRCEnabledProbeShells(t *testing.T) {
-	for _, sh := range shells(t) {
-		t.Run(sh[0], func(t *testing.T) {
-			root := t.TempDir()
-			text := strings.ReplaceAll(OpenRCEnabledProbe("httpd"), "/etc/runlevels", root+"/runlevels")
-			if code, _ := runProbe(t, sh, text); code != 2 {
-				t.Errorf("no runlevels: exit %d", code)
-			}
-			for _, rl := range []string{"boot", "default", "sysinit"} {
-				must(t, os.MkdirAll(filepath.Join(root, "runlevels", rl), 0o755))
-			}
-			if code, out := runProbe(t, sh, text); code != 1 || out != "" {
-				t.Errorf("in none: %d %q", code, out)
-			}
-			must(t, os.Symlink("/etc/init.d/httpd", filepath.Join(root, "runlevels", "default", "httpd")))
-			must(t, os.Symlink("/nowhere", filepath.Join(root, "runlevels", "boot", "httpd")))
-			if code, out := runProbe(t, sh, text); code != 0 || out != "boot\ndefault\n" {
-				t.Errorf("in two: %d %q", code, out)
-			}
-		})
-	}
-}
-
 func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {

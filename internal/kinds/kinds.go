@@ -14,13 +14,14 @@
 // scripts/lib/*.sh, embedded) and wordings, which byType hands internal/ops
 // and internal/ops/opcmd, and their tests. It exports one kind.Def, Kind,
 // and registering it is its line in all. Swap, pipeline, installer,
-// verify, database, script, apt_repo (package aptrepo) and package
-// (package pkg, whose install batches' operations, scripts and wording
-// stay with the planner and the executor that share them) are kept so,
-// and motd, a kind a test build alone carries (listed in testonly_on.go),
-// which holds its wire body too and registers it (declaration.Register).
-// The other kinds (file, directory, link, user, service, firewall, build)
-// are still split the older way: a file here (<name>.go;
+// verify, database, script, apt_repo (package aptrepo), package (package
+// pkg) and service are kept so (package's install batches and service's
+// operations keep their names, scripts and wording with the planner and
+// the executor that share them: vocab, internal/ops/scripts, opcmd's
+// Forms), and motd, a kind a test build alone carries (listed in
+// testonly_on.go), which holds its wire body too and registers it
+// (declaration.Register). The other kinds (file, directory, link, user,
+// firewall, build) are still split the older way: a file here (<name>.go;
 // directory and link share paths.go) for the steps and preview, the
 // detector in internal/detect, the names in internal/vocab, the scripts in
 // internal/ops/scripts and the wordings in internal/ops/opcmd. Moving one
@@ -55,6 +56,7 @@ import (
 	"github.com/zap-go/zap/internal/kinds/pipeline"
 	"github.com/zap-go/zap/internal/kinds/pkg"
 	"github.com/zap-go/zap/internal/kinds/script"
+	"github.com/zap-go/zap/internal/kinds/service"
 	"github.com/zap-go/zap/internal/kinds/swap"
 	"github.com/zap-go/zap/internal/kinds/verify"
 	"github.com/zap-go/zap/internal/ops"
@@ -75,7 +77,7 @@ var all = []kind.Kind{
 	pkg.Kind,
 	installer.Kind,
 	kind.Def[*declaration.User]{Name: declaration.KindUser, Read: detect.NewUser, Plan: userSteps, As: plan.Root},
-	kind.Def[*declaration.Service]{Name: declaration.KindService, Read: detect.NewService, Plan: serviceSteps, Show: showService, As: plan.Root},
+	service.Kind,
 	swap.Kind,
 	kind.Def[*declaration.Firewall]{Name: declaration.KindFirewall, Read: detect.NewFirewall, Plan: firewallSteps, As: plan.Root},
 	database.Kind,

@@ -1,10 +1,11 @@
-package detect
+package service
 
 import (
 	"fmt"
 	"regexp"
 	"strings"
 
+	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
@@ -36,13 +37,13 @@ type Service struct {
 	Running *bool
 }
 
-func NewService(s *declaration.Service, env Env) Detector {
+func NewService(s *declaration.Service, env detect.Env) detect.Detector {
 	switch env.ServiceManager {
 	case vocab.ManagerSystemd, vocab.ManagerOpenRC:
 	case "":
-		return Held("the target declares no service_manager (systemd or openrc), and Zap doesn't guess one")
+		return detect.Held("the target declares no service_manager (systemd or openrc), and Zap doesn't guess one")
 	default:
-		return Held(fmt.Sprintf("this zap has no %s backend: its services can't be read", env.ServiceManager))
+		return detect.Held(fmt.Sprintf("this zap has no %s backend: its services can't be read", env.ServiceManager))
 	}
 	out := &Service{Manager: env.ServiceManager, Name: s.Service, Enabled: true, Running: s.Running}
 	if s.Enabled != nil {
@@ -115,7 +116,7 @@ exit "$code"`
 
 // Queries: the enabled probe, then the running probe when running is
 // managed.
-func (s *Service) Queries() []Query {
+func (s *Service) Queries() []detect.Query {
 	var enabled, running string
 	switch s.Manager {
 	case vocab.ManagerSystemd:
@@ -123,9 +124,9 @@ func (s *Service) Queries() []Query {
 	default:
 		enabled, running = OpenRCEnabledProbe(s.Name), OpenRCStatusProbe(s.Name)
 	}
-	qs := []Query{NewProbe(observation.LaneLogin, enabled)}
+	qs := []detect.Query{detect.NewProbe(observation.LaneLogin, enabled)}
 	if s.Running != nil {
-		qs = append(qs, NewProbe(observation.LaneLogin, running))
+		qs = append(qs, detect.NewProbe(observation.LaneLogin, running))
 	}
 	return qs
 }
@@ -134,14 +135,14 @@ func (s *Service) Queries() []Query {
 // exit, and a probe that gave none, holds the service. A service that reads
 // as declared is converged; otherwise it is drifted, with enabled and
 // running each a difference (observed → desired).
-func (s *Service) Verdict(a []Answer) Result {
+func (s *Service) Verdict(a []detect.Answer) detect.Result {
 	if len(a) != len(s.Queries()) {
-		return hold(fmt.Sprintf("%d answers for the service's %d reads", len(a), len(s.Queries())))
+		return detect.Holding(fmt.Sprintf("%d answers for the service's %d reads", len(a), len(s.Queries())))
 	}
 	var drift []observation.Difference
 	enabled, shown, reason := s.enabled(a[0])
 	if reason != "" {
-		return hold(reason)
+		return detect.Holding(reason)
 	}
 	if enabled != s.Enabled {
 		drift = append(drift, observation.Difference{Field: vocab.FieldEnabled, Observed: shown, Desired: onOff(s.Enabled, vocab.StateEnabled, vocab.StateDisabled)})
@@ -149,16 +150,16 @@ func (s *Service) Verdict(a []Answer) Result {
 	if s.Running != nil {
 		running, shown, reason := s.running(a[1])
 		if reason != "" {
-			return hold(reason)
+			return detect.Holding(reason)
 		}
 		if running != *s.Running {
 			drift = append(drift, observation.Difference{Field: vocab.FieldRunning, Observed: shown, Desired: onOff(*s.Running, vocab.StateRunning, vocab.StateStopped)})
 		}
 	}
 	if len(drift) > 0 {
-		return drifted(drift)
+		return detect.Drifted(drift)
 	}
-	return converged()
+	return detect.Converged()
 }
 
 func onOff(b bool, on, off string) string {
@@ -182,23 +183,23 @@ func (s *Service) command(enabled bool) string {
 }
 
 // exited returns a probe's exit status, or a reason it gave none.
-func (s *Service) exited(a Answer, enabled bool) (int, string) {
+func (s *Service) exited(a detect.Answer, enabled bool) (int, string) {
 	what := s.command(enabled)
 	switch a.Status {
-	case StatusOK:
+	case detect.StatusOK:
 		return a.Exit, ""
-	case StatusFailed:
+	case detect.StatusFailed:
 		if a.Detail != "" {
 			return 0, what + " gave no exit status: " + a.Detail
 		}
 		return 0, what + " gave no exit status"
 	}
-	return 0, problem(a, what, vocab.ProbeTimeout)
+	return 0, detect.Problem(a, what, vocab.ProbeTimeout)
 }
 
 // enabled reads the enabled probe: whether the service is enabled, how the
 // observed state is shown, or a reason to hold.
-func (s *Service) enabled(a Answer) (bool, string, string) {
+func (s *Service) enabled(a detect.Answer) (bool, string, string) {
 	code, reason := s.exited(a, true)
 	if reason != "" {
 		return false, "", reason
@@ -229,7 +230,7 @@ func (s *Service) enabled(a Answer) (bool, string, string) {
 
 // running reads the running probe: whether the service runs, how the
 // observed state is shown, or a reason to hold.
-func (s *Service) running(a Answer) (bool, string, string) {
+func (s *Service) running(a detect.Answer) (bool, string, string) {
 	code, reason := s.exited(a, false)
 	if reason != "" {
 		return false, "", reason

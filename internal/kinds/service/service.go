@@ -1,11 +1,17 @@
-package kinds
-
-// A service is a unit enabled or disabled at boot, running or stopped,
-// restarted or reloaded when what it depends on changes. Its wire form is
-// pkg/declaration/kind_service.go; its reads are detect.Service. Which
-// changes fire it, and what it owes from an earlier run, is the planner's
-// trigger model (internal/planner/triggers.go), which hands its steps the
-// trigger.
+// Package service is the service kind: a unit enabled or disabled at boot,
+// running or stopped, restarted or reloaded when what it depends on
+// changes. Its wire form is pkg/declaration/kind_service.go; here are its
+// reads (Service: systemd's or OpenRC's own queries), its steps, its
+// preview lines and their tests. Which changes fire it, and what it owes
+// from an earlier run, is the planner's trigger model
+// (internal/planner/triggers.go), which hands its steps the trigger; so
+// the names of its operations and drift (vocab.OpSvc*, the pending-trigger
+// ledger's, vocab.FieldEnabled, ...), which that model and the executor
+// share, stay in internal/vocab, its scripts (svc-*.sh) in
+// internal/ops/scripts, and their wording in internal/ops/opcmd's Forms,
+// the one table a package's, a service's and ufw's operations are worded
+// by. internal/kinds lists Kind.
+package service
 
 import (
 	"errors"
@@ -19,6 +25,9 @@ import (
 	"github.com/zap-go/zap/pkg/plan"
 )
 
+// Kind is the service kind, as root.
+var Kind = kind.Def[*declaration.Service]{Name: declaration.KindService, Read: NewService, Plan: steps, Show: preview, As: plan.Root}
+
 // verb is one thing the change does to the service, and how a note says it
 // where the manager has no backend.
 type verb struct {
@@ -26,12 +35,12 @@ type verb struct {
 	note string
 }
 
-// serviceSteps: its trigger, then what its drift asks (enable or disable; start,
+// steps: its trigger, then what its drift asks (enable or disable; start,
 // after OpenRC's zap of a crashed service, or stop), then the clear of its
 // marker. On a manager with no backend (launchd) each verb is a note.
-func serviceSteps(s *declaration.Service, at kind.Planned) ([]plan.Step, error) {
+func steps(s *declaration.Service, at kind.Planned) ([]plan.Step, error) {
 	manager := at.Target.ServiceManager
-	verbs, err := serviceVerbs(s, manager, at)
+	verbs, err := verbsOf(s, manager, at)
 	if err != nil {
 		return nil, err
 	}
@@ -54,8 +63,8 @@ func serviceSteps(s *declaration.Service, at kind.Planned) ([]plan.Step, error) 
 	return steps, nil
 }
 
-// serviceVerbs lists what the change does, in order.
-func serviceVerbs(s *declaration.Service, manager string, at kind.Planned) ([]verb, error) {
+// verbsOf lists what the change does, in order.
+func verbsOf(s *declaration.Service, manager string, at kind.Planned) ([]verb, error) {
 	var verbs []verb
 	// A service declared stopped owes nothing (it starts on the new state):
 	// a marker an older config left for it is only cleared.
@@ -90,8 +99,8 @@ func serviceVerbs(s *declaration.Service, manager string, at kind.Planned) ([]ve
 	return verbs, nil
 }
 
-// showService: the unit, enabled, running, and what restarts or reloads it.
-func showService(s *declaration.Service, _ string) []kind.Line {
+// preview: the unit, enabled, running, and what restarts or reloads it.
+func preview(s *declaration.Service, _ string) []kind.Line {
 	out := []kind.Line{{Field: "service", Value: s.Service}, {Field: "enabled", Value: "true"}}
 	if s.Enabled != nil && !*s.Enabled {
 		out[1].Value = "false"

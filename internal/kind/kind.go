@@ -116,6 +116,36 @@ type Def[B declaration.Body] struct {
 	// own, and says false for the others; internal/kinds hands it
 	// internal/ops/opcmd for each (opcmd.Register). nil for none.
 	Word func(op *plan.Op) (opcmd.Words, bool)
+	// Text gives, by operation, the text one of its operations writes that
+	// its = line doesn't show (Body), from the operation's arguments, and
+	// false where there is none; internal/kinds hands the plan's view
+	// each (kinds.BodyOf). nil for none.
+	Text map[plan.OpName]func(args []string) (Body, bool)
+}
+
+// Body is text one of a kind's operations writes that its = line doesn't
+// show, printed under that line by the plan (render.Step) and nowhere
+// else: display only, so plan_hash and a report's words don't change.
+type Body struct {
+	// Field is "text", a file's whole text Zap makes from the operation's
+	// arguments (printed as a put's text: is, with its digest), or
+	// "line", a line the config supplies (printed as it is).
+	Field string
+	// Text is the text or the line.
+	Text string
+	// Args is how many of the operation's last arguments Text stands for:
+	// its = line leaves them out.
+	Args int
+}
+
+// Texts is d.Text (Texted).
+func (d Def[B]) Texts() map[plan.OpName]func(args []string) (Body, bool) { return d.Text }
+
+// Texted is implemented by a kind whose operations write text their =
+// lines don't show: Texts returns, by operation, how to get it (nil for
+// none).
+type Texted interface {
+	Texts() map[plan.OpName]func(args []string) (Body, bool)
 }
 
 // OpWord is d.Word (Scripted).

@@ -12,7 +12,9 @@
 // names they share with the reads (its operations, the parts of its
 // drift), its preview lines, its operations' scripts (scripts/*.sh and
 // scripts/lib/*.sh, embedded) and wordings, which byType hands internal/ops
-// and internal/ops/opcmd, and their tests. It exports one kind.Def, Kind,
+// and internal/ops/opcmd, the texts its operations write that their =
+// lines don't show (kind.Def's Text, which byType adds to BodyOf's), and
+// their tests. It exports one kind.Def, Kind,
 // and registering it is its line in all. Swap, pipeline, installer,
 // verify, database, script, apt_repo (package aptrepo), package (package
 // pkg) and service are kept so (package's install batches and service's
@@ -96,6 +98,14 @@ var byType = func() map[declaration.Kind]kind.Kind {
 			panic("kinds: " + string(k.Type()) + " is listed twice")
 		}
 		m[k.Type()] = k
+		if x, ok := k.(kind.Texted); ok {
+			for name, f := range x.Texts() {
+				if bodies[name] != nil {
+					panic("kinds: " + string(name) + "'s text is given twice")
+				}
+				bodies[name] = f
+			}
+		}
 		if s, ok := k.(kind.Scripted); ok && s.Scripts() != nil {
 			for _, name := range ops.Register(s.Scripts()) {
 				if s.OpWord() != nil {
@@ -108,24 +118,13 @@ var byType = func() map[declaration.Kind]kind.Kind {
 }()
 
 // Body is text one of a kind's operations writes that its = line doesn't
-// show, printed under that line by the plan (render.Step) and nowhere
-// else: display only, so plan_hash and a report's words don't change.
-type Body struct {
-	// Field is "text", a file's whole text Zap makes from the operation's
-	// arguments (printed as a put's text: is, with its digest), or
-	// "line", a line the config supplies (printed as it is).
-	Field string
-	// Text is the text or the line.
-	Text string
-	// Args is how many of the operation's last arguments Text stands for:
-	// its = line leaves them out.
-	Args int
-}
+// show (kind.Body).
+type Body = kind.Body
 
-// bodies word the operations that have a Body, by name; each function is
-// its kind's, in the kind's file.
+// bodies word the operations that have a Body, by name: those of a kind
+// that keeps its texts in its folder (kind.Def's Text) are added as byType
+// is built; the others are their kind's, in its file here.
 var bodies = map[plan.OpName]func(args []string) (Body, bool){
-	aptrepo.OpList:   aptListBody,
 	vocab.OpUserSudo: sudoersBody,
 	vocab.OpNftApply: nftRulesetBody,
 }

@@ -23,7 +23,8 @@ import (
 )
 
 // Kind is the apt_repo kind, as root.
-var Kind = kind.Def[*declaration.AptRepo]{Name: declaration.KindAptRepo, Read: NewAptRepo, Plan: steps, Show: preview, As: plan.Root, Ops: scripts}
+var Kind = kind.Def[*declaration.AptRepo]{Name: declaration.KindAptRepo, Read: NewAptRepo, Plan: steps, Show: preview, As: plan.Root, Ops: scripts,
+	Text: map[plan.OpName]func([]string) (kind.Body, bool){OpList: listBody}}
 
 // scripts holds the operations' scripts and the part they share.
 //
@@ -133,4 +134,14 @@ func preview(x *declaration.AptRepo, id string) []kind.Line {
 // field names: every part of one read absent, a drifted part of another.
 func wants(at kind.Planned, field string) bool {
 	return at.Verdict == observation.Absent || slices.ContainsFunc(at.Drift, func(d observation.Difference) bool { return d.Field == field })
+}
+
+// listBody: the source line apt-list writes (its one argument), under
+// the step's line: rather than on its = line, as the config supplies it
+// and the target's shell expands it.
+func listBody(args []string) (kind.Body, bool) {
+	if len(args) != 1 {
+		return kind.Body{}, false
+	}
+	return kind.Body{Field: "line", Text: args[0], Args: 1}, true
 }

@@ -235,3 +235,11 @@ func EnvLines(m map[string]declaration.Text) []Line {
 	}
 	return out
 }
+
+// RootOps returns a maker of steps that run one of Zap's operations as
+// root, with its arguments, under timeout seconds.
+func RootOps(timeout int) func(name plan.OpName, args ...string) plan.Step {
+	return func(name plan.OpName, args ...string) plan.Step {
+		return plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: name, Args: args, Privilege: plan.Root, Timeout: timeout}}
+	}
+}

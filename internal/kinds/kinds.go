@@ -17,13 +17,14 @@
 // their tests. It exports one kind.Def, Kind,
 // and registering it is its line in all. Swap, pipeline, installer,
 // verify, database, script, apt_repo (package aptrepo), package (package
-// pkg) and service are kept so (package's install batches and service's
-// operations keep their names, scripts and wording with the planner and
-// the executor that share them: vocab, internal/ops/scripts, opcmd's
-// Forms), and motd, a kind a test build alone carries (listed in
-// testonly_on.go), which holds its wire body too and registers it
-// (declaration.Register). The other kinds (file, directory, link, user,
-// firewall, build) are still split the older way: a file here (<name>.go;
+// pkg), service and user are kept so (package's install batches and
+// service's operations keep their names, scripts and wording with the
+// planner and the executor that share them: vocab, internal/ops/scripts,
+// opcmd's Forms; user's scripts and names are still there too), and motd,
+// a kind a test build alone carries (listed in testonly_on.go), which
+// holds its wire body too and registers it (declaration.Register). The
+// other kinds (file, directory, link, firewall, build) are still split
+// the older way: a file here (<name>.go;
 // directory and link share paths.go) for the steps and preview, the
 // detector in internal/detect, the names in internal/vocab, the scripts in
 // internal/ops/scripts and the wordings in internal/ops/opcmd. Moving one
@@ -60,6 +61,7 @@ import (
 	"github.com/zap-go/zap/internal/kinds/script"
 	"github.com/zap-go/zap/internal/kinds/service"
 	"github.com/zap-go/zap/internal/kinds/swap"
+	"github.com/zap-go/zap/internal/kinds/user"
 	"github.com/zap-go/zap/internal/kinds/verify"
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/ops/opcmd"
@@ -78,7 +80,7 @@ var all = []kind.Kind{
 	script.Kind,
 	pkg.Kind,
 	installer.Kind,
-	kind.Def[*declaration.User]{Name: declaration.KindUser, Read: detect.NewUser, Plan: userSteps, As: plan.Root},
+	user.Kind,
 	service.Kind,
 	swap.Kind,
 	kind.Def[*declaration.Firewall]{Name: declaration.KindFirewall, Read: detect.NewFirewall, Plan: firewallSteps, As: plan.Root},
@@ -125,7 +127,6 @@ type Body = kind.Body
 // that keeps its texts in its folder (kind.Def's Text) are added as byType
 // is built; the others are their kind's, in its file here.
 var bodies = map[plan.OpName]func(args []string) (Body, bool){
-	vocab.OpUserSudo: sudoersBody,
 	vocab.OpNftApply: nftRulesetBody,
 }
 
@@ -183,10 +184,5 @@ func perms(mode, owner, group string) []kind.Line {
 	return out
 }
 
-// rootOps returns a maker of steps that run one of Zap's operations as
-// root, with its arguments, under timeout seconds.
-func rootOps(timeout int) func(name plan.OpName, args ...string) plan.Step {
-	return func(name plan.OpName, args ...string) plan.Step {
-		return plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: name, Args: args, Privilege: plan.Root, Timeout: timeout}}
-	}
-}
+// rootOps is kind.RootOps.
+var rootOps = kind.RootOps

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/kinds/user"
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
@@ -163,7 +164,7 @@ func userNeeds(t *testing.T) {
 // the same shell (as root here), the sudoers file read natively.
 func userVerdict(t *testing.T, sh userShell, spec declaration.User) detect.Result {
 	t.Helper()
-	d := &detect.User{Spec: &spec}
+	d := &user.User{Spec: &spec}
 	var answers []detect.Answer
 	for _, q := range d.Queries() {
 		switch q.Op {
@@ -240,12 +241,12 @@ func TestUserScripts(t *testing.T) {
 				}
 			}
 			got, err := os.ReadFile("/home/" + n + "/.ssh/authorized_keys")
-			if err != nil || string(got) != detect.AuthorizedKeys(keys) {
+			if err != nil || string(got) != user.AuthorizedKeys(keys) {
 				t.Errorf("authorized_keys %q (%v)", got, err)
 			}
 			got, err = os.ReadFile("/etc/sudoers.d/" + n)
-			if err != nil || string(got) != detect.SudoersText(n, spec.Sudo) {
-				t.Errorf("sudoers %q (%v), want %q", got, err, detect.SudoersText(n, spec.Sudo))
+			if err != nil || string(got) != user.SudoersText(n, spec.Sudo) {
+				t.Errorf("sudoers %q (%v), want %q", got, err, user.SudoersText(n, spec.Sudo))
 			}
 			for path, want := range map[string]string{
 				"/home/" + n:                           "750 " + n,

@@ -1,8 +1,11 @@
-package kinds
-
-// A user is an account, its shell, home mode, groups, SSH keys and sudo
-// rule. Its wire form is pkg/declaration/kind_user.go; its reads are
-// detect.User.
+// Package user is the user kind: an account, its shell, home mode,
+// groups, SSH keys and sudo rule. Its wire form is
+// pkg/declaration/kind_user.go; here are its reads (User), its steps, the
+// sudoers file its user-sudo operation writes as the plan shows it, and
+// their tests. Its operations' names stay in internal/vocab, their
+// scripts in internal/ops/scripts and user-keys' wording in
+// internal/ops/opcmd, for now. internal/kinds lists Kind.
+package user
 
 import (
 	"strings"
@@ -13,11 +16,15 @@ import (
 	"github.com/zap-go/zap/pkg/plan"
 )
 
-// userSteps: the account (and its shell), then each declared attribute in
+// Kind is the user kind, as root.
+var Kind = kind.Def[*declaration.User]{Name: declaration.KindUser, Read: NewUser, Plan: steps, As: plan.Root,
+	Text: map[plan.OpName]func([]string) (kind.Body, bool){vocab.OpUserSudo: sudoersBody}}
+
+// steps: the account (and its shell), then each declared attribute in
 // turn: home_mode, groups, ssh_keys (with the password field), sudo. An
 // attribute left unset has no step.
-func userSteps(u *declaration.User, _ kind.Planned) ([]plan.Step, error) {
-	op := rootOps(120) // seconds, for each user operation
+func steps(u *declaration.User, _ kind.Planned) ([]plan.Step, error) {
+	op := kind.RootOps(120) // seconds, for each user operation
 	n := u.Username
 	account := []string{n}
 	if u.Shell != "" {
@@ -52,9 +59,9 @@ func userSteps(u *declaration.User, _ kind.Planned) ([]plan.Step, error) {
 // two to one form): a comment, then the rule with NOPASSWD: or PASSWD:
 // and the commands joined with ", ", ALL when none is listed. A removal
 // writes nothing.
-func sudoersBody(args []string) (Body, bool) {
+func sudoersBody(args []string) (kind.Body, bool) {
 	if len(args) < 2 {
-		return Body{}, false
+		return kind.Body{}, false
 	}
 	n, mode := args[0], args[1]
 	var tag string
@@ -64,11 +71,11 @@ func sudoersBody(args []string) (Body, bool) {
 	case "password":
 		tag = "PASSWD: "
 	default:
-		return Body{}, false
+		return kind.Body{}, false
 	}
 	cmds := strings.Join(args[2:], ", ")
 	if cmds == "" {
 		cmds = "ALL"
 	}
-	return Body{Field: "text", Text: "# zap: the sudo grant of " + n + "\n" + n + " ALL=(ALL:ALL) " + tag + cmds + "\n"}, true
+	return kind.Body{Field: "text", Text: "# zap: the sudo grant of " + n + "\n" + n + " ALL=(ALL:ALL) " + tag + cmds + "\n"}, true
 }

@@ -1,9 +1,10 @@
-package detect
+package user
 
 import (
 	"crypto/sha512"
 	"encoding/hex"
 	"fmt"
+	"github.com/zap-go/zap/internal/detect"
 	"slices"
 	"strconv"
 	"strings"
@@ -209,17 +210,17 @@ func (u *User) copyFrom() string {
 }
 
 // Queries: see User.
-func (u *User) Queries() []Query {
+func (u *User) Queries() []detect.Query {
 	n := u.Spec.Username
-	q := []Query{NewProbe(observation.LaneLogin, probeText(userAccountProbe, n, u.readsHome()))}
+	q := []detect.Query{detect.NewProbe(observation.LaneLogin, probeText(userAccountProbe, n, u.readsHome()))}
 	if u.Spec.SSHKeys != nil {
-		q = append(q, NewProbe(observation.LaneRoot, probeText(userRootProbe, n, false)))
+		q = append(q, detect.NewProbe(observation.LaneRoot, probeText(userRootProbe, n, false)))
 	}
 	if src := u.copyFrom(); src != "" {
-		q = append(q, NewProbe(observation.LaneRoot, probeText(userSourceProbe, src, false)))
+		q = append(q, detect.NewProbe(observation.LaneRoot, probeText(userSourceProbe, src, false)))
 	}
 	if u.Spec.Sudo != nil {
-		q = append(q, Query{Op: OpContent, Lane: observation.LaneElevated, Path: SudoersPath(n), Limit: SudoersLimit})
+		q = append(q, detect.Query{Op: detect.OpContent, Lane: observation.LaneElevated, Path: SudoersPath(n), Limit: SudoersLimit})
 	}
 	return q
 }
@@ -234,7 +235,7 @@ type account struct {
 	// at is what is at /home/<name>: "" (not read), "missing" or
 	// "unsearchable" (/home), "none", or "ok" with typ, uid and mode.
 	at      string
-	homeTyp FileType
+	homeTyp detect.FileType
 	homeUID string
 	homeMod uint32
 }
@@ -300,24 +301,24 @@ func parseAccount(out string, readsHome bool) (account, error) {
 }
 
 // modeType is the file type of a raw st_mode.
-func modeType(m uint32) FileType {
+func modeType(m uint32) detect.FileType {
 	switch m & 0o170000 {
 	case 0o100000:
-		return TypeRegular
+		return detect.TypeRegular
 	case 0o040000:
-		return TypeDirectory
+		return detect.TypeDirectory
 	case 0o120000:
-		return TypeSymlink
+		return detect.TypeSymlink
 	case 0o010000:
-		return TypeFIFO
+		return detect.TypeFIFO
 	case 0o140000:
-		return TypeSocket
+		return detect.TypeSocket
 	case 0o020000:
-		return TypeCharDev
+		return detect.TypeCharDev
 	case 0o060000:
-		return TypeBlockDev
+		return detect.TypeBlockDev
 	}
-	return TypeOther
+	return detect.TypeOther
 }
 
 // keysRead is what a reader said about an authorized_keys: its state
@@ -342,72 +343,72 @@ func parseKeys(m map[string]string, tail string) (keysRead, error) {
 }
 
 // probeAnswer checks a probe's answer: ok with exit 0, or a reason to hold.
-func probeAnswer(a Answer, what string) string {
+func probeAnswer(a detect.Answer, what string) string {
 	switch {
-	case a.Status == StatusOK && a.Exit == 0:
+	case a.Status == detect.StatusOK && a.Exit == 0:
 		return ""
-	case a.Status == StatusOK:
+	case a.Status == detect.StatusOK:
 		return fmt.Sprintf("reading %s failed (exit %d)", what, a.Exit)
-	case a.Status == StatusTimedOut:
-		return problem(a, what, vocab.ProbeTimeout)
+	case a.Status == detect.StatusTimedOut:
+		return detect.Problem(a, what, vocab.ProbeTimeout)
 	}
-	return problem(a, what, 0)
+	return detect.Problem(a, what, 0)
 }
 
 // Verdict: see resources.md ("user") and detection.md. The holds come
 // first (a read that failed, a home Zap won't act on); then an account that
 // doesn't exist is absent; then each declared attribute is compared.
-func (u *User) Verdict(a []Answer) Result {
+func (u *User) Verdict(a []detect.Answer) detect.Result {
 	qs := u.Queries()
 	if len(a) != len(qs) {
-		return hold(fmt.Sprintf("%d answers for the user's %d reads", len(a), len(qs)))
+		return detect.Holding(fmt.Sprintf("%d answers for the user's %d reads", len(a), len(qs)))
 	}
 	s := u.Spec
 	n := s.Username
 	if r := probeAnswer(a[0], "the account "+n); r != "" {
-		return hold(r)
+		return detect.Holding(r)
 	}
 	acct, err := parseAccount(a[0].Output, u.readsHome())
 	if err != nil {
-		return hold(fmt.Sprintf("reading the account %s gave output that doesn't parse (%v)", n, err))
+		return detect.Holding(fmt.Sprintf("reading the account %s gave output that doesn't parse (%v)", n, err))
 	}
 	if u.readsHome() {
 		if r := u.homeHold(acct); r != "" {
-			return hold(r)
+			return detect.Holding(r)
 		}
 	}
 	i := 1
-	var root, src *Answer
+	var root, src *detect.Answer
 	if s.SSHKeys != nil {
 		root = &a[i]
 		i++
 		if r := probeAnswer(*root, "the password field and authorized_keys of "+n); r != "" {
-			return hold(r)
+			return detect.Holding(r)
 		}
 	}
 	if u.copyFrom() != "" {
 		src = &a[i]
 		i++
 		if r := probeAnswer(*src, "the authorized_keys of "+u.copyFrom()); r != "" {
-			return hold(r)
+			return detect.Holding(r)
 		}
 	}
-	var sudoers *Answer
+	var sudoers *detect.Answer
 	if s.Sudo != nil {
 		sudoers = &a[i]
 		switch sudoers.Status {
-		case StatusOK, StatusMissing, StatusNotRegular:
-			if sudoers.Status == StatusNotRegular && sudoers.Type != TypeSymlink {
-				return hold(fmt.Sprintf("%s is %s, not a regular file: zap replaces only a file or a symbolic link there", SudoersPath(n), sudoers.Type.Describe()))
+		case detect.StatusOK, detect.StatusMissing, detect.StatusNotRegular:
+			if sudoers.Status == detect.StatusNotRegular && sudoers.Type != detect.TypeSymlink {
+				return detect.Holding(fmt.Sprintf("%s is %s, not a regular file: zap replaces only a file or a symbolic link there", SudoersPath(n), sudoers.Type.Describe()))
 			}
-		case StatusHardLinked:
-			return hold(fmt.Sprintf("%s has %d hard links: replace it with a copy of its own (a single link)", SudoersPath(n), sudoers.Links))
+		case detect.StatusHardLinked:
+			return detect.Holding(fmt.Sprintf("%s has %d hard links: replace it with a copy of its own (a single link)", SudoersPath(n), sudoers.Links))
 		default:
-			return hold(problem(*sudoers, SudoersPath(n), 0))
+			return detect.Holding(detect.Problem(*sudoers, SudoersPath(n), 0))
 		}
 	}
 	if !acct.exists {
-		return absent()
+		return detect.Absent()
 	}
 
 	var drift []observation.Difference
@@ -434,7 +435,7 @@ func (u *User) Verdict(a []Answer) Result {
 	if root != nil {
 		d, reason := u.keysDrift(acct, root.Output, src)
 		if reason != "" {
-			return hold(reason)
+			return detect.Holding(reason)
 		}
 		drift = append(drift, d...)
 	}
@@ -444,9 +445,9 @@ func (u *User) Verdict(a []Answer) Result {
 		}
 	}
 	if len(drift) > 0 {
-		return drifted(drift)
+		return detect.Drifted(drift)
 	}
-	return converged()
+	return detect.Converged()
 }
 
 // homeHold is the reason a user that declares home_mode or ssh_keys holds
@@ -473,8 +474,8 @@ func (u *User) homeHold(acct account) string {
 		return ""
 	}
 	switch acct.homeTyp {
-	case TypeDirectory:
-	case TypeSymlink:
+	case detect.TypeDirectory:
+	case detect.TypeSymlink:
 		return fmt.Sprintf("%s is a symbolic link: zap acts through no link it didn't make, so a home linked elsewhere declares neither `home_mode` nor `ssh_keys`", home)
 	default:
 		return fmt.Sprintf("%s is %s, not a directory: zap manages a user's home as the directory %s", home, acct.homeTyp.Describe(), home)
@@ -491,7 +492,7 @@ func (u *User) homeHold(acct account) string {
 
 // keysDrift compares ~/.ssh, authorized_keys and the shadow field with the
 // declared ssh_keys, or gives a reason to hold.
-func (u *User) keysDrift(acct account, out string, src *Answer) ([]observation.Difference, string) {
+func (u *User) keysDrift(acct account, out string, src *detect.Answer) ([]observation.Difference, string) {
 	n := u.Spec.Username
 	m, tail := probeLines(out, "keys")
 	if _, ok := m["account"]; ok {
@@ -553,7 +554,7 @@ type wantKeys struct {
 	shown   string
 }
 
-func (u *User) desiredKeys(src *Answer) wantKeys {
+func (u *User) desiredKeys(src *detect.Answer) wantKeys {
 	k := u.Spec.SSHKeys
 	if k.CopyFrom == "" {
 		return wantKeys{ok: true, content: AuthorizedKeys(k.Keys), shown: countKeys(len(k.Keys), "declared key")}
@@ -638,13 +639,13 @@ func shortSum(s string) string {
 // sudoDrift compares the sudoers file's content with the declared grant,
 // both with surrounding whitespace trimmed; a file longer than
 // SudoersLimit drifts.
-func sudoDrift(name string, s *declaration.Sudo, a Answer) *observation.Difference {
+func sudoDrift(name string, s *declaration.Sudo, a detect.Answer) *observation.Difference {
 	path := SudoersPath(name)
 	if s.Remove {
 		switch a.Status {
-		case StatusMissing:
+		case detect.StatusMissing:
 			return nil
-		case StatusNotRegular:
+		case detect.StatusNotRegular:
 			return &observation.Difference{Field: "sudo", Observed: path + " is a symbolic link", Desired: "no sudoers file"}
 		}
 		return &observation.Difference{Field: "sudo", Observed: path + " is there", Desired: "no sudoers file"}
@@ -652,9 +653,9 @@ func sudoDrift(name string, s *declaration.Sudo, a Answer) *observation.Differen
 	want := SudoersText(name, s)
 	desired := grantShown(s)
 	switch a.Status {
-	case StatusMissing:
+	case detect.StatusMissing:
 		return &observation.Difference{Field: "sudo", Observed: "no sudoers file", Desired: desired}
-	case StatusNotRegular:
+	case detect.StatusNotRegular:
 		return &observation.Difference{Field: "sudo", Observed: path + " is a symbolic link", Desired: desired}
 	}
 	if a.Over {
@@ -681,10 +682,15 @@ func grantShown(s *declaration.Sudo) string {
 	return s.Mode + ", " + countKeys(len(s.Commands), "command")
 }
 
-func NewUser(u *declaration.User, _ Env) Detector {
+func NewUser(u *declaration.User, _ detect.Env) detect.Detector {
 	if u.Username == "root" {
 		// The structural gate refuses it; never read it all the same.
-		return Held("username: zap doesn't manage root")
+		return detect.Held("username: zap doesn't manage root")
 	}
 	return &User{Spec: u}
+}
+
+func sha512Hex(s string) string {
+	sum := sha512.Sum512([]byte(s))
+	return hex.EncodeToString(sum[:])
 }

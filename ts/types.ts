@@ -242,7 +242,7 @@ export interface BytesContent {
 	 * evaluated, relative to the project: what project_text,
 	 * project_template and project_bytes give, never written by hand. The
 	 * review names it as the content's source. */
-	file?: string;
+	file: string;
 }
 
 /** Where a file's content comes from. */

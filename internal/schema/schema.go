@@ -62,6 +62,11 @@ type Field struct {
 	Elem     Shape
 	ElemType reflect.Type
 	Required bool
+	// RequiredOn lists the variants (values of the struct's type) a field
+	// the reader takes as optional is required in (required=a|b): the
+	// TypeScript marks it so, and the declaration's form check refuses it
+	// left out.
+	RequiredOn []string
 	// Instead is what to write instead of a reference (Instead[key]).
 	Instead string
 	Mode    bool
@@ -138,7 +143,11 @@ func (f *Field) tags(tag string) error {
 			}
 			f.Instead = text
 		case "required":
-			f.Required = true
+			if v != "" {
+				f.RequiredOn = strings.Split(v, "|")
+			} else {
+				f.Required = true
+			}
 		case "mode":
 			f.Mode = true
 			f.Instead = Instead["mode"]

@@ -49,7 +49,7 @@ type Content struct {
 	// evaluated, relative to the project: what project_text,
 	// project_template and project_bytes give, never written by hand. The
 	// review names it as the content's source.
-	File string `json:"file,omitempty" zap:"instead=project_file,on=inline|template|bytes"`
+	File string `json:"file,omitempty" zap:"instead=project_file,on=inline|template|bytes,required=bytes"`
 }
 
 // Extract is how fetched bytes are unpacked.

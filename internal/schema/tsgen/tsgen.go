@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/zap-go/zap/internal/schema"
@@ -211,7 +212,7 @@ func (g *gen) iface(name string, doc []string, disc *schema.Field, v string) str
 		}
 		comment(&b, "\t", firstParagraph(g.d[g.s.Type.Name()+"."+f.GoName]))
 		opt := "?"
-		if f.Required {
+		if f.Required || disc != nil && slices.Contains(f.RequiredOn, v) {
 			opt = ""
 		}
 		fmt.Fprintf(&b, "\t%s%s: %s;\n", f.Name, opt, tsType(f))

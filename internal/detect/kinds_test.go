@@ -19,8 +19,6 @@ func Build(r *declaration.Resource, env Env) Detector {
 		return NewDirectory(declaration.BodyOf[*declaration.Directory](r), env)
 	case declaration.KindLink:
 		return NewLink(declaration.BodyOf[*declaration.Link](r), env)
-	case declaration.KindFirewall:
-		return NewFirewall(declaration.BodyOf[*declaration.Firewall](r), env)
 	}
 	return Held(fmt.Sprintf("this zap can't read %s resources yet", r.Type))
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/zap-go/zap/internal/kinds/aptrepo"
+	"github.com/zap-go/zap/internal/kinds/firewall"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -65,9 +66,9 @@ func TestBodiesAreWhatTheScriptsWrite(t *testing.T) {
 	}{
 		{vocab.OpUserSudo, sudo, []string{"deploy", "nopasswd"}},
 		{vocab.OpUserSudo, sudo, []string{"deploy", "password", "/usr/bin/id -u", "/usr/bin/systemctl restart app"}},
-		{vocab.OpNftApply, nft, []string{"deny", "allow", "22/tcp", "8081/tcp", "5353"}},
-		{vocab.OpNftApply, nft, []string{"reject", "reject", "53/udp"}},
-		{vocab.OpNftApply, nft, []string{"allow", "deny"}},
+		{firewall.OpNftApply, nft, []string{"deny", "allow", "22/tcp", "8081/tcp", "5353"}},
+		{firewall.OpNftApply, nft, []string{"reject", "reject", "53/udp"}},
+		{firewall.OpNftApply, nft, []string{"allow", "deny"}},
 	} {
 		b, ok := BodyOf(&plan.Op{Name: c.op, Args: c.args})
 		if !ok || b.Field != "text" || b.Args != 0 {

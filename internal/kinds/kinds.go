@@ -17,14 +17,14 @@
 // their tests. It exports one kind.Def, Kind,
 // and registering it is its line in all. Swap, pipeline, installer,
 // verify, database, script, apt_repo (package aptrepo), package (package
-// pkg), service and user are kept so (package's install batches and
-// service's operations keep their names, scripts and wording with the
-// planner and the executor that share them: vocab, internal/ops/scripts,
-// opcmd's Forms; user's scripts and names are still there too), and motd,
-// a kind a test build alone carries (listed in testonly_on.go), which
-// holds its wire body too and registers it (declaration.Register). The
-// other kinds (file, directory, link, firewall, build) are still split
-// the older way: a file here (<name>.go;
+// pkg), service, user and firewall are kept so (package's install
+// batches and service's operations keep their names, scripts and wording
+// with the planner and the executor that share them: vocab,
+// internal/ops/scripts, opcmd's Forms; user's and firewall's scripts, and
+// user's names, are still there too), and motd, a kind a test build alone
+// carries (listed in testonly_on.go), which holds its wire body too and
+// registers it (declaration.Register). The other kinds (file, directory,
+// link, build) are still split the older way: a file here (<name>.go;
 // directory and link share paths.go) for the steps and preview, the
 // detector in internal/detect, the names in internal/vocab, the scripts in
 // internal/ops/scripts and the wordings in internal/ops/opcmd. Moving one
@@ -55,6 +55,7 @@ import (
 	"github.com/zap-go/zap/internal/kind"
 	"github.com/zap-go/zap/internal/kinds/aptrepo"
 	"github.com/zap-go/zap/internal/kinds/database"
+	"github.com/zap-go/zap/internal/kinds/firewall"
 	"github.com/zap-go/zap/internal/kinds/installer"
 	"github.com/zap-go/zap/internal/kinds/pipeline"
 	"github.com/zap-go/zap/internal/kinds/pkg"
@@ -65,7 +66,6 @@ import (
 	"github.com/zap-go/zap/internal/kinds/verify"
 	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/ops/opcmd"
-	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
 )
@@ -83,7 +83,7 @@ var all = []kind.Kind{
 	user.Kind,
 	service.Kind,
 	swap.Kind,
-	kind.Def[*declaration.Firewall]{Name: declaration.KindFirewall, Read: detect.NewFirewall, Plan: firewallSteps, As: plan.Root},
+	firewall.Kind,
 	database.Kind,
 	verify.Kind,
 	pipeline.Kind,
@@ -126,9 +126,7 @@ type Body = kind.Body
 // bodies word the operations that have a Body, by name: those of a kind
 // that keeps its texts in its folder (kind.Def's Text) are added as byType
 // is built; the others are their kind's, in its file here.
-var bodies = map[plan.OpName]func(args []string) (Body, bool){
-	vocab.OpNftApply: nftRulesetBody,
-}
+var bodies = map[plan.OpName]func(args []string) (Body, bool){}
 
 // BodyOf returns the text op writes that its = line doesn't show, and
 // whether there is any.

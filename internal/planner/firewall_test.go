@@ -4,8 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/zap-go/zap/internal/kinds/firewall"
 	"github.com/zap-go/zap/internal/ops"
-	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
@@ -16,7 +16,7 @@ func firewallRes(id string, f declaration.Firewall) declaration.Resource {
 }
 
 func ruleMissing(i int, rule string) observation.Difference {
-	return observation.Difference{Field: vocab.FirewallRuleField(i), Observed: vocab.FirewallMissing, Desired: rule}
+	return observation.Difference{Field: firewall.FirewallRuleField(i), Observed: firewall.FirewallMissing, Desired: rule}
 }
 
 // TestFirewallSteps: which steps for which drift. An absent ufw gets every
@@ -41,12 +41,12 @@ func TestFirewallSteps(t *testing.T) {
 		{"absent, declared policies", absent(strict), []string{allow("22/tcp"), def("incoming", "reject"), def("outgoing", "deny"), enable}},
 		{"one rule missing", drifted(fw, ruleMissing(4, "Nginx Full")), []string{allow("Nginx Full"), enable}},
 		{"two rules missing", drifted(fw, ruleMissing(0, "OpenSSH"), ruleMissing(2, "53/udp")), []string{allow("OpenSSH"), allow("53/udp"), enable}},
-		{"the incoming policy differs", drifted(fw, observation.Difference{Field: vocab.FieldFirewallIncoming, Observed: "allow", Desired: "deny"}),
+		{"the incoming policy differs", drifted(fw, observation.Difference{Field: firewall.FieldFirewallIncoming, Observed: "allow", Desired: "deny"}),
 			[]string{def("incoming", "deny"), enable}},
 		{"both policies and a rule", drifted(strict,
-			observation.Difference{Field: vocab.FieldFirewallOutgoing, Observed: "allow", Desired: "deny"},
+			observation.Difference{Field: firewall.FieldFirewallOutgoing, Observed: "allow", Desired: "deny"},
 			ruleMissing(0, "22/tcp"),
-			observation.Difference{Field: vocab.FieldFirewallIncoming, Observed: "deny", Desired: "reject"}),
+			observation.Difference{Field: firewall.FieldFirewallIncoming, Observed: "deny", Desired: "reject"}),
 			[]string{allow("22/tcp"), def("incoming", "reject"), def("outgoing", "deny"), enable}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -96,7 +96,7 @@ func TestNftSteps(t *testing.T) {
 	}{
 		{"absent", absent(fw), []string{"firewall-nft-apply |  | deny | allow | 22/tcp | 53/udp | 5353"}},
 		{"a rule missing", drifted(fw, ruleMissing(1, "53/udp")), []string{"firewall-nft-apply |  | deny | allow | 22/tcp | 53/udp | 5353"}},
-		{"a chain missing", drifted(strict, observation.Difference{Field: vocab.FieldFirewallOutgoing, Observed: vocab.FirewallMissing, Desired: "deny"}),
+		{"a chain missing", drifted(strict, observation.Difference{Field: firewall.FieldFirewallOutgoing, Observed: firewall.FirewallMissing, Desired: "deny"}),
 			[]string{"firewall-nft-apply |  | reject | deny | 22/tcp"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -109,8 +109,8 @@ func TestNftSteps(t *testing.T) {
 			if got := swapOps(t, p.Changes[0]); !reflect.DeepEqual(got, c.want) {
 				t.Errorf("steps\n%q\nwant\n%q", got, c.want)
 			}
-			if _, ok := ops.Script(vocab.OpNftApply); !ok {
-				t.Errorf("no script for %s", vocab.OpNftApply)
+			if _, ok := ops.Script(firewall.OpNftApply); !ok {
+				t.Errorf("no script for %s", firewall.OpNftApply)
 			}
 			if _, err := plan.Hash(p, ops.Script); err != nil {
 				t.Errorf("hash: %v", err)

@@ -13,7 +13,8 @@
 // test holds its whole dependency graph to that (internal/planner,
 // TestNoIO).
 //
-// The names are kept one file per resource kind (firewall.go, service.go,
+// The names are kept one file per resource kind (service.go, user.go,
 // ...), those every kind uses in shell.go and limits.go. A kind kept whole
-// in its own folder (internal/kinds/<kind>, swap) keeps its names there.
+// in its own folder (internal/kinds/<kind>: swap, firewall, ...) keeps its
+// names there, unless the planner or the executor shares them.
 package vocab

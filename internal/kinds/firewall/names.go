@@ -1,4 +1,4 @@
-package vocab
+package firewall
 
 import (
 	"strconv"

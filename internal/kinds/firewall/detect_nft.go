@@ -1,13 +1,13 @@
-package detect
+package firewall
 
 import (
 	"errors"
 	"fmt"
+	"github.com/zap-go/zap/internal/detect"
 	"regexp"
 	"strconv"
 	"strings"
 
-	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -53,22 +53,22 @@ type Nft struct {
 }
 
 // Queries: nft list table inet filter, as root.
-func (n *Nft) Queries() []Query {
-	return []Query{NewProbe(observation.LaneRoot, NftProbe)}
+func (n *Nft) Queries() []detect.Query {
+	return []detect.Query{detect.NewProbe(observation.LaneRoot, NftProbe)}
 }
 
 // Verdict: see Nft. A listing that doesn't parse holds.
-func (n *Nft) Verdict(a []Answer) Result {
+func (n *Nft) Verdict(a []detect.Answer) detect.Result {
 	r, reason := firewallRead(a, "the nftables table "+NftTable)
 	if reason != "" {
-		return hold(reason)
+		return detect.Holding(reason)
 	}
 	if r.Exit != 0 {
-		return absent()
+		return detect.Absent()
 	}
 	t, err := ParseNftTable(r.Output)
 	if err != nil {
-		return hold("nft list table " + NftTable + ": " + err.Error())
+		return detect.Holding("nft list table " + NftTable + ": " + err.Error())
 	}
 	in, out := t.Base("input"), t.Base("output")
 	has := func(rule declaration.AllowRule) bool { return in != nil && in.Has(NftRuleLines(rule)...) }
@@ -121,7 +121,7 @@ func (c *NftChain) Has(lines ...string) bool {
 // reject rule (reject); "missing" for a chain that isn't there (nil).
 func (c *NftChain) Effective() string {
 	if c == nil {
-		return vocab.FirewallMissing
+		return FirewallMissing
 	}
 	if n := len(c.Rules); n > 0 && c.Rules[n-1] == "reject" {
 		return "reject"

@@ -1,21 +1,28 @@
-package kinds
-
-// A firewall is allow rules and default policies, on ufw or nftables. Its
-// wire form is pkg/declaration/kind_firewall.go; its reads are detect.Ufw
-// and detect.Nft.
+// Package firewall is the firewall kind: allow rules and default
+// policies, on ufw or nftables. Its wire form is
+// pkg/declaration/kind_firewall.go; here are its reads (Ufw and Nft), its
+// steps and the names they share with the reads (names.go), the ruleset
+// firewall-nft-apply writes as the plan shows it, and their tests. Its
+// operations' scripts stay in internal/ops/scripts and the ufw ones'
+// wording in internal/ops/opcmd's Forms, for now. internal/kinds lists
+// Kind.
+package firewall
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/zap-go/zap/internal/kind"
-	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 	"github.com/zap-go/zap/pkg/plan"
 )
 
-// firewallSteps, from the drift: for ufw, a ufw allow for each missing
+// Kind is the firewall kind, as root.
+var Kind = kind.Def[*declaration.Firewall]{Name: declaration.KindFirewall, Read: NewFirewall, Plan: steps, As: plan.Root,
+	Text: map[plan.OpName]func([]string) (kind.Body, bool){OpNftApply: nftRulesetBody}}
+
+// steps, from the drift: for ufw, a ufw allow for each missing
 // rule, then ufw default for each policy that differs, then ufw --force
 // enable (which also makes it start at boot). A firewall read absent (no ufw yet, or
 // inactive) gets every rule and both policies. The rules come first, so a
@@ -24,21 +31,21 @@ import (
 // firewall's ruleset is declarative: whatever drifted, its one step writes
 // and loads the whole table again (firewall-nft-apply INCOMING OUTGOING
 // RULE...).
-func firewallSteps(f *declaration.Firewall, at kind.Planned) ([]plan.Step, error) {
-	op := rootOps(120) // seconds, for each firewall operation
+func steps(f *declaration.Firewall, at kind.Planned) ([]plan.Step, error) {
+	op := kind.RootOps(120) // seconds, for each firewall operation
 	if f.Backend == "nftables" {
-		in, out := vocab.FirewallPolicies(f)
+		in, out := FirewallPolicies(f)
 		args := []string{in, out}
 		for _, a := range f.Allow {
-			args = append(args, vocab.FirewallRule(a))
+			args = append(args, FirewallRule(a))
 		}
-		return []plan.Step{op(vocab.OpNftApply, args...)}, nil
+		return []plan.Step{op(OpNftApply, args...)}, nil
 	}
 	all := at.Verdict == observation.Absent
 	missing := map[int]bool{}
 	policies := map[string]bool{}
 	for _, d := range at.Drift {
-		if i, ok := vocab.FirewallRuleIndex(d.Field); ok {
+		if i, ok := FirewallRuleIndex(d.Field); ok {
 			missing[i] = true
 			continue
 		}
@@ -47,30 +54,30 @@ func firewallSteps(f *declaration.Firewall, at kind.Planned) ([]plan.Step, error
 	steps := []plan.Step{}
 	for i, a := range f.Allow {
 		if all || missing[i] {
-			steps = append(steps, op(vocab.OpUfwAllow, vocab.FirewallRule(a)))
+			steps = append(steps, op(OpUfwAllow, FirewallRule(a)))
 		}
 	}
-	in, out := vocab.FirewallPolicies(f)
-	if all || policies[vocab.FieldFirewallIncoming] {
-		steps = append(steps, op(vocab.OpUfwDefault, "incoming", in))
+	in, out := FirewallPolicies(f)
+	if all || policies[FieldFirewallIncoming] {
+		steps = append(steps, op(OpUfwDefault, "incoming", in))
 	}
-	if all || policies[vocab.FieldFirewallOutgoing] {
-		steps = append(steps, op(vocab.OpUfwDefault, "outgoing", out))
+	if all || policies[FieldFirewallOutgoing] {
+		steps = append(steps, op(OpUfwDefault, "outgoing", out))
 	}
-	return append(steps, op(vocab.OpUfwEnable)), nil
+	return append(steps, op(OpUfwEnable)), nil
 }
 
 // nftRulesetBody: the ruleset firewall-nft-apply INCOMING OUTGOING RULE...
 // writes at /etc/nftables.nft, whole, as the script prints it (a test
 // holds the two to one form). Arguments the script refuses write nothing.
-func nftRulesetBody(args []string) (Body, bool) {
+func nftRulesetBody(args []string) (kind.Body, bool) {
 	if len(args) < 2 {
-		return Body{}, false
+		return kind.Body{}, false
 	}
 	policy := map[string]string{"allow": "accept", "deny": "drop", "reject": "drop"}
 	in, out := args[0], args[1]
 	if policy[in] == "" || policy[out] == "" {
-		return Body{}, false
+		return kind.Body{}, false
 	}
 	var b strings.Builder
 	chain := func(name, p, iface string) {
@@ -99,5 +106,5 @@ func nftRulesetBody(args []string) (Body, bool) {
 		b.WriteString("\t\treject\n")
 	}
 	b.WriteString("\t}\n}\n")
-	return Body{Field: "text", Text: b.String()}, true
+	return kind.Body{Field: "text", Text: b.String()}, true
 }

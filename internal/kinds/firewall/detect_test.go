@@ -1,6 +1,7 @@
-package detect
+package firewall
 
 import (
+	"github.com/zap-go/zap/internal/detect"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -31,7 +32,7 @@ func port(n int, proto string) declaration.AllowRule {
 
 func profile(name string) declaration.AllowRule { return declaration.AllowRule{Profile: name} }
 
-func ufwOut(out string) Answer { return Answer{Status: StatusOK, Output: out} }
+func ufwOut(out string) detect.Answer { return detect.Answer{Status: detect.StatusOK, Output: out} }
 
 func TestFirewallRule(t *testing.T) {
 	for _, c := range []struct {
@@ -44,14 +45,14 @@ func TestFirewallRule(t *testing.T) {
 		{port(53, "any"), "53"},
 		{profile("Nginx Full"), "Nginx Full"},
 	} {
-		if got := vocab.FirewallRule(c.rule); got != c.want {
-			t.Errorf("vocab.FirewallRule(%+v) = %q, want %q", c.rule, got, c.want)
+		if got := FirewallRule(c.rule); got != c.want {
+			t.Errorf("FirewallRule(%+v) = %q, want %q", c.rule, got, c.want)
 		}
 	}
 }
 
 func TestBuildFirewall(t *testing.T) {
-	d := NewFirewall(&declaration.Firewall{Backend: "ufw", Allow: []declaration.AllowRule{profile("OpenSSH")}}, Env{})
+	d := NewFirewall(&declaration.Firewall{Backend: "ufw", Allow: []declaration.AllowRule{profile("OpenSSH")}}, detect.Env{})
 	u, ok := d.(*Ufw)
 	if !ok {
 		t.Fatalf("a ufw firewall's detector is %T", d)
@@ -60,7 +61,7 @@ func TestBuildFirewall(t *testing.T) {
 		t.Errorf("the defaults are %q and %q, want deny and allow (resources.md)", u.Incoming, u.Outgoing)
 	}
 	q := u.Queries()
-	if len(q) != 1 || q[0].Op != OpProbe || q[0].Lane != observation.LaneRoot || q[0].Command.Text != UfwProbe || q[0].Command.Timeout != vocab.ProbeTimeout {
+	if len(q) != 1 || q[0].Op != detect.OpProbe || q[0].Lane != observation.LaneRoot || q[0].Command.Text != UfwProbe || q[0].Command.Timeout != vocab.ProbeTimeout {
 		t.Errorf("queries: %+v, want the ufw probe as root", q)
 	}
 	if !strings.Contains(UfwProbe, "LC_ALL=C") || !strings.Contains(UfwProbe, "ufw status verbose") {
@@ -78,47 +79,47 @@ func TestUfwVerdicts(t *testing.T) {
 		name     string
 		allow    []declaration.AllowRule
 		in, out  string
-		answer   Answer
-		want     Result
+		answer   detect.Answer
+		want     detect.Result
 		wantHold string
 	}{
-		{"every kind of rule present", rules(profile("OpenSSH"), port(22, "tcp"), port(53, "any"), port(123, "udp"), profile("Nginx Full"), port(9000, "tcp")), "deny", "allow", ufwOut(active), converged(), ""},
-		{"no rule declared", nil, "deny", "allow", ufwOut(active), converged(), ""},
-		{"inactive", rules(port(22, "")), "deny", "allow", ufwOut(ufwRecorded(t, "inactive.txt")), absent(), ""},
-		{"no ufw (the probe exits 127)", rules(port(22, "")), "deny", "allow", Answer{Status: StatusOK, Exit: 127}, absent(), ""},
-		{"not root (exit 1)", rules(port(22, "")), "deny", "allow", Answer{Status: StatusOK, Exit: 1, Output: ""}, absent(), ""},
-		{"timed out", rules(port(22, "")), "deny", "allow", Answer{Status: StatusTimedOut}, Result{}, "timed out after 30s"},
-		{"sudo refused", rules(port(22, "")), "deny", "allow", Answer{Status: StatusSudoFailed}, Result{}, SudoFailed},
-		{"failed to run", rules(port(22, "")), "deny", "allow", Answer{Status: StatusFailed, Detail: "killed"}, Result{}, "failed: killed"},
-		{"no Default: line (plain ufw status)", rules(port(22, "")), "deny", "allow", ufwOut(ufwRecorded(t, "plain.txt")), Result{}, "no Default: line"},
-		{"garbage", rules(port(22, "")), "deny", "allow", ufwOut("ERROR: something\n"), Result{}, "Status: line"},
-		{"policies differ", rules(port(22, "")), "deny", "allow", ufwOut(reject), drifted([]observation.Difference{
-			diff(vocab.FieldFirewallIncoming, "reject", "deny"), diff(vocab.FieldFirewallOutgoing, "deny", "allow")}), ""},
-		{"policies declared match", rules(port(22, "")), "reject", "deny", ufwOut(reject), converged(), ""},
+		{"every kind of rule present", rules(profile("OpenSSH"), port(22, "tcp"), port(53, "any"), port(123, "udp"), profile("Nginx Full"), port(9000, "tcp")), "deny", "allow", ufwOut(active), detect.Converged(), ""},
+		{"no rule declared", nil, "deny", "allow", ufwOut(active), detect.Converged(), ""},
+		{"inactive", rules(port(22, "")), "deny", "allow", ufwOut(ufwRecorded(t, "inactive.txt")), detect.Absent(), ""},
+		{"no ufw (the probe exits 127)", rules(port(22, "")), "deny", "allow", detect.Answer{Status: detect.StatusOK, Exit: 127}, detect.Absent(), ""},
+		{"not root (exit 1)", rules(port(22, "")), "deny", "allow", detect.Answer{Status: detect.StatusOK, Exit: 1, Output: ""}, detect.Absent(), ""},
+		{"timed out", rules(port(22, "")), "deny", "allow", detect.Answer{Status: detect.StatusTimedOut}, detect.Result{}, "timed out after 30s"},
+		{"sudo refused", rules(port(22, "")), "deny", "allow", detect.Answer{Status: detect.StatusSudoFailed}, detect.Result{}, detect.SudoFailed},
+		{"failed to run", rules(port(22, "")), "deny", "allow", detect.Answer{Status: detect.StatusFailed, Detail: "killed"}, detect.Result{}, "failed: killed"},
+		{"no Default: line (plain ufw status)", rules(port(22, "")), "deny", "allow", ufwOut(ufwRecorded(t, "plain.txt")), detect.Result{}, "no Default: line"},
+		{"garbage", rules(port(22, "")), "deny", "allow", ufwOut("ERROR: something\n"), detect.Result{}, "Status: line"},
+		{"policies differ", rules(port(22, "")), "deny", "allow", ufwOut(reject), detect.Drifted([]observation.Difference{
+			diff(FieldFirewallIncoming, "reject", "deny"), diff(FieldFirewallOutgoing, "deny", "allow")}), ""},
+		{"policies declared match", rules(port(22, "")), "reject", "deny", ufwOut(reject), detect.Converged(), ""},
 		// allow 80 isn't satisfied by 8080/tcp, nor 25/tcp by an allow
 		// from one address, nor 23/tcp by a deny, nor 587/tcp by an
 		// outbound allow, nor 8080/tcp by one on an interface, nor a
 		// profile by a port rule on its ports, nor 22/udp by 22/tcp.
-		{"rules that aren't the row ufw allow writes", rules(port(80, "tcp"), port(25, "tcp"), port(23, "tcp"), port(587, "tcp"), port(8080, "tcp"), profile("SSH"), port(22, "udp"), port(53, "tcp")), "deny", "allow", ufwOut(active), drifted([]observation.Difference{
-			diff("allow[0]", vocab.FirewallMissing, "80/tcp"),
-			diff("allow[1]", vocab.FirewallMissing, "25/tcp"),
-			diff("allow[2]", vocab.FirewallMissing, "23/tcp"),
-			diff("allow[3]", vocab.FirewallMissing, "587/tcp"),
-			diff("allow[4]", vocab.FirewallMissing, "8080/tcp"),
-			diff("allow[5]", vocab.FirewallMissing, "SSH"),
-			diff("allow[6]", vocab.FirewallMissing, "22/udp"),
-			diff("allow[7]", vocab.FirewallMissing, "53/tcp"),
+		{"rules that aren't the row ufw allow writes", rules(port(80, "tcp"), port(25, "tcp"), port(23, "tcp"), port(587, "tcp"), port(8080, "tcp"), profile("SSH"), port(22, "udp"), port(53, "tcp")), "deny", "allow", ufwOut(active), detect.Drifted([]observation.Difference{
+			diff("allow[0]", FirewallMissing, "80/tcp"),
+			diff("allow[1]", FirewallMissing, "25/tcp"),
+			diff("allow[2]", FirewallMissing, "23/tcp"),
+			diff("allow[3]", FirewallMissing, "587/tcp"),
+			diff("allow[4]", FirewallMissing, "8080/tcp"),
+			diff("allow[5]", FirewallMissing, "SSH"),
+			diff("allow[6]", FirewallMissing, "22/udp"),
+			diff("allow[7]", FirewallMissing, "53/tcp"),
 		}), ""},
 		// The v6 rows are IPv6's: the IPv4 row must be there.
-		{"only the v6 row", rules(port(22, "tcp"), profile("OpenSSH")), "deny", "allow", ufwOut(dropLines(active, "22/tcp                     ALLOW IN    Anywhere", "22/tcp (OpenSSH)  ")), drifted([]observation.Difference{
-			diff("allow[0]", vocab.FirewallMissing, "22/tcp"), diff("allow[1]", vocab.FirewallMissing, "OpenSSH")}), ""},
-		{"the bare profile name", rules(profile("OpenSSH"), profile("Nginx Full")), "deny", "allow", ufwOut("Status: active\nDefault: deny (incoming), allow (outgoing), disabled (routed)\n\nTo                         Action      From\n--                         ------      ----\nOpenSSH                    ALLOW IN    Anywhere\nNginx Full                 ALLOW IN    Anywhere\n"), converged(), ""},
-		{"active with no rules", rules(profile("OpenSSH")), "deny", "allow", ufwOut("Status: active\nLogging: on (low)\nDefault: deny (incoming), allow (outgoing), disabled (routed)\nNew profiles: skip\n"), drifted([]observation.Difference{diff("allow[0]", vocab.FirewallMissing, "OpenSSH")}), ""},
+		{"only the v6 row", rules(port(22, "tcp"), profile("OpenSSH")), "deny", "allow", ufwOut(dropLines(active, "22/tcp                     ALLOW IN    Anywhere", "22/tcp (OpenSSH)  ")), detect.Drifted([]observation.Difference{
+			diff("allow[0]", FirewallMissing, "22/tcp"), diff("allow[1]", FirewallMissing, "OpenSSH")}), ""},
+		{"the bare profile name", rules(profile("OpenSSH"), profile("Nginx Full")), "deny", "allow", ufwOut("Status: active\nDefault: deny (incoming), allow (outgoing), disabled (routed)\n\nTo                         Action      From\n--                         ------      ----\nOpenSSH                    ALLOW IN    Anywhere\nNginx Full                 ALLOW IN    Anywhere\n"), detect.Converged(), ""},
+		{"active with no rules", rules(profile("OpenSSH")), "deny", "allow", ufwOut("Status: active\nLogging: on (low)\nDefault: deny (incoming), allow (outgoing), disabled (routed)\nNew profiles: skip\n"), detect.Drifted([]observation.Difference{diff("allow[0]", FirewallMissing, "OpenSSH")}), ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			u := &Ufw{Allow: c.allow, Incoming: c.in, Outgoing: c.out}
-			got := u.Verdict([]Answer{c.answer})
+			got := u.Verdict([]detect.Answer{c.answer})
 			if c.wantHold != "" {
 				if got.Verdict != observation.Undetermined || !strings.Contains(got.Reason, c.wantHold) {
 					t.Errorf("got %+v, want held with %q", got, c.wantHold)
@@ -233,4 +234,8 @@ func FuzzUfwStatus(f *testing.F) {
 			}
 		}
 	})
+}
+
+func diff(field, observed, desired string) observation.Difference {
+	return observation.Difference{Field: field, Observed: observed, Desired: desired}
 }

@@ -1,8 +1,9 @@
-package detect
+package firewall
 
 import (
 	"errors"
 	"fmt"
+	"github.com/zap-go/zap/internal/detect"
 	"strings"
 
 	"github.com/zap-go/zap/internal/vocab"
@@ -30,59 +31,59 @@ type Ufw struct {
 }
 
 // NewFirewall makes a firewall's detector, its backend's (Ufw, Nft).
-func NewFirewall(f *declaration.Firewall, _ Env) Detector {
-	in, out := vocab.FirewallPolicies(f)
+func NewFirewall(f *declaration.Firewall, _ detect.Env) detect.Detector {
+	in, out := FirewallPolicies(f)
 	switch f.Backend {
 	case "ufw":
 		return &Ufw{Allow: f.Allow, Incoming: in, Outgoing: out}
 	case "nftables":
 		for i, a := range f.Allow {
 			if a.Port == 0 {
-				return Held(vocab.FirewallRuleField(i) + ": nftables has no application profiles: write a port rule, such as {port: 22}")
+				return detect.Held(FirewallRuleField(i) + ": nftables has no application profiles: write a port rule, such as {port: 22}")
 			}
 		}
 		return &Nft{Allow: f.Allow, Incoming: in, Outgoing: out}
 	}
-	return Held(fmt.Sprintf("backend: this zap can't read a %q firewall", f.Backend))
+	return detect.Held(fmt.Sprintf("backend: this zap can't read a %q firewall", f.Backend))
 }
 
 // Queries: ufw status verbose, as root.
-func (u *Ufw) Queries() []Query {
-	return []Query{NewProbe(observation.LaneRoot, UfwProbe)}
+func (u *Ufw) Queries() []detect.Query {
+	return []detect.Query{detect.NewProbe(observation.LaneRoot, UfwProbe)}
 }
 
 // Verdict: see Ufw. A status that doesn't parse, or has no Default: line
 // with both policies, holds.
-func (u *Ufw) Verdict(a []Answer) Result {
+func (u *Ufw) Verdict(a []detect.Answer) detect.Result {
 	r, reason := firewallRead(a, "ufw's status")
 	if reason != "" {
-		return hold(reason)
+		return detect.Holding(reason)
 	}
 	if r.Exit != 0 {
 		// Not set up yet: no ufw (127), or one that can't report.
-		return absent()
+		return detect.Absent()
 	}
 	st, err := ParseUfwStatus(r.Output)
 	if err != nil {
-		return hold("ufw status verbose: " + err.Error())
+		return detect.Holding("ufw status verbose: " + err.Error())
 	}
 	if !st.Active {
-		return absent()
+		return detect.Absent()
 	}
 	if st.Incoming == "" || st.Outgoing == "" {
-		return hold("ufw status verbose printed no Default: line with the incoming and outgoing policies: Zap can't tell the firewall's defaults")
+		return detect.Holding("ufw status verbose printed no Default: line with the incoming and outgoing policies: Zap can't tell the firewall's defaults")
 	}
 	return firewallVerdict(u.Allow, st.Allows, [2]string{st.Incoming, st.Outgoing}, [2]string{u.Incoming, u.Outgoing})
 }
 
 // firewallRead is a firewall's one read, or the reason to hold: other
 // than one answer, or a probe that didn't run (what names what it read).
-func firewallRead(a []Answer, what string) (Answer, string) {
+func firewallRead(a []detect.Answer, what string) (detect.Answer, string) {
 	if len(a) != 1 {
-		return Answer{}, fmt.Sprintf("%d answers for the firewall's 1 read", len(a))
+		return detect.Answer{}, fmt.Sprintf("%d answers for the firewall's 1 read", len(a))
 	}
-	if a[0].Status != StatusOK {
-		return Answer{}, problem(a[0], what, vocab.ProbeTimeout)
+	if a[0].Status != detect.StatusOK {
+		return detect.Answer{}, detect.Problem(a[0], what, vocab.ProbeTimeout)
 	}
 	return a[0], ""
 }
@@ -91,22 +92,22 @@ func firewallRead(a []Answer, what string) (Answer, string) {
 // a difference for each declared rule allows doesn't find, in declared
 // order, then for the incoming and the outgoing policy, each where the
 // observed one isn't the desired one.
-func firewallVerdict(allow []declaration.AllowRule, allows func(declaration.AllowRule) bool, observed, desired [2]string) Result {
+func firewallVerdict(allow []declaration.AllowRule, allows func(declaration.AllowRule) bool, observed, desired [2]string) detect.Result {
 	var d []observation.Difference
 	for i, rule := range allow {
 		if !allows(rule) {
-			d = append(d, observation.Difference{Field: vocab.FirewallRuleField(i), Observed: vocab.FirewallMissing, Desired: vocab.FirewallRule(rule)})
+			d = append(d, observation.Difference{Field: FirewallRuleField(i), Observed: FirewallMissing, Desired: FirewallRule(rule)})
 		}
 	}
-	for i, field := range [2]string{vocab.FieldFirewallIncoming, vocab.FieldFirewallOutgoing} {
+	for i, field := range [2]string{FieldFirewallIncoming, FieldFirewallOutgoing} {
 		if observed[i] != desired[i] {
 			d = append(d, observation.Difference{Field: field, Observed: observed[i], Desired: desired[i]})
 		}
 	}
 	if len(d) == 0 {
-		return converged()
+		return detect.Converged()
 	}
-	return drifted(d)
+	return detect.Drifted(d)
 }
 
 // UfwStatus is what ufw status verbose says.
@@ -136,7 +137,7 @@ type UfwRow struct {
 // rule whole; a profile's either its bare name or the verbose
 // "<ports>/<proto> (<name>)".
 func (s *UfwStatus) Allows(rule declaration.AllowRule) bool {
-	want := vocab.FirewallRule(rule)
+	want := FirewallRule(rule)
 	for _, r := range s.Rows {
 		if r.V6 || r.Action != "ALLOW IN" || r.From != "Anywhere" {
 			continue

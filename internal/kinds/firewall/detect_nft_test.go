@@ -1,11 +1,11 @@
-package detect
+package firewall
 
 import (
+	"github.com/zap-go/zap/internal/detect"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -13,7 +13,7 @@ import (
 func nftRecorded(t testing.TB, name string) string { return recorded(t, "nft", name) }
 
 func TestBuildNft(t *testing.T) {
-	d := NewFirewall(&declaration.Firewall{Backend: "nftables", Allow: []declaration.AllowRule{port(22, "")}, DefaultIncoming: "reject"}, Env{})
+	d := NewFirewall(&declaration.Firewall{Backend: "nftables", Allow: []declaration.AllowRule{port(22, "")}, DefaultIncoming: "reject"}, detect.Env{})
 	n, ok := d.(*Nft)
 	if !ok {
 		t.Fatalf("an nftables firewall's detector is %T", d)
@@ -22,10 +22,10 @@ func TestBuildNft(t *testing.T) {
 		t.Errorf("policies %q %q", n.Incoming, n.Outgoing)
 	}
 	q := n.Queries()
-	if len(q) != 1 || q[0].Op != OpProbe || q[0].Lane != observation.LaneRoot || q[0].Command.Text != NftProbe || !strings.Contains(NftProbe, "nft list table inet filter") {
+	if len(q) != 1 || q[0].Op != detect.OpProbe || q[0].Lane != observation.LaneRoot || q[0].Command.Text != NftProbe || !strings.Contains(NftProbe, "nft list table inet filter") {
 		t.Errorf("queries: %+v, want nft list table inet filter as root", q)
 	}
-	p := NewFirewall(&declaration.Firewall{Backend: "nftables", Allow: []declaration.AllowRule{profile("OpenSSH")}}, Env{})
+	p := NewFirewall(&declaration.Firewall{Backend: "nftables", Allow: []declaration.AllowRule{profile("OpenSSH")}}, detect.Env{})
 	if got := p.Verdict(nil); got.Verdict != observation.Undetermined || !strings.Contains(got.Reason, "allow[0]: nftables has no application profiles") {
 		t.Errorf("a profile on nftables: %+v", got)
 	}
@@ -42,14 +42,14 @@ func TestNftVerdicts(t *testing.T) {
 			name     string
 			allow    []declaration.AllowRule
 			in, out  string
-			answer   Answer
-			want     Result
+			answer   detect.Answer
+			want     detect.Result
 			wantHold string
 		}{
-			{"no table yet (exit 1)", rules(port(22, "")), "deny", "allow", Answer{Status: StatusOK, Exit: 1}, absent(), ""},
-			{"no nft (exit 127)", rules(port(22, "")), "deny", "allow", Answer{Status: StatusOK, Exit: 127}, absent(), ""},
-			{"timed out", rules(port(22, "")), "deny", "allow", Answer{Status: StatusTimedOut}, Result{}, "timed out after 30s"},
-			{"garbage", rules(port(22, "")), "deny", "allow", ufwOut("Error: x\n"), Result{}, "doesn't begin"},
+			{"no table yet (exit 1)", rules(port(22, "")), "deny", "allow", detect.Answer{Status: detect.StatusOK, Exit: 1}, detect.Absent(), ""},
+			{"no nft (exit 127)", rules(port(22, "")), "deny", "allow", detect.Answer{Status: detect.StatusOK, Exit: 127}, detect.Absent(), ""},
+			{"timed out", rules(port(22, "")), "deny", "allow", detect.Answer{Status: detect.StatusTimedOut}, detect.Result{}, "timed out after 30s"},
+			{"garbage", rules(port(22, "")), "deny", "allow", ufwOut("Error: x\n"), detect.Result{}, "doesn't begin"},
 		}
 		if mixed {
 			cases = append(cases,
@@ -60,25 +60,25 @@ func TestNftVerdicts(t *testing.T) {
 					name     string
 					allow    []declaration.AllowRule
 					in, out  string
-					answer   Answer
-					want     Result
+					answer   detect.Answer
+					want     detect.Result
 					wantHold string
-				}{"rules present, counter and comment set aside", rules(port(22, "tcp"), port(53, "udp"), port(80, "tcp")), "reject", "reject", ufwOut(out), converged(), ""},
+				}{"rules present, counter and comment set aside", rules(port(22, "tcp"), port(53, "udp"), port(80, "tcp")), "reject", "reject", ufwOut(out), detect.Converged(), ""},
 				struct {
 					name     string
 					allow    []declaration.AllowRule
 					in, out  string
-					answer   Answer
-					want     Result
+					answer   detect.Answer
+					want     detect.Result
 					wantHold string
-				}{"lines that aren't the whole rule", rules(port(25, "tcp"), port(26, "tcp"), port(5353, "any"), port(22, "udp"), port(2, "tcp")), "deny", "allow", ufwOut(out), drifted([]observation.Difference{
-					diff("allow[0]", vocab.FirewallMissing, "25/tcp"),
-					diff("allow[1]", vocab.FirewallMissing, "26/tcp"),
-					diff("allow[2]", vocab.FirewallMissing, "5353"),
-					diff("allow[3]", vocab.FirewallMissing, "22/udp"),
-					diff("allow[4]", vocab.FirewallMissing, "2/tcp"),
-					diff(vocab.FieldFirewallIncoming, "reject", "deny"),
-					diff(vocab.FieldFirewallOutgoing, "reject", "allow"),
+				}{"lines that aren't the whole rule", rules(port(25, "tcp"), port(26, "tcp"), port(5353, "any"), port(22, "udp"), port(2, "tcp")), "deny", "allow", ufwOut(out), detect.Drifted([]observation.Difference{
+					diff("allow[0]", FirewallMissing, "25/tcp"),
+					diff("allow[1]", FirewallMissing, "26/tcp"),
+					diff("allow[2]", FirewallMissing, "5353"),
+					diff("allow[3]", FirewallMissing, "22/udp"),
+					diff("allow[4]", FirewallMissing, "2/tcp"),
+					diff(FieldFirewallIncoming, "reject", "deny"),
+					diff(FieldFirewallOutgoing, "reject", "allow"),
 				}), ""},
 			)
 		} else {
@@ -87,25 +87,25 @@ func TestNftVerdicts(t *testing.T) {
 					name     string
 					allow    []declaration.AllowRule
 					in, out  string
-					answer   Answer
-					want     Result
+					answer   detect.Answer
+					want     detect.Result
 					wantHold string
-				}{"the ruleset Zap writes", rules(port(22, ""), port(8081, "tcp"), port(5353, "any")), "deny", "allow", ufwOut(out), converged(), ""},
+				}{"the ruleset Zap writes", rules(port(22, ""), port(8081, "tcp"), port(5353, "any")), "deny", "allow", ufwOut(out), detect.Converged(), ""},
 				struct {
 					name     string
 					allow    []declaration.AllowRule
 					in, out  string
-					answer   Answer
-					want     Result
+					answer   detect.Answer
+					want     detect.Result
 					wantHold string
-				}{"another policy declared", rules(port(22, "")), "reject", "deny", ufwOut(out), drifted([]observation.Difference{
-					diff(vocab.FieldFirewallIncoming, "deny", "reject"), diff(vocab.FieldFirewallOutgoing, "allow", "deny")}), ""},
+				}{"another policy declared", rules(port(22, "")), "reject", "deny", ufwOut(out), detect.Drifted([]observation.Difference{
+					diff(FieldFirewallIncoming, "deny", "reject"), diff(FieldFirewallOutgoing, "allow", "deny")}), ""},
 			)
 		}
 		for _, c := range cases {
 			t.Run(name+"/"+c.name, func(t *testing.T) {
 				n := &Nft{Allow: c.allow, Incoming: c.in, Outgoing: c.out}
-				got := n.Verdict([]Answer{c.answer})
+				got := n.Verdict([]detect.Answer{c.answer})
 				if c.wantHold != "" {
 					if got.Verdict != observation.Undetermined || !strings.Contains(got.Reason, c.wantHold) {
 						t.Errorf("got %+v, want held with %q", got, c.wantHold)
@@ -124,18 +124,18 @@ func TestNftVerdicts(t *testing.T) {
 // too.
 func TestNftMissingChains(t *testing.T) {
 	n := &Nft{Allow: []declaration.AllowRule{port(22, "")}, Incoming: "deny", Outgoing: "allow"}
-	got := n.Verdict([]Answer{ufwOut("table inet filter {\n\tchain forward {\n\t\ttype filter hook forward priority filter; policy drop;\n\t}\n}\n")})
-	want := drifted([]observation.Difference{
-		diff("allow[0]", vocab.FirewallMissing, "22/tcp"),
-		diff(vocab.FieldFirewallIncoming, vocab.FirewallMissing, "deny"),
-		diff(vocab.FieldFirewallOutgoing, vocab.FirewallMissing, "allow"),
+	got := n.Verdict([]detect.Answer{ufwOut("table inet filter {\n\tchain forward {\n\t\ttype filter hook forward priority filter; policy drop;\n\t}\n}\n")})
+	want := detect.Drifted([]observation.Difference{
+		diff("allow[0]", FirewallMissing, "22/tcp"),
+		diff(FieldFirewallIncoming, FirewallMissing, "deny"),
+		diff(FieldFirewallOutgoing, FirewallMissing, "allow"),
 	})
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)
 	}
 	// A chain named input that isn't a base chain isn't the input chain.
-	got = n.Verdict([]Answer{ufwOut("table inet filter {\n\tchain input {\n\t\ttcp dport 22 accept\n\t}\n\tchain out {\n\t\ttype filter hook output priority 0; policy accept;\n\t}\n}\n")})
-	want = drifted([]observation.Difference{diff("allow[0]", vocab.FirewallMissing, "22/tcp"), diff(vocab.FieldFirewallIncoming, vocab.FirewallMissing, "deny")})
+	got = n.Verdict([]detect.Answer{ufwOut("table inet filter {\n\tchain input {\n\t\ttcp dport 22 accept\n\t}\n\tchain out {\n\t\ttype filter hook output priority 0; policy accept;\n\t}\n}\n")})
+	want = detect.Drifted([]observation.Difference{diff("allow[0]", FirewallMissing, "22/tcp"), diff(FieldFirewallIncoming, FirewallMissing, "deny")})
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)
 	}

@@ -181,6 +181,3 @@ func perms(mode, owner, group string) []kind.Line {
 	}
 	return out
 }
-
-// rootOps is kind.RootOps.
-var rootOps = kind.RootOps

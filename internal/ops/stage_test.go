@@ -695,3 +695,45 @@ func TestStagedLeftoverPIDNamespace(t *testing.T) {
 		})
 	}
 }
+
+// TestStagedNameTakenBeforeItsLock: a cleaner in the same directory may take
+// a writer's .zap.lk. file after mktemp made it and before the writer locked
+// it (it looks like a killed writer's then). The writer stages another
+// rather than failing: here a wrapped mktemp removes the first file it
+// makes (taken before the open), and a wrapped stat removes the staged name
+// when first asked about fd 3 (taken after the open). Each put still
+// writes its file, and nothing is left staged.
+func TestStagedNameTakenBeforeItsLock(t *testing.T) {
+	for _, sh := range opShells(t, "put", os.Getenv("PATH"), []string{"base64", "chmod", "chown", "mkdir", "mktemp", "mv", "rm", "sha512sum", "stat"}) {
+		for _, tool := range []string{"mktemp", "stat"} {
+			t.Run(sh.name+"/"+tool, func(t *testing.T) {
+				path := flockPath(t, sh, true, tool)
+				if path == "" {
+					t.Skip("no flock here")
+				}
+				real := lookIn(t, sh.path, tool)
+				mark := filepath.Join(t.TempDir(), "taken")
+				var wrap string
+				if tool == "mktemp" {
+					wrap = "#!/bin/sh\nn=$(" + real + " \"$@\") || exit\ncase $n in *.zap.lk.*) [ -e " + mark + " ] || { rm -f -- \"$n\"; : > " + mark + "; } ;; esac\nprintf '%s\\n' \"$n\"\n"
+				} else {
+					wrap = "#!/bin/sh\nfor a; do\n\tif [ \"$a\" = /proc/self/fd/3 ] && [ ! -e " + mark + " ]; then rm -f ./.zap.lk.??????; : > " + mark + "; fi\ndone\nexec " + real + " \"$@\"\n"
+				}
+				if err := os.WriteFile(filepath.Join(path, tool), []byte(wrap), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				dir := reachable(t)
+				runToEnd(t, "the put", putCmd(sh, path, dir+"/a", "kept\n"))
+				if _, err := os.Stat(mark); err != nil {
+					t.Fatalf("the wrapped %s never took the staged name: %v", tool, err)
+				}
+				if got := readText(t, filepath.Join(dir, "a")); got != "kept\n" {
+					t.Errorf("a holds %q, want %q", got, "kept\n")
+				}
+				if got := staged(t, dir); len(got) != 0 {
+					t.Errorf("%v left staged", got)
+				}
+			})
+		}
+	}
+}

@@ -141,7 +141,10 @@ zap_stage() {
 	zap_n=0
 	while :; do
 		tmp=$(umask 077 && mktemp "./.zap.${zap_name}XXXXXX") || zap_fail 1 "can't stage a file in ${dir-$PWD}"
-		command exec 3<"$tmp" || zap_fail 94 "the staged file ${dir-$PWD}/${tmp#./} changed under it"
+		if ! command exec 3<"$tmp"; then
+			! zap_gone || continue
+			zap_fail 94 "the staged file ${dir-$PWD}/${tmp#./} changed under it"
+		fi
 		if [ -n "$zap_late_read" ] && [ -z "${here:-}" ]; then
 			zap_below fd
 			zap_st=$zap_fd
@@ -157,6 +160,7 @@ zap_stage() {
 			zap_st=$(stat -L -c '%f %u %g %h %s %d:%i' /proc/self/fd/3)
 		fi
 		set -- $zap_st
+		if ! zap_at_name && zap_gone; then continue; fi
 		if [ $((0x$1 & 0170000)) -ne $((0100000)) ] || [ "$2" != "$me" ] || [ "$4" != 1 ] || [ "$5" != 0 ] ||
 			! zap_at_name; then
 			zap_fail 94 "the staged file ${dir-$PWD}/${tmp#./} changed under it"
@@ -171,6 +175,16 @@ zap_stage() {
 		staged= zap_n=$((zap_n + 1))
 		exec 3<&-
 	done
+}
+# zap_gone: true, counting a try, when the staged lk. name is gone before
+# the file was locked: a cleaner took the file, not yet locked, for a killed
+# writer's, so another is staged (three tries, as after the lock).
+zap_gone() {
+	if [ "$zap_name" != lk. ] || [ -e "$tmp" ] || [ -L "$tmp" ] || [ "$zap_n" -ge 3 ]; then
+		return 1
+	fi
+	zap_n=$((zap_n + 1))
+	exec 3<&-
 }
 # zap_at_name: true when the name tmp is, not through a link, the file open
 # on fd 3 (test's -ef: the same device and inode, read by the shell itself).

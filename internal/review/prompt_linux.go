@@ -28,14 +28,22 @@ func Ask(tty *os.File, out io.Writer, flush func(), p *plan.Plan, reason string,
 // answers it. Only those eight characters, in either case, say yes; an
 // error reading the answer is an error, not a no.
 func AskHash(tty *os.File, out io.Writer, flush func(), hash, reason string, show func(io.Writer)) (bool, error) {
+	return ask(tty, out, flush, hash, show,
+		fmt.Sprintf("\nThis plan has no review (%s).\n", reason),
+		"To execute exactly this plan, type the first eight characters of its plan_hash: ")
+}
+
+// ask is AskHash's and AskCombined's question: show, then note, then
+// (what was typed ahead discarded before the question appears, not after:
+// an answer typed once it shows must be read) question, and yes only for
+// the first eight characters of hash, in either case.
+func ask(tty *os.File, out io.Writer, flush func(), hash string, show func(io.Writer), note, question string) (bool, error) {
 	show(out)
-	fmt.Fprintf(out, "\nThis plan has no review (%s).\n", reason)
-	// Discard what was typed ahead before the question appears, not
-	// after: an answer typed once it shows must be read.
+	fmt.Fprint(out, note)
 	if err := unix.IoctlSetInt(int(tty.Fd()), unix.TCFLSH, unix.TCIFLUSH); err != nil {
 		return false, fmt.Errorf("discard the input typed ahead: %w", err)
 	}
-	fmt.Fprint(out, "To execute exactly this plan, type the first eight characters of its plan_hash: ")
+	fmt.Fprint(out, question)
 	flush()
 	answer, err := readLine(tty)
 	if err != nil {

@@ -56,13 +56,16 @@ lab:
 
 check: fmt vet staticcheck tidy-check docs-check types-check
 
-# ts/types.ts's interfaces are generated from the declaration's structs
-# (internal/schema/tsgen): generate rewrites them, types-check fails when the
-# checked-in file isn't current.
+# The declaration's field docs are read from its Go doc comments into
+# internal/schema/docs.json (internal/schema/docsrc), and ts/types.ts's
+# interfaces are generated from its structs and those docs
+# (internal/schema/tsgen): generate rewrites both, in that order;
+# types-check fails when either checked-in file isn't current.
 generate:
-	$(GO) generate ./ts
+	$(GO) generate ./internal/schema ./ts
 
 types-check:
+	$(GO) run ./internal/schema/docsrc/gen -check internal/schema/docs.json
 	$(GO) run ./internal/schema/tsgen/gen -check ts/types.ts
 
 # The pages' own checks: docs/architecture.md at most 600 lines, and every

@@ -130,7 +130,9 @@ export interface InstallerSpec extends Common {
 }
 
 /** A user's authorized_keys: copied from another account's, or listed. */
-export type SshKeys = { copy_from: string } | { keys: string[] };
+export type SshKeys =
+	| { /** Another account whose authorized_keys are copied. */ copy_from: string }
+	| { /** The public keys, one authorized_keys line each. */ keys: string[] };
 
 /** A sudo mode: with or without the user's password. */
 export type SudoMode = 'nopasswd' | 'password';
@@ -151,6 +153,8 @@ export interface UserSpec extends Common {
 	/** The account's authorized_keys, authoritative: keys not declared are
 	 * removed. Setting it also makes the password field *. */
 	ssh_keys?: SshKeys;
+	/** A user's sudo grant: every command in a mode, listed commands in a
+	 * mode, or false to remove the user's sudoers file. */
 	sudo?: Sudo;
 	/** Supplementary groups the user is added to. Additive: groups not
 	 * listed are left alone. */
@@ -216,13 +220,17 @@ export interface SourceContent {
 
 /** How fetched bytes are unpacked: placed as they are, or extracted from a
  * tarball, optionally dropping leading path components. */
-export type Extract = { type: 'none' } | { type: 'tar.xz' | 'tar.gz'; strip_components?: number };
+export type Extract =
+	| { /** none, tar.xz or tar.gz. */ type: 'none' }
+	| { type: 'tar.xz' | 'tar.gz'; /** How many leading directories of each archive path to drop,
+	 * as tar's --strip-components; a tar extract only, 0 or more. */ strip_components?: number };
 
 /** Content fetched from a URL and pinned by blake3. */
 export interface RemoteContent {
 	type: 'remote';
 	/** https:// (http:// only to a loopback host). Takes a reference. */
 	url: string;
+	/** How the fetched bytes are unpacked: 'none' takes them as they are. */
 	extract?: Extract;
 	/** A bearer token for a private byte host, typically a reference: a
 	 * secret by this use, resolved at the fetch and never hashed. */
@@ -252,10 +260,13 @@ export type Content = InlineContent | TemplateContent | SourceContent | RemoteCo
 export interface FileSpec extends Common {
 	/** Takes a reference and ~. */
 	path: string;
+	/** Where the file's text comes from, by its type. */
 	content: Content;
 	/** The octal mode, such as '644'. A string, not a number. */
 	mode?: string;
+	/** The account that owns the file, by name; left as it is when unset. */
 	owner?: string;
+	/** The file's group, by name; left as it is when unset. */
 	group?: string;
 	/** Ids of services restarted or reloaded (as each declares) when this
 	 * file changes. */
@@ -304,6 +315,7 @@ export interface DatabaseAuth {
 
 /** A PostgreSQL database and the role that owns it. */
 export interface DatabaseSpec extends Common {
+	/** The database server: 'postgresql' is the only engine. */
 	engine: 'postgresql';
 	/** Takes a reference. */
 	database_name: string;
@@ -333,6 +345,8 @@ export type AllowRule = string | { port: number; proto?: 'tcp' | 'udp' | 'any' }
 export interface FirewallSpec extends Common {
 	/** nftables needs an enabled service 'nftables' in the same config. */
 	backend: 'ufw' | 'nftables';
+	/** The traffic let in: a port (with its protocol and source) or an
+	 * application profile each. Rules not listed are left in place. */
 	allow: AllowRule[];
 	/** Default 'deny'. */
 	default_incoming?: Policy;
@@ -346,9 +360,11 @@ export interface PathExistsAssertion {
 	type: 'path_exists';
 	/** Absolute, as written; takes no reference. */
 	path: string;
+	/** The path must be a file or a directory (a link is followed). */
 	file_type?: 'file' | 'directory';
 	/** The octal mode, such as '644'. */
 	mode?: string;
+	/** The account that must own the path, by name. */
 	owner?: string;
 	/** Whether the size must be above zero (default false). */
 	not_empty?: boolean;
@@ -357,6 +373,7 @@ export interface PathExistsAssertion {
 /** Asserts that a command exits 0, optionally printing a substring. */
 export interface CommandAssertion {
 	type: 'command';
+	/** The command that must exit 0. Takes references. */
 	run: string;
 	/** A substring stdout must hold. */
 	expect?: string;
@@ -368,6 +385,7 @@ export type Assertion = PathExistsAssertion | CommandAssertion;
 /** A list of assertions checked at detection and again, in order, on a
  * wetrun. */
 export interface VerifySpec extends Common {
+	/** The checks, each read by its type; every one must hold. */
 	assertions: Assertion[];
 }
 
@@ -375,7 +393,10 @@ export interface VerifySpec extends Common {
 export interface PipelineStep {
 	/** Unique within the pipeline. */
 	id: string;
+	/** The command, run by sh as the login user; a failing one stops the
+	 * pipeline. Takes references. */
 	run: string;
+	/** A label for output, one line. */
 	name?: string;
 }
 
@@ -383,6 +404,7 @@ export interface PipelineStep {
  * reads converged. A pipeline-level env, and a step's cwd, env or
  * depends_on, are refused: write them into the step's run. */
 export interface PipelineSpec extends Common {
+	/** The commands, run in the order listed on every wetrun. */
 	steps: PipelineStep[];
 	/** Steps run one at a time: 1 is the only value. */
 	max_concurrency?: 1;
@@ -390,6 +412,7 @@ export interface PipelineSpec extends Common {
 
 /** A minisign check of a build source before it is cached or pinned. */
 export interface SourceVerify {
+	/** The signature scheme: 'minisign' is the only one. */
 	scheme: 'minisign';
 	/** The key's 56 base64 characters, beginning RW. */
 	public_key: string;
@@ -400,12 +423,16 @@ export interface SourceVerify {
 
 /** Where a build's source archive comes from. */
 export interface BuildSource {
+	/** Where the archive comes from: 'remote' (a URL) is the only source. */
 	type: 'remote';
 	/** Takes a reference. */
 	url: string;
+	/** How the fetched bytes are unpacked before the build runs. */
 	extract?: Extract;
 	/** A bearer token for a private byte host, typically a reference. */
 	auth?: string;
+	/** A minisign signature the archive must carry before it is cached or
+	 * pinned. */
 	verify?: SourceVerify;
 	/** A vendored pin; without it the pin is tracked in zap.lock. */
 	blake3?: string;
@@ -413,6 +440,7 @@ export interface BuildSource {
 
 /** A tool built from a pinned source archive. */
 export interface BuildSpec extends Common {
+	/** The archive the build starts from, fetched and pinned. */
 	source: BuildSource;
 	/** The build command, run unprivileged in the extracted source. */
 	run: string;
@@ -458,6 +486,8 @@ export interface DeploySpec {
 	service?: string;
 	/** How many releases are kept, 2 at least. */
 	releases?: number;
+	/** The HTTPS check polled after the restart; a failing one rolls the
+	 * release back. Without it the swap alone decides. */
 	health?: DeployHealth;
 }
 

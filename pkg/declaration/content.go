@@ -19,6 +19,7 @@ import (
 //
 // It is read by its Type: only the fields of its type are set.
 type Content struct {
+	// Where the text comes from: inline, template, source, remote or bytes.
 	Type ContentType `json:"type" zap:"instead=content_type,enum=inline|template|source|remote|bytes,refuse=a content type"`
 	// The file's bytes, as text. Takes no reference: a per-environment value
 	// goes through a template variable.
@@ -34,7 +35,8 @@ type Content struct {
 	// Absolute or under ~, on the target. Takes a reference.
 	Path *Text `json:"path,omitempty" zap:"on=source,required"`
 	// https:// (http:// only to a loopback host). Takes a reference.
-	URL     *Text    `json:"url,omitempty" zap:"on=remote,required"`
+	URL *Text `json:"url,omitempty" zap:"on=remote,required"`
+	// How the fetched bytes are unpacked: 'none' takes them as they are.
 	Extract *Extract `json:"extract,omitempty" zap:"on=remote"`
 	// A bearer token for a private byte host, typically a reference: a
 	// secret by this use, resolved at the fetch and never hashed.
@@ -54,8 +56,11 @@ type Content struct {
 
 // Extract is how fetched bytes are unpacked.
 type Extract struct {
-	Type            ExtractType `json:"type" zap:"instead=enum,enum=none|tar.xz|tar.gz,refuse=an extract type"`
-	StripComponents *int        `json:"strip_components,omitempty" zap:"instead=count"`
+	// none, tar.xz or tar.gz.
+	Type ExtractType `json:"type" zap:"instead=enum,enum=none|tar.xz|tar.gz,refuse=an extract type"`
+	// How many leading directories of each archive path to drop, as tar's
+	// --strip-components; a tar extract only, 0 or more.
+	StripComponents *int `json:"strip_components,omitempty" zap:"instead=count"`
 }
 
 // Var is a template variable's value: a Text for a string (which may hold

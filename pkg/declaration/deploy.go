@@ -27,8 +27,10 @@ type Deploy struct {
 	// The service restarted after the swap.
 	Service string `json:"service,omitempty" zap:"instead=service"`
 	// How many releases are kept, 2 at least.
-	Releases *int    `json:"releases,omitempty" zap:"instead=count"`
-	Health   *Health `json:"health,omitempty"`
+	Releases *int `json:"releases,omitempty" zap:"instead=count"`
+	// The HTTPS check polled after the restart; a failing one rolls the
+	// release back. Without it the swap alone decides.
+	Health *Health `json:"health,omitempty"`
 }
 
 // Health is the health gate of a deploy: https://<domain><path> polled from

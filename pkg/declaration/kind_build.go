@@ -11,6 +11,7 @@ import (
 
 // Build is a tool built from a pinned source archive.
 type Build struct {
+	// The archive the build starts from, fetched and pinned.
 	Source Source `json:"source"`
 	// The build command, run unprivileged in the extracted source.
 	Run Text `json:"run"`
@@ -24,12 +25,16 @@ type Build struct {
 
 // Source is where a build's source archive comes from.
 type Source struct {
+	// Where the archive comes from: 'remote' (a URL) is the only source.
 	Type string `json:"type" zap:"instead=source_type,enum=remote,refuse=a source type"`
 	// Takes a reference.
-	URL     Text     `json:"url"`
+	URL Text `json:"url"`
+	// How the fetched bytes are unpacked before the build runs.
 	Extract *Extract `json:"extract,omitempty"`
 	// A bearer token for a private byte host, typically a reference.
-	Auth   *Text         `json:"auth,omitempty"`
+	Auth *Text `json:"auth,omitempty"`
+	// A minisign signature the archive must carry before it is cached or
+	// pinned.
 	Verify *Verification `json:"verify,omitempty"`
 	// A vendored pin; without it the pin is tracked in zap.lock.
 	Blake3 string `json:"blake3,omitempty" zap:"instead=pin"`
@@ -38,6 +43,7 @@ type Source struct {
 // Verification is a minisign check of a build source before it is cached or
 // pinned.
 type Verification struct {
+	// The signature scheme: 'minisign' is the only one.
 	Scheme string `json:"scheme" zap:"instead=minisign,enum=minisign"`
 	// The key's 56 base64 characters, beginning RW.
 	PublicKey string `json:"public_key" zap:"instead=public_key"`

@@ -12,6 +12,7 @@ import (
 
 // Database is a PostgreSQL database and the role that owns it.
 type Database struct {
+	// The database server: 'postgresql' is the only engine.
 	Engine string `json:"engine" zap:"instead=engine,enum=postgresql"`
 	// Takes a reference.
 	DatabaseName Text `json:"database_name"`

@@ -5,11 +5,14 @@ import "slices"
 // File is a regular file, written whole.
 type File struct {
 	// Takes a reference and ~.
-	Path    Text    `json:"path"`
+	Path Text `json:"path"`
+	// Where the file's text comes from, by its type.
 	Content Content `json:"content"`
 	// The octal mode, such as '644'. A string, not a number.
-	Mode  string `json:"mode,omitempty" zap:"mode"`
+	Mode string `json:"mode,omitempty" zap:"mode"`
+	// The account that owns the file, by name; left as it is when unset.
 	Owner string `json:"owner,omitempty" zap:"instead=account"`
+	// The file's group, by name; left as it is when unset.
 	Group string `json:"group,omitempty" zap:"instead=account"`
 	// Ids of services restarted or reloaded (as each declares) when this
 	// file changes.

@@ -15,8 +15,10 @@ import (
 // additive.
 type Firewall struct {
 	// nftables needs an enabled service 'nftables' in the same config.
-	Backend string      `json:"backend" zap:"instead=backend,enum=ufw|nftables"`
-	Allow   []AllowRule `json:"allow" zap:"hook=allow" ts:"AllowRule[]"`
+	Backend string `json:"backend" zap:"instead=backend,enum=ufw|nftables"`
+	// The traffic let in: a port (with its protocol and source) or an
+	// application profile each. Rules not listed are left in place.
+	Allow []AllowRule `json:"allow" zap:"hook=allow" ts:"AllowRule[]"`
 	// Default 'deny'.
 	DefaultIncoming string `json:"default_incoming,omitempty" zap:"instead=enum" ts:"Policy"`
 	// Default 'allow'.

@@ -17,8 +17,11 @@ import (
 // that the structural gate can refuse them by name: the executor doesn't run
 // them. The TypeScript types leave them out (ts:"-").
 type Pipeline struct {
-	Steps []Step          `json:"steps"`
-	Env   map[string]Text `json:"env,omitempty" zap:"instead=varname" ts:"-"`
+	// The commands, run in the order listed on every wetrun.
+	Steps []Step `json:"steps"`
+	// Refused: a pipeline takes no environment; set variables inside each
+	// step's run.
+	Env map[string]Text `json:"env,omitempty" zap:"instead=varname" ts:"-"`
 	// Steps run one at a time: 1 is the only value.
 	MaxConcurrency *int `json:"max_concurrency,omitempty" zap:"instead=count" ts:"1"`
 }
@@ -26,12 +29,18 @@ type Pipeline struct {
 // Step is one step of a pipeline.
 type Step struct {
 	// Unique within the pipeline.
-	ID        string          `json:"id" zap:"instead=step"`
-	Run       Text            `json:"run"`
-	Name      string          `json:"name,omitempty" zap:"instead=name"`
-	Cwd       string          `json:"cwd,omitempty" zap:"instead=step" ts:"-"`
-	Env       map[string]Text `json:"env,omitempty" zap:"instead=varname" ts:"-"`
-	DependsOn []string        `json:"depends_on,omitempty" zap:"instead=ids" ts:"-"`
+	ID string `json:"id" zap:"instead=step"`
+	// The command, run by sh as the login user; a failing one stops the
+	// pipeline. Takes references.
+	Run Text `json:"run"`
+	// A label for output, one line.
+	Name string `json:"name,omitempty" zap:"instead=name"`
+	// Refused: write cd ... && inside run.
+	Cwd string `json:"cwd,omitempty" zap:"instead=step" ts:"-"`
+	// Refused: write NAME=value cmd inside run.
+	Env map[string]Text `json:"env,omitempty" zap:"instead=varname" ts:"-"`
+	// Refused: steps run in the order listed.
+	DependsOn []string `json:"depends_on,omitempty" zap:"instead=ids" ts:"-"`
 }
 
 func (x *Pipeline) CheckForm() *Finding {

@@ -23,7 +23,9 @@ type User struct {
 	// The account's authorized_keys, authoritative: keys not declared are
 	// removed. Setting it also makes the password field *.
 	SSHKeys *SSHKeys `json:"ssh_keys,omitempty"`
-	Sudo    *Sudo    `json:"sudo,omitempty" zap:"hook=sudo" ts:"Sudo"`
+	// A user's sudo grant: every command in a mode, listed commands in a
+	// mode, or false to remove the user's sudoers file.
+	Sudo *Sudo `json:"sudo,omitempty" zap:"hook=sudo" ts:"Sudo"`
 	// Supplementary groups the user is added to. Additive: groups not
 	// listed are left alone.
 	Groups []string `json:"groups,omitempty" zap:"instead=account"`
@@ -32,8 +34,10 @@ type User struct {
 // SSHKeys is a user's authorized_keys: copied from another account, or the
 // listed keys. Exactly one is set in a valid declaration.
 type SSHKeys struct {
-	CopyFrom string   `json:"copy_from,omitempty" zap:"instead=account"`
-	Keys     []string `json:"keys,omitempty" zap:"instead=ssh_key"`
+	// Another account whose authorized_keys are copied.
+	CopyFrom string `json:"copy_from,omitempty" zap:"instead=account"`
+	// The public keys, one authorized_keys line each.
+	Keys []string `json:"keys,omitempty" zap:"instead=ssh_key"`
 }
 
 // Sudo is a user's sudo grant. Its JSON is false (Remove), "nopasswd" or

@@ -12,21 +12,26 @@ import (
 // Verify is a list of assertions checked at detection and again, in order, on
 // a wetrun.
 type Verify struct {
+	// The checks, each read by its type; every one must hold.
 	Assertions []Assertion `json:"assertions"`
 }
 
 // Assertion is one check of a verify, read by its type.
 type Assertion struct {
+	// What is checked: path_exists or command.
 	Type AssertionType `json:"type" zap:"instead=enum,enum=path_exists|command,refuse=an assertion type"`
 	// Absolute, as written; takes no reference.
-	Path     string `json:"path,omitempty" zap:"instead=assert_path,on=path_exists,required"`
+	Path string `json:"path,omitempty" zap:"instead=assert_path,on=path_exists,required"`
+	// The path must be a file or a directory (a link is followed).
 	FileType string `json:"file_type,omitempty" zap:"instead=enum,on=path_exists,enum=file|directory"`
 	// The octal mode, such as '644'.
-	Mode  string `json:"mode,omitempty" zap:"mode,on=path_exists"`
+	Mode string `json:"mode,omitempty" zap:"mode,on=path_exists"`
+	// The account that must own the path, by name.
 	Owner string `json:"owner,omitempty" zap:"instead=account,on=path_exists"`
 	// Whether the size must be above zero (default false).
 	NotEmpty *bool `json:"not_empty,omitempty" zap:"instead=bool,on=path_exists"`
-	Run      *Text `json:"run,omitempty" zap:"on=command,required"`
+	// The command that must exit 0. Takes references.
+	Run *Text `json:"run,omitempty" zap:"on=command,required"`
 	// A substring stdout must hold.
 	Expect *string `json:"expect,omitempty" zap:"instead=expect,on=command"`
 }

@@ -2,8 +2,10 @@
 // schema (internal/schema): for each kind's body, the common fields, the
 // deploy block and the structs they hold, an interface whose fields are the
 // struct's, named, typed and optional as the evaluator reads them, and
-// documented by the first paragraph of each Go doc comment. A struct read by
-// its type field (on=) becomes one interface per type and their union.
+// documented by the first paragraph of each Go doc comment, as the schema
+// keeps it (internal/schema/docs.json, generated from the comments). A
+// struct read by its type field (on=) becomes one interface per type and
+// their union.
 //
 // Generate rewrites those declarations in place in types.ts, leaving every
 // other line as written; ts's test fails when the checked-in file differs
@@ -94,10 +96,6 @@ func find(lines []string, name string) (start, end int, ok bool) {
 
 // Decls returns the declarations the schema makes, in schema.All's order.
 func Decls() ([]decl, error) {
-	src, err := newSources()
-	if err != nil {
-		return nil, err
-	}
 	bodies := map[reflect.Type]bool{}
 	for _, t := range schema.Bodies() {
 		bodies[t] = true
@@ -107,11 +105,7 @@ func Decls() ([]decl, error) {
 		if handWritten[s.Type.Name()] {
 			continue
 		}
-		d, err := src.of(s.Type)
-		if err != nil {
-			return nil, err
-		}
-		g := &gen{d: d, s: s, name: tsName(s.Type, bodies)}
+		g := &gen{s: s, name: tsName(s.Type, bodies)}
 		if bodies[s.Type] {
 			g.extends = " extends Common"
 		}
@@ -119,7 +113,7 @@ func Decls() ([]decl, error) {
 			out = append(out, g.variants(disc)...)
 			continue
 		}
-		out = append(out, decl{g.name, g.iface(g.name, described(s.Type.Name(), d[s.Type.Name()]), nil, "")})
+		out = append(out, decl{g.name, g.iface(g.name, described(s.Type.Name(), schema.TypeDoc(s.Type)), nil, "")})
 	}
 	return out, nil
 }
@@ -136,7 +130,6 @@ func tsName(t reflect.Type, bodies map[reflect.Type]bool) string {
 
 // gen writes the declarations of one struct.
 type gen struct {
-	d       docs
 	s       *schema.Struct
 	name    string
 	extends string
@@ -150,10 +143,10 @@ func (g *gen) variants(disc *schema.Field) []decl {
 	for _, v := range disc.Enum {
 		name := camel(v) + g.name
 		union = append(union, name)
-		out = append(out, decl{name, g.iface(name, constDoc(g.d, disc.Type.Name(), v), disc, v)})
+		out = append(out, decl{name, g.iface(name, constDoc(disc.Type, v), disc, v)})
 	}
 	var b bytes.Buffer
-	comment(&b, "", described(g.s.Type.Name(), g.d[g.s.Type.Name()]))
+	comment(&b, "", described(g.s.Type.Name(), schema.TypeDoc(g.s.Type)))
 	fmt.Fprintf(&b, "export type %s = %s;\n", g.name, strings.Join(union, " | "))
 	return append(out, decl{g.name, b.String()})
 }
@@ -161,8 +154,8 @@ func (g *gen) variants(disc *schema.Field) []decl {
 // constDoc is the doc of the constant of type typ and value v, without the
 // constant's name Go begins it with ("ContentInline is content ..." is
 // "Content ...", "AssertCommand asserts ..." is "Asserts ...").
-func constDoc(d docs, typ, v string) []string {
-	lines := firstParagraph(d[typ+"="+v])
+func constDoc(typ reflect.Type, v string) []string {
+	lines := firstParagraph(schema.ConstDoc(typ, v))
 	if len(lines) == 0 {
 		return nil
 	}
@@ -210,7 +203,7 @@ func (g *gen) iface(name string, doc []string, disc *schema.Field, v string) str
 		if disc != nil && !f.Applies(v) {
 			continue
 		}
-		comment(&b, "\t", firstParagraph(g.d[g.s.Type.Name()+"."+f.GoName]))
+		comment(&b, "\t", firstParagraph(g.s.FieldDoc(f)))
 		opt := "?"
 		if f.Required || disc != nil && slices.Contains(f.RequiredOn, v) {
 			opt = ""

@@ -7,15 +7,16 @@ import (
 	"testing"
 
 	"github.com/zap-go/zap/internal/schema"
+	"github.com/zap-go/zap/internal/schema/docsrc"
 )
 
 func typesTS(t *testing.T) string {
 	t.Helper()
-	src, err := newSources()
+	root, err := docsrc.Root()
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join(src.root, "ts", "types.ts"))
+	b, err := os.ReadFile(filepath.Join(root, "ts", "types.ts"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,21 +17,20 @@
 // their tests. It exports one kind.Def, Kind,
 // and registering it is its line in all. Swap, pipeline, installer,
 // verify, database, script, apt_repo (package aptrepo), package (package
-// pkg), service, user and firewall are kept so (package's install
+// pkg), service, user, firewall and build are kept so (package's install
 // batches and service's operations keep their names, scripts and wording
 // with the planner and the executor that share them: vocab,
 // internal/ops/scripts, opcmd's Forms; user's and firewall's scripts, and
 // user's names, are still there too), and motd, a kind a test build alone
 // carries (listed in testonly_on.go), which holds its wire body too and
-// registers it (declaration.Register). The other kinds (file, directory,
-// link, build) are still split the older way: a file here (<name>.go;
-// directory and link share paths.go) for the steps and preview, the
-// detector in internal/detect, the names in internal/vocab, the scripts in
+// registers it (declaration.Register). Build's operation name and
+// arguments stay in vocab, which the executor and ops' streaming share.
+// The other kinds (file, directory, link) are still split the older way: a
+// file here (file.go; directory and link share paths.go) for the steps and
+// preview, the detector in internal/detect, the scripts in
 // internal/ops/scripts and the wordings in internal/ops/opcmd. Moving one
-// is the work done for those: the names the planner or the executor share
-// with it stay in vocab (service's ledger, package's batches, build's
-// arguments), and file, directory and link, whose operations
-// internal/localops performs natively, go last.
+// is the work done for those, whose operations internal/localops performs
+// natively.
 //
 // The wire form (the body's type, its form checks, its texts, its clone
 // and its canonical encoding) stays in pkg/declaration, kind_<name>.go,
@@ -54,6 +53,7 @@ import (
 	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/kind"
 	"github.com/zap-go/zap/internal/kinds/aptrepo"
+	"github.com/zap-go/zap/internal/kinds/build"
 	"github.com/zap-go/zap/internal/kinds/database"
 	"github.com/zap-go/zap/internal/kinds/firewall"
 	"github.com/zap-go/zap/internal/kinds/installer"
@@ -88,7 +88,7 @@ var all = []kind.Kind{
 	verify.Kind,
 	pipeline.Kind,
 	aptrepo.Kind,
-	kind.Def[*declaration.Build]{Name: declaration.KindBuild, Read: detect.NewBuild, Plan: buildSteps, Show: showBuild, As: plan.Elevated, Shell: buildShells},
+	build.Kind,
 }
 
 // byType finds a listed kind by its type. Building it hands each kind's

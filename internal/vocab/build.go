@@ -3,12 +3,14 @@ package vocab
 import "github.com/zap-go/zap/pkg/plan"
 
 // OpBuild builds a build resource on the target as the login user
-// (internal/ops/scripts/build.sh): it takes the source archive on stdin,
+// (internal/kinds/build/scripts/build.sh): it takes the source archive on stdin,
 // checks its SHA-512, unpacks it in a private temporary directory, runs the
 // build's run there and removes the directory. Its path is the output; the
 // plan's arguments are BuildArgs, and zap-exec appends the archive's
 // SHA-512 and length and the run's script (resolved when it acts) before
-// it runs.
+// it runs. The name and the arguments are here, not in the build kind's
+// folder, because the executor (internal/zapexec) and internal/ops, which
+// streams the operation, share them with it.
 const OpBuild plan.OpName = "build"
 
 // The plan's arguments of OpBuild, in order: the source's blake3 pin (which

@@ -1,14 +1,21 @@
-package kinds
-
-// A build is a tool built from a fetched, pinned source archive: the
-// archive goes to the target, is unpacked in a private temporary directory
-// and built there by its run, as the login user; then the provenance
-// sidecar beside the output records which source and which build made it.
-// Its wire form is pkg/declaration/kind_build.go; its reads are
-// detect.Built.
+// Package build is the build kind: a tool built from a fetched, pinned
+// source archive. The archive goes to the target, is unpacked in a private
+// temporary directory and built there by its run, as the login user; then
+// the provenance sidecar beside the output records which source and which
+// build made it. Its wire form is pkg/declaration/kind_build.go; everything
+// else of it is here: its reads (Built, the detector, and the provenance
+// it compares), its steps, its preview lines, the texts of it that reach a
+// shell, its operation's script (scripts/build.sh, which Kind hands
+// internal/ops) and their tests. The operation's name and arguments stay in
+// internal/vocab (vocab.OpBuild, BuildArgs, BuildSourceLimit): the executor
+// (internal/zapexec) appends the archive to them, the lock's pinning
+// (internal/pass) bounds the source by them and internal/ops streams the
+// operation by its name. internal/kinds lists Kind.
+package build
 
 import (
 	"crypto/sha512"
+	"embed"
 	"encoding/hex"
 	"errors"
 	"maps"
@@ -16,20 +23,26 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/kind"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
 )
 
-// buildSteps: the build operation, as the login user, with the output as
+//go:embed scripts/*.sh
+var scripts embed.FS
+
+// Kind is the build kind: its reads, its steps, its preview, its shell
+// texts and its script. Its reads are elevated, like every read of a path.
+var Kind = kind.Def[*declaration.Build]{Name: declaration.KindBuild, Read: NewBuild, Plan: steps, Show: show, As: plan.Elevated, Shell: shells, Ops: scripts}
+
+// steps: the build operation, as the login user, with the output as
 // its path and the pin, the extract form, the cwd and the source's name as
 // its arguments (run and env reach it from the resource when zap-exec
 // acts); then a put, elevated, of the provenance sidecar. The runner stops
 // a change at its first failed step, so a build that failed records no
 // provenance.
-func buildSteps(b *declaration.Build, at kind.Planned) ([]plan.Step, error) {
+func steps(b *declaration.Build, at kind.Planned) ([]plan.Step, error) {
 	if at.Pin == "" {
 		return nil, errors.New("source: no pin to build from")
 	}
@@ -47,9 +60,9 @@ func buildSteps(b *declaration.Build, at kind.Planned) ([]plan.Step, error) {
 	args := make([]string, vocab.BuildArgs)
 	args[vocab.BuildArgPin], args[vocab.BuildArgExtract], args[vocab.BuildArgStrip] = at.Pin, extract, strconv.Itoa(strip)
 	args[vocab.BuildArgCwd], args[vocab.BuildArgName] = cwd, sourceName(b.Source.URL)
-	prov := detect.Provenance(b, at.Pin) + "\n"
+	prov := Provenance(b, at.Pin) + "\n"
 	sum := sha512.Sum512([]byte(prov))
-	sidecar := declaration.Concat(append(b.Output.Parts(), declaration.Part{Lit: detect.SidecarSuffix})...)
+	sidecar := declaration.Concat(append(b.Output.Parts(), declaration.Part{Lit: SidecarSuffix})...)
 	return []plan.Step{
 		{Type: plan.StepOp, Op: &plan.Op{Name: vocab.OpBuild, Path: b.Output, Args: args, Privilege: plan.Login}},
 		{Type: plan.StepOp, Op: &plan.Op{Name: plan.OpPut, Path: sidecar, Content: &prov, SHA512: hex.EncodeToString(sum[:]), Privilege: plan.Elevated}},
@@ -85,10 +98,10 @@ func sourceName(u declaration.Text) string {
 	return s
 }
 
-// showBuild: the source (its URL as declared, the pin when vendored, the
+// show: the source (its URL as declared, the pin when vendored, the
 // extract form, the minisign key and signature URL; never the auth), the
 // run, the output, the cwd and the env by name with its value as declared.
-func showBuild(b *declaration.Build, _ string) []kind.Line {
+func show(b *declaration.Build, _ string) []kind.Line {
 	s := b.Source
 	out := []kind.Line{{Field: "source", Value: s.URL.String()}}
 	if s.Blake3 != "" {
@@ -119,8 +132,8 @@ func showBuild(b *declaration.Build, _ string) []kind.Line {
 	return append(out, kind.EnvLines(b.Env)...)
 }
 
-// buildShells: run is a command; each env value is a value.
-func buildShells(b *declaration.Build) []kind.Shell {
+// shells: run is a command; each env value is a value.
+func shells(b *declaration.Build) []kind.Shell {
 	out := []kind.Shell{{Field: "run", Text: &b.Run, InCommand: true}}
 	for _, name := range slices.Sorted(maps.Keys(b.Env)) {
 		t := b.Env[name]

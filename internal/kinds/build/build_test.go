@@ -1,11 +1,10 @@
-package kinds
+package build
 
 import (
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/kind"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -26,28 +25,28 @@ func TestBuildSteps(t *testing.T) {
 		Output: declaration.Concat(declaration.Part{Env: "PREFIX"}, declaration.Part{Lit: "/bin/zig"}),
 		Env:    map[string]declaration.Text{"TOKEN": declaration.Ref("TOKEN")},
 	}
-	steps, err := buildSteps(b, kind.Planned{Pin: pin})
+	got, err := steps(b, kind.Planned{Pin: pin})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(steps) != 2 {
-		t.Fatalf("%d steps", len(steps))
+	if len(got) != 2 {
+		t.Fatalf("%d steps", len(got))
 	}
-	op := steps[0].Op
+	op := got[0].Op
 	if op.Name != vocab.OpBuild || op.Privilege != plan.Login || op.Path.String() != "{env:PREFIX}/bin/zig" {
 		t.Errorf("build op %+v", op)
 	}
 	if want := []string{pin, "tar.xz", "2", ".", "zig-0.14.tar.xz"}; !reflect.DeepEqual(op.Args, want) {
 		t.Errorf("args %q, want %q", op.Args, want)
 	}
-	put := steps[1].Op
+	put := got[1].Op
 	if put.Name != plan.OpPut || put.Privilege != plan.Elevated || put.Path.String() != "{env:PREFIX}/bin/zig.zap-build" {
 		t.Errorf("sidecar put %+v", put)
 	}
-	if put.Content == nil || *put.Content != detect.Provenance(b, pin)+"\n" {
+	if put.Content == nil || *put.Content != Provenance(b, pin)+"\n" {
 		t.Errorf("sidecar content %v", put.Content)
 	}
-	if _, err := buildSteps(b, kind.Planned{}); err == nil {
+	if _, err := steps(b, kind.Planned{}); err == nil {
 		t.Error("a build with no pin has steps")
 	}
 }

@@ -1,4 +1,4 @@
-package detect
+package build
 
 import (
 	"encoding/binary"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zap-go/zap/internal/detect"
+	"github.com/zap-go/zap/internal/detect/detecttest"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -18,7 +20,7 @@ func buildRes(b declaration.Build) *declaration.Resource {
 }
 
 // newBuild is r's detector, as kind.Def builds it: env.Resource is r.
-func newBuild(r *declaration.Resource, env Env) Detector {
+func newBuild(r *declaration.Resource, env detect.Env) detect.Detector {
 	env.Resource = r
 	return NewBuild(declaration.BodyOf[*declaration.Build](r), env)
 }
@@ -187,7 +189,7 @@ func FuzzProvenanceEncoding(f *testing.F) {
 // that isn't a file of its own, holds. Every read verdict carries the pin.
 func TestBuiltVerdict(t *testing.T) {
 	t.Parallel()
-	det := newBuild(buildRes(sampleBuild()), testEnv(nil))
+	det := newBuild(buildRes(sampleBuild()), detecttest.Env(nil))
 	b, ok := det.(*Built)
 	if !ok {
 		t.Fatalf("detector %#v", det)
@@ -195,34 +197,34 @@ func TestBuiltVerdict(t *testing.T) {
 	if b.Output != "/home/ops/.local/bin/hello" || b.Sidecar != "/home/ops/.local/bin/hello.zap-build" {
 		t.Errorf("paths %q, %q", b.Output, b.Sidecar)
 	}
-	if q := b.Queries(); len(q) != 2 || q[0].Op != OpType || q[1].Op != OpContent || q[1].Path != b.Sidecar || q[0].Lane != observation.LaneElevated {
+	if q := b.Queries(); len(q) != 2 || q[0].Op != detect.OpType || q[1].Op != detect.OpContent || q[1].Path != b.Sidecar || q[0].Lane != observation.LaneElevated {
 		t.Errorf("queries %+v", q)
 	}
-	there := Answer{Status: StatusOK, Type: TypeRegular}
+	there := detect.Answer{Status: detect.StatusOK, Type: detect.TypeRegular}
 	other := strings.Repeat("ab", 32)
 	cases := []struct {
 		name     string
-		out, sc  Answer
+		out, sc  detect.Answer
 		verdict  observation.Verdict
 		observed string
 		reason   string
 	}{
-		{"installed", there, Answer{Status: StatusOK, Content: b.Want + "\n"}, observation.Converged, "", ""},
-		{"installed, no line feed", there, Answer{Status: StatusOK, Content: b.Want}, observation.Converged, "", ""},
-		{"no output", Answer{Status: StatusMissing}, Answer{Status: StatusOK, Content: b.Want + "\n"}, observation.Absent, "", ""},
-		{"no output nor sidecar", Answer{Status: StatusMissing}, Answer{Status: StatusMissing}, observation.Absent, "", ""},
-		{"another provenance", there, Answer{Status: StatusOK, Content: other + "\n"}, observation.Drifted, other, ""},
-		{"no sidecar", there, Answer{Status: StatusMissing}, observation.Drifted, "none", ""},
-		{"not a provenance", there, Answer{Status: StatusOK, Content: "hello\n"}, observation.Drifted, "not a provenance", ""},
-		{"longer", there, Answer{Status: StatusOK, Content: b.Want + "\n", Over: true}, observation.Drifted, "not a provenance", ""},
-		{"a link", there, Answer{Status: StatusNotRegular, Type: TypeSymlink}, observation.Drifted, "a symbolic link", ""},
-		{"a fifo", there, Answer{Status: StatusNotRegular, Type: TypeFIFO}, observation.Undetermined, "", "the provenance sidecar /home/ops/.local/bin/hello.zap-build is a fifo, not a regular file"},
-		{"hard linked", there, Answer{Status: StatusHardLinked, Links: 2}, observation.Undetermined, "", "the provenance sidecar /home/ops/.local/bin/hello.zap-build has 2 hard links; replace it with a copy of its own"},
-		{"output denied", Answer{Status: StatusDenied}, Answer{Status: StatusMissing}, observation.Undetermined, "", "permission denied reading the output /home/ops/.local/bin/hello"},
-		{"sidecar denied", there, Answer{Status: StatusDenied}, observation.Undetermined, "", "permission denied reading the provenance sidecar /home/ops/.local/bin/hello.zap-build"},
+		{"installed", there, detect.Answer{Status: detect.StatusOK, Content: b.Want + "\n"}, observation.Converged, "", ""},
+		{"installed, no line feed", there, detect.Answer{Status: detect.StatusOK, Content: b.Want}, observation.Converged, "", ""},
+		{"no output", detect.Answer{Status: detect.StatusMissing}, detect.Answer{Status: detect.StatusOK, Content: b.Want + "\n"}, observation.Absent, "", ""},
+		{"no output nor sidecar", detect.Answer{Status: detect.StatusMissing}, detect.Answer{Status: detect.StatusMissing}, observation.Absent, "", ""},
+		{"another provenance", there, detect.Answer{Status: detect.StatusOK, Content: other + "\n"}, observation.Drifted, other, ""},
+		{"no sidecar", there, detect.Answer{Status: detect.StatusMissing}, observation.Drifted, "none", ""},
+		{"not a provenance", there, detect.Answer{Status: detect.StatusOK, Content: "hello\n"}, observation.Drifted, "not a provenance", ""},
+		{"longer", there, detect.Answer{Status: detect.StatusOK, Content: b.Want + "\n", Over: true}, observation.Drifted, "not a provenance", ""},
+		{"a link", there, detect.Answer{Status: detect.StatusNotRegular, Type: detect.TypeSymlink}, observation.Drifted, "a symbolic link", ""},
+		{"a fifo", there, detect.Answer{Status: detect.StatusNotRegular, Type: detect.TypeFIFO}, observation.Undetermined, "", "the provenance sidecar /home/ops/.local/bin/hello.zap-build is a fifo, not a regular file"},
+		{"hard linked", there, detect.Answer{Status: detect.StatusHardLinked, Links: 2}, observation.Undetermined, "", "the provenance sidecar /home/ops/.local/bin/hello.zap-build has 2 hard links; replace it with a copy of its own"},
+		{"output denied", detect.Answer{Status: detect.StatusDenied}, detect.Answer{Status: detect.StatusMissing}, observation.Undetermined, "", "permission denied reading the output /home/ops/.local/bin/hello"},
+		{"sidecar denied", there, detect.Answer{Status: detect.StatusDenied}, observation.Undetermined, "", "permission denied reading the provenance sidecar /home/ops/.local/bin/hello.zap-build"},
 	}
 	for _, c := range cases {
-		r := b.Verdict([]Answer{c.out, c.sc})
+		r := b.Verdict([]detect.Answer{c.out, c.sc})
 		if r.Verdict != c.verdict || r.Reason != c.reason {
 			t.Errorf("%s: %s %q, want %s %q", c.name, r.Verdict, r.Reason, c.verdict, c.reason)
 		}
@@ -245,19 +247,19 @@ func TestNewBuildHolds(t *testing.T) {
 	t.Parallel()
 	tracked := sampleBuild()
 	tracked.Source.Blake3 = ""
-	if r := newBuild(buildRes(tracked), testEnv(nil)).Verdict(nil); r.Verdict != observation.Undetermined || !strings.Contains(r.Reason, "zap.lock") {
+	if r := newBuild(buildRes(tracked), detecttest.Env(nil)).Verdict(nil); r.Verdict != observation.Undetermined || !strings.Contains(r.Reason, "zap.lock") {
 		t.Errorf("tracked: %+v", r)
 	}
 	held := sampleBuild()
 	held.Output = declaration.Ref("OUT")
-	if r := newBuild(buildRes(held), testEnv(nil)).Verdict(nil); r.Verdict != observation.Undetermined || !strings.Contains(r.Reason, "output: the reference OUT is unset") {
+	if r := newBuild(buildRes(held), detecttest.Env(nil)).Verdict(nil); r.Verdict != observation.Undetermined || !strings.Contains(r.Reason, "output: the reference OUT is unset") {
 		t.Errorf("unset output: %+v", r)
 	}
-	pinned := Env{Home: "/h", Value: func(string) string { return "" }, Pin: func(r *declaration.Resource, f declaration.Fetched) Pin {
+	pinned := detect.Env{Home: "/h", Value: func(string) string { return "" }, Pin: func(r *declaration.Resource, f declaration.Fetched) detect.Pin {
 		if r.ID != "hello" || f.Kind != declaration.LockBuild {
 			t.Errorf("Pin asked for %s (%s)", r.ID, f.Kind)
 		}
-		return Pin{Blake3: strings.Repeat("3", 64)}
+		return detect.Pin{Blake3: strings.Repeat("3", 64)}
 	}}
 	if d, ok := newBuild(buildRes(tracked), pinned).(*Built); !ok || d.Pin != strings.Repeat("3", 64) {
 		t.Errorf("a pin from env.Pin: %#v", d)

@@ -1,4 +1,4 @@
-package detect
+package build
 
 import (
 	"encoding/binary"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/zeebo/blake3"
 
+	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
 )
@@ -104,24 +105,24 @@ type Built struct {
 // (vendored, or zap.lock's, looked up by env.Resource), and the provenance
 // it should have. A pin it can't have holds the build, as does an output
 // it can't resolve.
-func NewBuild(b *declaration.Build, env Env) Detector {
-	pin := env.pinFor(b)
+func NewBuild(b *declaration.Build, env detect.Env) detect.Detector {
+	pin := env.PinFor(b)
 	if pin.Hold != "" {
-		return Held(pin.Hold)
+		return detect.Held(pin.Hold)
 	}
-	path, shown, reason := resolvePath("output", b.Output, env)
+	path, shown, reason := detect.ResolvePath("output", b.Output, env)
 	if reason != "" {
-		return Held(reason)
+		return detect.Held(reason)
 	}
 	return &Built{Output: path, Shown: shown, Sidecar: path + SidecarSuffix, Pin: pin.Blake3, Want: Provenance(b, pin.Blake3)}
 }
 
 // Queries: the output's type, a link followed, then the sidecar's content;
 // both elevated, like every read of a path.
-func (b *Built) Queries() []Query {
-	return []Query{
-		{Op: OpType, Lane: observation.LaneElevated, Path: b.Output},
-		{Op: OpContent, Lane: observation.LaneElevated, Path: b.Sidecar, Limit: sidecarLimit},
+func (b *Built) Queries() []detect.Query {
+	return []detect.Query{
+		{Op: detect.OpType, Lane: observation.LaneElevated, Path: b.Output},
+		{Op: detect.OpContent, Lane: observation.LaneElevated, Path: b.Sidecar, Limit: sidecarLimit},
 	}
 }
 
@@ -131,47 +132,47 @@ func (b *Built) Queries() []Query {
 // isn't one, or is a symbolic link (which the sidecar's write replaces),
 // drifts on provenance. A read that gave no answer, a sidecar that isn't a
 // regular file of its own, or one with another hard link holds.
-func (b *Built) Verdict(a []Answer) Result {
+func (b *Built) Verdict(a []detect.Answer) detect.Result {
 	if len(a) != 2 {
-		return hold(fmt.Sprintf("%d answers for the 2 reads of %s", len(a), b.Shown))
+		return detect.Holding(fmt.Sprintf("%d answers for the 2 reads of %s", len(a), b.Shown))
 	}
 	out, side := a[0], a[1]
 	switch out.Status {
-	case StatusOK:
-	case StatusMissing:
-		return b.pinned(absent())
+	case detect.StatusOK:
+	case detect.StatusMissing:
+		return b.pinned(detect.Absent())
 	default:
-		return hold(problem(out, "the output "+b.Shown, 0))
+		return detect.Holding(detect.Problem(out, "the output "+b.Shown, 0))
 	}
 	seen := ""
 	switch side.Status {
-	case StatusOK:
+	case detect.StatusOK:
 		got := strings.TrimSuffix(side.Content, "\n")
 		if got == b.Want && !side.Over {
-			return b.pinned(converged())
+			return b.pinned(detect.Converged())
 		}
 		seen = "not a provenance"
 		// A provenance has a fingerprint's form: 64 lowercase hex.
 		if observation.ValidFingerprint(got) && !side.Over {
 			seen = got
 		}
-	case StatusMissing:
+	case detect.StatusMissing:
 		seen = "none"
-	case StatusNotRegular:
-		if side.Type != TypeSymlink {
-			return hold(fmt.Sprintf("the provenance sidecar %s%s is %s, not a regular file", b.Shown, SidecarSuffix, side.Type.Describe()))
+	case detect.StatusNotRegular:
+		if side.Type != detect.TypeSymlink {
+			return detect.Holding(fmt.Sprintf("the provenance sidecar %s%s is %s, not a regular file", b.Shown, SidecarSuffix, side.Type.Describe()))
 		}
 		seen = "a symbolic link"
-	case StatusHardLinked:
-		return hold(fmt.Sprintf("the provenance sidecar %s%s has %d hard links; replace it with a copy of its own", b.Shown, SidecarSuffix, side.Links))
+	case detect.StatusHardLinked:
+		return detect.Holding(fmt.Sprintf("the provenance sidecar %s%s has %d hard links; replace it with a copy of its own", b.Shown, SidecarSuffix, side.Links))
 	default:
-		return hold(problem(side, "the provenance sidecar "+b.Shown+SidecarSuffix, 0))
+		return detect.Holding(detect.Problem(side, "the provenance sidecar "+b.Shown+SidecarSuffix, 0))
 	}
-	return b.pinned(drifted([]observation.Difference{{Field: FieldProvenance, Observed: seen, Desired: b.Want}}))
+	return b.pinned(detect.Drifted([]observation.Difference{{Field: FieldProvenance, Observed: seen, Desired: b.Want}}))
 }
 
 // pinned is r with the pin the build was read against, for its steps.
-func (b *Built) pinned(r Result) Result {
+func (b *Built) pinned(r detect.Result) detect.Result {
 	r.Pin = b.Pin
 	return r
 }

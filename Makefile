@@ -11,7 +11,7 @@ STATICCHECK_VERSION := v0.8.2
 
 export CGO_ENABLED ?= 0
 
-.PHONY: all build testbin install test check generate types-check fmt vet staticcheck tidy-check docs-check typecheck bench demo clean lab
+.PHONY: all build testbin install test check generate types-check fmt vet staticcheck tidy-check docs-check pages-check typecheck bench demo clean lab
 
 all: build
 
@@ -54,7 +54,7 @@ test: typecheck check lab testbin
 lab:
 	$(GO) run ./internal/lab/labctl build
 
-check: fmt vet staticcheck tidy-check docs-check types-check
+check: fmt vet staticcheck tidy-check docs-check types-check pages-check
 
 # The declaration's field docs are read from its Go doc comments into
 # internal/schema/docs.json (internal/schema/docsrc), and ts/types.ts's
@@ -62,11 +62,19 @@ check: fmt vet staticcheck tidy-check docs-check types-check
 # (internal/schema/tsgen): generate rewrites both, in that order;
 # types-check fails when either checked-in file isn't current.
 generate:
-	$(GO) generate ./internal/schema ./ts
+	$(GO) generate ./internal/schema ./ts ./internal/refdoc
 
 types-check:
 	$(GO) run ./internal/schema/docsrc/gen -check internal/schema/docs.json
 	$(GO) run ./internal/schema/tsgen/gen -check ts/types.ts
+
+# docs/kinds/, the reference zap doc prints (internal/refdoc), must be what
+# the schema and each kind's doc.md make of it, every field a config writes
+# must have a doc line, and every page its parts: pages-check fails
+# otherwise (make generate rewrites the pages).
+pages-check:
+	$(GO) run ./internal/refdoc/gen -check docs/kinds
+	$(GO) test -count=1 -run '^(TestEveryFieldHasADoc|TestDocsJSONCurrent|TestPagesCurrent|TestEveryPageHasItsParts|TestEveryKindIsListed)$$' ./internal/schema/docsrc/ ./internal/refdoc/
 
 # The pages' own checks: docs/architecture.md at most 600 lines, and every
 # pointer to a section of it or of docs/perf.md (and theirs to other pages)

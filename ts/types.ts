@@ -345,8 +345,9 @@ export type AllowRule = string | { port: number; proto?: 'tcp' | 'udp' | 'any' }
 export interface FirewallSpec extends Common {
 	/** nftables needs an enabled service 'nftables' in the same config. */
 	backend: 'ufw' | 'nftables';
-	/** The traffic let in: a port (with its protocol and source) or an
-	 * application profile each. Rules not listed are left in place. */
+	/** The traffic let in, each a port ({port: 53, proto: 'udp'}; proto
+	 * tcp, udp or any, default tcp) or a ufw application profile by name.
+	 * Rules not listed are left in place. */
 	allow: AllowRule[];
 	/** Default 'deny'. */
 	default_incoming?: Policy;

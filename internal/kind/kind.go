@@ -121,6 +121,22 @@ type Def[B declaration.Body] struct {
 	// false where there is none; internal/kinds hands the plan's view
 	// each (kinds.BodyOf). nil for none.
 	Text map[plan.OpName]func(args []string) (Body, bool)
+	// Doc is the kind's own words for its reference page (zap doc KIND,
+	// docs/kinds/<kind>.md): its doc.md, embedded by its doc.go. Its
+	// first line is the one line zap doc lists it by, then what it is,
+	// then ## Example (a whole config, in a ts block), ## Detection (what
+	// a read looks at) and ## Apply (the steps, with their sudo).
+	// internal/refdoc adds the fields, from the schema. "" for none yet.
+	Doc string
+}
+
+// Documentation is d.Doc (Documented).
+func (d Def[B]) Documentation() string { return d.Doc }
+
+// Documented is implemented by a kind that carries its reference page's
+// prose (kind.Def's Doc).
+type Documented interface {
+	Documentation() string
 }
 
 // Body is text one of a kind's operations writes that its = line doesn't

@@ -32,7 +32,8 @@ Nothing changes without --wetrun.
 
 // run parses args into one of the commands, each in a file of its own
 // (init.go, lock.go, update.go, validate.go, plan.go, apply.go, detect.go,
-// status.go, graph.go, types.go, completion.go, version.go), and runs it.
+// status.go, graph.go, types.go, doc.go, completion.go, version.go), and
+// runs it.
 func (a *app) run(ctx context.Context, args []string) error {
 	f := &flagSets{a: a}
 	commands := a.commands(f)
@@ -97,6 +98,7 @@ func (a *app) commands(f *flagSets) []*ffcli.Command {
 		a.graphCommand(f),
 		a.configCommand(f),
 		a.typesCommand(f),
+		a.docCommand(f),
 		a.completionCommand(f),
 		a.versionCommand(f),
 	}

@@ -173,7 +173,7 @@ _zap`
 		words []string
 		want  string
 	}{
-		{[]string{"zap", "ap"}, "command\ninit\nlock\nupdate\nplan\napply\ndeploy\ndetect\nstatus\ngraph\nconfig\ntypes\ncompletion\nversion"},
+		{[]string{"zap", "ap"}, "command\ninit\nlock\nupdate\nplan\napply\ndeploy\ndetect\nstatus\ngraph\nconfig\ntypes\ndoc\ncompletion\nversion"},
 		{[]string{"zap", "config", ""}, "command\nvalidate"},
 		{[]string{"zap", "graph", "--"}, "flag\n--env-file\n--evaluator\n--help\n--no-color\n--svg"},
 		{[]string{"zap", "plan", "--evaluator", ""}, "files"},

@@ -35,6 +35,7 @@ var environment = []envVar{
 	{name: "USER", help: "the account named as the deployer in a release's record, when the system has no name for it", cmds: []string{"zap deploy"}},
 	{name: "GOGC", help: "when set, the Go collector setting of zap and its stages; unset, zap tunes it to the input's size"},
 	{name: "NO_COLOR", help: "any value but empty: no colour, as --no-color"},
+	{name: "PAGER, LESS", help: "the pager zap doc shows a page through on a terminal (run by sh; empty or cat: none; unset: less -R, with LESS=FRX when LESS is unset)", cmds: []string{"zap doc"}},
 	{name: "TERM", help: "unset or dumb: a terminal gets no colour, and a wetrun's change under way as plain lines, not one line redrawn"},
 }
 

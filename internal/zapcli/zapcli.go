@@ -15,6 +15,7 @@
 //	zap help environment                  the variables zap reads
 //	zap init [DIR]                        starts a project and locks it
 //	zap types [DIR]                       writes @zap-go/zap into DIR/.zap/types
+//	zap doc [--json] [NAME]               the reference: the kinds, or one's page (doc.go)
 //	zap graph [--svg] [CONFIG]            the resources and their edges as DOT
 //	zap completion bash|zsh|fish          a shell completion script
 //	zap lock [CONFIG]                     pins the zap-eval the config is evaluated with

@@ -33,8 +33,9 @@ type Declaration struct {
 
 // Target is where the config acts: the local machine, or a host over SSH.
 type Target struct {
-	// Local is the machine Zap runs on; a local target takes none of the
-	// remote fields (Host, User, Port, Identity, Home, BootstrapUser).
+	// Whether the target is the machine Zap runs on (true), not a host
+	// over SSH; a local target takes none of host, user, port, identity,
+	// home and bootstrap_user.
 	Local bool `json:"local,omitempty" zap:"instead=local"`
 	// The host name or address ssh connects to. Takes a reference.
 	Host *Text `json:"host,omitempty"`

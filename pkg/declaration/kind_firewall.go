@@ -16,8 +16,9 @@ import (
 type Firewall struct {
 	// nftables needs an enabled service 'nftables' in the same config.
 	Backend string `json:"backend" zap:"instead=backend,enum=ufw|nftables"`
-	// The traffic let in: a port (with its protocol and source) or an
-	// application profile each. Rules not listed are left in place.
+	// The traffic let in, each a port ({port: 53, proto: 'udp'}; proto
+	// tcp, udp or any, default tcp) or a ufw application profile by name.
+	// Rules not listed are left in place.
 	Allow []AllowRule `json:"allow" zap:"hook=allow" ts:"AllowRule[]"`
 	// Default 'deny'.
 	DefaultIncoming string `json:"default_incoming,omitempty" zap:"instead=enum" ts:"Policy"`

@@ -24,7 +24,7 @@ import (
 
 // Kind is the apt_repo kind, as root.
 var Kind = kind.Def[*declaration.AptRepo]{Name: declaration.KindAptRepo, Read: NewAptRepo, Plan: steps, Show: preview, As: plan.Root, Ops: scripts,
-	Text: map[plan.OpName]func([]string) (kind.Body, bool){OpList: listBody}}
+	Text: map[plan.OpName]func([]string) (kind.Body, bool){OpList: listBody}, Doc: doc}
 
 // scripts holds the operations' scripts and the part they share.
 //

@@ -24,6 +24,7 @@ import (
 var Kind = kind.Def[*declaration.Database]{
 	Name: declaration.KindDatabase, Read: NewDatabase, Plan: steps, Show: preview, As: plan.Root,
 	Ops: scripts, Word: words,
+	Doc: doc,
 }
 
 // The operations of a database's change (scripts/pg-*.sh), each run as

@@ -20,7 +20,7 @@ import (
 
 // Kind is the firewall kind, as root.
 var Kind = kind.Def[*declaration.Firewall]{Name: declaration.KindFirewall, Read: NewFirewall, Plan: steps, As: plan.Root,
-	Text: map[plan.OpName]func([]string) (kind.Body, bool){OpNftApply: nftRulesetBody}}
+	Text: map[plan.OpName]func([]string) (kind.Body, bool){OpNftApply: nftRulesetBody}, Doc: doc}
 
 // steps, from the drift: for ufw, a ufw allow for each missing
 // rule, then ufw default for each policy that differs, then ufw --force

@@ -19,6 +19,7 @@ import (
 var Kind = kind.Def[*declaration.Installer]{
 	Name: declaration.KindInstaller, Read: NewInstaller, Plan: steps, As: plan.Login,
 	Ops: scripts, Word: words,
+	Doc: doc,
 }
 
 // OpRun fetches an install script whole and pipes it into a shell

@@ -17,7 +17,7 @@ import (
 // Kind is the pipeline kind: its steps run as the login user, and it has
 // no state (kind.Kind.Stateless), so a wetrun's re-read doesn't count it
 // residual.
-var Kind = kind.Def[*declaration.Pipeline]{Name: declaration.KindPipeline, Read: newDetector, Plan: steps, Show: show, As: plan.Login, NoState: true}
+var Kind = kind.Def[*declaration.Pipeline]{Name: declaration.KindPipeline, Read: newDetector, Plan: steps, Show: show, As: plan.Login, NoState: true, Doc: doc}
 
 // detector is a pipeline's: it reads nothing and is always absent, so
 // every wetrun runs its steps.

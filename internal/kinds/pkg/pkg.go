@@ -17,7 +17,7 @@ import (
 )
 
 // Kind is the package kind, as root.
-var Kind = kind.Def[*declaration.Package]{Name: declaration.KindPackage, Read: NewPackage, Plan: steps, Show: preview, As: plan.Root}
+var Kind = kind.Def[*declaration.Package]{Name: declaration.KindPackage, Read: NewPackage, Plan: steps, Show: preview, As: plan.Root, Doc: doc}
 
 // steps: none; the install batches fill them in.
 func steps(*declaration.Package, kind.Planned) ([]plan.Step, error) {

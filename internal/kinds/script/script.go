@@ -15,7 +15,7 @@ import (
 )
 
 // Kind is the script kind, as the login user.
-var Kind = kind.Def[*declaration.Script]{Name: declaration.KindScript, Read: NewScript, Plan: steps, Show: preview, As: plan.Login, Shell: shells}
+var Kind = kind.Def[*declaration.Script]{Name: declaration.KindScript, Read: NewScript, Plan: steps, Show: preview, As: plan.Login, Shell: shells, Doc: doc}
 
 // steps: the run, in its cwd with its env.
 func steps(s *declaration.Script, _ kind.Planned) ([]plan.Step, error) {

@@ -26,7 +26,7 @@ import (
 )
 
 // Kind is the service kind, as root.
-var Kind = kind.Def[*declaration.Service]{Name: declaration.KindService, Read: NewService, Plan: steps, Show: preview, As: plan.Root}
+var Kind = kind.Def[*declaration.Service]{Name: declaration.KindService, Read: NewService, Plan: steps, Show: preview, As: plan.Root, Doc: doc}
 
 // verb is one thing the change does to the service, and how a note says it
 // where the manager has no backend.

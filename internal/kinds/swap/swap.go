@@ -19,7 +19,7 @@ import (
 var scripts embed.FS
 
 // Kind is the swap kind: its reads, its steps and its scripts, as root.
-var Kind = kind.Def[*declaration.Swap]{Name: declaration.KindSwap, Read: NewSwap, Plan: steps, Show: show, As: plan.Root, Ops: scripts}
+var Kind = kind.Def[*declaration.Swap]{Name: declaration.KindSwap, Read: NewSwap, Plan: steps, Show: show, As: plan.Root, Ops: scripts, Doc: doc}
 
 // show: the swap file's path (the default included), the size it is made
 // at, and the /etc/fstab entry that lists it, as swap-fstab writes it.

@@ -18,7 +18,7 @@ import (
 
 // Kind is the user kind, as root.
 var Kind = kind.Def[*declaration.User]{Name: declaration.KindUser, Read: NewUser, Plan: steps, As: plan.Root,
-	Text: map[plan.OpName]func([]string) (kind.Body, bool){vocab.OpUserSudo: sudoersBody}}
+	Text: map[plan.OpName]func([]string) (kind.Body, bool){vocab.OpUserSudo: sudoersBody}, Doc: doc}
 
 // steps: the account (and its shell), then each declared attribute in
 // turn: home_mode, groups, ssh_keys (with the password field), sudo. An

@@ -25,6 +25,7 @@ var scripts embed.FS
 var Kind = kind.Def[*declaration.Verify]{
 	Name: declaration.KindVerify, Read: NewVerify, Plan: steps, As: plan.Login,
 	Ops: scripts, Word: pathWords,
+	Doc: doc,
 }
 
 // steps: one per assertion, in order, each checked again as the login

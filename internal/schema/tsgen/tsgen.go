@@ -281,3 +281,7 @@ func camel(v string) string {
 	}
 	return b.String()
 }
+
+// Type is a field's TypeScript type, as types.ts declares it: what zap doc
+// says a field takes.
+func Type(f *schema.Field) string { return tsType(f) }

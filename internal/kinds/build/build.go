@@ -34,7 +34,7 @@ var scripts embed.FS
 
 // Kind is the build kind: its reads, its steps, its preview, its shell
 // texts and its script. Its reads are elevated, like every read of a path.
-var Kind = kind.Def[*declaration.Build]{Name: declaration.KindBuild, Read: NewBuild, Plan: steps, Show: show, As: plan.Elevated, Shell: shells, Ops: scripts}
+var Kind = kind.Def[*declaration.Build]{Name: declaration.KindBuild, Read: NewBuild, Plan: steps, Show: show, As: plan.Elevated, Shell: shells, Ops: scripts, Doc: doc}
 
 // steps: the build operation, as the login user, with the output as
 // its path and the pin, the extract form, the cwd and the source's name as

@@ -1,6 +1,7 @@
 package scripttest
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,7 +17,7 @@ import (
 // LabHost is the ~/.ssh/config alias `lab start` gives the lab host.
 const LabHost = "zaplab"
 
-var labs sync.Map // *testscript.TestScript -> *lab.Host
+var labs sync.Map // *testscript.TestScript -> []*lab.Host
 
 // haveLab is the condition [lab:systemd] / [lab:openrc]: the machine can
 // run that kind of lab host (root, debootstrap, systemd-nspawn for
@@ -41,12 +42,16 @@ func haveLab(kind string) (bool, error) {
 //	    LAB_PORT, LAB_KIND, LAB_NAME (its host name) and LAB_ROOT (its root
 //	    file system as the machine sees it). Run `sshd start` first when
 //	    the script wants both: sshd start rewrites ~/.ssh/config.
+//	lab start KIND:ALIAS KIND:ALIAS...
+//	    boots one host per argument, all at once, each reached by its own
+//	    ALIAS in ~/.ssh/config (User root); LAB_* describe the first. A
+//	    boot that fails stops the hosts the others booted.
 //	lab exec [-code N] [-stdin FILE] CMD [ARGS...]
-//	    runs CMD in the host as root (nsenter into its namespaces) and
-//	    asserts its exit status is N (default 0); its stdout and stderr are
-//	    what the next stdout and stderr commands match
+//	    runs CMD in the (first) host as root (nsenter into its namespaces)
+//	    and asserts its exit status is N (default 0); its stdout and stderr
+//	    are what the next stdout and stderr commands match
 //	lab stop
-//	    tears the host down by PID (done at the script's end anyway)
+//	    tears the hosts down by PID (done at the script's end anyway)
 func cmdLab(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("lab: use lab exec -code N rather than !")
@@ -56,24 +61,17 @@ func cmdLab(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	switch args[0] {
 	case "start":
-		if len(args) != 2 {
-			ts.Fatalf("usage: lab start systemd|openrc")
-		}
-		kind, err := lab.ParseKind(args[1])
-		ts.Check(err)
-		if err := lab.Available(kind); err != nil {
-			ts.Fatalf("lab: %v; guard the script with [!lab:%s] skip", err, kind)
+		if len(args) < 2 {
+			ts.Fatalf("usage: lab start systemd|openrc | lab start KIND:ALIAS...")
 		}
 		if _, ok := labs.Load(ts); ok {
 			ts.Fatalf("lab: already started")
 		}
-		h, err := startLab(ts, kind)
+		hosts, err := startLabs(ts, args[1:])
 		ts.Check(err)
-		labs.Store(ts, h)
+		labs.Store(ts, hosts)
 		ts.Defer(func() {
-			if err := h.Stop(); err != nil {
-				ts.Logf("lab: stop %s: %v", h.Name, err)
-			}
+			stopLabs(ts, hosts)
 			labs.Delete(ts)
 		})
 	case "exec":
@@ -81,18 +79,37 @@ func cmdLab(ts *testscript.TestScript, neg bool, args []string) {
 		if !ok {
 			ts.Fatalf("lab: run lab start first")
 		}
-		labExec(ts, v.(*lab.Host), args[1:])
+		labExec(ts, v.([]*lab.Host)[0], args[1:])
 	case "stop":
 		if v, ok := labs.Load(ts); ok {
-			ts.Check(v.(*lab.Host).Stop())
+			for _, h := range v.([]*lab.Host) {
+				ts.Check(h.Stop())
+			}
 		}
 	default:
 		ts.Fatalf("usage: lab start systemd|openrc | lab exec [-code N] [-stdin FILE] CMD [ARGS...] | lab stop")
 	}
 }
 
-func startLab(ts *testscript.TestScript, kind lab.Kind) (*lab.Host, error) {
-	work := ts.Getenv("WORK")
+// startLabs boots a host for each of specs (KIND, or KIND:ALIAS each),
+// at once, and makes each reachable by its alias.
+func startLabs(ts *testscript.TestScript, specs []string) ([]*lab.Host, error) {
+	kinds, aliases := make([]lab.Kind, len(specs)), make([]string, len(specs))
+	for i, spec := range specs {
+		k, alias, named := strings.Cut(spec, ":")
+		if !named && len(specs) > 1 || named && alias == "" {
+			ts.Fatalf("usage: lab start systemd|openrc | lab start KIND:ALIAS...")
+		}
+		kind, err := lab.ParseKind(k)
+		ts.Check(err)
+		if err := lab.Available(kind); err != nil {
+			ts.Fatalf("lab: %v; guard the script with [!lab:%s] skip", err, kind)
+		}
+		kinds[i], aliases[i] = kind, LabHost
+		if named {
+			aliases[i] = alias
+		}
+	}
 	sshDir := filepath.Join(ts.Getenv("HOME"), ".ssh")
 	if err := os.MkdirAll(sshDir, 0o700); err != nil {
 		return nil, err
@@ -107,23 +124,64 @@ func startLab(ts *testscript.TestScript, kind lab.Kind) (*lab.Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	h, err := lab.Boot(lab.Options{Kind: kind, AuthorizedKeys: pub})
-	if err != nil {
+	hosts, errs := make([]*lab.Host, len(specs)), make([]error, len(specs))
+	var wg sync.WaitGroup
+	for i := range specs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			hosts[i], errs[i] = lab.Boot(lab.Options{Kind: kinds[i], AuthorizedKeys: pub})
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		stopLabs(ts, hosts)
 		return nil, err
 	}
-	h.Identity = identity
+	for i, h := range hosts {
+		h.Identity = identity
+		if err := reachLab(ts, h, aliases[i], sshDir); err != nil {
+			stopLabs(ts, hosts)
+			return nil, err
+		}
+	}
+	h := hosts[0]
+	ts.Setenv("LAB_HOST", h.Addr)
+	ts.Setenv("LAB_PORT", strconv.Itoa(h.Port))
+	ts.Setenv("LAB_KIND", string(h.Kind))
+	ts.Setenv("LAB_NAME", h.Name)
+	ts.Setenv("LAB_ROOT", h.Root)
+	return hosts, nil
+}
+
+// stopLabs tears down each host that booted.
+func stopLabs(ts *testscript.TestScript, hosts []*lab.Host) {
+	for _, h := range hosts {
+		if h == nil {
+			continue
+		}
+		if err := h.Stop(); err != nil {
+			ts.Logf("lab: stop %s: %v", h.Name, err)
+		}
+	}
+}
+
+// reachLab adds h to ~/.ssh/config as alias and its key to known_hosts,
+// and puts the ssh that reads that config first on PATH.
+func reachLab(ts *testscript.TestScript, h *lab.Host, alias, sshDir string) error {
+	work := ts.Getenv("WORK")
+	identity := h.Identity
 	known := filepath.Join(sshDir, "known_hosts")
 	// User root: a target that names no user logs in as root, whoever
 	// runs zap (runas runs it as zaptest, whose name ssh would take).
 	block := fmt.Sprintf("Host %s\n  HostName %s\n  Port %d\n  User root\n  IdentityFile %s\n  UserKnownHostsFile %s\n  GlobalKnownHostsFile /dev/null\n",
-		LabHost, h.Addr, h.Port, identity, known)
+		alias, h.Addr, h.Port, identity, known)
 	for _, f := range []struct{ name, text string }{
 		{filepath.Join(sshDir, "config"), block},
 		{known, h.KnownHostsLine() + "\n"},
 	} {
 		if err := appendFile(f.name, f.text, true); err != nil {
-			h.Stop()
-			return nil, err
+			return err
 		}
 	}
 	// zap reads the alias through `ssh -G`, which reads the account's own
@@ -131,19 +189,13 @@ func startLab(ts *testscript.TestScript, kind lab.Kind) (*lab.Host, error) {
 	bin := filepath.Join(work, "sshbin")
 	if _, err := os.Stat(filepath.Join(bin, "ssh")); err != nil {
 		if err := installSSH(bin, sshDir); err != nil {
-			h.Stop()
-			return nil, err
+			return err
 		}
 	}
 	if path := ts.Getenv("PATH"); !strings.HasPrefix(path, bin+string(filepath.ListSeparator)) {
 		ts.Setenv("PATH", bin+string(filepath.ListSeparator)+path)
 	}
-	ts.Setenv("LAB_HOST", h.Addr)
-	ts.Setenv("LAB_PORT", strconv.Itoa(h.Port))
-	ts.Setenv("LAB_KIND", string(h.Kind))
-	ts.Setenv("LAB_NAME", h.Name)
-	ts.Setenv("LAB_ROOT", h.Root)
-	return h, nil
+	return nil
 }
 
 func labExec(ts *testscript.TestScript, h *lab.Host, args []string) {

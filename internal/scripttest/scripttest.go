@@ -59,7 +59,7 @@
 //	    /private/, redirects on and off loopback, and a request log; sets
 //	    HTTP_URL (httpserve.go)
 //
-//	lab start systemd|openrc | lab exec [-code N] CMD... | lab stop
+//	lab start systemd|openrc | lab start KIND:ALIAS... | lab exec [-code N] CMD... | lab stop
 //	    a fresh systemd or OpenRC host of internal/lab, reachable over SSH
 //	    as the ~/.ssh/config alias zaplab (lab.go); [lab:systemd] and
 //	    [lab:openrc] when this machine can run one

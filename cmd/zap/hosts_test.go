@@ -51,9 +51,12 @@ func cmdCombinedhash(ts *testscript.TestScript, neg bool, args []string) {
 // cmdHostsjson is hostsjson [-exit N] [-hosts N] [-combined VAR]: stdout
 // is a zap.hosts/1 stream, every line canonical and read strictly, each
 // host's line read strictly as what it is (a zap.cli-* document or a
-// zap.events/1 event), the summary last with exit N and N hosts, each
-// host's plan_hash in the summary the one its document has, and the
-// combined plan_hash over them (held equal to $VAR with -combined).
+// zap.events/1 event), each wait before what it waits for (a slot before
+// the host's first line, the other hosts before its run starts), the
+// summary last with exit N and N hosts, each host's plan_hash in the
+// summary the one its document has (a wetrun refused before its first
+// event has none), and the combined plan_hash over them (held equal to
+// $VAR with -combined).
 func cmdHostsjson(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("hostsjson takes no !")
@@ -85,6 +88,7 @@ func cmdHostsjson(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	lines := strings.Split(out, "\n")
 	planHash := map[string]string{}
+	seen, started := map[string]int{}, map[string]bool{}
 	var summary *cliout.HostsSummary
 	for i, line := range lines {
 		if c, err := canon.Transform([]byte(line)); err != nil || string(c) != line {
@@ -101,7 +105,17 @@ func cmdHostsjson(ts *testscript.TestScript, neg bool, args []string) {
 			summary = l.Summary
 			continue
 		}
+		if l.Wait != "" {
+			// A host waits for a slot before its first line, and for
+			// the other hosts before its run starts.
+			if seen[l.Host] > 0 && l.Wait == cliout.WaitSlot || started[l.Host] {
+				ts.Fatalf("hostsjson: line %d: %s waits for %s after its run went on", i+1, l.Host, l.Wait)
+			}
+			continue
+		}
+		seen[l.Host]++
 		hostLine(ts, l, planHash)
+		started[l.Host] = started[l.Host] || planHash[l.Host] != ""
 	}
 	if summary == nil {
 		ts.Fatalf("hostsjson: no summary line")
@@ -114,7 +128,10 @@ func cmdHostsjson(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	hashes := make([]string, len(summary.Hosts))
 	for i, h := range summary.Hosts {
-		if h.PlanHash != planHash[h.Host] {
+		// A host refused before its first event wrote nothing: its
+		// plan_hash is the summary's alone.
+		refused := h.Exit == 2 && strings.HasPrefix(h.Error, "refused: ") && seen[h.Host] == 0
+		if h.PlanHash != planHash[h.Host] && !refused {
 			ts.Fatalf("hostsjson: %s's plan_hash is %q in the summary, %q in its document", h.Host, h.PlanHash, planHash[h.Host])
 		}
 		hashes[i] = h.PlanHash

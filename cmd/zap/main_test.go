@@ -65,7 +65,8 @@ func TestMain(m *testing.M) { scripttest.Main(m) }
 //	screen
 //	    writes to stdout what a terminal shows once the last command's
 //	    stderr (a ttyrun's terminal) is played on it: a carriage return
-//	    goes back to the line's start, ESC[K erases to its end; a colour
+//	    goes back to the line's start, ESC[K erases to its end, ESC[NA
+//	    goes N lines up, ESC[J erases to the screen's end; a colour
 //	    sequence ESC[Nm is written as <N>, $WORK as $WORK and a plan_hash
 //	    as <plan_hash>.
 //	$EXAMPLES and $ZAP_BIN
@@ -415,51 +416,68 @@ func cmdScreen(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 0 {
 		ts.Fatalf("usage: screen")
 	}
-	var out strings.Builder
-	for _, l := range strings.SplitAfter(ts.ReadFile("stderr"), "\n") {
-		out.WriteString(playLine(l))
-	}
-	shown := strings.ReplaceAll(out.String(), ts.Getenv("WORK"), "$WORK")
+	shown := strings.ReplaceAll(playScreen(ts.ReadFile("stderr")), ts.Getenv("WORK"), "$WORK")
 	shown = hashPattern64.ReplaceAllString(shown, "<plan_hash>")
 	io.WriteString(ts.Stdout(), shown)
 }
 
-// playLine is what one line of a terminal's output leaves on the screen.
-// A colour sequence takes one cell, so a line drawn over it is erased
-// with it.
-func playLine(l string) string {
-	nl := strings.HasSuffix(l, "\n")
-	l = strings.TrimSuffix(l, "\n")
-	var cells []string
-	col := 0
+// cursorUp is ESC[NA, the cursor N lines up.
+var cursorUp = regexp.MustCompile(`^\x1b\[([0-9]*)A`)
+
+// playScreen is what a terminal's output leaves on the screen: a newline
+// starts the next line, a carriage return goes back to the line's start,
+// ESC[K erases to its end, ESC[NA moves the cursor N lines up (the column
+// kept), ESC[J erases to the end of the screen. A colour sequence takes
+// one cell, so a line drawn over it is erased with it.
+func playScreen(text string) string {
+	rows := [][]string{nil}
+	row, col := 0, 0
 	put := func(c string) {
+		cells := rows[row]
+		for len(cells) < col {
+			cells = append(cells, " ")
+		}
 		if col < len(cells) {
 			cells[col] = c
 		} else {
 			cells = append(cells, c)
 		}
+		rows[row] = cells
 		col++
 	}
-	for len(l) > 0 {
+	for len(text) > 0 {
 		switch {
-		case l[0] == '\r':
-			col, l = 0, l[1:]
-		case strings.HasPrefix(l, "\x1b[K"):
-			cells, l = cells[:col], l[3:]
-		case sgrPattern.MatchString(l):
-			m := sgrPattern.FindStringSubmatch(l)
+		case text[0] == '\n':
+			row, col, text = row+1, 0, text[1:]
+			if row == len(rows) {
+				rows = append(rows, nil)
+			}
+		case text[0] == '\r':
+			col, text = 0, text[1:]
+		case strings.HasPrefix(text, "\x1b[K"):
+			rows[row], text = rows[row][:min(col, len(rows[row]))], text[3:]
+		case strings.HasPrefix(text, "\x1b[J"):
+			rows[row], text = rows[row][:min(col, len(rows[row]))], text[3:]
+			rows = rows[:row+1]
+		case cursorUp.MatchString(text):
+			m := cursorUp.FindStringSubmatch(text)
+			n, _ := strconv.Atoi(m[1])
+			row, text = max(0, row-max(n, 1)), text[len(m[0]):]
+		case sgrPattern.MatchString(text):
+			m := sgrPattern.FindStringSubmatch(text)
 			put("<" + m[1] + ">")
-			l = l[len(m[0]):]
+			text = text[len(m[0]):]
 		default:
-			r, n := utf8.DecodeRuneInString(l)
+			r, n := utf8.DecodeRuneInString(text)
 			put(string(r))
-			l = l[n:]
+			text = text[n:]
 		}
 	}
-	if nl {
-		cells = append(cells, "\n")
+	lines := make([]string, len(rows))
+	for i, r := range rows {
+		lines[i] = strings.Join(r, "")
 	}
-	return strings.Join(cells, "")
+	return strings.Join(lines, "\n")
 }
 
 // openPTY opens a new pseudo-terminal: its controlling side and the

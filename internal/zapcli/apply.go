@@ -79,10 +79,13 @@ once, for the first eight characters of the combined plan_hash.`,
 			if err := checkExpectPlan(fs, *expect, *wetrun); err != nil {
 				return err
 			}
-			if *wetrun {
-				return a.wetrunHosts(ctx, args, wetrunOptions{expect: *expect, json: a.json != nil, skipChanged: *skipChanged})
+			if err := checkSkipChanged(fs, *wetrun); err != nil {
+				return err
 			}
-			return a.onConfigs(func(ctx context.Context, config string) error {
+			if *wetrun {
+				return a.wetrunHosts(ctx, fs, args, wetrunOptions{expect: *expect, json: a.json != nil, skipChanged: *skipChanged})
+			}
+			return a.onConfigs(fs, func(ctx context.Context, config string) error {
 				return a.cmdApply(ctx, config, *diff)
 			}, func(c *app, ctx context.Context, config string) error {
 				return c.cmdApply(ctx, config, *diff)

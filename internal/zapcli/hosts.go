@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -37,9 +38,14 @@ type hostRun struct {
 	// (cleaned), or the hosts directory joined with the entry's name.
 	label  string
 	config string
-	out    lockedBuffer
-	errs   lockedBuffer
-	code   int
+	// index is the host's place in the command's hosts.
+	index int
+	out   lockedBuffer
+	// lines, under --json, takes the host's stdout instead of out: each
+	// line goes on the command's stream as it comes.
+	lines *hostLines
+	errs  lockedBuffer
+	code  int
 	// why is the host's error, masked, one line; "" when it had none or
 	// its run reported it already (then the exit code says what).
 	why string
@@ -83,6 +89,41 @@ func (l *lockedBuffer) bytes() []byte {
 	return bytes.Clone(l.b.Bytes())
 }
 
+// hostLines is a host's stdout under --json: each whole line it writes
+// goes on the command's zap.hosts/1 stream at once, naming the host, so
+// the stream shows each host's events as they happen; flush sends what
+// is left of a last line with no newline.
+type hostLines struct {
+	mu   sync.Mutex
+	buf  []byte
+	emit func(line []byte)
+}
+
+func (w *hostLines) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf = append(w.buf, p...)
+	for {
+		line, rest, ok := bytes.Cut(w.buf, []byte("\n"))
+		if !ok {
+			break
+		}
+		w.emit(line)
+		w.buf = rest
+	}
+	w.buf = bytes.Clone(w.buf)
+	return len(p), nil
+}
+
+func (w *hostLines) flush() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.buf) > 0 {
+		w.emit(w.buf)
+		w.buf = nil
+	}
+}
+
 // jobsFlag adds -j to the flag set of a command that takes several hosts.
 func (f *flagSets) jobsFlag(fs *flag.FlagSet) *flag.FlagSet {
 	fs.IntVar(&f.a.jobs, "j", defaultJobs, "with several configs, run at most `N` hosts at once")
@@ -90,16 +131,47 @@ func (f *flagSets) jobsFlag(fs *flag.FlagSet) *flag.FlagSet {
 	return fs
 }
 
+// severalFlags are the flags only a command over several hosts reads.
+var severalFlags = []string{"j", "fail-fast", "skip-changed"}
+
+// oneHost refuses, for a command that runs one config, each flag of fs
+// given that only several hosts read (severalFlags): given to one, it
+// would change nothing, and the user meant something it doesn't do.
+func oneHost(fs *flag.FlagSet) error {
+	var given []string
+	fs.Visit(func(f *flag.Flag) {
+		if slices.Contains(severalFlags, f.Name) {
+			given = append(given, flagName(f.Name))
+		}
+	})
+	if len(given) == 0 {
+		return nil
+	}
+	return exit.Fail(2, fmt.Sprintf("%s: read only over several configs, and this command names one", strings.Join(given, ", ")),
+		"drop it, or name each host's config (or a directory holding a project per host): docs/cli.md, Several hosts in one command")
+}
+
+// flagName is a flag as the help writes it: -j, --fail-fast.
+func flagName(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
 // onConfigs is the Exec of a command that takes one config or several
-// (hostConfigs): one runs as it always has; several run as hosts, each its
-// own run of one.
-func (a *app) onConfigs(one func(ctx context.Context, config string) error, each func(c *app, ctx context.Context, config string) error) func(context.Context, []string) error {
+// (hostConfigs): one runs as it always has (refusing fs's flags for
+// several, oneHost); several run as hosts, each its own run of one.
+func (a *app) onConfigs(fs *flag.FlagSet, one func(ctx context.Context, config string) error, each func(c *app, ctx context.Context, config string) error) func(context.Context, []string) error {
 	return func(ctx context.Context, args []string) error {
 		hosts, err := hostConfigs(args)
 		if err != nil {
 			return err
 		}
 		if hosts == nil {
+			if err := oneHost(fs); err != nil {
+				return err
+			}
 			return onConfig(one)(ctx, args)
 		}
 		return a.runHosts(ctx, hosts, each)
@@ -206,16 +278,34 @@ func (a *app) child(h *hostRun) *app {
 		m := *a.json
 		m.started, m.done = false, false
 		c.json = &m
+		h.lines = &hostLines{emit: func(line []byte) {
+			a.writeHostLine(&cliout.HostLine{Format: cliout.HostsFormat, Host: h.label, Line: line})
+		}}
+		c.stdout = h.lines
 	}
 	c.wrapOutputs()
 	return c
 }
 
+// hostWaits says that host h waits, from now on, for what (cliout's
+// WaitSlot or WaitHosts): on the --json stream, and on the live block.
+func (a *app) hostWaits(h *hostRun, what string) {
+	if a.json != nil {
+		a.writeHostLine(&cliout.HostLine{Format: cliout.HostsFormat, Host: h.label, Wait: what})
+	}
+	state := liveSlot
+	if what == cliout.WaitHosts {
+		state = liveOthers
+	}
+	a.liveLine.set(h.index, state)
+}
+
 // runHosts runs each on every host, at most a.jobs at once, each as its
 // own run of one (child), and prints each host's output grouped under its
-// label, in the hosts' order, as soon as it and those before it are done;
-// then the summary and the closing lines. Its exit code is the worst of
-// the hosts' (worst).
+// label, in the hosts' order, as soon as it and those before it are done
+// (under --json, each line of the stream as it comes instead); then the
+// summary and the closing lines. Its exit code is the worst of the hosts'
+// (worst).
 func (a *app) runHosts(ctx context.Context, hosts []*hostRun, each func(c *app, ctx context.Context, config string) error) error {
 	if err := a.loadEnvFile(); err != nil {
 		return err
@@ -232,8 +322,8 @@ func (a *app) runHosts(ctx context.Context, hosts []*hostRun, each func(c *app, 
 		sync.Mutex
 		label string
 	}
-	for _, h := range hosts {
-		h.done = make(chan struct{})
+	for i, h := range hosts {
+		h.index, h.done = i, make(chan struct{})
 	}
 	// Hosts start in their order, each once a slot is free.
 	start := func(i int, h *hostRun) {
@@ -249,12 +339,12 @@ func (a *app) runHosts(ctx context.Context, hosts []*hostRun, each func(c *app, 
 				if a.onSkip != nil {
 					a.onSkip(h)
 				}
-				a.liveLine.set(i, "not started")
+				a.liveLine.set(i, liveSkipped)
 				return
 			}
-			a.liveLine.set(i, "running")
+			a.liveLine.set(i, liveRunning)
 			a.runHost(ctx, h, each)
-			a.liveLine.set(i, fmt.Sprintf("done (exit %d)", h.code))
+			a.liveLine.set(i, fmt.Sprintf("done, exit %d", h.code))
 			if a.failFast && h.code == 1 {
 				failed.Lock()
 				if failed.label == "" {
@@ -263,6 +353,10 @@ func (a *app) runHosts(ctx context.Context, hosts []*hostRun, each func(c *app, 
 				failed.Unlock()
 			}
 		}()
+	}
+	// The hosts past the first -j wait for a slot from the start.
+	for _, h := range hosts[min(jobs, len(hosts)):] {
+		a.hostWaits(h, cliout.WaitSlot)
 	}
 	go func() {
 		for i, h := range hosts {
@@ -275,7 +369,7 @@ func (a *app) runHosts(ctx context.Context, hosts []*hostRun, each func(c *app, 
 		a.liveLine.pause()
 		a.printHost(i, h)
 		a.flushOutputs()
-		a.liveLine.set(i, "")
+		a.liveLine.printedHosts(i + 1)
 		a.liveLine.resume()
 	}
 	a.liveLine.done()
@@ -296,20 +390,19 @@ func (a *app) runHost(ctx context.Context, h *hostRun, each func(c *app, ctx con
 		h.why = c.maskString(first)
 	}
 	c.flushOutputs()
+	if h.lines != nil {
+		h.lines.flush()
+	}
 	h.code = code
 }
 
-// printHost writes host i's output: under --json each of its stdout lines
-// as a zap.hosts/1 line naming it; else its stdout under a === LABEL line
-// (a blank line before every host but the first). Its stderr follows on
-// stderr, each line led by its label.
+// printHost writes host i's output: its stdout under a === LABEL line (a
+// blank line before every host but the first), but under --json, where
+// its stdout went on the stream as it came; then its stderr on stderr,
+// each line led by its label.
 func (a *app) printHost(i int, h *hostRun) {
-	out := h.out.bytes()
-	if a.json != nil {
-		for line := range bytes.Lines(out) {
-			a.writeHostLine(&cliout.HostLine{Format: cliout.HostsFormat, Host: h.label, Line: bytes.TrimSuffix(line, []byte("\n"))})
-		}
-	} else {
+	if a.json == nil {
+		out := h.out.bytes()
 		if i > 0 {
 			fmt.Fprintln(a.stdout)
 		}
@@ -324,9 +417,12 @@ func (a *app) printHost(i int, h *hostRun) {
 	}
 }
 
-// writeHostLine writes one zap.hosts/1 line on stdout.
+// writeHostLine writes one zap.hosts/1 line on stdout, whichever host's
+// goroutine writes it, one line at a time.
 func (a *app) writeHostLine(l *cliout.HostLine) {
 	b, err := cliout.Encode(l)
+	a.hostOut.Lock()
+	defer a.hostOut.Unlock()
 	if err != nil {
 		render.Error(a.stderr, "encode a --json line: "+err.Error())
 		return

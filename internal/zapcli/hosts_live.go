@@ -3,29 +3,53 @@ package zapcli
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/zap-go/zap/internal/escape"
 )
 
-// liveHosts is the live line of a command over several hosts on a
-// terminal: on stderr, one line redrawn in place (\r, erase to its end) as
-// each host starts and ends, naming each host not yet printed and where
-// it is (waiting for a -j slot, running, done), cut to the terminal's
-// width. It is erased before anything else is written and drawn again
-// after, so the grouped output stays whole.
+// maxLiveLines bounds the live block: the hosts past it are counted on
+// one line of their own.
+const maxLiveLines = 20
+
+// The states a host's live line names.
+const (
+	liveStart   = "starting"
+	liveSlot    = "waiting for a slot"
+	liveRunning = "running"
+	liveOthers  = "planned, waiting for the other hosts' plans"
+	liveSkipped = "not started (--fail-fast)"
+)
+
+// liveHosts is the live block of a command over several hosts on a
+// terminal: on stderr, one line per host not yet printed, saying where it
+// is (starting, waiting for a -j slot, running, planned and
+// waiting for the other hosts, done with its exit code), each cut to the terminal's width,
+// redrawn in place (the cursor moved up over the block) as any host's
+// state changes. It is erased before anything else is written and drawn
+// again after, so the grouped output stays whole and the block sits
+// under it.
 type liveHosts struct {
 	mu     sync.Mutex
 	w      io.Writer
 	width  int
+	height int
 	hosts  []*hostRun
 	state  []string
-	paused bool
-	drawn  bool
+	// printed is how many hosts, from the first, have had their output
+	// printed: they leave the block.
+	printed int
+	paused  bool
+	// drawn is how many lines of the block are on the screen, the cursor
+	// at the start of the line under them.
+	drawn int
 }
 
-// live is the live line for hosts, nil when stderr isn't a screen or
+// live is the live block for hosts, nil when stderr isn't a screen or
 // under --json.
 func (a *app) live(hosts []*hostRun) *liveHosts {
 	if a.json != nil {
@@ -35,9 +59,9 @@ func (a *app) live(hosts []*hostRun) *liveHosts {
 	if !ok {
 		return nil
 	}
-	l := &liveHosts{w: tty, width: width, hosts: hosts, state: make([]string, len(hosts))}
+	l := &liveHosts{w: tty, width: width, height: screenRows(tty), hosts: hosts, state: make([]string, len(hosts))}
 	for i := range l.state {
-		l.state[i] = "waiting"
+		l.state[i] = liveStart
 	}
 	return l
 }
@@ -53,8 +77,8 @@ func (l *liveHosts) set(i int, s string) {
 	l.drawLocked()
 }
 
-// pause erases the line and keeps it erased until resume: what is written
-// meanwhile (a host's group, the question) owns the terminal.
+// pause erases the block and keeps it erased until resume: what is
+// written meanwhile (a host's group, the question) owns the terminal.
 func (l *liveHosts) pause() {
 	if l == nil {
 		return
@@ -62,13 +86,10 @@ func (l *liveHosts) pause() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.paused = true
-	if l.drawn {
-		fmt.Fprint(l.w, "\r\x1b[K")
-		l.drawn = false
-	}
+	l.eraseLocked()
 }
 
-// resume draws the line again.
+// resume draws the block again.
 func (l *liveHosts) resume() {
 	if l == nil {
 		return
@@ -79,25 +100,86 @@ func (l *liveHosts) resume() {
 	l.drawLocked()
 }
 
-// done erases the line for good.
+// printedHosts is how many hosts, from the first, have had their output
+// printed: they leave the block.
+func (l *liveHosts) printedHosts(n int) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.printed = n
+}
+
+// done erases the block for good.
 func (l *liveHosts) done() {
 	l.pause()
+}
+
+func (l *liveHosts) eraseLocked() {
+	if l.drawn > 0 {
+		fmt.Fprintf(l.w, "\x1b[%dA\r\x1b[J", l.drawn)
+		l.drawn = 0
+	}
+}
+
+// lines is the block as it stands: a line per host not yet printed, at
+// most as many as fit (maxLiveLines, and a line short of the terminal's
+// height), the hosts past them counted on the last.
+func (l *liveHosts) lines() []string {
+	rest := l.hosts[l.printed:]
+	room := maxLiveLines
+	if l.height > 2 {
+		room = min(room, l.height-1)
+	}
+	shown := rest
+	if len(rest) > room {
+		shown = rest[:room-1]
+	}
+	labels := make([]string, len(shown))
+	width := 0
+	for i, h := range shown {
+		labels[i] = escape.Line(h.label)
+		width = max(width, len([]rune(labels[i])))
+	}
+	var out []string
+	for i := range shown {
+		pad := strings.Repeat(" ", width-len([]rune(labels[i])))
+		out = append(out, "  "+labels[i]+pad+"  "+l.state[l.printed+i])
+	}
+	if len(shown) < len(rest) {
+		out = append(out, fmt.Sprintf("  … and %d more host(s)", len(rest)-len(shown)))
+	}
+	return out
 }
 
 func (l *liveHosts) drawLocked() {
 	if l.paused {
 		return
 	}
-	var parts []string
-	for i, h := range l.hosts {
-		if l.state[i] != "" {
-			parts = append(parts, escape.Line(h.label)+" "+l.state[i])
+	var b strings.Builder
+	if l.drawn > 0 {
+		fmt.Fprintf(&b, "\x1b[%dA", l.drawn)
+	}
+	lines := l.lines()
+	for _, line := range lines {
+		if r := []rune(line); l.width > 1 && len(r) > l.width-1 {
+			line = string(r[:l.width-2]) + "…"
 		}
+		b.WriteString("\r" + line + "\x1b[K\n")
 	}
-	line := "  " + strings.Join(parts, " · ")
-	if r := []rune(line); l.width > 1 && len(r) > l.width-1 {
-		line = string(r[:l.width-2]) + "…"
+	if len(lines) < l.drawn {
+		b.WriteString("\r\x1b[J")
 	}
-	fmt.Fprint(l.w, "\r"+line+"\x1b[K")
-	l.drawn = true
+	io.WriteString(l.w, b.String())
+	l.drawn = len(lines)
+}
+
+// screenRows is the terminal's height in lines, 0 when it doesn't say.
+func screenRows(f *os.File) int {
+	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
+	if err != nil {
+		return 0
+	}
+	return int(ws.Row)
 }

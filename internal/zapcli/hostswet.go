@@ -2,6 +2,7 @@ package zapcli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -9,9 +10,11 @@ import (
 	"sync"
 
 	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/internal/review"
 	"github.com/zap-go/zap/internal/state"
+	"github.com/zap-go/zap/pkg/cliout"
 	"github.com/zap-go/zap/pkg/plan"
 )
 
@@ -23,16 +26,31 @@ const (
 	reasonCombined = "the hosts' plans match neither --expect-plan's combined plan_hash nor their last previews"
 )
 
+// checkSkipChanged refuses --skip-changed (given in fs) without --wetrun
+// (exit 2, a usage error): it says which hosts of a wetrun run, and a dry
+// run runs none.
+func checkSkipChanged(fs *flag.FlagSet, wetrun bool) error {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "skip-changed" })
+	if given && !wetrun {
+		return exit.Fail(2, "--skip-changed takes --wetrun: it says which hosts of a wetrun over several run, and a dry run changes no host")
+	}
+	return nil
+}
+
 // wetrunHosts is zap apply --wetrun on one config, or on several
 // (hostConfigs): each host's own wetrun (cmdWetrun), which meet once
 // planned (together) so that every host runs only the plan that was shown,
 // or none does unless --skip-changed.
-func (a *app) wetrunHosts(ctx context.Context, args []string, o wetrunOptions) error {
+func (a *app) wetrunHosts(ctx context.Context, fs *flag.FlagSet, args []string, o wetrunOptions) error {
 	hosts, err := hostConfigs(args)
 	if err != nil {
 		return err
 	}
 	if hosts == nil {
+		if err := oneHost(fs); err != nil {
+			return err
+		}
 		return onConfig(func(ctx context.Context, config string) error {
 			return a.cmdWetrun(ctx, config, o)
 		})(ctx, args)
@@ -111,9 +129,15 @@ func (t *together) arrive(h *hostRun, mask func(string) string, p *plan.Plan, ga
 	t.mu.Unlock()
 	// A host waiting here gives its -j slot to one that hasn't planned
 	// yet: every host must arrive before any is decided.
-	<-t.a.hostSlots
-	<-t.decided
-	t.a.hostSlots <- struct{}{}
+	select {
+	case <-t.decided:
+	default:
+		t.a.hostWaits(h, cliout.WaitHosts)
+		<-t.a.hostSlots
+		<-t.decided
+		t.a.hostSlots <- struct{}{}
+		t.a.liveLine.set(h.index, liveRunning)
+	}
 	switch ar.reason {
 	case "":
 	case reasonDeclined:

@@ -56,7 +56,7 @@ most -j at once, its output grouped under its name, then a summary table
 and the combined plan_hash (docs/cli.md, Several hosts in one command); the
 exit status is the worst of the hosts'.`,
 		FlagSet: fs,
-		Exec: a.onConfigs(func(ctx context.Context, config string) error {
+		Exec: a.onConfigs(fs, func(ctx context.Context, config string) error {
 			a.diff = *diff
 			return a.cmdPlan(ctx, config, *diff)
 		}, func(c *app, ctx context.Context, config string) error {

@@ -48,7 +48,7 @@ most -j at once, its output grouped under its name, then a summary table
 and the combined plan_hash (docs/cli.md, Several hosts in one command); the
 exit status is the worst of the hosts'.`,
 		FlagSet: fs,
-		Exec: a.onConfigs(a.cmdStatus, func(c *app, ctx context.Context, config string) error {
+		Exec: a.onConfigs(fs, a.cmdStatus, func(c *app, ctx context.Context, config string) error {
 			return c.cmdStatus(ctx, config)
 		}),
 	}

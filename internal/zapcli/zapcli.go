@@ -37,6 +37,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/zap-go/zap/internal/exit"
@@ -136,9 +137,11 @@ type app struct {
 	jobs int
 	host *hostRun
 	// hostSlots holds a token for each host running now, at most jobs;
-	// liveLine is their live line on a terminal (nil: none).
+	// liveLine is their live block on a terminal (nil: none); hostOut
+	// keeps the --json stream's lines, written by each host's run, whole.
 	hostSlots chan struct{}
 	liveLine  *liveHosts
+	hostOut   sync.Mutex
 	// failFast is --fail-fast; onSkip is told of each host it kept from
 	// starting (a wetrun's meeting counts it out).
 	failFast bool

@@ -410,6 +410,11 @@ func (r *Resource) managedText() (Text, bool) {
 }
 
 func normalizePath(s string) string {
+	// Most paths are written normalized: they come back as they are,
+	// with nothing split or joined.
+	if isNormalPath(s) {
+		return s
+	}
 	if rest, ok := strings.CutPrefix(s, "$HOME"); ok && (rest == "" || rest[0] == '/') {
 		s = "~" + rest
 	}
@@ -426,6 +431,19 @@ func normalizePath(s string) string {
 		s = "/"
 	}
 	return s
+}
+
+// isNormalPath reports whether normalizePath would give s back unchanged:
+// it has a component, none empty but a leading one, none ".", and doesn't
+// start with $HOME. It may say no of a path that is normal ($HOMES).
+func isNormalPath(s string) bool {
+	switch {
+	case s == "" || s == "." || strings.HasPrefix(s, "$HOME") || strings.HasPrefix(s, "./"):
+		return false
+	case len(s) > 1 && s[len(s)-1] == '/', strings.HasSuffix(s, "/."):
+		return false
+	}
+	return !strings.Contains(s, "//") && !strings.Contains(s, "/./")
 }
 
 // managed is one thing a resource manages exclusively: a path, an account,
@@ -459,13 +477,24 @@ func (r *Resource) manages() []managed {
 
 // ownPath is the path t, in the field field, as a thing managed.
 func ownPath(field string, t Text) managed {
-	return managed{field, "path", textKey(t), normalizePath(t.String()), false}
+	key := textKey(t)
+	if !t.HasRefs() {
+		// With no reference the key is the path as shown.
+		return managed{field, "path", key, key, false}
+	}
+	return managed{field, "path", key, normalizePath(t.String()), false}
 }
 
 // textKey writes t with each reference as RefOpen NAME RefClose, characters
 // no literal holds, normalized as a path, so that a literal "{env:A}" and a
 // reference to A are not taken for the same path.
 func textKey(t Text) string {
+	switch {
+	case len(t.parts) == 0:
+		return normalizePath("")
+	case len(t.parts) == 1 && t.parts[0].Env == "":
+		return normalizePath(t.parts[0].Lit)
+	}
 	var b strings.Builder
 	for _, part := range t.parts {
 		if part.Env != "" {
@@ -480,11 +509,12 @@ func textKey(t Text) string {
 }
 
 func (d *Declaration) checkOwnership() error {
-	seen := map[string]string{}
+	type thing struct{ what, key string }
+	seen := make(map[thing]string, len(d.Resources))
 	for i := range d.Resources {
 		r := &d.Resources[i]
 		for _, m := range r.manages() {
-			k := m.what + "\x00" + m.key
+			k := thing{m.what, m.key}
 			other, ok := seen[k]
 			switch {
 			case ok && m.one:
@@ -627,23 +657,41 @@ func (d *Declaration) authUser(name string) string {
 // each resource it restart_on / reload_on, and after each file that triggers
 // it.
 func (d *Declaration) Cycle() []string {
-	deps := map[string][]string{}
-	var ids []string
+	// Each id that has edges from it, or is declared, is a node, numbered
+	// in the order met; deps are its edges by id, sorted.
+	index := make(map[string]int, len(d.Resources))
+	var names []string
+	var deps [][]string
+	node := func(id string) int {
+		k, ok := index[id]
+		if !ok {
+			k = len(names)
+			index[id] = k
+			names = append(names, id)
+			deps = append(deps, nil)
+		}
+		return k
+	}
+	ids := make([]string, 0, len(d.Resources))
 	for i := range d.Resources {
 		r := &d.Resources[i]
 		ids = append(ids, r.ID)
-		deps[r.ID] = append(deps[r.ID], r.DependsOn...)
+		k := node(r.ID)
+		deps[k] = append(deps[k], r.DependsOn...)
 		if t, ok := r.Body.(triggerKind); ok {
 			after, before := t.edges()
-			deps[r.ID] = append(deps[r.ID], after...)
+			deps[k] = append(deps[k], after...)
 			for _, id := range before {
-				deps[id] = append(deps[id], r.ID)
+				b := node(id)
+				deps[b] = append(deps[b], r.ID)
 			}
 		}
 	}
-	for id := range deps {
-		sort.Strings(deps[id])
-		deps[id] = slices.Compact(deps[id])
+	for k := range deps {
+		if len(deps[k]) > 1 {
+			sort.Strings(deps[k])
+			deps[k] = slices.Compact(deps[k])
+		}
 	}
 	sort.Strings(ids)
 	const (
@@ -651,34 +699,42 @@ func (d *Declaration) Cycle() []string {
 		grey
 		black
 	)
-	color := map[string]int{}
-	var stack []string
+	color := make([]uint8, len(names))
+	var stack []int
 	var found []string
-	var visit func(id string) bool
-	visit = func(id string) bool {
-		color[id] = grey
-		stack = append(stack, id)
-		for _, dep := range deps[id] {
-			switch color[dep] {
+	var visit func(k int) bool
+	visit = func(k int) bool {
+		color[k] = grey
+		stack = append(stack, k)
+		for _, dep := range deps[k] {
+			// An id that is no node is never visited.
+			j, ok := index[dep]
+			if !ok {
+				continue
+			}
+			switch color[j] {
 			case grey:
 				for i, s := range stack {
-					if s == dep {
-						found = append(append([]string(nil), stack[i:]...), dep)
+					if s == j {
+						for _, c := range stack[i:] {
+							found = append(found, names[c])
+						}
+						found = append(found, dep)
 						return true
 					}
 				}
 			case white:
-				if _, ok := deps[dep]; ok && visit(dep) {
+				if visit(j) {
 					return true
 				}
 			}
 		}
 		stack = stack[:len(stack)-1]
-		color[id] = black
+		color[k] = black
 		return false
 	}
 	for _, id := range ids {
-		if color[id] == white && visit(id) {
+		if k := index[id]; color[k] == white && visit(k) {
 			return found
 		}
 	}
@@ -730,10 +786,22 @@ func (d *Declaration) Refs() []string {
 	for _, n := range d.Target.Refs() {
 		seen[n] = true
 	}
-
+	// Resource.Refs for each resource, into one set, with one map of
+	// texts reused.
+	texts := map[string]Text{}
 	for i := range d.Resources {
-		for _, n := range d.Resources[i].Refs() {
-			seen[n] = true
+		r := &d.Resources[i]
+		if r.Body == nil || isNilBody(r.Body) {
+			continue
+		}
+		clear(texts)
+		r.Body.Texts(texts)
+		for _, t := range texts {
+			for _, p := range t.parts {
+				if p.Env != "" {
+					seen[p.Env] = true
+				}
+			}
 		}
 	}
 	return sortedKeys(seen)

@@ -263,6 +263,42 @@ func TestManagedPath(t *testing.T) {
 	}
 }
 
+// TestNormalPathShortcut holds normalizePath's shortcut, a path it finds
+// normal given back as it is, to what splitting and joining it gives: every
+// path of up to five characters from the ones a normalization turns on.
+func TestNormalPathShortcut(t *testing.T) {
+	split := func(s string) string {
+		if rest, ok := strings.CutPrefix(s, "$HOME"); ok && (rest == "" || rest[0] == '/') {
+			s = "~" + rest
+		}
+		var out []string
+		for i, c := range strings.Split(s, "/") {
+			if (c == "" && i > 0) || c == "." {
+				continue
+			}
+			out = append(out, c)
+		}
+		if s = strings.Join(out, "/"); s == "" {
+			s = "/"
+		}
+		return s
+	}
+	parts := []string{"/", ".", "a", "~", "$HOME", "$HOMES", ".."}
+	var walk func(s string, n int)
+	walk = func(s string, n int) {
+		if got, want := normalizePath(s), split(s); got != want {
+			t.Errorf("normalizePath(%q) = %q, want %q", s, got, want)
+		}
+		if n == 0 {
+			return
+		}
+		for _, p := range parts {
+			walk(s+p, n-1)
+		}
+	}
+	walk("", 5)
+}
+
 func TestRefsAndTexts(t *testing.T) {
 	in := `{"format":"zap.declaration/1","target":{"host":{"$env":"HOST"},"user":{"$text":[{"$env":"USER_PREFIX"},"-deploy"]},"bootstrap_user":"root"},"resources":[` +
 		file("f", `{"$text":[{"$env":"DIR"},"/f"]}`, `,"validate":{"$text":["check ",{"$env":"CHECKER"}]}`) + `,` +

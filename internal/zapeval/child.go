@@ -138,21 +138,43 @@ func evaluateHere(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return classify(err)
 	}
-	out, err := finish(ev, env.Lookup)
+	out, err := encode(ev, env.Lookup)
 	if err != nil {
 		return err
 	}
 	if err := writeInputs(inputs, b.Inputs, ev.Files); err != nil {
 		return err
 	}
-	if _, err := stdout.Write(append(out, '\n')); err != nil {
+	// The declaration is written, and stdout closed, before the
+	// declaration's own checks run here: zap-eval reads it while they do,
+	// and takes it only if this process then exits 0.
+	if err := writeDecl(stdout, out); err != nil {
+		return err
+	}
+	if err := ev.Check(); err != nil {
+		return classify(err)
+	}
+	return nil
+}
+
+// writeDecl writes the declaration out and a newline to stdout, and closes
+// it where it can be.
+func writeDecl(stdout io.Writer, out []byte) error {
+	_, err := stdout.Write(append(out, '\n'))
+	if c, ok := stdout.(io.Closer); ok && err == nil {
+		err = c.Close()
+	}
+	if err != nil {
 		return ownErr(fmt.Errorf("write the declaration: %w", err))
 	}
 	return nil
 }
 
-// finish checks what the config declared and encodes it.
-func finish(ev *evaluate.Evaluation, lookup resolve.Env) ([]byte, error) {
+// encode checks what the config declared for secrets and encodes it. The
+// declaration's own checks (Evaluation.Check, each problem at its place in
+// the config) are left to the caller, but for a declaration that can't be
+// encoded or is too large, whose problems they report first.
+func encode(ev *evaluate.Evaluation, lookup resolve.Env) ([]byte, error) {
 	decl := ev.Decl
 	// The secret gate runs first, so no later message can quote a secret
 	// the config wrote out.
@@ -161,15 +183,17 @@ func finish(ev *evaluate.Evaluation, lookup resolve.Env) ([]byte, error) {
 		errors.As(err, &ge)
 		return nil, configErr(fmt.Errorf("secret gate: %w", err), fmt.Sprintf("reference it with zap.env('%s') rather than writing it out", ge.Name))
 	}
-	if err := ev.Check(); err != nil {
-		return nil, classify(err)
-	}
 	out, err := decl.Encode()
-	if err != nil {
-		return nil, ownErr(fmt.Errorf("encode the declaration: %w", err))
+	if err == nil && len(out) > MaxOutput {
+		err = configErr(fmt.Errorf("the declaration is %d bytes, more than the %d a config may make", len(out), MaxOutput))
+	} else if err != nil {
+		err = ownErr(fmt.Errorf("encode the declaration: %w", err))
 	}
-	if len(out) > MaxOutput {
-		return nil, configErr(fmt.Errorf("the declaration is %d bytes, more than the %d a config may make", len(out), MaxOutput))
+	if err != nil {
+		if cerr := ev.Check(); cerr != nil {
+			return nil, classify(cerr)
+		}
+		return nil, err
 	}
 	// Not read back here: zap-eval reads these bytes with the strict reader
 	// the other stages use, Validate and the secret gate before it writes

@@ -35,6 +35,11 @@ type child struct {
 	// env is the long variables zap-eval was handed (internal/envpass),
 	// handed on: the child's secret gate reads them too.
 	env *envpass.Env
+	// written, unless nil, is given what the child wrote to stdout once
+	// it has closed it, while the child may still run (it checks the
+	// declaration after writing it), and before evaluateIn returns;
+	// whether the child then exits 0 is evaluateIn's to say.
+	written func(decl []byte)
 }
 
 // result is what an evaluating process that succeeded wrote.
@@ -94,7 +99,12 @@ func evaluateIn(ctx context.Context, c child, stderr io.Writer) (*result, error)
 		c *capped
 	}{{files.declR, &decl}, {files.crashR, &crash}, {files.inR, &inputs}} {
 		if r.f != nil {
-			readers.Go(func() { r.c.readFrom(r.f) })
+			readers.Go(func() {
+				r.c.readFrom(r.f)
+				if r.c == &decl && c.written != nil && !decl.over {
+					c.written(decl.bytes())
+				}
+			})
 		}
 	}
 	w := watch(ctx, cmd, c.limit)
@@ -271,14 +281,20 @@ func describe(ws syscall.WaitStatus) string {
 // exit before all of its declaration is read here, and one slice grown by
 // append is copied again every quarter it grows.
 type capped struct {
-	max  int
-	kept stages.Output
-	n    int64
-	over bool
+	max    int
+	kept   stages.Output
+	n      int64
+	over   bool
+	joined []byte
 }
 
-// bytes is what c kept.
-func (c *capped) bytes() []byte { return c.kept.Bytes() }
+// bytes is what c kept, once it has read all: joined once.
+func (c *capped) bytes() []byte {
+	if c.joined == nil {
+		c.joined = c.kept.Bytes()
+	}
+	return c.joined
+}
 
 func (c *capped) readFrom(r io.Reader) {
 	b := make([]byte, 32<<10)

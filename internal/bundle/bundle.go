@@ -108,8 +108,10 @@ func Build(p *project.Project) (*Bundle, error) {
 	if len(res.Errors) > 0 || len(res.Warnings) > 0 {
 		return nil, r.failure(append(res.Errors, res.Warnings...))
 	}
-	if err := r.checkImports(outfile); err != nil {
-		return nil, err
+	if r.mayHaveDropped() {
+		if err := r.checkImports(outfile); err != nil {
+			return nil, err
+		}
 	}
 	var code, smap []byte
 	for _, f := range res.OutputFiles {
@@ -229,7 +231,7 @@ func (r *resolver) setupCheck(b api.PluginBuild) {
 		src := `import "config";`
 		return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
 	})
-	r.setupLoad(b)
+	r.setupLoad(b, false)
 }
 
 type resolver struct {
@@ -243,6 +245,67 @@ type resolver struct {
 	mu       sync.Mutex
 	loaded   map[string]api.OnLoadResult
 	resolved map[importKey]api.OnResolveResult
+
+	// sites and asked are, for each module the first pass loaded (by
+	// namespace and path), how many imports it may hold that a bundle
+	// could drop (importSites) and the imports of it the first pass
+	// resolved.
+	sites map[string]int
+	asked map[string]map[importKey]bool
+}
+
+// moduleKey names a module by its namespace and path.
+func moduleKey(namespace, path string) string { return namespace + ":" + path }
+
+// noted records a module's import sites, once it is loaded.
+func (r *resolver) noted(namespace, path string, res api.OnLoadResult) {
+	n := 0
+	if res.Contents != nil && res.Loader != api.LoaderJSON {
+		n = importSites(*res.Contents)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.sites == nil {
+		r.sites = map[string]int{}
+	}
+	r.sites[moduleKey(namespace, path)] = n
+}
+
+// mayHaveDropped reports whether the first pass may have left an import
+// unresolved: TypeScript drops an import nothing uses, or only types use,
+// and esbuild resolves none it dropped. Unless some module holds more
+// import sites than the first pass resolved imports of it, none was
+// dropped, and the second pass (checkImports) would resolve nothing the
+// first didn't.
+func (r *resolver) mayHaveDropped() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for m, n := range r.sites {
+		if n > len(r.asked[m]) {
+			return true
+		}
+	}
+	return false
+}
+
+// The places in a module's text where an import could be written that a
+// bundle might drop: each from, import and require followed by the
+// string it names (or by a comment, which may come between), wherever it
+// is, a comment's or a string's included. Each import has at least one,
+// so a module with no more than the first pass resolved lost none. A
+// type-only import or export (import type ... from), which no pass
+// resolves, is taken off again: it holds one from-site.
+var (
+	siteRE     = regexp.MustCompile(`from\s*['"/]|\bimport\s*['"/]|require\s*[(/]`)
+	typeOnlyRE = regexp.MustCompile(`\b(?:import|export)\s+type\s+(?:\{[^{}]*\}|\*(?:\s+as\s+[A-Za-z_$][\w$]*)?|[A-Za-z_$][\w$]*)\s+from\s*['"]`)
+)
+
+// importSites counts the import sites of src.
+func importSites(src string) int {
+	if !strings.Contains(src, "from") && !strings.Contains(src, "import") && !strings.Contains(src, "require") {
+		return 0
+	}
+	return len(siteRE.FindAllStringIndex(src, -1)) - len(typeOnlyRE.FindAllStringIndex(src, -1))
 }
 
 // importKey is an import as its resolution depends on it.
@@ -286,20 +349,44 @@ func (r *resolver) setup(b api.PluginBuild) {
 		if _, ok := args.PluginData.(reentry); ok {
 			return api.OnResolveResult{}, nil
 		}
+		if args.Kind != api.ResolveEntryPoint && args.Kind != api.ResolveJSDynamicImport {
+			r.ask(args)
+		}
 		return r.resolveOnce(b, args)
 	})
-	r.setupLoad(b)
+	r.setupLoad(b, true)
+}
+
+// ask records an import the first pass resolves, by its importer.
+func (r *resolver) ask(args api.OnResolveArgs) {
+	m := moduleKey(args.Namespace, args.Importer)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.asked == nil {
+		r.asked = map[string]map[importKey]bool{}
+	}
+	if r.asked[m] == nil {
+		r.asked[m] = map[importKey]bool{}
+	}
+	r.asked[m][keyOf(args)] = true
 }
 
 // setupLoad has the plugin load the files of the project, the packages it
-// links and the embedded @zap-go/zap.
-func (r *resolver) setupLoad(b api.PluginBuild) {
-	b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: namespace}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
-		return r.load(args)
-	})
-	b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: embedded}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
-		return loadEmbedded(args)
-	})
+// links and the embedded @zap-go/zap; with note, the first pass's, noting
+// each module's import sites.
+func (r *resolver) setupLoad(b api.PluginBuild, note bool) {
+	for _, l := range []struct {
+		namespace string
+		load      func(api.OnLoadArgs) (api.OnLoadResult, error)
+	}{{namespace, r.load}, {embedded, loadEmbedded}} {
+		b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: l.namespace}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
+			res, err := l.load(args)
+			if note && err == nil && len(res.Errors) == 0 {
+				r.noted(l.namespace, args.Path, res)
+			}
+			return res, err
+		})
+	}
 }
 
 func fail(format string, a ...any) (api.OnResolveResult, error) {

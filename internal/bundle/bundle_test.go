@@ -147,6 +147,49 @@ func TestUnusedImportResolves(t *testing.T) {
 	}
 }
 
+// TestImportSites counts the places an import that a bundle might drop
+// could be written: a from, import or require before a string or a
+// comment, less a type-only import's.
+func TestImportSites(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		want int
+	}{
+		{"export default (zap) => zap;", 0},
+		{"const a = Array.from('abc'); export const from = 1;", 0},
+		{"import { a } from './a.ts';", 1},
+		{"import { a } from /* here */ './a.ts';", 1},
+		{"import './side.ts';\nimport{b}from\"./b.ts\";", 2},
+		{"export * from './a.ts'; export { b } from './b.ts';", 2},
+		{"import x = require('./x');", 1},
+		{"import type { T } from './t.ts'; export type { U } from './u.ts'; export type * as V from './v.ts';", 0},
+		{"import type T from './t.ts'; import type from './type.ts';", 1},
+		{"import type from from './from.ts';", 0},
+		{"// import { a } from './a.ts'\nconst s = \"from './b.ts'\";", 2},
+		{"const m = await import('./m.ts');", 0},
+	} {
+		if got := importSites(tt.src); got != tt.want {
+			t.Errorf("importSites(%q) = %d, want %d", tt.src, got, tt.want)
+		}
+	}
+}
+
+// TestDroppedImportFound: an import the first pass drops is resolved by
+// the second however it is written, and the second pass runs whenever a
+// module holds more import sites than the first resolved.
+func TestDroppedImportFound(t *testing.T) {
+	dir := write(t, map[string]string{
+		"package.json": `{"name": "p"}`,
+		"comment.ts":   "import { T } from /* the types */ './missing.ts';\nexport default (t?: T) => t;\n",
+		"named.ts":     "import type from './missing.ts';\nexport default () => 1;\n",
+		"besides.ts":   "import './side.ts';\nimport { T } from './missing.ts';\nexport default (t?: T) => t;\n",
+		"side.ts":      "export const s = Array.from('x');\n",
+	})
+	for _, c := range []string{"comment.ts", "named.ts", "besides.ts"} {
+		wantRefused(t, filepath.Join(dir, c), `Could not resolve "./missing.ts"`)
+	}
+}
+
 func TestLowered(t *testing.T) {
 	// Async generators and for await are lowered for the interpreter.
 	dir := write(t, map[string]string{

@@ -33,6 +33,45 @@ type Options struct {
 	// Files reads the project files the config names for content
 	// (project_text and its kin); nil: the config reads none.
 	Files Files
+	// Prepared, unless nil, is the interpreter to run in, made ahead by
+	// Prepare with the console it was given (Console is then unused). It
+	// serves one evaluation.
+	Prepared *Prepared
+}
+
+// Prepared is an interpreter being made ahead of an evaluation, while the
+// caller does other work (zap-eval bundles the config meanwhile).
+type Prepared struct {
+	done chan struct{}
+	rt   *goja.Runtime
+	in   *intrinsics
+	call goja.Callable
+	err  error
+}
+
+// Prepare starts making the interpreter an evaluation runs in, with what
+// the config prints going to console (nil: dropped), and returns at once.
+func Prepare(console io.Writer) *Prepared {
+	if console == nil {
+		console = io.Discard
+	}
+	utcOnce.Do(func() { time.Local = time.UTC })
+	p := &Prepared{done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		p.rt, p.in, p.call, p.err = newRuntime(console)
+	}()
+	return p
+}
+
+// runtime is the interpreter opts.Prepared made, waited for, or one made
+// now.
+func (opts Options) runtime() (*goja.Runtime, *intrinsics, goja.Callable, error) {
+	if p := opts.Prepared; p != nil {
+		<-p.done
+		return p.rt, p.in, p.call, p.err
+	}
+	return newRuntime(opts.Console)
 }
 
 // Defaults for Options.
@@ -91,7 +130,7 @@ func Evaluate(ctx context.Context, s Script, opts Options) (*Evaluation, error) 
 	// Every evaluation runs in UTC, whatever TZ says.
 	utcOnce.Do(func() { time.Local = time.UTC })
 
-	rt, in, call, err := newRuntime(opts.Console)
+	rt, in, call, err := opts.runtime()
 	if err != nil {
 		return nil, err
 	}

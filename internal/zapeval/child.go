@@ -99,12 +99,12 @@ func evaluateHere(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	// From here on the process reads only the project and the packages it
 	// links: not esbuild, not the config, nothing can read anything else.
 	if err := sandbox.Restrict(append([]string{proj.Root}, proj.Packages...)...); err != nil {
-		e := &exit.Error{Code: 1, Err: fmt.Errorf("sandbox: %w", err)}
-		if errors.Is(err, sandbox.ErrUnsupported) {
-			e.Hints = []string{"zap-eval runs a config only inside its Landlock sandbox; run it on a kernel with Landlock enabled"}
-		}
-		return e
+		return sandboxErr(err, "zap-eval runs a config only inside its Landlock sandbox; run it on a kernel with Landlock enabled")
 	}
+	// The interpreter is made on the other core while the config is
+	// bundled: neither needs the other, and nothing the config wrote runs
+	// until Evaluate.
+	rt := evaluate.Prepare(stderr)
 	b, err := bundle.Build(proj)
 	if err != nil {
 		return classify(err)
@@ -120,20 +120,17 @@ func evaluateHere(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	// only the system calls running the config, reading its project files
 	// and writing its result take.
 	if err := sandbox.Filter(files.FD()); err != nil {
-		e := &exit.Error{Code: 1, Err: fmt.Errorf("sandbox: %w", err)}
-		if errors.Is(err, sandbox.ErrUnsupported) {
-			e.Hints = []string{"zap-eval runs a config only behind its seccomp filter, built for amd64"}
-		}
-		return e
+		return sandboxErr(err, "zap-eval runs a config only behind its seccomp filter, built for amd64")
 	}
 	ev, err := evaluate.Evaluate(ctx, evaluate.Script{Name: b.Name, Code: b.Code, SourceMap: b.SourceMap}, evaluate.Options{
 		Console: stderr,
 		Export:  bundle.GlobalName,
 		// The parent's watchdog is the clock: one time limit, whatever
 		// the config is doing when it passes.
-		Timeout: evaluate.NoTimeout,
-		MaxHeap: MaxHeap,
-		Files:   files,
+		Timeout:  evaluate.NoTimeout,
+		MaxHeap:  MaxHeap,
+		Files:    files,
+		Prepared: rt,
 	})
 	if err != nil {
 		return classify(err)
@@ -155,6 +152,16 @@ func evaluateHere(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return classify(err)
 	}
 	return nil
+}
+
+// sandboxErr is zap-eval's error for a sandbox that can't be made, with
+// hint when the kernel or the architecture can't hold it.
+func sandboxErr(err error, hint string) error {
+	e := &exit.Error{Code: 1, Err: fmt.Errorf("sandbox: %w", err)}
+	if errors.Is(err, sandbox.ErrUnsupported) {
+		e.Hints = []string{hint}
+	}
+	return e
 }
 
 // writeDecl writes the declaration out and a newline to stdout, and closes

@@ -17,11 +17,12 @@
 // no clock, no randomness, no environment and no I/O but the reads of the
 // project's files a config names for content (internal/evaluate, goja;
 // internal/projfile, by a descriptor of the project's root that the
-// filter admits openat2 under), checks the declaration it made against the form checks and the
-// structural gate (declaration.Validate), and hands it to zap-eval, which
-// reads it again as the other stages will and writes it to stdout as
-// canonical JSON and a newline. What the config prints with console goes to
-// stderr as it is printed.
+// filter admits openat2 under), hands the declaration it made to zap-eval
+// and then checks it against the form checks and the structural gate
+// (declaration.Validate), each problem placed in the config. zap-eval reads
+// it again meanwhile, as the other stages will, and once that process has
+// exited 0 writes it to stdout as canonical JSON and a newline. What the
+// config prints with console goes to stderr as it is printed.
 //
 // The bounds hold in the middle of any single call the config makes
 // (limits.go): the evaluating process can take on no more than MaxMemory

@@ -199,6 +199,12 @@ func (r *Runner) step(ctx context.Context, s *PreparedStep, g int) error {
 	if ok, err := r.batched(ctx, g); ok {
 		return err
 	}
+	return r.alone(ctx, s)
+}
+
+// alone runs s by itself on the Host (or, a Local step, on the operator's
+// machine).
+func (r *Runner) alone(ctx context.Context, s *PreparedStep) error {
 	switch {
 	case s.Put != nil && s.Put.Source != "":
 		p, err := r.readSource(ctx, s.Put)
@@ -220,6 +226,8 @@ func (r *Runner) step(ctx context.Context, s *PreparedStep, g int) error {
 		return r.Host.Run(ctx, s.Command)
 	case s.Op != nil:
 		return r.Host.Op(ctx, s.Op)
+	case s.Local != nil:
+		return s.Local(ctx)
 	}
 	return errors.New("the step has nothing to run")
 }

@@ -103,9 +103,13 @@ func Live(ctx context.Context) *LiveLine {
 	return l
 }
 
-// LiveStreams tees stdout and stderr into the LiveLine ctx carries (WithLive);
-// with none it returns them as they are.
+// LiveStreams tees stdout and stderr into the LiveLine ctx carries (WithLive)
+// and into the Captured it carries (WithCapture); with neither it returns
+// them as they are.
 func LiveStreams(ctx context.Context, stdout, stderr io.Writer) (io.Writer, io.Writer) {
+	if c := capturedOf(ctx); c != nil {
+		stdout, stderr = io.MultiWriter(stdout, c.Stdout), io.MultiWriter(stderr, c.Stderr)
+	}
 	l := Live(ctx)
 	if l == nil {
 		return stdout, stderr

@@ -1,6 +1,7 @@
 package execute
 
 import (
+	"context"
 	"crypto/sha512"
 	"encoding/hex"
 	"fmt"
@@ -49,7 +50,7 @@ type PreparedChange struct {
 }
 
 // PreparedStep is one step, resolved. Exactly one of Put, Dir, Link, Op, Extract,
-// Command and Note is set.
+// Command, Note and Local is set.
 type PreparedStep struct {
 	// Summary describes the step as written, in the words a report uses.
 	Summary string
@@ -60,6 +61,10 @@ type PreparedStep struct {
 	Extract *Extract
 	Command *Command
 	Note    string
+	// Local is work Zap does itself on the operator's machine, for a step
+	// run alone (Runner.Step): a deploy's tarball or health check. Prepare
+	// never sets it.
+	Local func(ctx context.Context) error
 	// expect is a verify's command assertion with an expected text.
 	expect bool
 }

@@ -3,6 +3,7 @@ package deploy
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -11,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zap-go/zap/internal/ops"
+	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/internal/testhook"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/deployplan"
@@ -150,50 +151,54 @@ func transport() http.RoundTripper {
 // records the restored one, which passed its own, as passed.
 func (r *Runner) rollback(ctx context.Context) {
 	p := r.Plan
-	r.step++
 	if reason := noRollback(p); reason != "" {
+		r.step++
 		r.Warn(reason)
 		r.emit(events.Event{Event: events.StepSkipped, ID: "rollback", Step: r.step, Reason: reason})
 		r.gate(ctx, p.Source.Version, GateFailed)
 		return
 	}
-	r.emit(events.Event{Event: events.StepStarted, ID: "rollback", Step: r.step, Summary: "rollback to " + p.Live.Release})
-	op, _ := json.Marshal(p.Operator)
-	res := r.Client.Shell(ctx, "sh", strings.NewReader(ops.Input(Rollback, p.Path, p.Source.Version, p.Live.Release, string(op))), scriptLimit)
-	if res.Err == nil && res.Status == 3 {
-		reason := strings.TrimPrefix(lastLines(res.Stdout, 1), "skip: ")
-		reason = "rollback skipped: " + reason + "; current is left as it is: check it"
-		r.Warn(reason)
-		r.emit(events.Event{Event: events.StepSkipped, ID: "rollback", Step: r.step, Reason: reason})
-		r.gate(ctx, p.Source.Version, GateFailed)
-		return
-	}
-	err := shellErr(res, scriptLimit)
-	if err != nil {
-		err = fmt.Errorf("current was not pointed back: it still names the failed release %s (check it): %w", p.Source.Version, err)
-		r.gate(ctx, p.Source.Version, GateFailed)
-	} else {
-		for _, l := range strings.Split(res.Stdout, "\n") {
+	pointed := false
+	err := r.do(ctx, r.there, "rollback", &execute.PreparedStep{Summary: "rollback to " + p.Live.Release, Local: func(ctx context.Context) error {
+		who, _ := json.Marshal(p.Operator)
+		out, err := op(ctx, r.Target, opRollback, Rollback, scriptLimit, p.Path, p.Source.Version, p.Live.Release, string(who))
+		switch {
+		case skipped(err):
+			reason := "rollback skipped: " + strings.TrimPrefix(lastLines(out, 1), "skip: ") + "; current is left as it is: check it"
+			r.Warn(reason)
+			return &execute.SkipError{Reason: reason}
+		case err != nil:
+			return fmt.Errorf("current was not pointed back: it still names the failed release %s (check it): %w", p.Source.Version, err)
+		}
+		pointed = true
+		for _, l := range strings.Split(out, "\n") {
 			if w, ok := strings.CutPrefix(l, "warning: "); ok {
 				r.Warn(w)
 			}
 		}
 		if p.Steps.Restart != "" {
-			err = r.restart(ctx)
-		}
-		if err == nil && p.Steps.Health != nil {
-			if err = r.poll(ctx, r.URLs.Health, p.Steps.Health, false).Err(); err != nil {
-				err = fmt.Errorf("the restored release %s is not healthy either: manual intervention is needed (current names it again): %w", p.Live.Release, err)
+			if err := r.Target.Op(ctx, r.restartStep().Op); err != nil {
+				return fmt.Errorf("the restart of %s failed: %w", p.Live.Release, err)
 			}
 		}
+		if p.Steps.Health != nil {
+			if err := r.poll(ctx, r.URLs.Health, p.Steps.Health, false).Err(); err != nil {
+				return fmt.Errorf("the restored release %s is not healthy either: manual intervention is needed (current names it again): %w", p.Live.Release, err)
+			}
+		}
+		r.Warn("rolled back to " + p.Live.Release + ": current names it again")
+		return nil
+	}})
+	var skip *execute.SkipError
+	switch {
+	case errors.As(err, &skip):
+		r.gate(ctx, p.Source.Version, GateFailed)
+	case err != nil && !pointed:
+		r.Warn("rollback failed: " + errors.Unwrap(err).Error())
+		r.gate(ctx, p.Source.Version, GateFailed)
+	case err != nil:
+		r.Warn("rollback failed: " + errors.Unwrap(err).Error())
 	}
-	if err != nil {
-		r.Warn("rollback failed: " + err.Error())
-		r.emit(failedEvent("rollback", r.step, err))
-		return
-	}
-	r.Warn("rolled back to " + p.Live.Release + ": current names it again")
-	r.emit(events.Event{Event: events.StepOK, ID: "rollback", Step: r.step, Summary: "rolled back to " + p.Live.Release + ": current names it again"})
 }
 
 // noRollback says why a failed deploy of p has nothing to roll back to,

@@ -15,12 +15,11 @@ import (
 	"github.com/zeebo/blake3"
 
 	"github.com/zap-go/zap/internal/escape"
+	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/internal/exit"
 	"github.com/zap-go/zap/internal/lock"
 	"github.com/zap-go/zap/internal/mask"
-	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/resolve"
-	"github.com/zap-go/zap/internal/sshhost"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/canon"
 	"github.com/zap-go/zap/pkg/declaration"
@@ -101,9 +100,27 @@ type Made struct {
 	Scripts bool
 }
 
+// Connection is a plan's target as Connect resolved and reached it.
+type Connection struct {
+	// Host, Port and Identity are the target as the plan records it: the
+	// host resolved, the declared port and identity file.
+	Host     string
+	Port     int
+	Identity string
+	// Exec is the target as the engine's host (execute.Host; over SSH,
+	// internal/sshhost's): the plan's reads run on it as operations.
+	Exec  execute.Host
+	Close func() error
+}
+
+// Connect resolves the target t with text (the declaration's references
+// resolved), as its bootstrap_user with bootstrap, and connects to it. A
+// target that resolves to nothing it can connect to is bad input.
+type Connect func(ctx context.Context, t *declaration.Target, text func(declaration.Text) string, bootstrap bool) (*Connection, error)
+
 // Make reads the checkout and the target of d into a deploy plan. env
-// resolves references. dial connects to the resolved target.
-func Make(ctx context.Context, d *declaration.Declaration, env resolve.Env, o Options, dial func(context.Context, sshhost.Target) (*sshhost.Client, error)) (*Made, error) {
+// resolves references. connect reaches the target.
+func Make(ctx context.Context, d *declaration.Declaration, env resolve.Env, o Options, connect Connect) (*Made, error) {
 	dep := d.Deploy
 	if dep == nil {
 		return nil, errors.New("the config declares no deploy block (zap.deploy)")
@@ -134,24 +151,20 @@ func Make(ctx context.Context, d *declaration.Declaration, env resolve.Env, o Op
 			return nil, err
 		}
 	}
-	t, err := sshhost.ResolveTarget(&d.Target, res.Text, o.Flags.Bootstrap)
+	t, err := connect(ctx, &d.Target, res.Text, o.Flags.Bootstrap)
 	if err != nil {
 		return nil, err
 	}
-	c, err := dial(ctx, t)
-	if err != nil {
-		return nil, err
-	}
-	defer c.Close()
+	defer t.Close()
 	pre, err := preflight(d, o)
 	if err != nil {
 		return nil, err
 	}
-	who, live, err := readTarget(ctx, c, dep.Path)
+	who, live, err := readTarget(ctx, t.Exec, dep.Path)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkNeeds(ctx, c, who, d.Target.ServiceManager, dep.Service); err != nil {
+	if err := checkNeeds(ctx, t.Exec, who, d.Target.ServiceManager, dep.Service); err != nil {
 		return nil, err
 	}
 	p := &deployplan.Plan{
@@ -303,18 +316,20 @@ func checkURL(domain declaration.Text, path string) declaration.Text {
 }
 
 // readTarget reads who the deploy connects as and what current names.
-func readTarget(ctx context.Context, c *sshhost.Client, path string) (who string, live deployplan.Live, err error) {
-	r := c.Shell(ctx, "sh", strings.NewReader(ops.Input(readScript, path)), readLimit)
+func readTarget(ctx context.Context, h execute.Host, path string) (who string, live deployplan.Live, err error) {
+	out, err := op(ctx, h, opRead, readScript, readLimit, path)
+	var ee *execute.ExitError
+	var te *execute.TimeoutError
 	switch {
-	case r.Err != nil:
-		return "", live, r.Err
-	case r.TimedOut:
+	case errors.As(err, &te):
 		return "", live, fmt.Errorf("reading %s on the target took longer than %v", path, readLimit)
-	case r.Status != 0:
-		return "", live, fmt.Errorf("reading %s on the target exited %d: %s", path, r.Status, strings.TrimSpace(r.Stderr))
+	case errors.As(err, &ee):
+		return "", live, fmt.Errorf("reading %s on the target exited %d: %s", path, ee.Status, strings.TrimSpace(lastLines(ee.Output, 3)))
+	case err != nil:
+		return "", live, err
 	}
 	var info deployInfo
-	for _, line := range strings.Split(strings.TrimSpace(r.Stdout), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		f := strings.Fields(line)
 		if doc, ok := strings.CutPrefix(line, "info "); ok {
 			// Unreadable, it is one no gate was recorded in: a release
@@ -340,7 +355,7 @@ func readTarget(ctx context.Context, c *sshhost.Client, path string) (who string
 		}
 	}
 	if who == "" || live.State == "" {
-		return "", live, fmt.Errorf("reading %s on the target: an answer the deploy doesn't read: %q", path, r.Stdout)
+		return "", live, fmt.Errorf("reading %s on the target: an answer the deploy doesn't read: %q", path, out)
 	}
 	if live.State == deployplan.LiveRelease && info.Version == live.Release && (info.Gate == GatePending || info.Gate == GateFailed) {
 		live.State = deployplan.LiveUnproven
@@ -353,19 +368,23 @@ func readTarget(ctx context.Context, c *sshhost.Client, path string) (who string
 // through sudo without a password and that the declared service manager
 // runs the host and knows the service: the plan says what is missing
 // before a wetrun would fail on it halfway (needs.sh).
-func checkNeeds(ctx context.Context, c *sshhost.Client, user, manager, service string) error {
+func checkNeeds(ctx context.Context, h execute.Host, user, manager, service string) error {
 	sudo := "no"
 	if service != "" {
 		sudo = "yes"
 	}
-	r := c.Shell(ctx, "sh", strings.NewReader(ops.Input(needsScript, sudo, manager, service)), readLimit)
+	out, err := op(ctx, h, opNeeds, needsScript, readLimit, sudo, manager, service)
+	var ee *execute.ExitError
+	var te *execute.TimeoutError
 	switch {
-	case r.Err != nil:
-		return r.Err
-	case r.TimedOut || r.Status != 0:
-		return fmt.Errorf("checking what the deploy needs on the target failed: %s", strings.TrimSpace(lastLines(r.Stderr, 2)))
+	case errors.As(err, &ee):
+		return fmt.Errorf("checking what the deploy needs on the target failed: %s", strings.TrimSpace(lastLines(ee.Output, 2)))
+	case errors.As(err, &te):
+		return fmt.Errorf("checking what the deploy needs on the target took longer than %v", readLimit)
+	case err != nil:
+		return err
 	}
-	return needsError(r.Stdout, user, manager, service)
+	return needsError(out, user, manager, service)
 }
 
 // needsError is what needs.sh's answer says the target lacks, nil for

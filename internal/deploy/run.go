@@ -15,10 +15,11 @@ import (
 	"time"
 
 	"github.com/zap-go/zap/internal/execute"
+	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/ops"
-	"github.com/zap-go/zap/internal/sshhost"
 	"github.com/zap-go/zap/pkg/deployplan"
 	"github.com/zap-go/zap/pkg/events"
+	"github.com/zap-go/zap/pkg/plan"
 )
 
 // Limits of a wetrun's steps.
@@ -31,24 +32,38 @@ const (
 	MaxArchive = 1 << 30
 )
 
-// Runner runs one deploy plan.
+// Runner runs one deploy plan. Every step runs through the engine zap
+// apply's steps run through (execute.Runner.Step): the build on the
+// operator's machine (Local), the upload, the release script, the restart,
+// the rollback and the gate's record on the target (Target), the tarball
+// and the health checks as Zap's own work here; so the events, the
+// step_output of a running step (Live), the masking and the failed step's
+// error and output are apply's.
 type Runner struct {
 	Plan *deployplan.Plan
 	// Dir is the checkout (its top level is where build and tarball run).
 	Dir string
-	// Client is the connection to the plan's target.
-	Client *sshhost.Client
+	// Target is the plan's target (over SSH, internal/sshhost's Exec);
+	// Local is this machine, where the build runs (internal/localops).
+	Target, Local execute.Host
 	// Events receives the event lines; Warn the warnings of the text
 	// report (repairs, a failed prune) that no event holds.
 	Events io.Writer
 	Warn   func(string)
+	// Mask takes the plan's secrets out of every error and output
+	// (RunMasker); Live writes step_output events while a step runs.
+	Mask *mask.Masker
+	Live bool
 	// URLs are the plan's check URLs, resolved (ResolveChecks).
 	URLs URLs
 	// Health polls a check at its resolved URL (nil: HTTPS from this
 	// machine, Poll).
 	Health func(ctx context.Context, url string, c *deployplan.Check, ready bool) Outcome
 
-	step int
+	here, there *execute.Runner
+	step        int
+	// werr is the first event that couldn't be written.
+	werr error
 }
 
 // Failure is a step that failed: the error its event carries.
@@ -60,10 +75,24 @@ type Failure struct {
 func (f *Failure) Error() string { return f.Step + ": " + f.Err.Error() }
 func (f *Failure) Unwrap() error { return f.Err }
 
+// The names of the deploy's scripts as operations (execute.ZapOp).
+const (
+	opInstall  = "install"
+	opRelease  = "release"
+	opRestart  = "restart"
+	opRollback = "rollback"
+	opGate     = "gate"
+	opRead     = "read"
+	opNeeds    = "needs"
+)
+
 // Run runs the plan's steps and returns nil when the release went live and
 // is healthy, or the first failure (after the rollback it caused).
 func (r *Runner) Run(ctx context.Context) error {
 	p := r.Plan
+	ctx = execute.WithMask(ctx, r.Mask)
+	r.here = &execute.Runner{Host: r.Local, Events: r.Events, Mask: r.Mask, Live: r.Live}
+	r.there = &execute.Runner{Host: r.Target, Events: r.Events, Mask: r.Mask, Live: r.Live}
 	r.emit(events.Event{Event: events.RunStarted, Format: events.Format, PlanHash: p.Hash})
 	err := r.steps(ctx)
 	if err != nil {
@@ -71,7 +100,7 @@ func (r *Runner) Run(ctx context.Context) error {
 		return err
 	}
 	r.emit(events.Event{Event: events.RunOK, OK: 1})
-	return nil
+	return r.werr
 }
 
 func (r *Runner) steps(ctx context.Context) error {
@@ -82,32 +111,44 @@ func (r *Runner) steps(ctx context.Context) error {
 	}
 	top = strings.TrimSpace(top)
 	if p.Steps.Build != "" {
-		if err := r.do("build", "build: "+p.Steps.Build, func() error { return build(ctx, top, p.Steps.Build) }); err != nil {
+		if err := r.do(ctx, r.here, "build", buildStep(top, p.Steps.Build)); err != nil {
 			return err
 		}
 	}
 	var archive []byte
-	if err := r.do("tarball", "tarball: "+strings.Join(p.Steps.Artifacts, " "), func() error {
+	if err := r.do(ctx, r.here, "tarball", &execute.PreparedStep{Summary: "tarball: " + strings.Join(p.Steps.Artifacts, " "), Local: func(ctx context.Context) error {
 		archive, err = tarball(ctx, top, p.Steps.Artifacts)
 		return err
-	}); err != nil {
+	}}); err != nil {
 		return err
 	}
 	sum := sha512.Sum512(archive)
 	digest := hex.EncodeToString(sum[:])
-	if err := r.do("upload", "upload: "+p.Path+"/"+p.Steps.Upload.Name, func() error { return r.upload(ctx, archive, digest) }); err != nil {
+	if err := r.do(ctx, r.there, "upload", &execute.PreparedStep{Summary: "upload: " + p.Path + "/" + p.Steps.Upload.Name, Local: func(ctx context.Context) error {
+		// The archive follows the install script as the body of the
+		// here-document its last line opens (ops.PutInput).
+		_, err := op(ctx, r.Target, opInstall, string(ops.PutInput(Install, archive)), scriptLimit, p.Path, p.Steps.Upload.Name, digest)
+		return err
+	}}); err != nil {
 		return err
 	}
 	archive = nil
 	swapped := false
-	if err := r.do("release", "release script on "+p.Target.Host, func() error {
+	if err := r.do(ctx, r.there, "release", &execute.PreparedStep{Summary: "release script on " + p.Target.Host, Local: func(ctx context.Context) error {
 		var err error
 		swapped, err = r.release(ctx, digest)
 		return err
-	}); err != nil && !swapped {
+	}}); err != nil && !swapped {
 		return err
 	}
 	return r.afterSwap(ctx)
+}
+
+// buildStep is the build: the command in a shell of its own (set -e) in the
+// checkout's top level, on this machine, under buildLimit.
+func buildStep(top, command string) *execute.PreparedStep {
+	return &execute.PreparedStep{Summary: "build: " + command,
+		Command: &execute.Command{Cwd: top, Script: execute.Script("", nil, "set -e\n"+command), Timeout: buildLimit}}
 }
 
 // afterSwap restarts and checks the live release, rolling back on a
@@ -116,25 +157,26 @@ func (r *Runner) afterSwap(ctx context.Context) error {
 	p := r.Plan
 	var failed error
 	if p.Steps.Restart != "" {
-		failed = r.do("restart", "restart: "+p.Steps.Restart, func() error { return r.restart(ctx) })
+		failed = r.do(ctx, r.there, "restart", r.restartStep())
 	}
 	if failed == nil && p.Steps.Health != nil {
-		failed = r.do("health", "health: "+r.URLs.Health, func() error { return r.poll(ctx, r.URLs.Health, p.Steps.Health, false).Err() })
+		failed = r.do(ctx, r.here, "health", &execute.PreparedStep{Summary: "health: " + r.URLs.Health, Local: func(ctx context.Context) error {
+			return r.poll(ctx, r.URLs.Health, p.Steps.Health, false).Err()
+		}})
 	}
 	if failed == nil && p.Steps.Ready != nil {
-		r.step++
-		r.emit(events.Event{Event: events.StepStarted, ID: "ready", Step: r.step, Summary: "readiness: " + r.URLs.Ready})
-		o := r.poll(ctx, r.URLs.Ready, p.Steps.Ready, true)
-		switch {
-		case o.Status == 404:
-			reason := "the app doesn't serve /ready (404): the deploy goes on on liveness alone"
-			r.Warn(reason)
-			r.emit(events.Event{Event: events.StepSkipped, ID: "ready", Step: r.step, Reason: reason})
-		case o.Err() != nil:
-			failed = &Failure{Step: "ready", Err: o.Err()}
-			r.emit(failedEvent("ready", r.step, o.Err()))
-		default:
-			r.emit(events.Event{Event: events.StepOK, ID: "ready", Step: r.step})
+		failed = r.do(ctx, r.here, "ready", &execute.PreparedStep{Summary: "readiness: " + r.URLs.Ready, Local: func(ctx context.Context) error {
+			o := r.poll(ctx, r.URLs.Ready, p.Steps.Ready, true)
+			if o.Status == 404 {
+				reason := "the app doesn't serve /ready (404): the deploy goes on on liveness alone"
+				r.Warn(reason)
+				return &execute.SkipError{Reason: reason}
+			}
+			return o.Err()
+		}})
+		var skip *execute.SkipError
+		if errors.As(failed, &skip) {
+			failed = nil
 		}
 	}
 	if failed == nil {
@@ -145,74 +187,113 @@ func (r *Runner) afterSwap(ctx context.Context) error {
 	return failed
 }
 
+// restartStep is the restart: the plan's restart command, run as root on
+// the target (under sudo -n unless the connecting user is root).
+func (r *Runner) restartStep() *execute.PreparedStep {
+	return &execute.PreparedStep{Summary: "restart: " + r.Plan.Steps.Restart,
+		Op: &execute.ZapOp{Name: opRestart, Script: r.Plan.Steps.Restart, Privilege: plan.Root, Timeout: restartLimit}}
+}
+
 // gate records the verdict of a release's restart and checks in
 // deploy_info.json, while current names it (gate.sh): the next deploy's
 // plan reads it, so a release that never passed isn't live to it. A
 // verdict that can't be recorded is a warning: the gate stays pending, and
 // the next deploy ships the release again.
 func (r *Runner) gate(ctx context.Context, version, verdict string) {
-	res := r.Client.Shell(ctx, "sh", strings.NewReader(ops.Input(Gate, r.Plan.Path, version, verdict)), restartLimit)
-	if res.Err == nil && res.Status == 3 {
-		r.Warn("the gate's verdict on " + version + " (" + verdict + ") was not recorded: " + strings.TrimPrefix(lastLines(res.Stdout, 1), "skip: "))
+	out, err := op(ctx, r.Target, opGate, Gate, restartLimit, r.Plan.Path, version, verdict)
+	if skipped(err) {
+		r.Warn("the gate's verdict on " + version + " (" + verdict + ") was not recorded: " + strings.TrimPrefix(lastLines(out, 1), "skip: "))
 		return
 	}
-	if err := shellErr(res, restartLimit); err != nil {
+	if err != nil {
 		r.Warn("the gate's verdict on " + version + " (" + verdict + ") was not recorded in deploy_info.json: " + err.Error())
 	}
 }
 
-// do runs one step between its events.
-func (r *Runner) do(id, summary string, f func() error) error {
+// do runs one step through on, as the run's next.
+func (r *Runner) do(ctx context.Context, on *execute.Runner, id string, s *execute.PreparedStep) error {
 	r.step++
-	r.emit(events.Event{Event: events.StepStarted, ID: id, Step: r.step, Summary: summary})
-	if err := f(); err != nil {
-		r.emit(failedEvent(id, r.step, err))
+	err, werr := on.Step(ctx, id, r.step, s)
+	if werr != nil && r.werr == nil {
+		r.werr = werr
+	}
+	if err != nil {
 		return &Failure{Step: id, Err: err}
 	}
-	r.emit(events.Event{Event: events.StepOK, ID: id, Step: r.step})
 	return nil
 }
 
-func failedEvent(id string, step int, err error) events.Event {
-	e := events.Event{Event: events.StepFailed, ID: id, Step: step, Error: err.Error(), Code: events.Permanent}
-	var se *execute.CodedError
-	if errors.As(err, &se) {
-		e.Code = se.Code
-	}
-	var ee *execute.ExitError
-	if errors.As(err, &ee) {
-		st := ee.Status
-		e.Exit, e.Code, e.Output = &st, events.ExecutionFailed, ee.Output
-	}
-	return e
-}
-
+// emit writes an event of the run's own: its start and end, a rollback
+// with nothing to return to. A write that fails is kept as the run's
+// error (werr).
 func (r *Runner) emit(e events.Event) {
 	line, err := e.Marshal()
 	if err == nil {
-		r.Events.Write(append(line, '\n'))
+		_, err = r.Events.Write(append(line, '\n'))
+	}
+	if err != nil && r.werr == nil {
+		r.werr = fmt.Errorf("write the %s event: %w", e.Event, err)
 	}
 }
 
-// build runs the build command in the checkout, in a shell of its own. Its
-// output is kept masked with the Masker ctx carries (execute.WithMask).
-func build(ctx context.Context, top, command string) error {
-	ctx, cancel := context.WithTimeout(ctx, buildLimit)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", "-e")
-	cmd.Dir = top
-	cmd.Stdin = strings.NewReader(command)
-	out := execute.OutputTail(ctx)
-	cmd.Stdout, cmd.Stderr = out, out
-	err := cmd.Run()
-	var xe *exec.ExitError
-	switch {
-	case ctx.Err() == context.DeadlineExceeded:
-		return &execute.TimeoutError{After: buildLimit, Output: out.String()}
-	case errors.As(err, &xe):
-		return &execute.ExitError{Status: xe.ExitCode(), Output: out.String()}
+// op runs one of the deploy's scripts on h as the connecting user
+// (execute.Host.Op), its arguments on stdin ahead of it (ops.Input), under
+// limit, and returns what it printed on stdout. A script that stopped
+// itself ("stop: REASON", then a non-zero exit) fails with its reason
+// (stopped), its exit and the rest of its output kept.
+func op(ctx context.Context, h execute.Host, name, script string, limit time.Duration, args ...string) (string, error) {
+	ctx, c := execute.WithCapture(ctx)
+	err := h.Op(ctx, &execute.ZapOp{Name: name, Script: script, Args: args, Privilege: plan.Login, Timeout: limit})
+	out := c.Stdout.String()
+	var ee *execute.ExitError
+	if errors.As(err, &ee) {
+		if reason := stopLine(out + "\n" + c.Stderr.String()); reason != "" {
+			err = &stopped{reason: reason, exit: &execute.ExitError{Status: ee.Status, Output: unmarked(ee.Output)}}
+		}
 	}
-	return err
+	return out, err
+}
+
+// stopped is a script of the deploy's that stopped itself: its reason,
+// and how it exited (Classify reads the exit and output through Unwrap).
+type stopped struct {
+	reason string
+	exit   *execute.ExitError
+}
+
+func (e *stopped) Error() string { return e.reason }
+func (e *stopped) Unwrap() error { return e.exit }
+
+// skipped says whether err is a script's exit 3: it skipped its work, and
+// said why on its last line ("skip: REASON").
+func skipped(err error) bool {
+	var ee *execute.ExitError
+	return errors.As(err, &ee) && ee.Status == 3
+}
+
+// stopLine is the reason of the first "stop: " line of s, "" for none.
+func stopLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if reason, ok := strings.CutPrefix(l, "stop: "); ok {
+			return reason
+		}
+	}
+	return ""
+}
+
+// unmarked is a script's output without the lines it marks for the deploy
+// to read (stop, warning, swapped, skip): what is left is what the work it
+// ran printed, shown under a failed step.
+func unmarked(output string) string {
+	var keep []string
+	for _, l := range strings.SplitAfter(output, "\n") {
+		t := strings.TrimSuffix(l, "\n")
+		if t == "swapped" || strings.HasPrefix(t, "stop: ") || strings.HasPrefix(t, "warning: ") || strings.HasPrefix(t, "skip: ") {
+			continue
+		}
+		keep = append(keep, l)
+	}
+	return strings.Join(keep, "")
 }
 
 // tarball packs the artifacts, from the checkout's top, into a release
@@ -246,67 +327,42 @@ func tarball(ctx context.Context, top string, artifacts []string) ([]byte, error
 	return b, err
 }
 
-// upload installs the archive in the app path as the connecting user.
-func (r *Runner) upload(ctx context.Context, archive []byte, digest string) error {
-	in := ops.PutInput(ops.Input(Install, r.Plan.Path, r.Plan.Steps.Upload.Name, digest), archive)
-	res := r.Client.Shell(ctx, "sh", bytes.NewReader(in), scriptLimit)
-	return shellErr(res, scriptLimit)
-}
-
-// release runs the release script, and says whether it swapped.
+// release runs the release script on the target, and says whether it
+// swapped.
 func (r *Runner) release(ctx context.Context, digest string) (bool, error) {
-	res := r.Client.Shell(ctx, "sh", strings.NewReader(ops.Input(r.Plan.Steps.Script, digest)), scriptLimit)
-	swapped, stop := false, ""
-	for _, l := range strings.Split(res.Stdout, "\n") {
+	out, err := op(ctx, r.Target, opRelease, r.Plan.Steps.Script, scriptLimit, digest)
+	swapped := false
+	for _, l := range strings.Split(out, "\n") {
 		switch {
 		case l == "swapped":
 			swapped = true
 		case strings.HasPrefix(l, "warning: "):
 			r.Warn(strings.TrimPrefix(l, "warning: "))
-		case strings.HasPrefix(l, "stop: "):
-			stop = strings.TrimPrefix(l, "stop: ")
 		}
 	}
-	if res.Err == nil && !res.TimedOut && res.Status == 0 {
+	if err == nil {
 		return swapped, nil
 	}
 	if swapped {
 		// Taken as swapped only when current, read again, names it.
-		_, live, err := readTarget(ctx, r.Client, r.Plan.Path)
-		swapped = err == nil && live.Release == r.Plan.Source.Version
+		_, live, rerr := readTarget(ctx, r.Target, r.Plan.Path)
+		swapped = rerr == nil && live.Release == r.Plan.Source.Version
 		if swapped {
-			r.Warn("the release script failed after the swap: " + firstNonEmpty(stop, lastLines(res.Stderr, 1)))
-		}
-	}
-	if strings.HasPrefix(stop, "a prepare command failed") && strings.TrimSpace(res.Stderr) != "" {
-		return swapped, fmt.Errorf("%s: %s", stop, lastLines(res.Stderr, 3))
-	}
-	if stop != "" {
-		return swapped, errors.New(stop)
-	}
-	return swapped, shellErr(res, scriptLimit)
-}
-
-// restart restarts the service as root.
-func (r *Runner) restart(ctx context.Context) error {
-	return shellErr(r.Client.Shell(ctx, "sudo -n sh", strings.NewReader(r.Plan.Steps.Restart), restartLimit), restartLimit)
-}
-
-func shellErr(res sshhost.ShellResult, limit time.Duration) error {
-	switch {
-	case res.Err != nil:
-		return res.Err
-	case res.TimedOut:
-		return &execute.TimeoutError{After: limit, Output: execute.JoinOutput(res.Stdout, res.Stderr)}
-	case res.Status != 0:
-		for _, l := range strings.Split(res.Stderr+"\n"+res.Stdout, "\n") {
-			if s, ok := strings.CutPrefix(l, "stop: "); ok {
-				return errors.New(s)
+			why := err.Error()
+			var ee *execute.ExitError
+			if _, ok := err.(*stopped); !ok && errors.As(err, &ee) {
+				why = firstNonEmpty(lastLines(unmarked(ee.Output), 1), why)
 			}
+			r.Warn("the release script failed after the swap: " + why)
 		}
-		return &execute.ExitError{Status: res.Status, Output: execute.JoinOutput(res.Stdout, res.Stderr)}
 	}
-	return nil
+	var st *stopped
+	if errors.As(err, &st) && strings.HasPrefix(st.reason, "a prepare command failed") {
+		if tail := lastLines(unmarked(st.exit.Output), 3); tail != "" {
+			st.reason += ": " + tail
+		}
+	}
+	return swapped, err
 }
 
 func (r *Runner) poll(ctx context.Context, url string, c *deployplan.Check, ready bool) Outcome {

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/zap-go/zap/internal/execute"
+	"github.com/zap-go/zap/internal/localops"
 	"github.com/zap-go/zap/internal/scripttest"
 	"github.com/zap-go/zap/pkg/deployplan"
 )
@@ -16,7 +18,8 @@ import (
 // prints a secret the plan names and then enough that the kept output's
 // cut falls at every offset of it, from just before its first byte to just
 // after its last, with the Masker zap-deploy run makes (RunMasker): the
-// failed build's output holds not one byte of the secret, and where the
+// failed build's output, as this machine's host (internal/localops) keeps
+// it running the build step, holds not one byte of the secret, and where the
 // cut falls before it, its placeholder whole.
 func TestBuildOutputHoldsNoPartOfASecretWhereverTheCutFalls(t *testing.T) {
 	p := &deployplan.Plan{Masked: []string{"CUT_TOKEN"}}
@@ -26,7 +29,7 @@ func TestBuildOutputHoldsNoPartOfASecretWhereverTheCutFalls(t *testing.T) {
 	for off := -1; off <= len(secret)+1; off++ {
 		after := execute.OutputLimit - len(secret) + off
 		cmd := fmt.Sprintf(`printf 'before %s'; head -c %d /dev/zero | tr '\0' .; exit 3`, secret, after)
-		err := build(ctx, t.TempDir(), cmd)
+		err := localops.New(os.Environ()).Run(ctx, buildStep(t.TempDir(), cmd).Command)
 		var xe *execute.ExitError
 		if !errors.As(err, &xe) {
 			t.Fatalf("cut at %d: %v, want the build's exit", off, err)

@@ -508,6 +508,7 @@ func (d *deployRun) execute(ctx context.Context, p *deployplan.Plan) error {
 	if err != nil {
 		return exit.Failf(1, "encode the deploy plan: %w", err)
 	}
+	text := &deployText{w: d.a.stdout}
 	err = d.s.Stages.Stream(ctx, "zap-deploy", doc, func(line []byte) error {
 		e, err := events.Read(line)
 		if err != nil {
@@ -518,7 +519,7 @@ func (d *deployRun) execute(ctx context.Context, p *deployplan.Plan) error {
 			_, err := d.a.stdout.Write(append(maskJSON(d.a.masker, line), '\n'))
 			return err
 		}
-		deployEventText(d.a.stdout, e)
+		text.event(e)
 		return nil
 	}, "run", "--dir", d.dir)
 	d.warningsOf(err)
@@ -547,25 +548,50 @@ func (d *deployRun) warningsOf(err error) {
 	}
 }
 
-// deployEventText says one event of a deploy as a line of the text report.
-func deployEventText(w io.Writer, e *events.Event) {
+// deployText says a deploy's events as lines of the text report. It keeps
+// the summary of the step under way: a step's error, in the engine's words
+// (execute.Runner.Step: "SUMMARY failed: REASON", "SUMMARY exited N"), is
+// said under the step's line without it.
+type deployText struct {
+	w       io.Writer
+	summary string
+}
+
+// event says one event of a deploy as a line of the text report.
+func (t *deployText) event(e *events.Event) {
+	w := t.w
 	switch e.Event {
 	case events.StepStarted:
+		t.summary = e.Summary
 		fmt.Fprintf(w, "%d. %s\n", e.Step, escape.Line(e.Summary))
 	case events.StepFailed:
-		fmt.Fprintf(w, "   failed: %s\n", escape.Indent(e.Error, "   "))
+		fmt.Fprintf(w, "   failed: %s\n", escape.Indent(t.reason(e.Error), "   "))
 		deployOutputText(w, e.Output)
 	case events.StepSkipped:
 		fmt.Fprintf(w, "   skipped: %s\n", escape.Line(e.Reason))
 	case events.StepOK:
-		if e.Summary != "" {
-			fmt.Fprintf(w, "   ok: %s\n", escape.Line(e.Summary))
+		if back, ok := strings.CutPrefix(t.summary, "rollback to "); ok && e.ID == "rollback" {
+			fmt.Fprintf(w, "   ok: rolled back to %s: current names it again\n", escape.Line(back))
 		}
 	case events.RunOK:
 		fmt.Fprintln(w, "deployed")
 	case events.RunFailed:
 		fmt.Fprintln(w, "deploy failed")
 	}
+}
+
+// reason is a step's error without the step's summary ahead of it.
+func (t *deployText) reason(msg string) string {
+	if t.summary == "" {
+		return msg
+	}
+	if r, ok := strings.CutPrefix(msg, t.summary+" failed: "); ok {
+		return r
+	}
+	if r, ok := strings.CutPrefix(msg, t.summary+" "); ok {
+		return r
+	}
+	return msg
 }
 
 // deployOutputText writes the last lines of a failed step's output under

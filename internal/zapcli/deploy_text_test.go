@@ -11,15 +11,17 @@ import (
 // TestDeployTextShowsAFailedStepsOutput: a deploy's text report shows a
 // failed step's output under its error as "| line" lines, as zap apply
 // does, only the last render.OutputTail of a long one, and control
-// characters escaped; a step that failed with no output shows none.
+// characters escaped; a step that failed with no output shows none. The
+// error is said without the step's summary the engine puts ahead of it.
 func TestDeployTextShowsAFailedStepsOutput(t *testing.T) {
 	var b strings.Builder
+	text := &deployText{w: &b}
 	st := 1
-	deployEventText(&b, &events.Event{Event: events.StepStarted, ID: "restart", Step: 4, Summary: "restart: systemctl restart 'myapp'"})
-	deployEventText(&b, &events.Event{Event: events.StepFailed, ID: "restart", Step: 4, Error: "exited 1", Exit: &st,
+	text.event(&events.Event{Event: events.StepStarted, ID: "restart", Step: 4, Summary: "restart: systemctl restart 'myapp'"})
+	text.event(&events.Event{Event: events.StepFailed, ID: "restart", Step: 4, Error: "restart: systemctl restart 'myapp' failed: the deploy-restart script exited 1", Exit: &st,
 		Output: "System has not been booted with systemd as init system (PID 1). Can't operate.\nFailed to connect to bus\x1b[31m\n"})
 	want := "4. restart: systemctl restart 'myapp'\n" +
-		"   failed: exited 1\n" +
+		"   failed: the deploy-restart script exited 1\n" +
 		"   its output:\n" +
 		"   | System has not been booted with systemd as init system (PID 1). Can't operate.\n" +
 		"   | Failed to connect to bus<U+001B>[31m\n"
@@ -32,15 +34,17 @@ func TestDeployTextShowsAFailedStepsOutput(t *testing.T) {
 	for i := 0; i < render.OutputTail+5; i++ {
 		long = append(long, "line "+strings.Repeat("x", i))
 	}
-	deployEventText(&b, &events.Event{Event: events.StepFailed, ID: "build", Step: 1, Error: "exited 2", Output: strings.Join(long, "\n")})
+	text.event(&events.Event{Event: events.StepStarted, ID: "build", Step: 1, Summary: "build: make"})
+	b.Reset()
+	text.event(&events.Event{Event: events.StepFailed, ID: "build", Step: 1, Error: "build: make exited 2", Output: strings.Join(long, "\n")})
 	got := b.String()
-	if !strings.Contains(got, "the last 20 of its 25 output lines:\n") || strings.Count(got, "   | ") != render.OutputTail ||
+	if !strings.HasPrefix(got, "   failed: exited 2\n") || !strings.Contains(got, "the last 20 of its 25 output lines:\n") || strings.Count(got, "   | ") != render.OutputTail ||
 		strings.Contains(got, "| line xxxx\n") || !strings.HasSuffix(got, "| "+long[len(long)-1]+"\n") {
 		t.Errorf("a long output:\n%s", got)
 	}
 
 	b.Reset()
-	deployEventText(&b, &events.Event{Event: events.StepFailed, ID: "health", Step: 5, Error: "https://app.example/health answered 404 after 2 attempt(s)"})
+	text.event(&events.Event{Event: events.StepFailed, ID: "health", Step: 5, Error: "https://app.example/health answered 404 after 2 attempt(s)"})
 	if strings.Contains(b.String(), "|") || strings.Contains(b.String(), "output") {
 		t.Errorf("a failure with no output shows some:\n%s", b.String())
 	}

@@ -5,7 +5,7 @@
 //
 //	zap-deploy plan [flags] [DECLARATION]
 //	zap-deploy show [--scripts] [PLAN]
-//	zap-deploy run [--dir DIR] [PLAN]
+//	zap-deploy run [--dir DIR] [--progress] [PLAN]
 //
 // See the usage text below, docs/deploy.md (using it) and
 // docs/deploy-design.md (how it is built).
@@ -22,8 +22,8 @@ import (
 
 	"github.com/zap-go/zap/internal/deploy"
 	"github.com/zap-go/zap/internal/escape"
-	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/internal/exit"
+	"github.com/zap-go/zap/internal/localops"
 	"github.com/zap-go/zap/internal/mask"
 	"github.com/zap-go/zap/internal/sshhost"
 	"github.com/zap-go/zap/internal/stage"
@@ -34,7 +34,7 @@ import (
 
 const usage = `usage: zap-deploy plan [flags] [DECLARATION]
        zap-deploy show [--scripts] [PLAN]
-       zap-deploy run [--dir DIR] [PLAN]
+       zap-deploy run [--dir DIR] [--progress] [PLAN]
        zap-deploy --version
 
 plan reads a declaration (zap-eval's output) from the file DECLARATION or
@@ -61,7 +61,11 @@ show writes a deploy plan document as text (--scripts as for plan).
 
 run executes a deploy plan: build, tarball, upload, the release script,
 restart, health, readiness, and a rollback when a step after the swap fails.
-It writes event lines (zap.events/1) to stdout and warnings to stderr. A plan
+It writes event lines (zap.events/1) to stdout and warnings to stderr; with
+--progress, step_output events too, a running step's last output line (as
+zap-exec --progress writes them). Every step runs through the engine zap-exec
+runs apply's steps through: the build on this machine, the rest on the
+target over one SSH connection. A plan
 with no plan_hash (a dirty tree without --force, the live version without
 --force, a masked host) is refused; a plan whose live release is already its
 version says so and exits 0. The health URL's references resolve from run's
@@ -144,7 +148,7 @@ func planVerb(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 	case d.Target.Local:
 		return exit.BadInput(errors.New("declaration: target: zap deploy ships to a remote host; the config's target is the local machine"))
 	}
-	m, err := deploy.Make(ctx, d, passed.Lookup, o, dial)
+	m, err := deploy.Make(ctx, d, passed.Lookup, o, connect)
 	if err != nil {
 		return masked(classify(err), deploy.Masker(d, passed.Lookup))
 	}
@@ -202,6 +206,7 @@ func showVerb(args []string, stdin io.Reader, stdout io.Writer) error {
 func runVerb(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := stage.NewFlagSet("zap-deploy run")
 	dir := fs.String("dir", ".", "the app's git checkout")
+	progress := fs.Bool("progress", false, "")
 	// run resolves the check URLs' references (the health domain) from
 	// its environment and the descriptor; reading the descriptor closes
 	// it and takes its variable out, so no process run starts gets either.
@@ -244,9 +249,10 @@ func runVerb(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	defer c.Close()
 	// A step's output is masked as it is kept, before its tail is cut:
 	// the front end masks it again, but can't know a secret cut in two.
-	ctx = execute.WithMask(ctx, deploy.RunMasker(p, passed.Lookup))
-	r := &deploy.Runner{Plan: p, Dir: *dir, Client: c, Events: stdout, URLs: urls,
-		Warn: func(s string) { fmt.Fprintf(stderr, "warning: %s\n", escape.Line(s)) }}
+	m := deploy.RunMasker(p, passed.Lookup)
+	r := &deploy.Runner{Plan: p, Dir: *dir, Target: c.Exec(), Local: localops.New(os.Environ()), Events: stdout, URLs: urls,
+		Mask: m, Live: *progress,
+		Warn: func(s string) { fmt.Fprintf(stderr, "warning: %s\n", escape.Line(m.String(s))) }}
 	if err := r.Run(ctx); err != nil {
 		return exit.InWorld(err)
 	}
@@ -265,6 +271,21 @@ func unknownVerb(verb string) error {
 
 // flagHelp is --help as a verb.
 var flagHelp = flag.ErrHelp
+
+// connect resolves the declared target and connects to it as the
+// operator's ssh would: the target a plan reads through the engine's host
+// (sshhost's Exec).
+func connect(ctx context.Context, t *declaration.Target, text func(declaration.Text) string, bootstrap bool) (*deploy.Connection, error) {
+	to, err := sshhost.ResolveTarget(t, text, bootstrap)
+	if err != nil {
+		return nil, err
+	}
+	c, err := dial(ctx, to)
+	if err != nil {
+		return nil, err
+	}
+	return &deploy.Connection{Host: to.Host, Port: to.Port, Identity: to.Identity, Exec: c.Exec(), Close: c.Close}, nil
+}
 
 // dial connects to the target as the operator's ssh would.
 func dial(ctx context.Context, t sshhost.Target) (*sshhost.Client, error) {

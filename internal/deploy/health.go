@@ -144,6 +144,45 @@ func transport() http.RoundTripper {
 	return t
 }
 
+// reachLimit bounds each part of the plan's reach of the health domain:
+// the name's lookup, and the connection to its port.
+const reachLimit = 5 * time.Second
+
+// reach checks, from this machine, where the health gate polls, that the
+// health domain (a host name, maybe :PORT) resolves and, when a release
+// is live (so something should answer), that its port takes a
+// connection. It returns what a plan warns of, "" when both hold. In a
+// test build, ZAP_TEST_HEALTH_ADDR stands in for the name's record, as it
+// does for the checks themselves (transport).
+func reach(ctx context.Context, domain string, live bool) string {
+	host, port, err := net.SplitHostPort(domain)
+	if err != nil {
+		host, port = domain, "443"
+	}
+	url := "https://" + domain
+	addr := net.JoinHostPort(host, port)
+	if test := strings.TrimPrefix(os.Getenv("ZAP_TEST_HEALTH_ADDR"), "https://"); test != "" && testhook.On() {
+		addr = test
+	} else if net.ParseIP(host) == nil {
+		lctx, cancel := context.WithTimeout(ctx, reachLimit)
+		_, err := net.DefaultResolver.LookupHost(lctx, host)
+		cancel()
+		if err != nil {
+			return fmt.Sprintf("health: %s doesn't resolve from this machine, where the health gate polls (%v): a wetrun would ship the release, fail its health step and roll back; give the name a DNS record this machine reads, or point deploy.health.domain at one", host, err)
+		}
+	}
+	if !live {
+		return ""
+	}
+	d := net.Dialer{Timeout: reachLimit}
+	c, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return fmt.Sprintf("health: %s takes no connection from this machine, where the health gate polls, though a release is live (%v): open port %s to this machine, or the wetrun's health step fails and rolls back", url, err, port)
+	}
+	c.Close()
+	return ""
+}
+
 // rollback re-points current at the previous release (a compare-and-swap
 // under the deploy lock), restarts and re-checks health. It is always one
 // event: rolled back (step_ok), failed, or skipped. When nothing was

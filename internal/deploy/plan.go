@@ -180,6 +180,11 @@ func Make(ctx context.Context, d *declaration.Declaration, env resolve.Env, o Op
 		Masked:     slices.Sorted(maps.Keys(secretValues(d, env))),
 	}
 	p.Steps = steps(d, p)
+	if dep.Health != nil && domain != "" && len(p.Unset()) == 0 && m.Unbindable == "" {
+		if w := reach(ctx, domain, live.State == deployplan.LiveRelease); w != "" {
+			m.Warnings = append(m.Warnings, w)
+		}
+	}
 	if m.Unbindable != "" {
 		maskPlan(p, Masker(d, env))
 	} else if Bindable(p) {

@@ -105,7 +105,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	var err error
 	switch args[0] {
 	case "plan":
-		err = planVerb(ctx, args[1:], stdin, stdout)
+		err = planVerb(ctx, args[1:], stdin, stdout, stderr)
 	case "show":
 		err = showVerb(args[1:], stdin, stdout)
 	case "run":
@@ -120,7 +120,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	return stage.Finish("zap-deploy", usage, err, stdout, stderr)
 }
 
-func planVerb(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) error {
+func planVerb(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := stage.NewFlagSet("zap-deploy plan")
 	var o deploy.Options
 	fs.StringVar(&o.Dir, "dir", ".", "the app's git checkout")
@@ -156,6 +156,11 @@ func planVerb(ctx context.Context, args []string, stdin io.Reader, stdout io.Wri
 		m.Scripts = *scripts
 		_, err = io.WriteString(stdout, deploy.Text(m))
 		return err
+	}
+	// The plan's warnings (a health domain this machine can't reach) go
+	// to stderr, which zap passes on beside the plan it shows.
+	for _, w := range m.Warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", escape.Line(deploy.Masker(d, passed.Lookup).String(w)))
 	}
 	return writePlan(stdout, m.Plan)
 }

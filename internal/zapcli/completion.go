@@ -131,6 +131,9 @@ func compOf(c *ffcli.Command, parent string) *compCmd {
 	path := strings.TrimSpace(parent + " " + c.Name)
 	files := len(c.Subcommands) == 0 && (strings.Contains(c.ShortUsage, "CONFIG") || strings.Contains(c.ShortUsage, "DIR"))
 	cc := &compCmd{path: path, help: c.ShortHelp, files: files, args: argWords(c.ShortUsage)}
+	if words := completionArgs[path]; words != nil {
+		cc.args = words()
+	}
 	if c.FlagSet != nil {
 		c.FlagSet.VisitAll(func(f *flag.Flag) {
 			if !completable.MatchString(f.Name) {

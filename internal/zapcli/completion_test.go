@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/peterbourgon/ff/v3/ffcli"
+
+	"github.com/zap-go/zap/internal/refdoc"
 )
 
 // completionScript is what zap completion SHELL prints, in a file.
@@ -99,7 +101,8 @@ func TestCompletionBash(t *testing.T) {
 
 // TestCompletionFollowsTheTree: for every command of zap's tree, the bash
 // script offers exactly its flags (and --help) after --, and exactly its
-// subcommands, or the words its usage's a|b|c names, after its name, so a
+// subcommands, or the words its usage's a|b|c names (or completionArgs
+// gives), after its name, so a
 // flag or command added to zap is completed with no edit to the scripts.
 func TestCompletionFollowsTheTree(t *testing.T) {
 	bash := needShell(t, "bash")
@@ -115,6 +118,9 @@ func TestCompletionFollowsTheTree(t *testing.T) {
 			t.Errorf("%s --<TAB>: offered %q, want %q", strings.Join(words, " "), got, want)
 		}
 		subs := argWords(c.ShortUsage)
+		if words := completionArgs[strings.Join(words[1:], " ")]; words != nil {
+			subs = words()
+		}
 		for _, s := range c.Subcommands {
 			subs = append(subs, s.Name)
 			check(s, words)
@@ -175,6 +181,7 @@ _zap`
 	}{
 		{[]string{"zap", "ap"}, "command\ninit\nlock\nupdate\nplan\napply\ndeploy\ndetect\nstatus\ngraph\nconfig\ntypes\ndoc\ncompletion\nversion"},
 		{[]string{"zap", "config", ""}, "command\nvalidate"},
+		{[]string{"zap", "doc", ""}, "argument\n" + strings.Join(refdoc.Names(), "\n")},
 		{[]string{"zap", "graph", "--"}, "flag\n--env-file\n--evaluator\n--help\n--no-color\n--svg"},
 		{[]string{"zap", "plan", "--evaluator", ""}, "files"},
 		{[]string{"zap", "plan", ""}, "files"},

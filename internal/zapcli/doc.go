@@ -17,6 +17,10 @@ import (
 	"github.com/zap-go/zap/internal/refdoc"
 )
 
+// completionArgs are the words a command's argument is chosen from where
+// its usage can't spell them (completion.go): zap doc's names.
+var completionArgs = map[string]func() []string{"doc": refdoc.Names}
+
 // docFormat is zap doc --json's document.
 const docFormat = "zap.doc/1"
 
@@ -26,13 +30,14 @@ func (a *app) docCommand(f *flagSets) *ffcli.Command {
 	asJSON := fs.Bool("json", false, "print a JSON document (zap.doc/1) for tools: the list, or the page's parts")
 	return &ffcli.Command{
 		Name:       "doc",
-		ShortUsage: "zap doc [--json] [KIND|target|deploy]",
+		ShortUsage: "zap doc [--json] [NAME]",
 		ShortHelp:  "the reference: each kind's fields, an example, what detection reads and what apply runs",
-		LongHelp: `With no name, lists the resource kinds, the target and the deploy block,
-one line each. With one, prints its page: every field a config writes
-(its type, whether it is required, its default and its rule), a whole
-example config, what detection reads, and the steps an apply runs, with
-their sudo. KIND is a kind's type or its builder's name (file, zap.pkg).
+		LongHelp: `With no NAME, lists the resource kinds, the target and the deploy
+block, one line each. With one, prints its page: every field a config
+writes (its type, whether it is required, its default and its rule), a
+whole example config, what detection reads, and the steps an apply runs,
+with their sudo. NAME is a kind's type or its builder's name (file,
+zap.pkg), target or deploy.
 
 The pages are made from the schema the evaluator reads a config by and
 from each kind's own words, so they can't disagree with what the config's

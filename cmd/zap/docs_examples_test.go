@@ -22,7 +22,13 @@ type example struct {
 	// dir is a directory of the checkout the example is evaluated in,
 	// from the fence's dir=PATH: the project files it names are there.
 	dir string
+	// converge is the fence's converge: the example, a local target that
+	// needs no root and no network, is also applied.
+	converge bool
 }
+
+// envRef is a reference a config writes: zap.env('NAME').
+var envRef = regexp.MustCompile(`zap\.env\('([A-Za-z_][A-Za-z0-9_]*)'\)`)
 
 // fence opens a code block, perhaps indented under a list item: its
 // indent, and its info string.
@@ -30,7 +36,8 @@ var fence = regexp.MustCompile("^([ \t]*)```(.*)$")
 
 // docExamples reads the ts blocks of the markdown page path. A block
 // fenced ```ts is a whole config an example test evaluates; ```ts
-// dir=PATH evaluates it in a copy of PATH; ```ts fragment is part of one
+// dir=PATH evaluates it in a copy of PATH; ```ts converge also applies it
+// (a local target needing no root and no network); ```ts fragment is part of one
 // (an import, a call) and is left out, so a fragment can't hold a whole
 // config (export default) the test would miss.
 func docExamples(t *testing.T, root, path string) []example {
@@ -64,10 +71,12 @@ func docExamples(t *testing.T, root, path string) []example {
 				switch {
 				case opt == "fragment":
 					fragment = true
+				case opt == "converge":
+					cur.converge = true
 				case strings.HasPrefix(opt, "dir="):
 					cur.dir = strings.TrimPrefix(opt, "dir=")
 				default:
-					t.Errorf("%s:%d: unknown ts block option %q (want fragment or dir=PATH)", path, n, opt)
+					t.Errorf("%s:%d: unknown ts block option %q (want fragment, converge or dir=PATH)", path, n, opt)
 				}
 			}
 		case cur != nil && m != nil && strings.TrimSpace(m[2]) == "":
@@ -96,8 +105,10 @@ func docExamples(t *testing.T, root, path string) []example {
 // TestDocExamples evaluates every ts example of the user's pages (the
 // top README and docs/, the generated reference in docs/kinds among them)
 // as a config of its own: zap config validate must say ok, with no
-// warning, as the unprivileged account when the tests run as root. An
-// example that doesn't evaluate, or would hold on its target, fails.
+// warning, as the unprivileged account when the tests run as root; one
+// fenced converge is applied too, on this machine in the test's own home,
+// and must read converged. An example that doesn't evaluate, would hold
+// on its target, or doesn't converge, fails.
 func TestDocExamples(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -148,6 +159,18 @@ func exampleScript(ex example) string {
 	b.WriteString("runas zap config validate\n")
 	b.WriteString("stdout '^ok: [0-9]+ resource\\(s\\)$'\n")
 	b.WriteString("! stderr .\n")
+	if ex.converge {
+		// Each variable it references, set; then a preview (changes
+		// pending, exit 2) and the wetrun, which reads the machine again
+		// and exits 0 only when all it applied reads converged.
+		for _, m := range envRef.FindAllStringSubmatch(ex.code, -1) {
+			fmt.Fprintf(&b, "env %s=example-value\n", m[1])
+		}
+		b.WriteString("runas -code 2 zap apply\n")
+		b.WriteString("runas zap apply --wetrun\n")
+		b.WriteString("stdout '^Observed: '\n")
+		b.WriteString("! stdout 'RESIDUAL'\n")
+	}
 	b.WriteString("-- example.ts --\n")
 	b.WriteString(ex.code)
 	if ex.dir == "" {

@@ -66,7 +66,7 @@ func TestEveryPageHasItsParts(t *testing.T) {
 			}
 		}
 		for _, s := range p.Sections {
-			if s.Title == "Example" && !(strings.Contains(s.Text, "```ts\nexport default (zap) => {") && strings.Contains(s.Text, p.Call+"(")) {
+			if s.Title == "Example" && !((strings.Contains(s.Text, "```ts\nexport default (zap) => {") || strings.Contains(s.Text, "```ts converge\nexport default (zap) => {")) && strings.Contains(s.Text, p.Call+"(")) {
 				t.Errorf("%s: the example is not a whole config (a ts block, export default (zap) => {...}) calling %s", p.Name, p.Call)
 			}
 		}

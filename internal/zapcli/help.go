@@ -89,6 +89,11 @@ var examples = map[string][][2]string{
 		{"zap init", "start a project here: package.json, a commented zap.ts, tsconfig.json, then zap lock"},
 		{"zap init web", "the same in ./web (made when missing)"},
 	},
+	"zap doc": {
+		{"zap doc", "the kinds, the target and the deploy block, one line each"},
+		{"zap doc file", "a file's fields, an example, what is read, what runs"},
+		{"zap doc --json zap.pkg", "the same page as JSON, for tools"},
+	},
 	"zap types": {
 		{"zap types", "write @zap-go/zap where the project's tsconfig.json points, for tsc and editors"},
 	},

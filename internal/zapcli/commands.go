@@ -280,7 +280,7 @@ func usageText(c *ffcli.Command) string {
 			if name != "" {
 				name = " " + name
 			}
-			fmt.Fprintf(&b, "  --%s%s\n%s", f.Name, name, wrap(help, "      ", 76))
+			fmt.Fprintf(&b, "  %s%s\n%s", flagName(f.Name), name, wrap(help, "      ", 76))
 		})
 	}
 	b.WriteString(helpSections(c.FlagSet.Name()))

@@ -182,12 +182,13 @@ func names(tree []*compCmd) []string {
 	return out
 }
 
-// flagNames are c's flags as typed, --name; value those taking a value.
+// flagNames are c's flags as typed (flagName: -j, --name); value those
+// taking a value.
 func flagNames(c *compCmd) (all, value []string) {
 	for _, f := range c.flags {
-		all = append(all, "--"+f.name)
+		all = append(all, flagName(f.name))
 		if f.takesValue {
-			value = append(value, "--"+f.name)
+			value = append(value, flagName(f.name))
 		}
 	}
 	return all, value
@@ -311,7 +312,7 @@ func zshCompletion(tree []*compCmd) string {
 			subs = append(subs, s.path[strings.LastIndex(s.path, " ")+1:]+":"+s.help)
 		}
 		for _, f := range c.flags {
-			flags = append(flags, "--"+f.name+":"+f.help)
+			flags = append(flags, flagName(f.name)+":"+f.help)
 		}
 		_, value := flagNames(c)
 		fmt.Fprintf(&b, "\t(%s) subs=(%s); flags=(%s); values=(%s); args=(%s) ;;\n", shQuote(c.path),
@@ -374,7 +375,12 @@ func fishCompletion(tree []*compCmd) string {
 			if f.takesValue {
 				extra = " -r -F"
 			}
-			fmt.Fprintf(&b, "complete -c zap -n %s -l %s%s -d %s\n", cond, f.name, extra, fishQuote(f.help))
+			// A one-letter flag is typed -j: fish's short option.
+			opt := "-l"
+			if len(f.name) == 1 {
+				opt = "-s"
+			}
+			fmt.Fprintf(&b, "complete -c zap -n %s %s %s%s -d %s\n", cond, opt, f.name, extra, fishQuote(f.help))
 		}
 		if c.files {
 			fmt.Fprintf(&b, "complete -c zap -n %s -F\n", cond)

@@ -97,7 +97,7 @@ func unknownFlagHints(root, cmd *ffcli.Command, name string, hints []string) []s
 			}
 		})
 		if len(starts) == 1 {
-			return []string{"did you mean --" + starts[0] + "?"}
+			return []string{"did you mean " + flagName(starts[0]) + "?"}
 		}
 	}
 	var others []string
@@ -107,7 +107,7 @@ func unknownFlagHints(root, cmd *ffcli.Command, name string, hints []string) []s
 		}
 	})
 	if len(others) > 0 {
-		hints = append(hints, fmt.Sprintf("--%s is a flag of %s", name, strings.Join(others, ", ")))
+		hints = append(hints, fmt.Sprintf("%s is a flag of %s", flagName(name), strings.Join(others, ", ")))
 	}
 	return hints
 }

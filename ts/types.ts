@@ -309,7 +309,8 @@ export interface DatabaseAuth {
 	/** Client addresses with their prefix length, such as '127.0.0.1/32';
 	 * at least one. */
 	hosts: string[];
-	/** Default 'scram-sha-256'. */
+	/** How those clients authenticate: scram-sha-256, md5, password, gss,
+	 * ident, pam or reject. Default 'scram-sha-256'. */
 	method?: DatabaseAuthMethod;
 }
 

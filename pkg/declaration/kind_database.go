@@ -29,7 +29,8 @@ type DatabaseAuth struct {
 	// Client addresses with their prefix length, such as '127.0.0.1/32';
 	// at least one.
 	Hosts []Text `json:"hosts"`
-	// Default 'scram-sha-256'.
+	// How those clients authenticate: scram-sha-256, md5, password, gss,
+	// ident, pam or reject. Default 'scram-sha-256'.
 	Method string `json:"method,omitempty" zap:"instead=auth_method" ts:"DatabaseAuthMethod"`
 }
 

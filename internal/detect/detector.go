@@ -72,6 +72,25 @@ func ResolveValue(field string, t declaration.Text, env Env, bad string) (string
 	return resolveValue(field, t, env, bad)
 }
 
+// ResolveTarget resolves a value field that may start with ~ or $HOME (a
+// link's target) as resolveValue does, refusing a line break or NUL, then
+// its ~ against env's home: it returns the value, the value as a reason
+// shows it, or a reason to hold, which for a value that resolves empty is
+// the field, the references that left it so, then empty.
+func ResolveTarget(field string, t declaration.Text, env Env, empty string) (value, shown, reason string) {
+	v, reason := resolveValue(field, t, env, "\r\n\x00")
+	switch {
+	case reason != "":
+		return "", "", reason
+	case v == "":
+		return "", "", field + ": " + unsetRefs(t) + empty
+	case env.Home == "" && usesHome(v):
+		return "", "", noHome(field)
+	}
+	v = expandHome(v, env.Home)
+	return v, show(t, v, env), ""
+}
+
 // Shown is how a kind's own detector shows the value t resolved to (see
 // show).
 func Shown(t declaration.Text, resolved string, env Env) string { return show(t, resolved, env) }
@@ -271,7 +290,8 @@ func unsetRefs(t declaration.Text) string {
 }
 
 // Attrs are the mode, owner and group a file or directory declares; an empty
-// one is not managed and not read.
+// one is not managed and not read. A file's and a directory's reads share
+// them (internal/kinds/file, internal/kinds/directory), with Restat.
 type Attrs struct {
 	Mode  string
 	Owner string
@@ -281,8 +301,8 @@ type Attrs struct {
 // Declared reports whether any attribute is managed.
 func (a Attrs) Declared() bool { return a.Mode != "" || a.Owner != "" || a.Group != "" }
 
-// diff compares the declared attributes with a stat answer.
-func (a Attrs) diff(s Answer) []observation.Difference {
+// Diff compares the declared attributes with a stat answer.
+func (a Attrs) Diff(s Answer) []observation.Difference {
 	var out []observation.Difference
 	if a.Mode != "" {
 		want, err := strconv.ParseUint(a.Mode, 8, 32)
@@ -299,6 +319,29 @@ func (a Attrs) diff(s Answer) []observation.Difference {
 	return out
 }
 
+// Restat is the verdict when the stat that reads a path's mode and owner,
+// made after its type was read, finds other than want there: a link is
+// drift (the path is to be replaced), anything else changed while it was
+// read and holds, as does a stat that failed. A file's and a directory's
+// reads share it (internal/kinds/file, internal/kinds/directory).
+func Restat(st Answer, shown, want string) Result {
+	switch {
+	case st.Status == StatusOK && st.Type == TypeSymlink:
+		return drifted([]observation.Difference{symlinkAt(want)})
+	case st.Status == StatusOK:
+		return hold(fmt.Sprintf("%s changed while it was read: it is now %s", shown, st.Type.Describe()))
+	case st.Status == StatusMissing:
+		return hold(fmt.Sprintf("%s changed while it was read: nothing is there now", shown))
+	}
+	return hold(problem(st, "the mode and owner of "+shown, 0))
+}
+
+// symlinkAt is the difference of a symbolic link where the declaration wants
+// something else.
+func symlinkAt(want string) observation.Difference {
+	return observation.Difference{Field: "type", Observed: "symbolic link", Desired: want}
+}
+
 // Placed is the detector of a kind that places a path (a file, a directory,
 // a link): the path as resolved, and the owner and group its change gives
 // it ("" where it declares none).
@@ -309,9 +352,3 @@ type Placed interface {
 
 // Placement is the file's path, owner and group.
 func (f *File) Placement() (string, string, string) { return f.Path, f.Attrs.Owner, f.Attrs.Group }
-
-// Placement is the directory's path, owner and group.
-func (d *Directory) Placement() (string, string, string) { return d.Path, d.Attrs.Owner, d.Attrs.Group }
-
-// Placement is the link's path; a link is given no owner or group.
-func (l *Link) Placement() (string, string, string) { return l.Path, "", "" }

@@ -137,9 +137,9 @@ func (f *File) compare(a []Answer, digest Answer, want, content string) Result {
 	if f.Attrs.Declared() {
 		st := a[2]
 		if st.Status != StatusOK || st.Type != TypeRegular {
-			return restat(st, f.Shown, "regular file")
+			return Restat(st, f.Shown, "regular file")
 		}
-		drift = append(drift, f.Attrs.diff(st)...)
+		drift = append(drift, f.Attrs.Diff(st)...)
 	}
 	if len(drift) > 0 {
 		return drifted(drift)
@@ -160,28 +160,6 @@ func (f *File) symlink(t Answer) Result {
 		return hold(fmt.Sprintf("%s is a dangling symbolic link, not a regular file", f.Shown))
 	}
 	return hold(problem(t, "what the symbolic link at "+f.Shown+" leads to", 0))
-}
-
-// restat is the verdict when the stat that reads a path's mode and owner,
-// made after its type was read, finds other than want there: a link is
-// drift (the path is to be replaced), anything else changed while it was
-// read and holds, as does a stat that failed.
-func restat(st Answer, shown, want string) Result {
-	switch {
-	case st.Status == StatusOK && st.Type == TypeSymlink:
-		return drifted([]observation.Difference{symlinkAt(want)})
-	case st.Status == StatusOK:
-		return hold(fmt.Sprintf("%s changed while it was read: it is now %s", shown, st.Type.Describe()))
-	case st.Status == StatusMissing:
-		return hold(fmt.Sprintf("%s changed while it was read: nothing is there now", shown))
-	}
-	return hold(problem(st, "the mode and owner of "+shown, 0))
-}
-
-// symlinkAt is the difference of a symbolic link where the declaration wants
-// something else.
-func symlinkAt(want string) observation.Difference {
-	return observation.Difference{Field: "type", Observed: "symbolic link", Desired: want}
 }
 
 // NewFile makes a file's detector, resolving its path, its content's

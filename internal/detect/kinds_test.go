@@ -15,10 +15,6 @@ func Build(r *declaration.Resource, env Env) Detector {
 	switch r.Type {
 	case declaration.KindFile:
 		return NewFile(declaration.BodyOf[*declaration.File](r), env)
-	case declaration.KindDirectory:
-		return NewDirectory(declaration.BodyOf[*declaration.Directory](r), env)
-	case declaration.KindLink:
-		return NewLink(declaration.BodyOf[*declaration.Link](r), env)
 	}
 	return Held(fmt.Sprintf("this zap can't read %s resources yet", r.Type))
 }

@@ -107,9 +107,9 @@ func (f *RemoteFile) verdict(a []Answer) Result {
 	if f.Attrs.Declared() {
 		st := a[2]
 		if st.Status != StatusOK || st.Type != TypeRegular {
-			return restat(st, f.Shown, "regular file")
+			return Restat(st, f.Shown, "regular file")
 		}
-		drift = append(drift, f.Attrs.diff(st)...)
+		drift = append(drift, f.Attrs.Diff(st)...)
 	}
 	if len(drift) == 0 {
 		return converged()
@@ -257,7 +257,7 @@ func (t *RemoteTree) verdict(a []Answer) Result {
 	case got != t.Want:
 		drift = append(drift, t.differs("provenance "+shortSentinel(got)))
 	}
-	drift = append(drift, t.Attrs.diff(st)...)
+	drift = append(drift, t.Attrs.Diff(st)...)
 	if len(drift) > 0 {
 		return drifted(drift)
 	}

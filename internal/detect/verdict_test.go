@@ -123,53 +123,6 @@ func TestFileVerdictAttributes(t *testing.T) {
 	})
 }
 
-func TestDirectoryVerdict(t *testing.T) {
-	plain := &Directory{Path: "/srv/app", Shown: "/srv/app"}
-	if q := plain.Queries(); len(q) != 1 || q[0].Op != OpType || q[0].Lane != observation.LaneLogin {
-		t.Fatalf("queries: %+v", q)
-	}
-	check(t, plain, []verdictCase{
-		{"a directory", []Answer{isDir}, converged()},
-		{"nothing there", []Answer{missing}, absent()},
-		{"unreachable", []Answer{denied}, absent()},
-		{"a regular file", []Answer{isRegular}, absent()},
-		{"read timed out", []Answer{timedOut}, hold("reading /srv/app timed out")},
-		{"read failed", []Answer{{Status: StatusFailed, Detail: "boom"}}, hold("reading /srv/app failed: boom")},
-	})
-	managed := &Directory{Path: "/srv/app", Shown: "/srv/app", Attrs: Attrs{Mode: "750", Owner: "app"}}
-	if q := managed.Queries(); len(q) != 2 || q[1].Op != OpStat || q[1].Lane != observation.LaneElevated {
-		t.Fatalf("queries: %+v", q)
-	}
-	check(t, managed, []verdictCase{
-		{"nothing there: the stat is never consulted", []Answer{missing, {}}, absent()},
-		{"matches", []Answer{isDir, stat(TypeDirectory, 0o750, "app", "whatever")}, converged()},
-		{"differs", []Answer{isDir, stat(TypeDirectory, 0o755, "root", "root")},
-			drifted([]observation.Difference{diff("mode", "755", "750"), diff("owner", "root", "app")})},
-		{"symlink to a directory", []Answer{isDir, stat(TypeSymlink, 0o777, "app", "app")},
-			drifted([]observation.Difference{diff("type", "symbolic link", "directory")})},
-		{"unreadable stat", []Answer{isDir, denied}, hold("permission denied reading the mode and owner of /srv/app")},
-		{"stat timed out", []Answer{isDir, timedOut}, hold("reading the mode and owner of /srv/app timed out")},
-		{"gone between reads", []Answer{isDir, missing}, hold("/srv/app changed while it was read: nothing is there now")},
-		{"swapped between reads", []Answer{isDir, stat(TypeRegular, 0o644, "app", "app")}, hold("/srv/app changed while it was read: it is now a regular file")},
-	})
-}
-
-func TestLinkVerdict(t *testing.T) {
-	l := &Link{Path: "/usr/local/bin/zig", Shown: "/usr/local/bin/zig", Target: "/opt/zig/zig", TargetShown: "/opt/zig/zig"}
-	if q := l.Queries(); len(q) != 1 || q[0].Op != OpReadlink || q[0].Lane != observation.LaneLogin {
-		t.Fatalf("queries: %+v", q)
-	}
-	check(t, l, []verdictCase{
-		{"same target", []Answer{{Status: StatusOK, Target: "/opt/zig/zig"}}, converged()},
-		{"other target", []Answer{{Status: StatusOK, Target: "/opt/zig-old/zig"}},
-			drifted([]observation.Difference{diff("target", "/opt/zig-old/zig", "/opt/zig/zig")})},
-		{"not a symlink or nothing there", []Answer{missing}, absent()},
-		{"unreachable", []Answer{denied}, absent()},
-		{"read failed", []Answer{{Status: StatusFailed, Detail: "boom"}}, hold("reading the symbolic link /usr/local/bin/zig failed: boom")},
-		{"read timed out", []Answer{timedOut}, hold("reading the symbolic link /usr/local/bin/zig timed out")},
-	})
-}
-
 func TestHeld(t *testing.T) {
 	h := Held("path: the reference APP is unset or empty, so the path isn't absolute")
 	if len(h.Queries()) != 0 {
@@ -180,7 +133,7 @@ func TestHeld(t *testing.T) {
 
 func TestWrongAnswerCount(t *testing.T) {
 	for _, d := range []Detector{
-		&File{Shown: "/f"}, &Directory{Shown: "/d"}, &Link{Shown: "/l"},
+		&File{Shown: "/f"},
 	} {
 		if r := d.Verdict(nil); r.Verdict != observation.Undetermined {
 			t.Errorf("%T with no answers: %+v", d, r)

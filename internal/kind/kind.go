@@ -252,6 +252,18 @@ func EnvLines(m map[string]declaration.Text) []Line {
 	return out
 }
 
+// Perms lists a path's declared mode, owner and group, each when set: the
+// preview lines a file and a directory share.
+func Perms(mode, owner, group string) []Line {
+	var out []Line
+	for _, l := range []Line{{Field: "mode", Value: mode}, {Field: "owner", Value: owner}, {Field: "group", Value: group}} {
+		if l.Value != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // RootOps returns a maker of steps that run one of Zap's operations as
 // root, with its arguments, under timeout seconds.
 func RootOps(timeout int) func(name plan.OpName, args ...string) plan.Step {

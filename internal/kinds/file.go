@@ -49,7 +49,7 @@ func fileSteps(f *declaration.File, at kind.Planned) ([]plan.Step, error) {
 // and digest (a template's vars in their exact form, never a value), the
 // validate command and the triggers.
 func showFile(f *declaration.File, _ string) []kind.Line {
-	out := append([]kind.Line{{Field: "path", Value: f.Path.String()}}, perms(f.Mode, f.Owner, f.Group)...)
+	out := append([]kind.Line{{Field: "path", Value: f.Path.String()}}, kind.Perms(f.Mode, f.Owner, f.Group)...)
 	switch c := f.Content; {
 	case c.Inline != nil:
 		out = append(out, kind.Line{Field: "content", Value: "inline, " + Digest(*c.Inline)})

@@ -17,7 +17,7 @@
 // their tests. It exports one kind.Def, Kind,
 // and registering it is its line in all. Swap, pipeline, installer,
 // verify, database, script, apt_repo (package aptrepo), package (package
-// pkg), service, user, firewall and build are kept so (package's install
+// pkg), service, user, firewall, build, link and directory are kept so (package's install
 // batches and service's operations keep their names, scripts and wording
 // with the planner and the executor that share them: vocab,
 // internal/ops/scripts, opcmd's Forms; user's and firewall's scripts, and
@@ -25,12 +25,13 @@
 // carries (listed in testonly_on.go), which holds its wire body too and
 // registers it (declaration.Register). Build's operation name and
 // arguments stay in vocab, which the executor and ops' streaming share.
-// The other kinds (file, directory, link) are still split the older way: a
-// file here (file.go; directory and link share paths.go) for the steps and
-// preview, the detector in internal/detect, the scripts in
-// internal/ops/scripts and the wordings in internal/ops/opcmd. Moving one
-// is the work done for those, whose operations internal/localops performs
-// natively.
+// Link's and directory's operation names are the plan's (plan.OpLink,
+// plan.OpDir), which internal/localops performs natively and
+// internal/ops/asroot and internal/sshhost run by their scripts; what a
+// directory's and a file's reads and preview share is detect.Attrs,
+// detect.Restat and kind.Perms. The file kind is still split the older
+// way: file.go here for the steps and preview, the detector in
+// internal/detect, the scripts in internal/ops/scripts.
 //
 // The wire form (the body's type, its form checks, its texts, its clone
 // and its canonical encoding) stays in pkg/declaration, kind_<name>.go,
@@ -55,8 +56,10 @@ import (
 	"github.com/zap-go/zap/internal/kinds/aptrepo"
 	"github.com/zap-go/zap/internal/kinds/build"
 	"github.com/zap-go/zap/internal/kinds/database"
+	"github.com/zap-go/zap/internal/kinds/directory"
 	"github.com/zap-go/zap/internal/kinds/firewall"
 	"github.com/zap-go/zap/internal/kinds/installer"
+	"github.com/zap-go/zap/internal/kinds/link"
 	"github.com/zap-go/zap/internal/kinds/pipeline"
 	"github.com/zap-go/zap/internal/kinds/pkg"
 	"github.com/zap-go/zap/internal/kinds/script"
@@ -75,8 +78,8 @@ import (
 // it that reach a shell (kind.Def).
 var all = []kind.Kind{
 	kind.Def[*declaration.File]{Name: declaration.KindFile, Read: detect.NewFile, Plan: fileSteps, Show: showFile, As: plan.Elevated, Shell: fileShells},
-	kind.Def[*declaration.Directory]{Name: declaration.KindDirectory, Read: detect.NewDirectory, Plan: directorySteps, Show: showDirectory, As: plan.Elevated},
-	kind.Def[*declaration.Link]{Name: declaration.KindLink, Read: detect.NewLink, Plan: linkSteps, Show: showLink, As: plan.Elevated},
+	directory.Kind,
+	link.Kind,
 	script.Kind,
 	pkg.Kind,
 	installer.Kind,
@@ -170,14 +173,3 @@ func (unread) RunsAs() plan.Privilege { return plan.Root }
 
 // Stateless: no, it is never planned.
 func (unread) Stateless() bool { return false }
-
-// perms lists a path's declared mode, owner and group, each when set.
-func perms(mode, owner, group string) []kind.Line {
-	var out []kind.Line
-	for _, l := range []kind.Line{{Field: "mode", Value: mode}, {Field: "owner", Value: owner}, {Field: "group", Value: group}} {
-		if l.Value != "" {
-			out = append(out, l)
-		}
-	}
-	return out
-}

@@ -1,0 +1,7 @@
+package sshhost_test
+
+// The file kinds keep their operations' scripts in their own folders
+// (internal/kinds/<kind>/scripts) and hand them to internal/ops as
+// internal/kinds lists them: the tests here that run a dir or a link over
+// SSH link the list, as zap-exec does.
+import _ "github.com/zap-go/zap/internal/kinds"

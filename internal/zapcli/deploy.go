@@ -509,6 +509,14 @@ func (d *deployRun) execute(ctx context.Context, p *deployplan.Plan) error {
 		return exit.Failf(1, "encode the deploy plan: %w", err)
 	}
 	text := &deployText{w: d.a.stdout}
+	args := []string{"run", "--dir", d.dir}
+	var status *deployStatus
+	if tty, width, ok := d.a.statusScreen(); ok && !d.o.json {
+		status = &deployStatus{p: render.NewProgress(io.Discard), id: p.Source.Version}
+		status.p.Live(tty, width, d.a.maskString, d.a.now)
+		defer status.p.Close()
+		args = append(args, "--progress")
+	}
 	err = d.s.Stages.Stream(ctx, "zap-deploy", doc, func(line []byte) error {
 		e, err := events.Read(line)
 		if err != nil {
@@ -519,11 +527,45 @@ func (d *deployRun) execute(ctx context.Context, p *deployplan.Plan) error {
 			_, err := d.a.stdout.Write(append(maskJSON(d.a.masker, line), '\n'))
 			return err
 		}
-		text.event(e)
+		status.around(e, func() { text.event(e) })
 		return nil
-	}, "run", "--dir", d.dir)
+	}, args...)
 	d.warningsOf(err)
 	return err
+}
+
+// deployStatus draws a deploy's step under way on the terminal with zap
+// apply's live line (render.Progress): the deploy is its one change, named
+// by the version, redrawn with the step's elapsed time and its last output
+// line (zap-deploy run --progress), and erased before each line of the
+// text report, then drawn again.
+type deployStatus struct {
+	p  *render.Progress
+	id string
+}
+
+// around says e on the live line and writes its report lines (write) with
+// the line erased; with no status (nil) it only writes them.
+func (s *deployStatus) around(e *events.Event, write func()) {
+	if s == nil {
+		write()
+		return
+	}
+	as := *e
+	as.ID = s.id
+	if e.Event == events.StepOutput {
+		s.p.Event(&as)
+		return
+	}
+	s.p.Event(&events.Event{Event: events.ChangeOK, ID: s.id, Type: "deploy"})
+	write()
+	if e.Event == events.RunOK || e.Event == events.RunFailed {
+		return
+	}
+	s.p.Event(&events.Event{Event: events.ChangeStarted, ID: s.id, Type: "deploy"})
+	if e.Event == events.StepStarted {
+		s.p.Event(&as)
+	}
 }
 
 // warningsOf prints the warning lines of a failed zap-deploy run (a failed

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/zap-go/zap/internal/review"
+	"github.com/zap-go/zap/pkg/cliout"
 )
 
 // TestSeveralHosts runs plan, a wetrun and status over three hosts in one
@@ -70,6 +71,34 @@ func TestSeveralHosts(t *testing.T) {
 	want(t, "status over three hosts", code, 0, out, errs)
 	if strings.Count(out, "\nlast run: ") != 3 {
 		t.Errorf("status:\n%s", out)
+	}
+
+	// --json, two at a time: the hosts' lines written as they come, from
+	// their goroutines, each whole; h3 waits for a slot first.
+	code, out, errs = f.run(append([]string{"plan", "--json", "-j", "2"}, hosts...)...)
+	want(t, "plan --json over three hosts", code, 0, out, errs)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 5 || lines[0] != `{"format":"zap.hosts/1","host":"h3","wait":"slot"}` {
+		t.Fatalf("want h3's wait, a plan document per host and the summary:\n%s", out)
+	}
+	for _, line := range lines {
+		if _, err := cliout.ReadHostLine([]byte(line)); err != nil {
+			t.Errorf("%s: %v", line, err)
+		}
+	}
+
+	// A wetrun's --json: each host's events as they come; the first to
+	// plan waits for the others' plans, and says so.
+	f.run(append([]string{"plan"}, hosts...)...)
+	code, out, errs = f.run(append([]string{"apply", "--wetrun", "--json", "-j", "2"}, hosts...)...)
+	want(t, "wetrun --json over three hosts", code, 1, out, errs)
+	if !regexp.MustCompile(`(?m)^\{"format":"zap.hosts/1","host":"h[123]","wait":"hosts"\}$`).MatchString(out) {
+		t.Errorf("no host waits for the others' plans:\n%s", out)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if _, err := cliout.ReadHostLine([]byte(line)); err != nil {
+			t.Errorf("%s: %v", line, err)
+		}
 	}
 }
 

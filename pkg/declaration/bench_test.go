@@ -55,3 +55,17 @@ func BenchmarkEncodeLarge(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkValidateLarge checks the large declaration and lists the
+// variables it references, as zap-eval does with what its evaluating
+// process wrote (Validate, then the secret gate's Refs).
+func BenchmarkValidateLarge(b *testing.B) {
+	d, _ := largeDeclaration(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := d.Validate(); err != nil {
+			b.Fatal(err)
+		}
+		_ = d.Refs()
+	}
+}

@@ -59,6 +59,10 @@ type fields struct {
 	o     *object
 	used  map[string]bool
 	asked []string
+	// askedIn holds asked while it is short: a resource's reader asks
+	// for about a dozen keys, which asked grown by append reallocated
+	// five times.
+	askedIn [16]string
 }
 
 func (d *decoder) fields(v any, path string) *fields {
@@ -67,7 +71,9 @@ func (d *decoder) fields(v any, path string) *fields {
 		d.fail(path, "want an object, not %s", typeName(v))
 		o = &object{vals: map[string]any{}}
 	}
-	return &fields{d: d, path: path, o: o, used: make(map[string]bool, len(o.keys))}
+	f := &fields{d: d, path: path, o: o, used: make(map[string]bool, len(o.keys))}
+	f.asked = f.askedIn[:0]
+	return f
 }
 
 // objectAt reads v at path as an object; false, a failure, when it isn't

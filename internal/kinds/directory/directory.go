@@ -35,4 +35,4 @@ var scripts embed.FS
 
 // Kind is the directory kind: its reads, its step and its script,
 // elevated.
-var Kind = kind.Def[*declaration.Directory]{Name: declaration.KindDirectory, Read: NewDirectory, Plan: steps, Show: show, As: plan.Elevated, Ops: scripts}
+var Kind = kind.Def[*declaration.Directory]{Name: declaration.KindDirectory, Read: NewDirectory, Plan: steps, Show: show, As: plan.Elevated, Ops: scripts, Doc: doc}

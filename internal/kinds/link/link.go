@@ -31,4 +31,4 @@ func show(l *declaration.Link, _ string) []kind.Line {
 var scripts embed.FS
 
 // Kind is the link kind: its reads, its step and its script, elevated.
-var Kind = kind.Def[*declaration.Link]{Name: declaration.KindLink, Read: NewLink, Plan: steps, Show: show, As: plan.Elevated, Ops: scripts}
+var Kind = kind.Def[*declaration.Link]{Name: declaration.KindLink, Read: NewLink, Plan: steps, Show: show, As: plan.Elevated, Ops: scripts, Doc: doc}

@@ -50,15 +50,18 @@ func typeName(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// fields is one object being read. asked lists every key a reader asked
-// for, held or not, in the order asked: the names an unknown key is
-// compared with.
+// fields is one object being read. used marks the keys of o read, by
+// their place in o.keys. asked lists every key a reader asked for, held or
+// not, in the order asked: the names an unknown key is compared with.
 type fields struct {
 	d     *decoder
 	path  string
 	o     *object
-	used  map[string]bool
+	used  []bool
 	asked []string
+	// at is the place of each key in o.keys, made once the object has more
+	// keys than a search through them is quick for (manyKeys).
+	at map[string]int
 	// askedIn holds asked while it is short: a resource's reader asks
 	// for about a dozen keys, which asked grown by append reallocated
 	// five times.
@@ -71,9 +74,36 @@ func (d *decoder) fields(v any, path string) *fields {
 		d.fail(path, "want an object, not %s", typeName(v))
 		o = &object{vals: map[string]any{}}
 	}
-	f := &fields{d: d, path: path, o: o, used: make(map[string]bool, len(o.keys))}
+	f := &fields{d: d, path: path, o: o, used: make([]bool, len(o.keys))}
 	f.asked = f.askedIn[:0]
 	return f
+}
+
+// manyKeys is the most keys an object's key is looked for in by a search
+// through them rather than by a map.
+const manyKeys = 16
+
+// use marks key, one of the object's keys, read.
+func (f *fields) use(key string) {
+	keys := f.o.keys
+	if len(keys) <= manyKeys {
+		for i, k := range keys {
+			if k == key {
+				f.used[i] = true
+				return
+			}
+		}
+		return
+	}
+	if f.at == nil {
+		f.at = make(map[string]int, len(keys))
+		for i, k := range keys {
+			f.at[k] = i
+		}
+	}
+	if i, ok := f.at[key]; ok {
+		f.used[i] = true
+	}
 }
 
 // objectAt reads v at path as an object; false, a failure, when it isn't
@@ -89,7 +119,7 @@ func (f *fields) get(key string, required bool) (any, bool) {
 	v, ok := f.o.vals[key]
 	if ok {
 		// Only a key the object holds can be unknown (done).
-		f.used[key] = true
+		f.use(key)
 	} else if required {
 		f.d.fail(child(f.path, key), missing)
 	}
@@ -254,9 +284,9 @@ func (f *fields) textMap(key string, required bool, instead string) map[string]d
 		return nil
 	}
 	out := map[string]declaration.Text{}
-	for _, k := range o.o.keys {
+	for i, k := range o.o.keys {
 		p := child(o.path, displayMarkers(k))
-		o.used[k] = true
+		o.used[i] = true
 		name := o.d.noRef(p, k, instead)
 		out[name] = o.d.text(o.o.vals[k], p)
 	}
@@ -282,8 +312,8 @@ func (f *fields) done() {
 	if slices.ContainsFunc(f.d.errs, func(e *fieldError) bool { return e.Path == typ }) {
 		return
 	}
-	for _, k := range f.o.keys {
-		if f.used[k] {
+	for i, k := range f.o.keys {
+		if f.used[i] {
 			continue
 		}
 		msg := fmt.Sprintf("unknown field %q", displayMarkers(k))

@@ -126,8 +126,8 @@ func readVars(c *fields, key string) map[string]declaration.Var {
 		return nil
 	}
 	out := map[string]declaration.Var{}
-	for _, k := range o.o.keys {
-		o.used[k] = true
+	for i, k := range o.o.keys {
+		o.used[i] = true
 		p := child(path, displayMarkers(k))
 		name := o.d.noRef(p, k, schema.Instead["varname"])
 		out[name] = c.d.templateVar(o.o.vals[k], p)

@@ -80,3 +80,30 @@ func TestJSONPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestUnreadKeyFound: the key nobody read is the one reported unknown,
+// whether the object's keys are searched through (manyKeys or fewer) or
+// looked up by the map made for more.
+func TestUnreadKeyFound(t *testing.T) {
+	for _, n := range []int{3, manyKeys, manyKeys + 1, 40} {
+		o := &object{vals: map[string]any{}}
+		for i := range n {
+			k := "k" + strings.Repeat("x", i)
+			o.keys = append(o.keys, k)
+			o.vals[k] = "v"
+		}
+		d := &decoder{}
+		f := d.fields(o, "")
+		unread := o.keys[n/2]
+		for _, k := range o.keys {
+			if k != unread {
+				f.str(k, true, "")
+			}
+		}
+		f.str("absent", false, "")
+		f.done()
+		if len(d.errs) != 1 || !strings.Contains(d.errs[0].Msg, `unknown field "`+unread+`"`) {
+			t.Errorf("%d keys: %v, want %q alone reported unknown", n, d.errs, unread)
+		}
+	}
+}

@@ -59,9 +59,6 @@ type fields struct {
 	o     *object
 	used  []bool
 	asked []string
-	// at is the place of each key in o.keys, made once the object has more
-	// keys than a search through them is quick for (manyKeys).
-	at map[string]int
 	// askedIn holds asked while it is short: a resource's reader asks
 	// for about a dozen keys, which asked grown by append reallocated
 	// five times.
@@ -72,38 +69,11 @@ func (d *decoder) fields(v any, path string) *fields {
 	o, ok := v.(*object)
 	if !ok {
 		d.fail(path, "want an object, not %s", typeName(v))
-		o = &object{vals: map[string]any{}}
+		o = &object{}
 	}
 	f := &fields{d: d, path: path, o: o, used: make([]bool, len(o.keys))}
 	f.asked = f.askedIn[:0]
 	return f
-}
-
-// manyKeys is the most keys an object's key is looked for in by a search
-// through them rather than by a map.
-const manyKeys = 16
-
-// use marks key, one of the object's keys, read.
-func (f *fields) use(key string) {
-	keys := f.o.keys
-	if len(keys) <= manyKeys {
-		for i, k := range keys {
-			if k == key {
-				f.used[i] = true
-				return
-			}
-		}
-		return
-	}
-	if f.at == nil {
-		f.at = make(map[string]int, len(keys))
-		for i, k := range keys {
-			f.at[k] = i
-		}
-	}
-	if i, ok := f.at[key]; ok {
-		f.used[i] = true
-	}
 }
 
 // objectAt reads v at path as an object; false, a failure, when it isn't
@@ -116,10 +86,13 @@ func (d *decoder) objectAt(v any, path string) (*fields, bool) {
 
 func (f *fields) get(key string, required bool) (any, bool) {
 	f.ask(key)
-	v, ok := f.o.vals[key]
+	i := f.o.index(key)
+	var v any
+	ok := i >= 0
 	if ok {
 		// Only a key the object holds can be unknown (done).
-		f.use(key)
+		v = f.o.vals[i]
+		f.used[i] = true
 	} else if required {
 		f.d.fail(child(f.path, key), missing)
 	}
@@ -288,7 +261,7 @@ func (f *fields) textMap(key string, required bool, instead string) map[string]d
 		p := child(o.path, displayMarkers(k))
 		o.used[i] = true
 		name := o.d.noRef(p, k, instead)
-		out[name] = o.d.text(o.o.vals[k], p)
+		out[name] = o.d.text(o.o.vals[i], p)
 	}
 	return out
 }
@@ -352,7 +325,7 @@ func (f *fields) intPtr(key, instead string) *int {
 // optional reads key with read when it is set, nil (the key marked read)
 // when it isn't.
 func optional[T any](f *fields, key, instead string, read func(f *fields, key, instead string) T) *T {
-	if _, ok := f.o.vals[key]; !ok {
+	if !f.o.has(key) {
 		f.ask(key)
 		return nil
 	}

@@ -98,7 +98,7 @@ func readAllow(f *fields, key string) []declaration.AllowRule {
 		o := f.d.fields(item, at)
 		before := f.d.failures()
 		rule := declaration.AllowRule{Port: o.integer("port", schema.Instead["count"]), Proto: o.str("proto", false, schema.Instead["enum"])}
-		if _, has := o.o.vals["port"]; !has {
+		if !o.o.has("port") {
 			o.d.fail(child(at, "port"), missing)
 		} else if rule.Port == 0 && f.d.failures() == before {
 			o.d.fail(child(at, "port"), "a port is 1 to 65535, not 0")
@@ -130,7 +130,7 @@ func readVars(c *fields, key string) map[string]declaration.Var {
 		o.used[i] = true
 		p := child(path, displayMarkers(k))
 		name := o.d.noRef(p, k, schema.Instead["varname"])
-		out[name] = c.d.templateVar(o.o.vals[k], p)
+		out[name] = c.d.templateVar(o.o.vals[i], p)
 	}
 	return out
 }
@@ -195,7 +195,7 @@ func writeJSON(buf *bytes.Buffer, v any, path string) string {
 			b, _ := json.Marshal(k)
 			buf.Write(b)
 			buf.WriteByte(':')
-			if p := writeJSON(buf, x.vals[k], child(path, k)); p != "" {
+			if p := writeJSON(buf, x.vals[i], child(path, k)); p != "" {
 				return p
 			}
 		}

@@ -19,8 +19,57 @@ import (
 // object; nothing else is dropped.
 type object struct {
 	keys []string // in the order the config wrote them
-	vals map[string]any
+	vals []any    // vals[i] is keys[i]'s
+	// at is the place of each key, made once there are more than
+	// manyKeys to search through.
+	at map[string]int
 }
+
+// manyKeys is the most keys an object's key is looked for in by a search
+// through them rather than by a map.
+const manyKeys = 16
+
+// add adds the key k, which o doesn't hold, with the value v.
+func (o *object) add(k string, v any) {
+	o.keys = append(o.keys, k)
+	o.vals = append(o.vals, v)
+	if o.at != nil {
+		o.at[k] = len(o.keys) - 1
+	}
+}
+
+// index is the place of key in o.keys, or -1.
+func (o *object) index(key string) int {
+	if len(o.keys) <= manyKeys {
+		for i, k := range o.keys {
+			if k == key {
+				return i
+			}
+		}
+		return -1
+	}
+	if o.at == nil {
+		o.at = make(map[string]int, len(o.keys))
+		for i, k := range o.keys {
+			o.at[k] = i
+		}
+	}
+	if i, ok := o.at[key]; ok {
+		return i
+	}
+	return -1
+}
+
+// get is the value of key, and whether o holds it.
+func (o *object) get(key string) (any, bool) {
+	if i := o.index(key); i >= 0 {
+		return o.vals[i], true
+	}
+	return nil, false
+}
+
+// has reports whether o holds key.
+func (o *object) has(key string) bool { return o.index(key) >= 0 }
 
 // fieldError is a problem with the value at path (dotted keys and [i]
 // indexes, "" for the argument itself), worded as every document's reader
@@ -283,11 +332,11 @@ func (c *converter) plainObject(o *goja.Object, path string) (any, error) {
 	if syms := o.Symbols(); len(syms) > 0 {
 		return nil, &fieldError{Path: path, Msg: fmt.Sprintf("a Symbol key (%s) is not plain data: use a string key", syms[0].String())}
 	}
-	out := &object{vals: map[string]any{}}
+	out := &object{}
 	if c.in.slots != nil {
 		if names, props, ok := c.in.slots.plainProps(o); ok {
 			out.keys = make([]string, 0, len(names))
-			out.vals = make(map[string]any, len(names))
+			out.vals = make([]any, 0, len(names))
 			if err := c.plainProps(out, names, props, path); err != nil {
 				return nil, err
 			}
@@ -320,8 +369,7 @@ func (c *converter) plainObject(o *goja.Object, path string) (any, error) {
 		if v == absent {
 			continue
 		}
-		out.keys = append(out.keys, k)
-		out.vals[k] = v
+		out.add(k, v)
 	}
 	return out, nil
 }
@@ -341,8 +389,7 @@ func (c *converter) plainProps(out *object, names []unistring.String, props map[
 		if v == absent {
 			continue
 		}
-		out.keys = append(out.keys, k)
-		out.vals[k] = v
+		out.add(k, v)
 	}
 	return nil
 }

@@ -57,7 +57,7 @@ func readField(f *fields, fd *schema.Field, v reflect.Value) {
 	}
 	switch fd.Shape {
 	case schema.String:
-		if _, ok := f.o.vals[key]; fd.Ptr && !ok && !fd.Required {
+		if fd.Ptr && !f.o.has(key) && !fd.Required {
 			f.ask(key)
 			return
 		}
@@ -124,7 +124,7 @@ func readInt(f *fields, fd *schema.Field, v reflect.Value) {
 	before := f.d.failures()
 	n := f.integer(key, fd.Instead)
 	// A port that isn't a whole number is that problem alone, not a 0 too.
-	if _, ok := f.o.vals[key]; ok && fd.Port && n == 0 && f.d.failures() == before {
+	if fd.Port && n == 0 && f.o.has(key) && f.d.failures() == before {
 		f.d.fail(child(f.path, key), "a port is 1 to 65535, not 0")
 	}
 	v.SetInt(int64(n))

@@ -86,7 +86,8 @@ func FuzzReadResource(f *testing.F) {
 // kindOf is the kind a resource's JSON names in type, or "".
 func kindOf(tree any) declaration.Kind {
 	if o, ok := tree.(*object); ok {
-		if s, ok := o.vals["type"].(string); ok {
+		v, _ := o.get("type")
+		if s, ok := v.(string); ok {
 			for _, k := range declaration.Supported {
 				if string(k) == s {
 					return k
@@ -123,7 +124,7 @@ func jsonTree(dec *json.Decoder, issued map[string]bool, depth int) (any, error)
 			_, err := dec.Token()
 			return list, err
 		}
-		o := &object{vals: map[string]any{}}
+		o := &object{}
 		for dec.More() {
 			kt, err := dec.Token()
 			if err != nil {
@@ -134,9 +135,8 @@ func jsonTree(dec *json.Decoder, issued map[string]bool, depth int) (any, error)
 			if err != nil {
 				return nil, err
 			}
-			if _, dup := o.vals[k]; !dup && !(depth == 0 && k == "type") {
-				o.keys = append(o.keys, k)
-				o.vals[k] = v
+			if !o.has(k) && !(depth == 0 && k == "type") {
+				o.add(k, v)
 			}
 		}
 		if _, err := dec.Token(); err != nil {
@@ -164,7 +164,8 @@ func refString(o *object, issued map[string]bool) (string, bool) {
 		case string:
 			return p, true
 		case *object:
-			if name, ok := p.vals["$env"].(string); ok && len(p.keys) == 1 && declaration.ValidEnvName(name) {
+			v, _ := p.get("$env")
+			if name, ok := v.(string); ok && len(p.keys) == 1 && declaration.ValidEnvName(name) {
 				issued[name] = true
 				return marker(name), true
 			}
@@ -175,7 +176,8 @@ func refString(o *object, issued map[string]bool) (string, bool) {
 	case "$env":
 		return part(o)
 	case "$text":
-		list, ok := o.vals["$text"].([]any)
+		v, _ := o.get("$text")
+		list, ok := v.([]any)
 		if !ok {
 			return "", false
 		}

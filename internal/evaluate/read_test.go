@@ -86,11 +86,9 @@ func TestJSONPaths(t *testing.T) {
 // looked up by the map made for more.
 func TestUnreadKeyFound(t *testing.T) {
 	for _, n := range []int{3, manyKeys, manyKeys + 1, 40} {
-		o := &object{vals: map[string]any{}}
+		o := &object{}
 		for i := range n {
-			k := "k" + strings.Repeat("x", i)
-			o.keys = append(o.keys, k)
-			o.vals[k] = "v"
+			o.add("k"+strings.Repeat("x", i), "v")
 		}
 		d := &decoder{}
 		f := d.fields(o, "")

@@ -76,11 +76,12 @@ pages-check:
 	$(GO) run ./internal/refdoc/gen -check docs/kinds
 	$(GO) test -count=1 -run '^(TestEveryFieldHasADoc|TestDocsJSONCurrent|TestPagesCurrent|TestEveryPageHasItsParts|TestEveryKindIsListed)$$' ./internal/schema/docsrc/ ./internal/refdoc/
 
-# The pages' own checks: docs/architecture.md at most 600 lines, and every
+# The pages' own checks: docs/architecture.md at most 600 lines, every
 # pointer to a section of it or of docs/perf.md (and theirs to other pages)
-# naming a heading that is there.
+# naming a heading that is there, and every relative link of the README and
+# docs/ leading to a file and heading that are there.
 docs-check:
-	$(GO) test -count=1 -run '^(TestArchitectureDocAtMost600Lines|TestDocSectionReferencesResolve)$$' ./internal/scripttest/
+	$(GO) test -count=1 -run '^(TestArchitectureDocAtMost600Lines|TestDocSectionReferencesResolve|TestDocLinksResolve)$$' ./internal/scripttest/
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -29,15 +29,11 @@ func testEnv(vars map[string]string, secrets ...string) Env {
 	}
 }
 
-func fileAt(p declaration.Text) *declaration.Resource {
-	content := "hello"
-	return &declaration.Resource{
-		Common: declaration.Common{ID: "f", Type: declaration.KindFile},
-		Body:   &declaration.File{Path: p, Content: declaration.Content{Type: declaration.ContentInline, Inline: &content}},
-	}
-}
-
-func TestBuildPaths(t *testing.T) {
+// TestResolvePaths: a path field resolves its references, then ~ and
+// $HOME, its trailing slashes cut, shown as written where a secret is in
+// it; one that can't be used gives a reason naming the reference, never
+// its value.
+func TestResolvePaths(t *testing.T) {
 	env := testEnv(map[string]string{
 		"APP":   "/srv/app",
 		"REL":   "srv/app",
@@ -71,29 +67,15 @@ func TestBuildPaths(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			d := Build(fileAt(c.path), env)
-			if c.reason != "" {
-				if _, ok := d.(held); !ok {
-					t.Fatalf("want a hold, got %#v", d)
-				}
-				if got := d.Verdict(nil); got.Reason != c.reason {
-					t.Errorf("reason:\n got %q\nwant %q", got.Reason, c.reason)
-				}
-				if strings.Contains(d.Verdict(nil).Reason, "srv/a") {
-					t.Errorf("the reason shows the value")
-				}
-				return
+			path, shown, reason := resolvePath("path", c.path, env)
+			if reason != c.reason {
+				t.Fatalf("reason:\n got %q\nwant %q", reason, c.reason)
 			}
-			f, ok := d.(*File)
-			if !ok {
-				t.Fatalf("want a file detector, got %#v", d)
+			if strings.Contains(reason, "srv/a") {
+				t.Errorf("the reason shows the value")
 			}
-			if f.Path != c.want || f.Shown != c.shown {
-				t.Errorf("path %q shown %q, want %q and %q", f.Path, f.Shown, c.want, c.shown)
-			}
-			// sha512("hello")
-			if !strings.HasPrefix(f.SHA512, "9b71d224bd62f378") || f.Content != "inline (5 bytes)" {
-				t.Errorf("digest %s, content %q", f.SHA512, f.Content)
+			if path != c.want || shown != c.shown {
+				t.Errorf("path %q shown %q, want %q and %q", path, shown, c.want, c.shown)
 			}
 		})
 	}
@@ -135,8 +117,8 @@ func (h *fakeHost) Answer(_ context.Context, lane observation.Lane, qs []Query) 
 }
 
 // reads is a detector of the given queries whose verdict, for answers that
-// are want, is got, and holds otherwise: a directory's and a link's reads,
-// say (their kinds' folders import this package).
+// are want, is got, and holds otherwise: a file's, a directory's and a
+// link's reads, say (their kinds' folders import this package).
 type reads struct {
 	queries []Query
 	want    []Answer
@@ -153,7 +135,8 @@ func (r *reads) Verdict(a []Answer) Result {
 }
 
 func TestPass(t *testing.T) {
-	file := &File{Path: "/f", Shown: "/f", SHA512: wantSum}
+	file := &reads{queries: []Query{{Op: OpDigest, Lane: observation.LaneElevated, Path: "/f"}, {Op: OpType, Lane: observation.LaneElevated, Path: "/f"}},
+		want: []Answer{digestOK, isRegular}, got: converged()}
 	dir := &reads{queries: []Query{{Op: OpType, Lane: observation.LaneLogin, Path: "/d"}, {Op: OpStat, Lane: observation.LaneElevated, Path: "/d"}},
 		want: []Answer{isDir, stat(TypeDirectory, 0o700, "root", "root")}, got: drifted([]observation.Difference{diff("mode", "700", "755")})}
 	link := &reads{queries: []Query{{Op: OpReadlink, Lane: observation.LaneLogin, Path: "/l"}}, want: []Answer{{Status: StatusOK, Target: "/t"}}, got: converged()}
@@ -221,33 +204,6 @@ func TestWireForm(t *testing.T) {
 		}
 		if !reflect.DeepEqual(back.Elem().Interface(), reflect.ValueOf(v).Elem().Interface()) {
 			t.Errorf("%s decodes to %+v", data, back.Elem().Interface())
-		}
-	}
-}
-
-// TestBuildUnreadKinds checks that a resource of a kind this zap has no
-// detector for is held, reading nothing, with a reason naming the kind, and
-// that a remote file whose pin can't be found is held the same way. (A
-// service with no service_manager is internal/kinds/service's
-// TestBuildService.)
-func TestBuildUnreadKinds(t *testing.T) {
-	url := declaration.Lit("https://example.com/x")
-	for _, c := range []struct {
-		r    declaration.Resource
-		want string
-	}{
-		{declaration.Resource{Common: declaration.Common{ID: "f", Type: declaration.KindFile}, Body: &declaration.File{Path: declaration.Lit("/f"),
-			Content: declaration.Content{Type: declaration.ContentRemote, URL: &url}}},
-			// A tracked pin with no lock to read it from holds.
-			"its pin is tracked in zap.lock, and this pass reads no lock"},
-	} {
-		d := Build(&c.r, testEnv(nil))
-		if q := d.Queries(); len(q) != 0 {
-			t.Errorf("%s: queries %v, want none", c.r.ID, q)
-		}
-		got := d.Verdict(nil)
-		if got.Verdict != observation.Undetermined || got.Reason != c.want {
-			t.Errorf("%s: %v %q, want undetermined %q", c.r.ID, got.Verdict, got.Reason, c.want)
 		}
 	}
 }

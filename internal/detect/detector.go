@@ -1,8 +1,6 @@
 package detect
 
 import (
-	"crypto/sha512"
-	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -179,11 +177,6 @@ func ForWantOfEntry(reason string) bool {
 	return strings.HasPrefix(reason, "from names no package for ") && strings.HasSuffix(reason, NoEntry)
 }
 
-func sha512Hex(s string) string {
-	sum := sha512.Sum512([]byte(s))
-	return hex.EncodeToString(sum[:])
-}
-
 // resolveValue resolves t, refusing a reference whose value holds one of the
 // bytes in bad or a reference marker. The reason names the field and the
 // variable, never the value.
@@ -327,7 +320,7 @@ func (a Attrs) Diff(s Answer) []observation.Difference {
 func Restat(st Answer, shown, want string) Result {
 	switch {
 	case st.Status == StatusOK && st.Type == TypeSymlink:
-		return drifted([]observation.Difference{symlinkAt(want)})
+		return drifted([]observation.Difference{SymlinkAt(want)})
 	case st.Status == StatusOK:
 		return hold(fmt.Sprintf("%s changed while it was read: it is now %s", shown, st.Type.Describe()))
 	case st.Status == StatusMissing:
@@ -336,9 +329,9 @@ func Restat(st Answer, shown, want string) Result {
 	return hold(problem(st, "the mode and owner of "+shown, 0))
 }
 
-// symlinkAt is the difference of a symbolic link where the declaration wants
-// something else.
-func symlinkAt(want string) observation.Difference {
+// SymlinkAt is the difference of a symbolic link where the declaration
+// wants something else (want: "regular file", "directory").
+func SymlinkAt(want string) observation.Difference {
 	return observation.Difference{Field: "type", Observed: "symbolic link", Desired: want}
 }
 
@@ -349,6 +342,3 @@ type Placed interface {
 	Detector
 	Placement() (path, owner, group string)
 }
-
-// Placement is the file's path, owner and group.
-func (f *File) Placement() (string, string, string) { return f.Path, f.Attrs.Owner, f.Attrs.Group }

@@ -41,9 +41,13 @@
 // framed shell script per lane over SSH. Pass runs one batch per lane and
 // records each batch's lane and query count for the observations.
 //
-// Building a detector (NewFile, NewService, ...; each kind's package under
-// internal/kind calls its own) resolves the resource's references and ~: a
-// path or value that resolves to something Zap won't use makes a detector
-// with no queries that holds the resource, naming the variable and never its
-// value.
+// The detectors themselves are their kinds', each in its folder
+// (internal/kinds/<kind>: file.NewFile, service's, ...); this package holds
+// what they share: the queries and answers, the verdicts (Converged,
+// Drifted, Holding, ...), how a field resolves (ResolvePath, ResolveValue,
+// ResolveTarget), the attributes a file and a directory compare (Attrs,
+// Restat), a pin's lookup, the ledger's reads, and Pass. Building a
+// detector resolves the resource's references and ~: a path or value that
+// resolves to something Zap won't use makes a detector with no queries
+// that holds the resource, naming the variable and never its value.
 package detect

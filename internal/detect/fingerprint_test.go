@@ -11,22 +11,6 @@ import (
 	"github.com/zap-go/zap/pkg/observation"
 )
 
-// TestFileSeen: a drifted file's Result carries the digest it read as Seen,
-// what its update is planned from; a converged or absent one carries none.
-func TestFileSeen(t *testing.T) {
-	f := &File{Path: "/etc/motd", Shown: "/etc/motd", SHA512: wantSum, Content: "inline (5 bytes)"}
-	file := Answer{Status: StatusOK, Type: TypeRegular}
-	if r := f.Verdict([]Answer{{Status: StatusOK, SHA512: otherSum}, file}); r.Verdict != observation.Drifted || r.Seen != otherSum {
-		t.Errorf("drifted: %+v, want Seen %q", r, otherSum)
-	}
-	if r := f.Verdict([]Answer{digestOK, file}); r.Seen != "" {
-		t.Errorf("converged: Seen %q, want none", r.Seen)
-	}
-	if r := f.Verdict([]Answer{missing, missing}); r.Seen != "" {
-		t.Errorf("absent: Seen %q, want none", r.Seen)
-	}
-}
-
 // TestFingerprint: keyed, so another key gives another fingerprint, and
 // never the content's SHA-512 or SHA-256 or a digest of the seen digest.
 func TestFingerprint(t *testing.T) {

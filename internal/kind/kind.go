@@ -2,8 +2,8 @@
 // it is read (detection), what its change does (planning), and how the
 // preview shows what it declares. A kind's wire form (its fields, decoding,
 // form checks and canonical encoding) is pkg/declaration/kind_<name>.go; the
-// rest is one file per kind in internal/kinds (<name>.go), a Def listed
-// once there.
+// rest is the kind's folder, internal/kinds/<name>, whose Def is listed
+// once in internal/kinds.
 //
 // A kind's code may import the shared vocabulary (internal/vocab), the
 // document packages (pkg/...), detect's queries and detectors, and pure

@@ -5,10 +5,8 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,21 +14,11 @@ import (
 
 const declarationPath = "github.com/zap-go/zap/pkg/declaration"
 
-// stillNaming are the packages outside pkg/declaration and the kind folders
-// that still name a concrete kind's body, and the bodies each names: what
-// is left to move into the kinds (each body's methods, or the kind's
-// folder). The list only shrinks: a package naming a body it doesn't list
-// fails TestBodiesStayInTheirKinds, which logs a listed name no longer used
-// (to strike off; a log, so a change elsewhere that stops naming one, the
-// evaluator's generic reader say, doesn't fail here).
-var stillNaming = map[string][]string{
-	"internal/detect": {"File"},
-}
-
 // TestBodiesStayInTheirKinds walks the module's Go files (tests aside:
 // a test builds the resources it needs) and fails where a package outside
 // pkg/declaration and internal/kinds names a concrete kind's body
-// (declaration.File, ...) beyond what stillNaming allows it. The bodies
+// (declaration.File, ...): every kind is a folder now, and what crosses
+// kinds is read through the body's methods on the resource. The bodies
 // are the types listed in pkg/declaration's bodies. It reads files by
 // go/parser alone: a body is named as a selector on the name the file
 // imports pkg/declaration by.
@@ -40,7 +28,6 @@ func TestBodiesStayInTheirKinds(t *testing.T) {
 	if len(bodies) < 15 {
 		t.Fatalf("found %d bodies in pkg/declaration/kind.go, want the 15 kinds at least", len(bodies))
 	}
-	named := map[string]map[string]bool{}
 	fset := token.NewFileSet()
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -62,26 +49,12 @@ func TestBodiesStayInTheirKinds(t *testing.T) {
 			return err
 		}
 		for _, name := range namedBodies(f, bodies) {
-			dir := filepath.ToSlash(filepath.Dir(rel))
-			if named[dir] == nil {
-				named[dir] = map[string]bool{}
-			}
-			named[dir][name] = true
-			if !slices.Contains(stillNaming[dir], name) {
-				t.Errorf("%s names declaration.%s: a kind's body is read through the Body's methods, or in its kind's folder (internal/kinds/...)", rel, name)
-			}
+			t.Errorf("%s names declaration.%s: a kind's body is read through the Body's methods, or in its kind's folder (internal/kinds/...)", rel, name)
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	for _, dir := range slices.Sorted(maps.Keys(stillNaming)) {
-		for _, name := range stillNaming[dir] {
-			if !named[dir][name] {
-				t.Logf("%s no longer names declaration.%s: strike it off stillNaming", dir, name)
-			}
-		}
 	}
 }
 

@@ -7,31 +7,45 @@
 //
 // # Where a kind lives
 //
-// A kind is a folder, internal/kinds/<kind> (package <kind>), holding all
-// of it but its wire form: its reads (the detector), its steps and the
-// names they share with the reads (its operations, the parts of its
-// drift), its preview lines, its operations' scripts (scripts/*.sh and
-// scripts/lib/*.sh, embedded) and wordings, which byType hands internal/ops
-// and internal/ops/opcmd, the texts its operations write that their =
-// lines don't show (kind.Def's Text, which byType adds to BodyOf's), and
-// their tests. It exports one kind.Def, Kind,
-// and registering it is its line in all. Swap, pipeline, installer,
-// verify, database, script, apt_repo (package aptrepo), package (package
-// pkg), service, user, firewall, build, link and directory are kept so (package's install
-// batches and service's operations keep their names, scripts and wording
-// with the planner and the executor that share them: vocab,
-// internal/ops/scripts, opcmd's Forms; user's and firewall's scripts, and
-// user's names, are still there too), and motd, a kind a test build alone
-// carries (listed in testonly_on.go), which holds its wire body too and
-// registers it (declaration.Register). Build's operation name and
-// arguments stay in vocab, which the executor and ops' streaming share.
-// Link's and directory's operation names are the plan's (plan.OpLink,
-// plan.OpDir), which internal/localops performs natively and
-// internal/ops/asroot and internal/sshhost run by their scripts; what a
-// directory's and a file's reads and preview share is detect.Attrs,
-// detect.Restat and kind.Perms. The file kind is still split the older
-// way: file.go here for the steps and preview, the detector in
-// internal/detect, the scripts in internal/ops/scripts.
+// Every kind is a folder, internal/kinds/<kind> (package <kind>: apt_repo
+// is aptrepo, package is pkg), holding all of it but its wire form: its
+// reads (the detector), its steps and the names they share with the reads
+// (its operations, the parts of its drift), its preview lines, its
+// operations' scripts (scripts/*.sh and scripts/lib/*.sh, embedded) and
+// wordings, which byType hands internal/ops and internal/ops/opcmd, the
+// texts its operations write that their = lines don't show (kind.Def's
+// Text, which byType adds to BodyOf's), and their tests. It exports one
+// kind.Def, Kind, and registering it is its line in all. motd, a kind a
+// test build alone carries (listed in testonly_on.go), holds its wire
+// body too and registers it (declaration.Register).
+//
+// What the planner or the executor shares with a kind stays where both
+// reach it, below the kinds:
+//
+//   - internal/vocab: the package install batches' operations (the
+//     planner merges every package's into one batch per manager), the
+//     service operations and the pending-trigger ledger's (the trigger
+//     model in the planner orders and marks them for every kind that
+//     triggers a service), build's operation name and arguments (the
+//     executor appends the source archive to them, ops streams the
+//     operation, the lock's pinning bounds the source), user's operation
+//     names (its keys' wording in opcmd), and the limits and quoting every
+//     kind uses.
+//   - internal/ops/scripts: the scripts of those shared operations, put and
+//     put-stream (a file's, and build's provenance sidecar's; the executor
+//     picks put-stream for content too large to hold), read, and the
+//     shared parts (scripts/lib) a kind's script includes; user's and
+//     firewall's scripts are still there too.
+//   - opcmd: the wording of the package, service and ufw operations
+//     (Forms), which a test holds to their scripts, and FileWho, which
+//     words the file operations (put, dir, link, extract) for render and
+//     execute alike.
+//   - pkg/plan: the file operations' names (OpPut, OpDir, OpLink,
+//     OpExtract), which internal/localops performs natively and
+//     internal/ops/asroot and internal/sshhost run by their scripts.
+//   - internal/detect: what detectors share: the queries and answers, how
+//     a field resolves, and the attributes a file and a directory compare
+//     (Attrs, Restat; their preview lines are kind.Perms).
 //
 // The wire form (the body's type, its form checks, its texts, its clone
 // and its canonical encoding) stays in pkg/declaration, kind_<name>.go,
@@ -44,7 +58,7 @@
 // is a method of the body there, read through the resource
 // (declaration.Resource.TriggerEdges, Fetched, ...); no package outside
 // pkg/declaration and the kind folders names a concrete body
-// (TestBodiesStayInTheirKinds holds that, with the list of what is left).
+// (TestBodiesStayInTheirKinds holds that).
 package kinds
 
 import (
@@ -57,6 +71,7 @@ import (
 	"github.com/zap-go/zap/internal/kinds/build"
 	"github.com/zap-go/zap/internal/kinds/database"
 	"github.com/zap-go/zap/internal/kinds/directory"
+	"github.com/zap-go/zap/internal/kinds/file"
 	"github.com/zap-go/zap/internal/kinds/firewall"
 	"github.com/zap-go/zap/internal/kinds/installer"
 	"github.com/zap-go/zap/internal/kinds/link"
@@ -77,7 +92,7 @@ import (
 // detector, its steps, its preview lines, as whom it runs and the texts of
 // it that reach a shell (kind.Def).
 var all = []kind.Kind{
-	kind.Def[*declaration.File]{Name: declaration.KindFile, Read: detect.NewFile, Plan: fileSteps, Show: showFile, As: plan.Elevated, Shell: fileShells},
+	file.Kind,
 	directory.Kind,
 	link.Kind,
 	script.Kind,
@@ -130,6 +145,11 @@ type Body = kind.Body
 // that keeps its texts in its folder (kind.Def's Text) are added as byType
 // is built; the others are their kind's, in its file here.
 var bodies = map[plan.OpName]func(args []string) (Body, bool){}
+
+// Digest describes text by its length and the start of its SHA-512, as a
+// file's preview describes its content (file.Digest): the plan prints a
+// Body's text under it.
+func Digest(text string) string { return file.Digest(text) }
 
 // BodyOf returns the text op writes that its = line doesn't show, and
 // whether there is any.

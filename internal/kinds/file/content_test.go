@@ -1,8 +1,10 @@
-package detect
+package file
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/zap-go/zap/internal/detect"
 
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
@@ -40,7 +42,7 @@ func TestBuildTemplate(t *testing.T) {
 	if f.Content != "template (21 bytes rendered)" {
 		t.Errorf("Content = %q", f.Content)
 	}
-	if got := f.Verdict([]Answer{{Status: StatusOK, SHA512: sha512Hex(want)}, isRegular}); got.Verdict != observation.Converged {
+	if got := f.Verdict([]detect.Answer{{Status: detect.StatusOK, SHA512: sha512Hex(want)}, isRegular}); got.Verdict != observation.Converged {
 		t.Errorf("the rendered bytes read %+v, want converged", got)
 	}
 
@@ -80,7 +82,7 @@ func sourceFile(src declaration.Text) *declaration.Resource {
 func TestBuildSource(t *testing.T) {
 	d := Build(sourceFile(declaration.Concat(declaration.Part{Lit: "~/"}, declaration.Part{Env: "NAME"})), testEnv(map[string]string{"NAME": "orig.bin"}))
 	q := d.Queries()
-	if len(q) != 3 || q[2] != (Query{Op: OpDigest, Lane: observation.LaneElevated, Path: "/home/ops/orig.bin"}) {
+	if len(q) != 3 || q[2] != (detect.Query{Op: detect.OpDigest, Lane: observation.LaneElevated, Path: "/home/ops/orig.bin"}) {
 		t.Fatalf("queries %v, want the target's digest and type, then the source's digest", q)
 	}
 	held := Build(sourceFile(declaration.Ref("SRC")), testEnv(map[string]string{"SRC": "/a\nb"}))
@@ -98,31 +100,31 @@ func TestBuildSource(t *testing.T) {
 // can't be read, holds whatever the target is.
 func TestFileVerdictSource(t *testing.T) {
 	f := &File{Path: "/srv/copy", Shown: "/srv/copy", Source: "/srv/orig", SourceShown: "/srv/orig"}
-	src := Answer{Status: StatusOK, SHA512: wantSum}
+	src := detect.Answer{Status: detect.StatusOK, SHA512: wantSum}
 	check(t, f, []verdictCase{
-		{"converged", []Answer{digestOK, isRegular, src}, converged()},
-		{"drifted", []Answer{digestDiff, isRegular, src},
-			drifted([]observation.Difference{diff("content", "differs", "source /srv/orig")})},
-		{"absent", []Answer{missing, missing, src}, absent()},
-		{"source a symlink", []Answer{missing, missing, notRegular(TypeSymlink)},
-			hold("the source /srv/orig is a symbolic link, not a regular file of its own, so Zap doesn't read it")},
-		{"source a fifo", []Answer{digestOK, isRegular, notRegular(TypeFIFO)},
-			hold("the source /srv/orig is a fifo, not a regular file of its own, so Zap doesn't read it")},
-		{"source a directory", []Answer{digestOK, isRegular, notRegular(TypeDirectory)},
-			hold("the source /srv/orig is a directory, not a regular file of its own, so Zap doesn't read it")},
-		{"source a device", []Answer{digestOK, isRegular, notRegular(TypeCharDev)},
-			hold("the source /srv/orig is a character device, not a regular file of its own, so Zap doesn't read it")},
-		{"source hard-linked", []Answer{digestOK, isRegular, {Status: StatusHardLinked, Links: 2}},
-			hold("the source /srv/orig has 2 hard links, so Zap doesn't read it: replace it with a copy of its own (a single link)")},
-		{"source missing", []Answer{missing, missing, missing},
-			hold("the source /srv/orig doesn't exist, or can't be read")},
-		{"source denied", []Answer{digestOK, isRegular, denied},
-			hold("permission denied reading the source /srv/orig")},
+		{"converged", []detect.Answer{digestOK, isRegular, src}, detect.Converged()},
+		{"drifted", []detect.Answer{digestDiff, isRegular, src},
+			detect.Drifted([]observation.Difference{diff("content", "differs", "source /srv/orig")})},
+		{"absent", []detect.Answer{missing, missing, src}, detect.Absent()},
+		{"source a symlink", []detect.Answer{missing, missing, notRegular(detect.TypeSymlink)},
+			detect.Holding("the source /srv/orig is a symbolic link, not a regular file of its own, so Zap doesn't read it")},
+		{"source a fifo", []detect.Answer{digestOK, isRegular, notRegular(detect.TypeFIFO)},
+			detect.Holding("the source /srv/orig is a fifo, not a regular file of its own, so Zap doesn't read it")},
+		{"source a directory", []detect.Answer{digestOK, isRegular, notRegular(detect.TypeDirectory)},
+			detect.Holding("the source /srv/orig is a directory, not a regular file of its own, so Zap doesn't read it")},
+		{"source a device", []detect.Answer{digestOK, isRegular, notRegular(detect.TypeCharDev)},
+			detect.Holding("the source /srv/orig is a character device, not a regular file of its own, so Zap doesn't read it")},
+		{"source hard-linked", []detect.Answer{digestOK, isRegular, {Status: detect.StatusHardLinked, Links: 2}},
+			detect.Holding("the source /srv/orig has 2 hard links, so Zap doesn't read it: replace it with a copy of its own (a single link)")},
+		{"source missing", []detect.Answer{missing, missing, missing},
+			detect.Holding("the source /srv/orig doesn't exist, or can't be read")},
+		{"source denied", []detect.Answer{digestOK, isRegular, denied},
+			detect.Holding("permission denied reading the source /srv/orig")},
 	})
-	g := &File{Path: "/srv/copy", Shown: "/srv/copy", Source: "/srv/orig", SourceShown: "/srv/orig", Attrs: Attrs{Mode: "644"}}
+	g := &File{Path: "/srv/copy", Shown: "/srv/copy", Source: "/srv/orig", SourceShown: "/srv/orig", Attrs: detect.Attrs{Mode: "644"}}
 	check(t, g, []verdictCase{
-		{"mode drift", []Answer{digestOK, isRegular, stat(TypeRegular, 0o600, "root", "root"), src},
-			drifted([]observation.Difference{diff("mode", "600", "644")})},
+		{"mode drift", []detect.Answer{digestOK, isRegular, stat(detect.TypeRegular, 0o600, "root", "root"), src},
+			detect.Drifted([]observation.Difference{diff("mode", "600", "644")})},
 	})
 }
 
@@ -143,7 +145,7 @@ func TestBuildBytes(t *testing.T) {
 	if f.SHA512 != sha512Hex(raw) || f.Content != "bytes (7 bytes)" {
 		t.Errorf("digest %s, content %q", f.SHA512, f.Content)
 	}
-	if got := f.Verdict([]Answer{{Status: StatusOK, SHA512: sha512Hex(raw)}, isRegular}); got.Verdict != observation.Converged {
+	if got := f.Verdict([]detect.Answer{{Status: detect.StatusOK, SHA512: sha512Hex(raw)}, isRegular}); got.Verdict != observation.Converged {
 		t.Errorf("the bytes read %+v, want converged", got)
 	}
 }

@@ -1,11 +1,22 @@
-package kinds
-
-// A file is a path with content (inline, a template, a source on the
-// operator's machine, or fetched), mode, owner and group. Its wire form is
-// pkg/declaration/kind_file.go; its reads are detect.File.
+// Package file is the file kind: a path with content (inline, a template,
+// a source on the operator's machine, a project file's bytes, or fetched
+// and pinned, placed whole or extracted), mode, owner and group. Its wire
+// form is pkg/declaration/kind_file.go; everything else of it is here: its
+// reads (File, RemoteFile and RemoteTree, the detectors, and the text a
+// diff of its content shows), its steps, its preview lines, the text of it
+// that reaches a shell, the extract operation's script (scripts/, which
+// Kind hands internal/ops) and their tests. Its put operations (plan.OpPut,
+// plan.OpPutStream) stay with internal/ops, whose put.sh and put-stream.sh
+// the build kind's provenance sidecar and the executor share: the
+// executor chooses put-stream for content too large to hold, and
+// internal/localops, internal/ops/asroot and internal/sshhost perform
+// every put. What a file's and a directory's reads and preview share is
+// detect.Attrs, detect.Restat and kind.Perms. internal/kinds lists Kind.
+package file
 
 import (
 	"crypto/sha512"
+	"embed"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -14,20 +25,19 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/zap-go/zap/internal/detect"
 	"github.com/zap-go/zap/internal/escape"
 	"github.com/zap-go/zap/internal/kind"
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/plan"
 )
 
-// fileSteps: one put, elevated, of the path with its content (inline, with
+// steps: one put, elevated, of the path with its content (inline, with
 // its SHA-512) or where the content comes from (the template and its vars,
 // the source path, a project file's bytes, or the remote content with the
 // pin detection compared against, rendered, read, decoded or fetched when
 // the step runs), mode, owner,
 // group and validate; remote content to extract is one extract instead.
-func fileSteps(f *declaration.File, at kind.Planned) ([]plan.Step, error) {
+func steps(f *declaration.File, at kind.Planned) ([]plan.Step, error) {
 	put := &plan.Op{Name: plan.OpPut, Path: f.Path, Mode: f.Mode, Owner: f.Owner, Group: f.Group, Validate: f.Validate, Privilege: plan.Elevated}
 	switch c := f.Content; {
 	case c.Type == declaration.ContentRemote && c.URL != nil:
@@ -45,10 +55,10 @@ func fileSteps(f *declaration.File, at kind.Planned) ([]plan.Step, error) {
 	return []plan.Step{{Type: plan.StepOp, Op: put}}, nil
 }
 
-// showFile: the path, its mode, owner and group, the content by its kind
+// show: the path, its mode, owner and group, the content by its kind
 // and digest (a template's vars in their exact form, never a value), the
 // validate command and the triggers.
-func showFile(f *declaration.File, _ string) []kind.Line {
+func show(f *declaration.File, _ string) []kind.Line {
 	out := append([]kind.Line{{Field: "path", Value: f.Path.String()}}, kind.Perms(f.Mode, f.Owner, f.Group)...)
 	switch c := f.Content; {
 	case c.Inline != nil:
@@ -106,8 +116,8 @@ func templateVars(c declaration.Content) string {
 	return b.String()
 }
 
-// fileShells: validate, a command.
-func fileShells(f *declaration.File) []kind.Shell {
+// shells: validate, a command.
+func shells(f *declaration.File) []kind.Shell {
 	return []kind.Shell{{Field: "validate", Text: f.Validate, InCommand: true}}
 }
 
@@ -141,7 +151,7 @@ func remoteSteps(put *plan.Op, c declaration.Content, pin string) ([]plan.Step, 
 			strip = *e.StripComponents
 		}
 		put.Name, put.Validate = plan.OpExtract, nil
-		put.Args = []string{string(e.Type), strconv.Itoa(strip), detect.RemoteProvenance(pin, e)}
+		put.Args = []string{string(e.Type), strconv.Itoa(strip), RemoteProvenance(pin, e)}
 	}
 	return []plan.Step{{Type: plan.StepOp, Op: put}}, nil
 }
@@ -180,3 +190,10 @@ func refNames(t declaration.Text) []string {
 	}
 	return out
 }
+
+//go:embed scripts/*.sh
+var scripts embed.FS
+
+// Kind is the file kind: its reads, its steps, its preview, its shell
+// text and its script, elevated.
+var Kind = kind.Def[*declaration.File]{Name: declaration.KindFile, Read: NewFile, Plan: steps, Show: show, As: plan.Elevated, Shell: shells, Ops: scripts}

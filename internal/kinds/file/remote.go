@@ -1,10 +1,12 @@
-package detect
+package file
 
 import (
 	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/zap-go/zap/internal/detect"
 
 	"github.com/zeebo/blake3"
 
@@ -22,7 +24,7 @@ import (
 // puts them in the cache, so the next pass compares digests.
 type RemoteFile struct {
 	File
-	Pin Pin
+	Pin detect.Pin
 	// Remember adds bytes read back from the target, which hashed to pin,
 	// to the content cache; nil keeps nothing.
 	Remember func(pin string, data []byte)
@@ -34,13 +36,13 @@ type RemoteFile struct {
 // Queries: the file's digest, type and (when attributes are declared)
 // lstat, and the read-back of its bytes when the cache doesn't hold the
 // pinned ones.
-func (f *RemoteFile) Queries() []Query { return append(f.reads(), f.Text.queries(&f.File)...) }
+func (f *RemoteFile) Queries() []detect.Query { return append(f.reads(), f.Text.queries(&f.File)...) }
 
 // reads are the queries the verdict is made from.
-func (f *RemoteFile) reads() []Query {
+func (f *RemoteFile) reads() []detect.Query {
 	q := f.File.reads()
 	if f.Pin.SHA512 == "" {
-		q = append(q, Query{Op: OpContent, Lane: observation.LaneElevated, Path: f.Path, Limit: ContentLimit})
+		q = append(q, detect.Query{Op: detect.OpContent, Lane: observation.LaneElevated, Path: f.Path, Limit: detect.ContentLimit})
 	}
 	return q
 }
@@ -48,9 +50,9 @@ func (f *RemoteFile) reads() []Query {
 // Verdict: the rules of a file (absent, a link drifts, anything else there
 // holds), its content compared with the pin by SHA-512 or, uncached, by
 // the blake3 of the bytes read back.
-func (f *RemoteFile) Verdict(a []Answer) Result {
+func (f *RemoteFile) Verdict(a []detect.Answer) detect.Result {
 	if len(a) != len(f.Queries()) {
-		return hold(fmt.Sprintf("%d answers for %d reads of %s", len(a), len(f.Queries()), f.Shown))
+		return detect.Holding(fmt.Sprintf("%d answers for %d reads of %s", len(a), len(f.Queries()), f.Shown))
 	}
 	n := len(f.reads())
 	r := withPin(f.verdict(a[:n]), f.Pin)
@@ -66,29 +68,29 @@ func (f *RemoteFile) cached() *desired {
 	if f.Cached == nil {
 		return &desired{reason: "the pinned bytes aren't in the content cache (a dry zap apply fetches them)"}
 	}
-	b, ok := f.Cached(f.Pin.Blake3, TextLimit)
+	b, ok := f.Cached(f.Pin.Blake3, detect.TextLimit)
 	switch {
 	case !ok:
 		return &desired{reason: "the pinned bytes aren't in the content cache (a dry zap apply fetches them)"}
-	case len(b) > TextLimit && f.Pin.SHA512 != "":
-		return &desired{bytes: b[:TextLimit], size: int64(len(b)), sha512: f.Pin.SHA512}
-	case len(b) > TextLimit:
+	case len(b) > detect.TextLimit && f.Pin.SHA512 != "":
+		return &desired{bytes: b[:detect.TextLimit], size: int64(len(b)), sha512: f.Pin.SHA512}
+	case len(b) > detect.TextLimit:
 		return &desired{reason: "the pinned bytes are more than a diff shows"}
 	}
 	return &desired{bytes: b}
 }
 
 // withPin is r carrying the pin it was compared against, unless it holds.
-func withPin(r Result, pin Pin) Result {
+func withPin(r detect.Result, pin detect.Pin) detect.Result {
 	if r.Verdict != observation.Undetermined {
 		r.Pin = pin.Blake3
 	}
 	return r
 }
 
-func (f *RemoteFile) verdict(a []Answer) Result {
+func (f *RemoteFile) verdict(a []detect.Answer) detect.Result {
 	if len(a) != len(f.reads()) {
-		return hold(fmt.Sprintf("%d answers for %d reads of %s", len(a), len(f.reads()), f.Shown))
+		return detect.Holding(fmt.Sprintf("%d answers for %d reads of %s", len(a), len(f.reads()), f.Shown))
 	}
 	digest := a[0]
 	if r, done := f.regular(a); done {
@@ -98,7 +100,7 @@ func (f *RemoteFile) verdict(a []Answer) Result {
 	if f.Pin.SHA512 == "" {
 		d, reason := f.readBack(a[len(a)-1])
 		if reason != "" {
-			return hold(reason)
+			return detect.Holding(reason)
 		}
 		drift = append(drift, d...)
 	} else if digest.SHA512 != f.Pin.SHA512 {
@@ -106,33 +108,33 @@ func (f *RemoteFile) verdict(a []Answer) Result {
 	}
 	if f.Attrs.Declared() {
 		st := a[2]
-		if st.Status != StatusOK || st.Type != TypeRegular {
-			return Restat(st, f.Shown, "regular file")
+		if st.Status != detect.StatusOK || st.Type != detect.TypeRegular {
+			return detect.Restat(st, f.Shown, "regular file")
 		}
 		drift = append(drift, f.Attrs.Diff(st)...)
 	}
 	if len(drift) == 0 {
-		return converged()
+		return detect.Converged()
 	}
-	r := drifted(drift)
+	r := detect.Drifted(drift)
 	r.Seen = digest.SHA512
 	return r
 }
 
 // readBack compares the bytes read back from the target with the pin: no
 // difference, and the bytes remembered, when they hash to it.
-func (f *RemoteFile) readBack(c Answer) ([]observation.Difference, string) {
+func (f *RemoteFile) readBack(c detect.Answer) ([]observation.Difference, string) {
 	switch c.Status {
-	case StatusOK:
-	case StatusNotRegular, StatusHardLinked, StatusMissing:
+	case detect.StatusOK:
+	case detect.StatusNotRegular, detect.StatusHardLinked, detect.StatusMissing:
 		return nil, fmt.Sprintf("%s changed while it was read: its bytes can't be read back to compare with the pin", f.Shown)
 	default:
-		return nil, problem(c, "the bytes of "+f.Shown, 0)
+		return nil, detect.Problem(c, "the bytes of "+f.Shown, 0)
 	}
 	if c.Over {
 		// More than a read-back takes: not known to be the pinned bytes,
 		// so the change places them (and fetching them fills the cache).
-		return []observation.Difference{f.differs(fmt.Sprintf("more than %d bytes, not read back: the content cache doesn't hold the pinned bytes", ContentLimit))}, ""
+		return []observation.Difference{f.differs(fmt.Sprintf("more than %d bytes, not read back: the content cache doesn't hold the pinned bytes", detect.ContentLimit))}, ""
 	}
 	sum := blake3.Sum256([]byte(c.Content))
 	got := hex.EncodeToString(sum[:])
@@ -184,8 +186,8 @@ func RemoteProvenance(pin string, e *declaration.Extract) string {
 // the directory is empty.
 type RemoteTree struct {
 	Path, Shown string
-	Attrs       Attrs
-	Pin         Pin
+	Attrs       detect.Attrs
+	Pin         detect.Pin
 	// Want is the desired provenance (RemoteProvenance).
 	Want string
 }
@@ -198,11 +200,11 @@ func emptyProbe(path string) string {
 }
 
 // Queries: the lstat, the sentinel and the emptiness probe, elevated.
-func (t *RemoteTree) Queries() []Query {
-	return []Query{
-		{Op: OpStat, Lane: observation.LaneElevated, Path: t.Path},
-		{Op: OpContent, Lane: observation.LaneElevated, Path: t.Path + "/" + Sentinel, Limit: SentinelLimit},
-		NewProbe(observation.LaneElevated, emptyProbe(t.Path)),
+func (t *RemoteTree) Queries() []detect.Query {
+	return []detect.Query{
+		{Op: detect.OpStat, Lane: observation.LaneElevated, Path: t.Path},
+		{Op: detect.OpContent, Lane: observation.LaneElevated, Path: t.Path + "/" + Sentinel, Limit: SentinelLimit},
+		detect.NewProbe(observation.LaneElevated, emptyProbe(t.Path)),
 	}
 }
 
@@ -210,44 +212,44 @@ func (t *RemoteTree) Queries() []Query {
 // holds; a directory with Zap's sentinel is compared by it (and by the
 // declared attributes); one without reads absent when it is empty and
 // holds otherwise, since Zap replaces only a tree it extracted.
-func (t *RemoteTree) Verdict(a []Answer) Result { return withPin(t.verdict(a), t.Pin) }
+func (t *RemoteTree) Verdict(a []detect.Answer) detect.Result { return withPin(t.verdict(a), t.Pin) }
 
-func (t *RemoteTree) verdict(a []Answer) Result {
+func (t *RemoteTree) verdict(a []detect.Answer) detect.Result {
 	if len(a) != 3 {
-		return hold(fmt.Sprintf("%d answers for 3 reads of %s", len(a), t.Shown))
+		return detect.Holding(fmt.Sprintf("%d answers for 3 reads of %s", len(a), t.Shown))
 	}
 	st, sent, empty := a[0], a[1], a[2]
 	switch st.Status {
-	case StatusOK:
-	case StatusMissing:
-		return absent()
+	case detect.StatusOK:
+	case detect.StatusMissing:
+		return detect.Absent()
 	default:
-		return hold(problem(st, t.Shown, 0))
+		return detect.Holding(detect.Problem(st, t.Shown, 0))
 	}
 	switch st.Type {
-	case TypeDirectory:
-	case TypeSymlink:
-		return hold(fmt.Sprintf("%s is a symbolic link: nothing is extracted through it", t.Shown))
+	case detect.TypeDirectory:
+	case detect.TypeSymlink:
+		return detect.Holding(fmt.Sprintf("%s is a symbolic link: nothing is extracted through it", t.Shown))
 	default:
-		return hold(fmt.Sprintf("%s is %s, not a directory to extract into", t.Shown, st.Type.Describe()))
+		return detect.Holding(fmt.Sprintf("%s is %s, not a directory to extract into", t.Shown, st.Type.Describe()))
 	}
-	if sent.Status != StatusOK {
+	if sent.Status != detect.StatusOK {
 		switch sent.Status {
-		case StatusMissing, StatusNotRegular, StatusHardLinked:
+		case detect.StatusMissing, detect.StatusNotRegular, detect.StatusHardLinked:
 		default:
-			return hold(problem(sent, "the sentinel "+t.Shown+"/"+Sentinel, 0))
+			return detect.Holding(detect.Problem(sent, "the sentinel "+t.Shown+"/"+Sentinel, 0))
 		}
 		// No sentinel of Zap's (a link there counts as none).
-		if empty.Status != StatusOK || empty.Exit != 0 {
-			return hold(problem(empty, "whether "+t.Shown+" is empty", 0))
+		if empty.Status != detect.StatusOK || empty.Exit != 0 {
+			return detect.Holding(detect.Problem(empty, "whether "+t.Shown+" is empty", 0))
 		}
 		switch strings.TrimSpace(empty.Output) {
 		case "empty":
-			return absent()
+			return detect.Absent()
 		case "full":
-			return hold(fmt.Sprintf("%s holds files Zap didn't extract (no %s of its own there), so Zap won't replace it", t.Shown, Sentinel))
+			return detect.Holding(fmt.Sprintf("%s holds files Zap didn't extract (no %s of its own there), so Zap won't replace it", t.Shown, Sentinel))
 		}
-		return hold(fmt.Sprintf("%s changed while it was read", t.Shown))
+		return detect.Holding(fmt.Sprintf("%s changed while it was read", t.Shown))
 	}
 	var drift []observation.Difference
 	got := strings.TrimSpace(sent.Content)
@@ -259,9 +261,9 @@ func (t *RemoteTree) verdict(a []Answer) Result {
 	}
 	drift = append(drift, t.Attrs.Diff(st)...)
 	if len(drift) > 0 {
-		return drifted(drift)
+		return detect.Drifted(drift)
 	}
-	return converged()
+	return detect.Converged()
 }
 
 func (t *RemoteTree) differs(observed string) observation.Difference {
@@ -283,20 +285,20 @@ func (t *RemoteTree) Placement() (string, string, string) {
 }
 
 // newRemote makes the detector of a file with remote content at path.
-func newRemote(f *declaration.File, path, shown string, env Env) Detector {
+func newRemote(f *declaration.File, path, shown string, env detect.Env) detect.Detector {
 	r := env.Resource
 	if r == nil || declaration.BodyOf[*declaration.File](r) != f {
 		r = &declaration.Resource{Body: f}
 	}
 	fetched, ok := r.Fetched()
 	if !ok {
-		return Held("content.url: the remote content names no url")
+		return detect.Held("content.url: the remote content names no url")
 	}
 	pin := env.PinOf(r, fetched)
 	if pin.Hold != "" {
-		return Held(pin.Hold)
+		return detect.Held(pin.Hold)
 	}
-	attrs := Attrs{Mode: f.Mode, Owner: f.Owner, Group: f.Group}
+	attrs := detect.Attrs{Mode: f.Mode, Owner: f.Owner, Group: f.Group}
 	if e := fetched.Extract; e != nil && e.Type != declaration.ExtractNone {
 		return &RemoteTree{Path: path, Shown: shown, Attrs: attrs, Pin: pin, Want: RemoteProvenance(pin.Blake3, e)}
 	}

@@ -1,8 +1,10 @@
-package detect
+package file
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/zap-go/zap/internal/detect"
 
 	"github.com/zap-go/zap/pkg/declaration"
 	"github.com/zap-go/zap/pkg/observation"
@@ -18,31 +20,31 @@ const (
 // when the cache holds the pinned bytes, else by the blake3 of its bytes
 // read back (remembered on a match); the file rules hold otherwise.
 func TestRemoteFileVerdict(t *testing.T) {
-	ok := func(sha string) Answer { return Answer{Status: StatusOK, SHA512: sha} }
-	reg := Answer{Status: StatusOK, Type: TypeRegular}
+	ok := func(sha string) detect.Answer { return detect.Answer{Status: detect.StatusOK, SHA512: sha} }
+	reg := detect.Answer{Status: detect.StatusOK, Type: detect.TypeRegular}
 	tests := []struct {
 		name     string
 		cached   bool
-		a        []Answer
+		a        []detect.Answer
 		want     observation.Verdict
 		observed string
 		remember bool
 	}{
-		{"cached, same digest", true, []Answer{ok(toolSHA), reg}, observation.Converged, "", false},
-		{"cached, another digest", true, []Answer{ok("bb"), reg}, observation.Drifted, "observed sha512 bb", false},
-		{"uncached, the pinned bytes", false, []Answer{ok("bb"), reg, {Status: StatusOK, Content: "tool v1\n"}}, observation.Converged, "", true},
-		{"uncached, other bytes", false, []Answer{ok("bb"), reg, {Status: StatusOK, Content: "hand edit\n"}}, observation.Drifted,
+		{"cached, same digest", true, []detect.Answer{ok(toolSHA), reg}, observation.Converged, "", false},
+		{"cached, another digest", true, []detect.Answer{ok("bb"), reg}, observation.Drifted, "observed sha512 bb", false},
+		{"uncached, the pinned bytes", false, []detect.Answer{ok("bb"), reg, {Status: detect.StatusOK, Content: "tool v1\n"}}, observation.Converged, "", true},
+		{"uncached, other bytes", false, []detect.Answer{ok("bb"), reg, {Status: detect.StatusOK, Content: "hand edit\n"}}, observation.Drifted,
 			"observed blake3 cfc7c7a42bec8a1ba7223d142a9c8103d2d308818773c311429b548f2d976dc6", false},
-		{"uncached, too long to read back", false, []Answer{ok("bb"), reg, {Status: StatusOK, Content: "x", Over: true}}, observation.Drifted, "not read back", false},
-		{"nothing there", false, []Answer{{Status: StatusMissing}, {Status: StatusMissing}, {Status: StatusMissing}}, observation.Absent, "", false},
-		{"a link to a file", true, []Answer{{Status: StatusNotRegular, Type: TypeSymlink}, reg}, observation.Drifted, "symbolic link", false},
-		{"a directory", true, []Answer{{Status: StatusNotRegular, Type: TypeDirectory}, {Status: StatusOK, Type: TypeDirectory}}, observation.Undetermined, "", false},
-		{"swapped before the read-back", false, []Answer{ok("bb"), reg, {Status: StatusNotRegular, Type: TypeSymlink}}, observation.Undetermined, "", false},
+		{"uncached, too long to read back", false, []detect.Answer{ok("bb"), reg, {Status: detect.StatusOK, Content: "x", Over: true}}, observation.Drifted, "not read back", false},
+		{"nothing there", false, []detect.Answer{{Status: detect.StatusMissing}, {Status: detect.StatusMissing}, {Status: detect.StatusMissing}}, observation.Absent, "", false},
+		{"a link to a file", true, []detect.Answer{{Status: detect.StatusNotRegular, Type: detect.TypeSymlink}, reg}, observation.Drifted, "symbolic link", false},
+		{"a directory", true, []detect.Answer{{Status: detect.StatusNotRegular, Type: detect.TypeDirectory}, {Status: detect.StatusOK, Type: detect.TypeDirectory}}, observation.Undetermined, "", false},
+		{"swapped before the read-back", false, []detect.Answer{ok("bb"), reg, {Status: detect.StatusNotRegular, Type: detect.TypeSymlink}}, observation.Undetermined, "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var remembered string
-			f := &RemoteFile{File: File{Path: "/opt/tool", Shown: "/opt/tool"}, Pin: Pin{Blake3: toolB3},
+			f := &RemoteFile{File: File{Path: "/opt/tool", Shown: "/opt/tool"}, Pin: detect.Pin{Blake3: toolB3},
 				Remember: func(pin string, data []byte) { remembered = pin + " " + string(data) }}
 			if tt.cached {
 				f.Pin.SHA512 = toolSHA
@@ -108,27 +110,27 @@ func TestRemoteProvenance(t *testing.T) {
 func TestRemoteTreeVerdict(t *testing.T) {
 	gz := &declaration.Extract{Type: declaration.ExtractTarGZ}
 	want := RemoteProvenance(toolB3, gz)
-	dir := Answer{Status: StatusOK, Type: TypeDirectory, Mode: 0o755, Owner: "root", Group: "root"}
-	probe := func(s string) Answer { return Answer{Status: StatusOK, Output: s + "\n"} }
+	dir := detect.Answer{Status: detect.StatusOK, Type: detect.TypeDirectory, Mode: 0o755, Owner: "root", Group: "root"}
+	probe := func(s string) detect.Answer { return detect.Answer{Status: detect.StatusOK, Output: s + "\n"} }
 	tests := []struct {
 		name string
-		a    []Answer
+		a    []detect.Answer
 		want observation.Verdict
 		why  string
 	}{
-		{"its sentinel", []Answer{dir, {Status: StatusOK, Content: want + "\n"}, probe("full")}, observation.Converged, ""},
-		{"another provenance", []Answer{dir, {Status: StatusOK, Content: strings.Repeat("a", 64)}, probe("full")}, observation.Drifted, "another pin"},
-		{"a sentinel too long", []Answer{dir, {Status: StatusOK, Content: want, Over: true}, probe("full")}, observation.Drifted, "over 4096"},
-		{"nothing there", []Answer{{Status: StatusMissing}, {Status: StatusMissing}, probe("none")}, observation.Absent, ""},
-		{"an empty directory", []Answer{dir, {Status: StatusMissing}, probe("empty")}, observation.Absent, ""},
-		{"a directory of someone else's", []Answer{dir, {Status: StatusMissing}, probe("full")}, observation.Undetermined, "didn't extract"},
-		{"a link at the sentinel", []Answer{dir, {Status: StatusNotRegular, Type: TypeSymlink}, probe("full")}, observation.Undetermined, "didn't extract"},
-		{"a link at the path", []Answer{{Status: StatusOK, Type: TypeSymlink}, {Status: StatusOK, Content: want}, probe("none")}, observation.Undetermined, "symbolic link"},
-		{"a file at the path", []Answer{{Status: StatusOK, Type: TypeRegular}, {Status: StatusMissing}, probe("none")}, observation.Undetermined, "not a directory"},
+		{"its sentinel", []detect.Answer{dir, {Status: detect.StatusOK, Content: want + "\n"}, probe("full")}, observation.Converged, ""},
+		{"another provenance", []detect.Answer{dir, {Status: detect.StatusOK, Content: strings.Repeat("a", 64)}, probe("full")}, observation.Drifted, "another pin"},
+		{"a sentinel too long", []detect.Answer{dir, {Status: detect.StatusOK, Content: want, Over: true}, probe("full")}, observation.Drifted, "over 4096"},
+		{"nothing there", []detect.Answer{{Status: detect.StatusMissing}, {Status: detect.StatusMissing}, probe("none")}, observation.Absent, ""},
+		{"an empty directory", []detect.Answer{dir, {Status: detect.StatusMissing}, probe("empty")}, observation.Absent, ""},
+		{"a directory of someone else's", []detect.Answer{dir, {Status: detect.StatusMissing}, probe("full")}, observation.Undetermined, "didn't extract"},
+		{"a link at the sentinel", []detect.Answer{dir, {Status: detect.StatusNotRegular, Type: detect.TypeSymlink}, probe("full")}, observation.Undetermined, "didn't extract"},
+		{"a link at the path", []detect.Answer{{Status: detect.StatusOK, Type: detect.TypeSymlink}, {Status: detect.StatusOK, Content: want}, probe("none")}, observation.Undetermined, "symbolic link"},
+		{"a file at the path", []detect.Answer{{Status: detect.StatusOK, Type: detect.TypeRegular}, {Status: detect.StatusMissing}, probe("none")}, observation.Undetermined, "not a directory"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tr := &RemoteTree{Path: "/opt/zig", Shown: "/opt/zig", Pin: Pin{Blake3: toolB3}, Want: want}
+			tr := &RemoteTree{Path: "/opt/zig", Shown: "/opt/zig", Pin: detect.Pin{Blake3: toolB3}, Want: want}
 			r := tr.Verdict(tt.a)
 			if r.Verdict != tt.want {
 				t.Fatalf("verdict %s (%s), want %s", r.Verdict, r.Reason, tt.want)
@@ -155,9 +157,9 @@ func FuzzRemoteSentinel(f *testing.F) {
 	f.Add(strings.ToUpper(want), false)
 	f.Add("", false)
 	f.Fuzz(func(t *testing.T, content string, over bool) {
-		tr := &RemoteTree{Path: "/opt/x", Shown: "/opt/x", Pin: Pin{Blake3: toolB3}, Want: want}
-		dir := Answer{Status: StatusOK, Type: TypeDirectory, Mode: 0o755}
-		r := tr.Verdict([]Answer{dir, {Status: StatusOK, Content: content, Over: over}, {Status: StatusOK, Output: "full\n"}})
+		tr := &RemoteTree{Path: "/opt/x", Shown: "/opt/x", Pin: detect.Pin{Blake3: toolB3}, Want: want}
+		dir := detect.Answer{Status: detect.StatusOK, Type: detect.TypeDirectory, Mode: 0o755}
+		r := tr.Verdict([]detect.Answer{dir, {Status: detect.StatusOK, Content: content, Over: over}, {Status: detect.StatusOK, Output: "full\n"}})
 		same := strings.TrimSpace(content) == want && !over
 		switch {
 		case same && r.Verdict != observation.Converged, !same && r.Verdict != observation.Drifted:

@@ -407,7 +407,7 @@ func needsError(answer, user, manager, service string) error {
 	switch {
 	case len(missing) > 0:
 		return exit.InWorld(fmt.Errorf("the target lacks %s, which Zap's deploy scripts use (on %s's PATH)", strings.Join(missing, ", "), user),
-			"install them on the target: flock is in util-linux; sha512sum, base64, stat, mktemp, readlink and head in coreutils; then run zap deploy again")
+			"install them on the target: flock is in util-linux; sha512sum, cat, stat, mktemp, readlink and head in coreutils; then run zap deploy again")
 	case nosudo:
 		return exit.InWorld(fmt.Errorf("the deploy restarts deploy.service with sudo -n, and %s can't run sudo without a password on the target", user),
 			"grant "+user+" passwordless sudo (NOPASSWD in /etc/sudoers.d/), or leave deploy.service out and restart the app another way")

@@ -252,14 +252,14 @@ func TestPreviewShowsWhatTheConfigOwns(t *testing.T) {
 			t.Errorf("the preview lacks %q:\n%s", want, short)
 		}
 	}
-	if strings.Contains(short, "flock -n 9") || strings.Contains(short, "base64 -d") {
+	if strings.Contains(short, "flock -n 9") || strings.Contains(short, "zap_stdin zap_install") {
 		t.Errorf("the preview prints a constant script whole:\n%s", short)
 	}
 	if n := strings.Count(short, "\n"); n > 40 {
 		t.Errorf("the preview is %d lines:\n%s", n, short)
 	}
 	full := Text(&Made{Plan: p, Scripts: true})
-	for _, want := range []string{"flock -n 9 || zap_stop", "base64 -d", "exec 9<.zap-deploy.lock || skip", "flock -w 30 9", "sh -ec 'npm ci --omit=dev' || return"} {
+	for _, want := range []string{"flock -n 9 || zap_stop", "zap_stdin zap_install", "exec 9<.zap-deploy.lock || skip", "flock -w 30 9", "sh -ec 'npm ci --omit=dev' || return"} {
 		if !strings.Contains(full, want) {
 			t.Errorf("with Scripts the preview lacks %q", want)
 		}

@@ -375,7 +375,7 @@ func TestNeedsNamesWhatTheTargetLacks(t *testing.T) {
 		t.Skip("skipped: no sh on this machine")
 	}
 	bin := t.TempDir()
-	for _, tool := range []string{"tar", "gzip", "base64", "stat", "mktemp", "readlink", "find", "sed", "head"} {
+	for _, tool := range []string{"tar", "gzip", "cat", "stat", "mktemp", "readlink", "find", "sed", "head"} {
 		if p, err := exec.LookPath(tool); err == nil {
 			if err := os.Symlink(p, filepath.Join(bin, tool)); err != nil {
 				t.Fatal(err)
@@ -407,5 +407,40 @@ func TestNeedsNamesWhatTheTargetLacks(t *testing.T) {
 	}
 	if err := needsError("", "deployer", "", ""); err != nil {
 		t.Errorf("needsError with everything: %v", err)
+	}
+}
+
+// TestInstallStreamsTheArchive runs the upload's script as the engine runs
+// a streamed operation (sh -c SCRIPT sh, the framed arguments and then the
+// raw bytes on stdin): the archive is installed under its name, mode 600;
+// bytes that don't have the digest sent install nothing and say so.
+func TestInstallStreamsTheArchive(t *testing.T) {
+	archive := []byte("not really gzip\n\x00\x01\xff and no final newline")
+	sum := sha512.Sum512(archive)
+	digest := hex.EncodeToString(sum[:])
+	run := func(dir, want string) (string, error) {
+		cmd := exec.Command("sh", "-c", Install, "sh")
+		cmd.Stdin = ops.StreamInput([]string{dir, "a.tar.gz", want}, bytes.NewReader(archive))
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	dir := t.TempDir()
+	if out, err := run(dir, digest); err != nil {
+		t.Fatalf("install: %v\n%s", err, out)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "a.tar.gz"))
+	if err != nil || !bytes.Equal(got, archive) {
+		t.Fatalf("installed %q, %v; want the archive's bytes", got, err)
+	}
+	if fi, _ := os.Stat(filepath.Join(dir, "a.tar.gz")); fi.Mode().Perm() != 0o600 {
+		t.Errorf("installed with mode %v, want 600", fi.Mode().Perm())
+	}
+	other := t.TempDir()
+	out, err := run(other, strings.Repeat("0", 128))
+	if err == nil || !strings.Contains(out, "stop: the archive that arrived is not the archive sent") {
+		t.Errorf("a wrong digest: %v\n%s", err, out)
+	}
+	if left, _ := os.ReadDir(other); len(left) != 0 {
+		t.Errorf("a wrong digest left %v", left)
 	}
 }

@@ -16,7 +16,6 @@ import (
 
 	"github.com/zap-go/zap/internal/execute"
 	"github.com/zap-go/zap/internal/mask"
-	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/pkg/deployplan"
 	"github.com/zap-go/zap/pkg/events"
 	"github.com/zap-go/zap/pkg/plan"
@@ -125,9 +124,11 @@ func (r *Runner) steps(ctx context.Context) error {
 	sum := sha512.Sum512(archive)
 	digest := hex.EncodeToString(sum[:])
 	if err := r.do(ctx, r.there, "upload", &execute.PreparedStep{Summary: "upload: " + p.Path + "/" + p.Steps.Upload.Name, Local: func(ctx context.Context) error {
-		// The archive follows the install script as the body of the
-		// here-document its last line opens (ops.PutInput).
-		_, err := op(ctx, r.Target, opInstall, string(ops.PutInput(Install, archive)), scriptLimit, p.Path, p.Steps.Upload.Name, digest)
+		// The archive is the operation's payload: its raw bytes follow
+		// the framed arguments on stdin (ops.StreamInput).
+		body := &execute.Body{From: bytes.NewReader(archive), Size: int64(len(archive))}
+		_, err := opWith(ctx, r.Target, &execute.ZapOp{Name: opInstall, Script: Install, Args: []string{p.Path, p.Steps.Upload.Name, digest},
+			Privilege: plan.Login, Timeout: scriptLimit, Payload: body})
 		return err
 	}}); err != nil {
 		return err
@@ -242,8 +243,13 @@ func (r *Runner) emit(e events.Event) {
 // itself ("stop: REASON", then a non-zero exit) fails with its reason
 // (stopped), its exit and the rest of its output kept.
 func op(ctx context.Context, h execute.Host, name, script string, limit time.Duration, args ...string) (string, error) {
+	return opWith(ctx, h, &execute.ZapOp{Name: name, Script: script, Args: args, Privilege: plan.Login, Timeout: limit})
+}
+
+// opWith is op of an operation as given (one with a payload: the upload).
+func opWith(ctx context.Context, h execute.Host, o *execute.ZapOp) (string, error) {
 	ctx, c := execute.WithCapture(ctx)
-	err := h.Op(ctx, &execute.ZapOp{Name: name, Script: script, Args: args, Privilege: plan.Login, Timeout: limit})
+	err := h.Op(ctx, o)
 	out := c.Stdout.String()
 	var ee *execute.ExitError
 	if errors.As(err, &ee) {

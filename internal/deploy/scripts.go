@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/internal/testhook"
 	"github.com/zap-go/zap/internal/vocab"
 	"github.com/zap-go/zap/pkg/deployplan"
@@ -28,7 +29,11 @@ var (
 	//go:embed scripts/release.sh
 	releaseBody string
 	//go:embed scripts/install.sh
-	Install string
+	installBody string
+	// Install is the upload's script: install.sh with the reader of its
+	// framed arguments (internal/ops's stdin part) where it says
+	// `#@include stdin`.
+	Install = strings.Replace(installBody, "#@include stdin\n", ops.Part("stdin")+"\n", 1)
 	//go:embed scripts/rollback.sh
 	Rollback string
 	//go:embed scripts/gate.sh

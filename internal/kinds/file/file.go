@@ -196,4 +196,4 @@ var scripts embed.FS
 
 // Kind is the file kind: its reads, its steps, its preview, its shell
 // text and its script, elevated.
-var Kind = kind.Def[*declaration.File]{Name: declaration.KindFile, Read: NewFile, Plan: steps, Show: show, As: plan.Elevated, Shell: shells, Ops: scripts}
+var Kind = kind.Def[*declaration.File]{Name: declaration.KindFile, Read: NewFile, Plan: steps, Show: show, As: plan.Elevated, Shell: shells, Ops: scripts, Doc: doc}

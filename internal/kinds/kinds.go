@@ -14,7 +14,9 @@
 // operations' scripts (scripts/*.sh and scripts/lib/*.sh, embedded) and
 // wordings, which byType hands internal/ops and internal/ops/opcmd, the
 // texts its operations write that their = lines don't show (kind.Def's
-// Text, which byType adds to BodyOf's), and their tests. It exports one
+// Text, which byType adds to BodyOf's), its reference prose (doc.md,
+// embedded by doc.go as kind.Def's Doc: zap doc and docs/kinds/ add the
+// schema's fields to it, internal/refdoc), and their tests. It exports one
 // kind.Def, Kind, and registering it is its line in all. motd, a kind a
 // test build alone carries (listed in testonly_on.go), holds its wire
 // body too and registers it (declaration.Register).

@@ -1,14 +1,14 @@
 package kinds
 
 import (
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/zap-go/zap/internal/kinds/aptrepo"
 	"github.com/zap-go/zap/internal/kinds/firewall"
-	"github.com/zap-go/zap/internal/vocab"
+	"github.com/zap-go/zap/internal/kinds/user"
+	"github.com/zap-go/zap/internal/ops"
 	"github.com/zap-go/zap/pkg/plan"
 )
 
@@ -17,13 +17,13 @@ import (
 // runs what the script prints with none of what it writes.
 func scriptPart(t *testing.T, script, from, to string) string {
 	t.Helper()
-	b, err := os.ReadFile("../ops/scripts/" + script)
-	if err != nil {
-		t.Fatal(err)
+	s, ok := ops.Script(plan.OpName(strings.TrimSuffix(script, ".sh")))
+	if !ok {
+		t.Fatalf("no script %s", script)
 	}
 	var out []string
 	in := false
-	for _, l := range strings.Split(string(b), "\n") {
+	for _, l := range strings.Split(s.Text, "\n") {
 		switch {
 		case l == from:
 			in = true
@@ -64,8 +64,8 @@ func TestBodiesAreWhatTheScriptsWrite(t *testing.T) {
 		part string
 		args []string
 	}{
-		{vocab.OpUserSudo, sudo, []string{"deploy", "nopasswd"}},
-		{vocab.OpUserSudo, sudo, []string{"deploy", "password", "/usr/bin/id -u", "/usr/bin/systemctl restart app"}},
+		{user.OpSudo, sudo, []string{"deploy", "nopasswd"}},
+		{user.OpSudo, sudo, []string{"deploy", "password", "/usr/bin/id -u", "/usr/bin/systemctl restart app"}},
 		{firewall.OpNftApply, nft, []string{"deny", "allow", "22/tcp", "8081/tcp", "5353"}},
 		{firewall.OpNftApply, nft, []string{"reject", "reject", "53/udp"}},
 		{firewall.OpNftApply, nft, []string{"allow", "deny"}},
@@ -79,7 +79,7 @@ func TestBodiesAreWhatTheScriptsWrite(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{{"deploy", "remove"}, {"deploy"}} {
-		if b, ok := BodyOf(&plan.Op{Name: vocab.OpUserSudo, Args: args}); ok {
+		if b, ok := BodyOf(&plan.Op{Name: user.OpSudo, Args: args}); ok {
 			t.Errorf("user-sudo %q writes no file, and shows %+v", args, b)
 		}
 	}

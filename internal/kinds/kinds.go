@@ -30,16 +30,16 @@
 //     model in the planner orders and marks them for every kind that
 //     triggers a service), build's operation name and arguments (the
 //     executor appends the source archive to them, ops streams the
-//     operation, the lock's pinning bounds the source), user's operation
-//     names (its keys' wording in opcmd), and the limits and quoting every
-//     kind uses.
+//     operation, the lock's pinning bounds the source), and the limits
+//     and quoting every kind uses.
 //   - internal/ops/scripts: the scripts of those shared operations, put and
 //     put-stream (a file's, and build's provenance sidecar's; the executor
 //     picks put-stream for content too large to hold), read, and the
-//     shared parts (scripts/lib) a kind's script includes; user's and
-//     firewall's scripts are still there too.
-//   - opcmd: the wording of the package, service and ufw operations
-//     (Forms), which a test holds to their scripts, and FileWho, which
+//     shared parts (scripts/lib) a kind's script includes (as, which the
+//     user kind's detector reads as it starts, before any kind is
+//     registered, among them).
+//   - opcmd: the wording of the package and service operations (Forms),
+//     which a test holds to their scripts, and FileWho, which
 //     words the file operations (put, dir, link, extract) for render and
 //     execute alike.
 //   - pkg/plan: the file operations' names (OpPut, OpDir, OpLink,

@@ -13,8 +13,13 @@
 // test holds its whole dependency graph to that (internal/planner,
 // TestNoIO).
 //
-// The names are kept one file per resource kind (service.go, user.go,
-// ...), those every kind uses in shell.go and limits.go. A kind kept whole
-// in its own folder (internal/kinds/<kind>: swap, firewall, ...) keeps its
-// names there, unless the planner or the executor shares them.
+// Every kind is a folder (internal/kinds/<kind>) and keeps its names
+// there; what is here is what the planner or the executor shares with a
+// kind: the package install batches' operations (packages.go; the planner
+// batches every package's), the service operations and the
+// pending-trigger ledger's (service.go; the trigger model orders them for
+// every kind that triggers a service), build's operation and arguments
+// (build.go; the executor appends the source archive), apt_repo's key
+// limit and verify's expect marker (the executor's too), and what every
+// kind uses (shell.go, limits.go).
 package vocab

@@ -2,13 +2,15 @@
 // policies, on ufw or nftables. Its wire form is
 // pkg/declaration/kind_firewall.go; here are its reads (Ufw and Nft), its
 // steps and the names they share with the reads (names.go), the ruleset
-// firewall-nft-apply writes as the plan shows it, and their tests. Its
-// operations' scripts stay in internal/ops/scripts and the ufw ones'
-// wording in internal/ops/opcmd's Forms, for now. internal/kinds lists
-// Kind.
+// firewall-nft-apply writes as the plan shows it, its operations' scripts
+// (scripts/, which Kind hands internal/ops), the ufw ones' wording
+// (words.go) and their tests; the scripts' own tests run with
+// internal/ops' (firewall_test.go, firewall_nft_test.go), whose shells
+// they share. internal/kinds lists Kind.
 package firewall
 
 import (
+	"embed"
 	"fmt"
 	"strings"
 
@@ -19,8 +21,11 @@ import (
 )
 
 // Kind is the firewall kind, as root.
-var Kind = kind.Def[*declaration.Firewall]{Name: declaration.KindFirewall, Read: NewFirewall, Plan: steps, As: plan.Root,
+var Kind = kind.Def[*declaration.Firewall]{Name: declaration.KindFirewall, Read: NewFirewall, Plan: steps, As: plan.Root, Ops: scripts, Word: word,
 	Text: map[plan.OpName]func([]string) (kind.Body, bool){OpNftApply: nftRulesetBody}, Doc: doc}
+
+//go:embed scripts/*.sh
+var scripts embed.FS
 
 // steps, from the drift: for ufw, a ufw allow for each missing
 // rule, then ufw default for each policy that differs, then ufw --force

@@ -9,7 +9,7 @@ import (
 )
 
 // The operations of a ufw firewall's change
-// (internal/ops/scripts/firewall-ufw-*.sh), each run as root.
+// (scripts/firewall-ufw-*.sh), each run as root.
 const (
 	OpUfwAllow   plan.OpName = "firewall-ufw-allow"   // RULE: ufw allow RULE (PORT, PORT/PROTO or a profile)
 	OpUfwDefault plan.OpName = "firewall-ufw-default" // DIRECTION POLICY: ufw default POLICY DIRECTION
@@ -17,7 +17,7 @@ const (
 )
 
 // OpNftApply is an nftables firewall's one operation
-// (internal/ops/scripts/firewall-nft-apply.sh), run as root: INCOMING
+// (scripts/firewall-nft-apply.sh), run as root: INCOMING
 // OUTGOING RULE...: the ruleset /etc/nftables.nft written whole from them
 // (its own table inet filter, established and loopback accepted before
 // the policy, never flush ruleset), checked with nft -c, installed by

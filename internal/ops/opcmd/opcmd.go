@@ -1,9 +1,9 @@
 // Package opcmd words Zap's operations for a plan's = step and a report's
 // step line (internal/render's OpSummary, internal/execute's Summary):
 // Word is the one place an operation is worded by its name, so neither
-// caller names one. A package, service or ufw operation reads as the
-// commands it runs, word for word as its script (internal/ops/scripts)
-// runs them, less the script's own checks of its arguments:
+// caller names one. A package or service operation reads as the commands
+// it runs, word for word as its script (internal/ops/scripts) runs them,
+// less the script's own checks of its arguments:
 //
 //	pkg-update-apt              apt-get update -q -o DPkg::Lock::Timeout=120
 //	svc-enable systemd chrony   systemctl enable -- chrony
@@ -15,11 +15,15 @@
 //
 // The table below is the one place that wording lives; its test checks
 // that each command, as written here with the script's variables, is in its
-// script's text, so the two can't drift apart. The other operations with
-// words of their own (an installer, a user's keys, a database's, a
-// verify's path check) are in words.go. The package imports only
-// internal/vocab and the contracts, so internal/render and
-// internal/execute read the wording without the scripts.
+// script's text, so the two can't drift apart. The package and service
+// operations are worded here, not in their kinds' folders, because the
+// planner batches every package's installs and the trigger model orders
+// service operations for every kind that triggers one. The other
+// operations with words of their own (an installer, a user's keys, a
+// database's, a verify's path check, a ufw operation) are worded by their
+// kinds (kind.Def's Word), which internal/kinds registers here (Register,
+// words.go). The package imports only the contracts, so internal/render
+// and internal/execute read the wording without the scripts.
 package opcmd
 
 import "strings"
@@ -63,26 +67,12 @@ var Forms = map[string]map[string][]string{
 	"svc-zap": {
 		"openrc": {`rc-service "$svc" zap`},
 	},
-	// A firewall's ufw operations: "$rule" and "$1", "$2" stand for the
-	// operation's first and second arguments.
-	"firewall-ufw-allow":   {"": {`ufw allow "$rule"`}},
-	"firewall-ufw-default": {"": {`ufw default "$2" "$1"`}},
-	"firewall-ufw-enable":  {"": {`ufw --force enable`}},
-}
-
-// fixedArgs is how many arguments an operation described by position
-// takes.
-var fixedArgs = map[string]int{
-	"firewall-ufw-allow":   1,
-	"firewall-ufw-default": 2,
-	"firewall-ufw-enable":  0,
 }
 
 // Describe returns the commands the operation name runs with args, joined
 // by "; ", and whether it knows them: a package operation's with its
 // names, a service operation's (args MANAGER SERVICE) with the manager's
-// commands for the service, a ufw operation's with its arguments in
-// place. An argument that isn't one plain shell word
+// commands for the service. An argument that isn't one plain shell word
 // is shown single-quoted. svc-disable on OpenRC runs its rc-update del
 // once for each runlevel that holds the service, which the wording says.
 func Describe(name string, args []string) (string, bool) {
@@ -107,20 +97,7 @@ func describe(name string, args []string, prefix string) (string, bool) {
 	var cmds []string
 	var repl *strings.Replacer
 	suffix := ""
-	if n, ok := fixedArgs[name]; ok {
-		if len(args) != n {
-			return "", false
-		}
-		cmds = byManager[""]
-		var pairs []string
-		for i, a := range args {
-			pairs = append(pairs, `"$`+string(rune('1'+i))+`"`, Quote(a))
-		}
-		if n > 0 {
-			pairs = append(pairs, `"$rule"`, Quote(args[0]))
-		}
-		repl = strings.NewReplacer(pairs...)
-	} else if strings.HasPrefix(name, "pkg-") {
+	if strings.HasPrefix(name, "pkg-") {
 		cmds = byManager[""]
 		if strings.HasPrefix(name, "pkg-install-") != (len(args) > 0) {
 			return "", false

@@ -40,9 +40,9 @@ func TestFormsInScripts(t *testing.T) {
 	}
 	for _, e := range entries {
 		name := strings.TrimSuffix(e.Name(), ".sh")
-		if strings.HasPrefix(name, "pkg-") || strings.HasPrefix(name, "svc-") || strings.HasPrefix(name, "firewall-ufw-") {
+		if strings.HasPrefix(name, "pkg-") || strings.HasPrefix(name, "svc-") {
 			if _, ok := opcmd.Forms[name]; !ok {
-				t.Errorf("%s: a package, service or ufw operation with no wording in opcmd.Forms", name)
+				t.Errorf("%s: a package or service operation with no wording in opcmd.Forms", name)
 			}
 		}
 	}
@@ -59,11 +59,6 @@ func TestDescribe(t *testing.T) {
 		{"pkg-update-apt", nil, "apt-get update -q -o DPkg::Lock::Timeout=120"},
 		{"pkg-install-apt", []string{"ripgrep", "libc6:amd64", "nginx=1.22*"}, "apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=120 -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold -- ripgrep libc6:amd64 'nginx=1.22*'"},
 		{"pkg-update-apk", nil, "apk update"},
-		{"firewall-ufw-allow", []string{"OpenSSH"}, "ufw allow OpenSSH"},
-		{"firewall-ufw-allow", []string{"Nginx Full"}, "ufw allow 'Nginx Full'"},
-		{"firewall-ufw-allow", []string{"53/udp"}, "ufw allow 53/udp"},
-		{"firewall-ufw-default", []string{"incoming", "deny"}, "ufw default deny incoming"},
-		{"firewall-ufw-enable", nil, "ufw --force enable"},
 		{"pkg-install-apk", []string{"curl", "so:libc.so.6"}, "apk add -- curl so:libc.so.6"},
 		{"svc-enable", []string{"systemd", "chrony"}, "systemctl enable -- chrony"},
 		{"svc-enable", []string{"openrc", "httpd"}, "rc-update add httpd default"},
@@ -92,7 +87,6 @@ func TestDescribe(t *testing.T) {
 		{"pkg-update-apt", nil, "sudo apt-get update -q -o DPkg::Lock::Timeout=120"},
 		{"svc-reload", []string{"systemd", "nginx"}, "sudo systemctl daemon-reload; sudo systemctl try-reload-or-restart -- nginx"},
 		{"svc-disable", []string{"openrc", "httpd"}, "sudo rc-update del httpd RUNLEVEL, for each RUNLEVEL that holds it"},
-		{"firewall-ufw-default", []string{"incoming", "deny"}, "sudo ufw default deny incoming"},
 	} {
 		got, ok := opcmd.DescribeSudo(c.name, c.args)
 		if !ok || got != c.want {
@@ -113,8 +107,6 @@ func TestDescribe(t *testing.T) {
 		{"svc-start", []string{"runit", "x"}},
 		{"user-account", []string{"alice"}},
 		{"put", nil},
-		{"firewall-ufw-default", []string{"incoming"}},
-		{"firewall-ufw-enable", []string{"x"}},
 	} {
 		if got, ok := opcmd.Describe(c.name, c.args); ok {
 			t.Errorf("Describe(%s %q) = %q, want none", c.name, c.args, got)
@@ -141,6 +133,12 @@ func TestWord(t *testing.T) {
 		{op("user-keys", plan.Root, "ann", "keys", "ssh-ed25519 AAAA ann"), opcmd.Words{Text: "user-keys ann keys ssh-ed25519 AAAA ann", As: true}},
 		{op("pg-hba", plan.Root, "app", "app", "127.0.0.1/32", "md5"), opcmd.Words{Text: "pg_hba rule: host app app 127.0.0.1/32 md5 (as postgres)"}},
 		{op("verify-path", plan.Login, "/srv/x", "", "", "", ""), opcmd.Words{Text: "path_exists /srv/x", Assertion: true}},
+		{op("firewall-ufw-allow", plan.Root, "OpenSSH"), opcmd.Words{Text: "sudo ufw allow OpenSSH"}},
+		{op("firewall-ufw-allow", plan.Root, "Nginx Full"), opcmd.Words{Text: "sudo ufw allow 'Nginx Full'"}},
+		{op("firewall-ufw-allow", plan.Root, "53/udp"), opcmd.Words{Text: "sudo ufw allow 53/udp"}},
+		{op("firewall-ufw-default", plan.Root, "incoming", "deny"), opcmd.Words{Text: "sudo ufw default deny incoming"}},
+		{op("firewall-ufw-default", plan.Login, "incoming", "deny"), opcmd.Words{Text: "ufw default deny incoming", As: true}},
+		{op("firewall-ufw-enable", plan.Root), opcmd.Words{Text: "sudo ufw --force enable"}},
 	} {
 		if got, ok := opcmd.Word(c.op); !ok || got != c.want {
 			t.Errorf("Word(%s %q) = %+v, %v; want %+v", c.op.Name, c.op.Args, got, ok, c.want)
@@ -149,7 +147,8 @@ func TestWord(t *testing.T) {
 	withPath := op("svc-start", plan.Root, "systemd", "chrony")
 	withPath.Path = declaration.Lit("/etc/chrony")
 	for _, o := range []*plan.Op{withPath, op("user-account", plan.Root, "ann"), op("installer", plan.Login, "x"),
-		op("user-keys", plan.Root, "ann", "copy_from", "root"), op("pg-database", plan.Root, "app"), op("verify-path", plan.Login, "/srv/x")} {
+		op("user-keys", plan.Root, "ann", "copy_from", "root"), op("pg-database", plan.Root, "app"), op("verify-path", plan.Login, "/srv/x"),
+		op("firewall-ufw-default", plan.Root, "incoming"), op("firewall-ufw-enable", plan.Root, "x"), op("firewall-nft-apply", plan.Root, "drop", "accept")} {
 		if got, ok := opcmd.Word(o); ok {
 			t.Errorf("Word(%s %q) = %+v, want none", o.Name, o.Args, got)
 		}

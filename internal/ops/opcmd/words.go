@@ -1,12 +1,6 @@
 package opcmd
 
-import (
-	"strings"
-
-	"github.com/zap-go/zap/internal/vocab"
-	"github.com/zap-go/zap/pkg/declaration"
-	"github.com/zap-go/zap/pkg/plan"
-)
+import "github.com/zap-go/zap/pkg/plan"
 
 // Words is an operation's wording of its own, as a plan's = line and a
 // report's step line both say it, before the caller escapes it (a plan
@@ -29,9 +23,7 @@ type Words struct {
 // own holds the operations worded by a function of their own, by name.
 // An operation that isn't here and isn't in Forms has no wording of its
 // own: each caller says its name, its path and its arguments.
-var own = map[plan.OpName]func(op *plan.Op) (Words, bool){
-	vocab.OpUserKeys: userKeys,
-}
+var own = map[plan.OpName]func(op *plan.Op) (Words, bool){}
 
 // Word returns op's wording of its own, and whether it has one: the one
 // place an operation is worded by its name, for internal/render's
@@ -40,12 +32,15 @@ var own = map[plan.OpName]func(op *plan.Op) (Words, bool){
 //	installer URL SHELL           run the script fetched from URL (piped to SHELL)
 //	user-keys NAME keys KEY...    user-keys NAME keys KEY, KEY             + (as ACCOUNT)
 //	verify-path PATH TYPE MODE OWNER NOT_EMPTY   path_exists PATH (TYPE, mode MODE, ...)
+//	firewall-ufw-enable           sudo ufw --force enable                  (as root)
 //	svc-enable systemd chrony     sudo systemctl enable -- chrony          (as root, no path)
 //	svc-enable systemd chrony     systemctl enable -- chrony               + (as ACCOUNT), not as root
 //
-// A package, service or ufw operation (Forms) has its words only without a
-// path; as root each command carries its sudo (DescribeSudo), else the
-// caller names the account (Describe).
+// The installer's, a user's keys', a verify's and a ufw operation's words
+// are their kinds' (kind.Def's Word, registered here by internal/kinds). A
+// package or service operation (Forms) has its words only without a path;
+// as root each command carries its sudo (DescribeSudo), else the caller
+// names the account (Describe).
 func Word(op *plan.Op) (Words, bool) {
 	if f, ok := own[op.Name]; ok {
 		return f(op)
@@ -70,20 +65,6 @@ func Register(name plan.OpName, word func(op *plan.Op) (Words, bool)) {
 		panic("opcmd: " + string(name) + " is worded twice")
 	}
 	own[name] = word
-}
-
-// userKeys: a keys list's account and each key as a plan shows it (its
-// type, the end of its base64 and its comment); a copy_from has no words
-// of its own.
-func userKeys(op *plan.Op) (Words, bool) {
-	if !declaration.UserKeysArgs(op.Args) {
-		return Words{}, false
-	}
-	keys := make([]string, 0, len(op.Args)-2)
-	for _, k := range op.Args[2:] {
-		keys = append(keys, declaration.KeyShown(k))
-	}
-	return Words{Text: "user-keys " + op.Args[0] + " keys " + strings.Join(keys, ", "), As: true}, true
 }
 
 // Sudo reports whether an operation of privilege p runs as root through

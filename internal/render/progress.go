@@ -72,11 +72,7 @@ func (p *Progress) Event(e *events.Event) {
 			}
 			p.detail[p.stepLine] = head + ": " + escape.Indent(p.stepErr, "        ") + tail
 		}
-		msg := escape.Indent(e.Error, "        ")
-		if e.Code != "" {
-			msg += " (" + string(e.Code) + ")"
-		}
-		p.change("failed", e, msg)
+		p.change("failed", e, Coded(escape.Indent(e.Error, "        "), e.Code))
 	case events.ChangeSkipped:
 		p.change("skipped", e, escape.Indent(e.Reason, "        "))
 	case events.RunOK, events.RunFailed:
@@ -89,6 +85,17 @@ func (p *Progress) Event(e *events.Event) {
 		}
 		fmt.Fprintf(p.w, "Applied: %s\n", strings.Join(parts, ", "))
 	}
+}
+
+// Coded is a failure's message as the report says it: with its triage
+// code after it in parentheses ("exited 3 (execution_failed)"), or alone
+// when it has none. Apply's failed change and deploy's failed step both say
+// it so.
+func Coded(msg string, code events.Code) string {
+	if code == "" {
+		return msg
+	}
+	return msg + " (" + string(code) + ")"
 }
 
 // stepFailed notes a failed step under its change: its number, its exit

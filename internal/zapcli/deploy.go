@@ -599,7 +599,9 @@ type deployText struct {
 	summary string
 }
 
-// event says one event of a deploy as a line of the text report.
+// event says one event of a deploy as a line of the text report. A failed
+// step's error carries its triage code as apply's failed change does
+// (render.Coded).
 func (t *deployText) event(e *events.Event) {
 	w := t.w
 	switch e.Event {
@@ -607,7 +609,7 @@ func (t *deployText) event(e *events.Event) {
 		t.summary = e.Summary
 		fmt.Fprintf(w, "%d. %s\n", e.Step, escape.Line(e.Summary))
 	case events.StepFailed:
-		fmt.Fprintf(w, "   failed: %s\n", escape.Indent(t.reason(e.Error), "   "))
+		fmt.Fprintf(w, "   failed: %s\n", render.Coded(escape.Indent(t.reason(e.Error), "   "), e.Code))
 		deployOutputText(w, e.Output)
 	case events.StepSkipped:
 		fmt.Fprintf(w, "   skipped: %s\n", escape.Line(e.Reason))

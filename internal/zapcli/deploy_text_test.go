@@ -12,16 +12,17 @@ import (
 // failed step's output under its error as "| line" lines, as zap apply
 // does, only the last render.OutputTail of a long one, and control
 // characters escaped; a step that failed with no output shows none. The
-// error is said without the step's summary the engine puts ahead of it.
+// error is said without the step's summary the engine puts ahead of it,
+// with its triage code after it as apply says a failed change's.
 func TestDeployTextShowsAFailedStepsOutput(t *testing.T) {
 	var b strings.Builder
 	text := &deployText{w: &b}
 	st := 1
 	text.event(&events.Event{Event: events.StepStarted, ID: "restart", Step: 4, Summary: "restart: systemctl restart 'myapp'"})
-	text.event(&events.Event{Event: events.StepFailed, ID: "restart", Step: 4, Error: "restart: systemctl restart 'myapp' failed: the deploy-restart script exited 1", Exit: &st,
+	text.event(&events.Event{Event: events.StepFailed, ID: "restart", Step: 4, Error: "restart: systemctl restart 'myapp' failed: the deploy-restart script exited 1", Code: events.ExecutionFailed, Exit: &st,
 		Output: "System has not been booted with systemd as init system (PID 1). Can't operate.\nFailed to connect to bus\x1b[31m\n"})
 	want := "4. restart: systemctl restart 'myapp'\n" +
-		"   failed: the deploy-restart script exited 1\n" +
+		"   failed: the deploy-restart script exited 1 (execution_failed)\n" +
 		"   its output:\n" +
 		"   | System has not been booted with systemd as init system (PID 1). Can't operate.\n" +
 		"   | Failed to connect to bus<U+001B>[31m\n"
@@ -41,6 +42,22 @@ func TestDeployTextShowsAFailedStepsOutput(t *testing.T) {
 	if !strings.HasPrefix(got, "   failed: exited 2\n") || !strings.Contains(got, "the last 20 of its 25 output lines:\n") || strings.Count(got, "   | ") != render.OutputTail ||
 		strings.Contains(got, "| line xxxx\n") || !strings.HasSuffix(got, "| "+long[len(long)-1]+"\n") {
 		t.Errorf("a long output:\n%s", got)
+	}
+
+	// The triage code is said as zap apply says a failed change's.
+	b.Reset()
+	var apply strings.Builder
+	for _, code := range []events.Code{events.Transient, events.Permission, events.NotFound, events.Conflict, events.Permanent} {
+		b.Reset()
+		apply.Reset()
+		text.event(&events.Event{Event: events.StepFailed, ID: "build", Step: 1, Error: "build: make failed: no", Code: code})
+		render.NewProgress(&apply).Event(&events.Event{Event: events.ChangeFailed, ID: "x", Type: "file", Error: "no", Code: code})
+		if want := "   failed: no (" + string(code) + ")\n"; b.String() != want {
+			t.Errorf("code %s: got %q, want %q", code, b.String(), want)
+		}
+		if !strings.HasSuffix(apply.String(), ": no ("+string(code)+")\n") {
+			t.Errorf("code %s: apply says %q", code, apply.String())
+		}
 	}
 
 	b.Reset()

@@ -202,42 +202,33 @@ func TestBuiltVerdict(t *testing.T) {
 	}
 	there := detect.Answer{Status: detect.StatusOK, Type: detect.TypeRegular}
 	other := strings.Repeat("ab", 32)
-	cases := []struct {
-		name     string
-		out, sc  detect.Answer
-		verdict  observation.Verdict
-		observed string
-		reason   string
-	}{
-		{"installed", there, detect.Answer{Status: detect.StatusOK, Content: b.Want + "\n"}, observation.Converged, "", ""},
-		{"installed, no line feed", there, detect.Answer{Status: detect.StatusOK, Content: b.Want}, observation.Converged, "", ""},
-		{"no output", detect.Answer{Status: detect.StatusMissing}, detect.Answer{Status: detect.StatusOK, Content: b.Want + "\n"}, observation.Absent, "", ""},
-		{"no output nor sidecar", detect.Answer{Status: detect.StatusMissing}, detect.Answer{Status: detect.StatusMissing}, observation.Absent, "", ""},
-		{"another provenance", there, detect.Answer{Status: detect.StatusOK, Content: other + "\n"}, observation.Drifted, other, ""},
-		{"no sidecar", there, detect.Answer{Status: detect.StatusMissing}, observation.Drifted, "none", ""},
-		{"not a provenance", there, detect.Answer{Status: detect.StatusOK, Content: "hello\n"}, observation.Drifted, "not a provenance", ""},
-		{"longer", there, detect.Answer{Status: detect.StatusOK, Content: b.Want + "\n", Over: true}, observation.Drifted, "not a provenance", ""},
-		{"a link", there, detect.Answer{Status: detect.StatusNotRegular, Type: detect.TypeSymlink}, observation.Drifted, "a symbolic link", ""},
-		{"a fifo", there, detect.Answer{Status: detect.StatusNotRegular, Type: detect.TypeFIFO}, observation.Undetermined, "", "the provenance sidecar /home/ops/.local/bin/hello.zap-build is a fifo, not a regular file"},
-		{"hard linked", there, detect.Answer{Status: detect.StatusHardLinked, Links: 2}, observation.Undetermined, "", "the provenance sidecar /home/ops/.local/bin/hello.zap-build has 2 hard links; replace it with a copy of its own"},
-		{"output denied", detect.Answer{Status: detect.StatusDenied}, detect.Answer{Status: detect.StatusMissing}, observation.Undetermined, "", "permission denied reading the output /home/ops/.local/bin/hello"},
-		{"sidecar denied", there, detect.Answer{Status: detect.StatusDenied}, observation.Undetermined, "", "permission denied reading the provenance sidecar /home/ops/.local/bin/hello.zap-build"},
+	pinned := func(r detect.Result) detect.Result {
+		r.Pin = testPin
+		return r
 	}
-	for _, c := range cases {
-		r := b.Verdict([]detect.Answer{c.out, c.sc})
-		if r.Verdict != c.verdict || r.Reason != c.reason {
-			t.Errorf("%s: %s %q, want %s %q", c.name, r.Verdict, r.Reason, c.verdict, c.reason)
-		}
-		if c.verdict == observation.Undetermined {
-			continue
-		}
-		if r.Pin != testPin {
-			t.Errorf("%s: pin %q", c.name, r.Pin)
-		}
-		if c.verdict == observation.Drifted && (len(r.Drift) != 1 || r.Drift[0].Field != FieldProvenance || r.Drift[0].Observed != c.observed || r.Drift[0].Desired != b.Want) {
-			t.Errorf("%s: drift %+v", c.name, r.Drift)
-		}
+	drift := func(seen string) detect.Result {
+		return pinned(detecttest.Drift(observation.Difference{Field: FieldProvenance, Observed: seen, Desired: b.Want}))
 	}
+	side := func(content string, over bool) detect.Answer {
+		return detect.Answer{Status: detect.StatusOK, Content: content, Over: over}
+	}
+	detecttest.Check(t, b, []detecttest.Case{
+		{"installed", []detect.Answer{there, side(b.Want+"\n", false)}, pinned(detect.Converged())},
+		{"installed, no line feed", []detect.Answer{there, side(b.Want, false)}, pinned(detect.Converged())},
+		{"no output", []detect.Answer{detecttest.Missing, side(b.Want+"\n", false)}, pinned(detect.Absent())},
+		{"no output nor sidecar", []detect.Answer{detecttest.Missing, detecttest.Missing}, pinned(detect.Absent())},
+		{"another provenance", []detect.Answer{there, side(other+"\n", false)}, drift(other)},
+		{"no sidecar", []detect.Answer{there, detecttest.Missing}, drift("none")},
+		{"not a provenance", []detect.Answer{there, side("hello\n", false)}, drift("not a provenance")},
+		{"longer", []detect.Answer{there, side(b.Want+"\n", true)}, drift("not a provenance")},
+		{"a link", []detect.Answer{there, {Status: detect.StatusNotRegular, Type: detect.TypeSymlink}}, drift("a symbolic link")},
+		{"a fifo", []detect.Answer{there, {Status: detect.StatusNotRegular, Type: detect.TypeFIFO}},
+			detect.Holding("the provenance sidecar /home/ops/.local/bin/hello.zap-build is a fifo, not a regular file")},
+		{"hard linked", []detect.Answer{there, {Status: detect.StatusHardLinked, Links: 2}},
+			detect.Holding("the provenance sidecar /home/ops/.local/bin/hello.zap-build has 2 hard links; replace it with a copy of its own")},
+		{"output denied", []detect.Answer{detecttest.Denied, detecttest.Missing}, detect.Holding("permission denied reading the output /home/ops/.local/bin/hello")},
+		{"sidecar denied", []detect.Answer{there, detecttest.Denied}, detect.Holding("permission denied reading the provenance sidecar /home/ops/.local/bin/hello.zap-build")},
+	})
 }
 
 // TestNewBuildHolds: a tracked pin with no lock to read, an output that

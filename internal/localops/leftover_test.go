@@ -79,7 +79,8 @@ func (w *stalledWriter) finish() error {
 // startStalled starts op ("put" or "link") at path with arg as backend b
 // does it and returns once the writer has its file staged: natively, this
 // test binary as a helper; with a script, the shell running it, the tool
-// the script runs right after staging (base64, ln) held until released.
+// the script runs next once its file is staged (sha512sum, checking the
+// content written; ln) held until released.
 func startStalled(t *testing.T, b backend, op, path, arg string) *stalledWriter {
 	t.Helper()
 	w := &stalledWriter{done: make(chan error, 1), out: &bytes.Buffer{}}
@@ -116,7 +117,7 @@ func startStalled(t *testing.T, b backend, op, path, arg string) *stalledWriter 
 		}
 		w.release = func() { io.WriteString(in, "go\n") }
 	case *scriptHost:
-		tool := "base64"
+		tool := "sha512sum"
 		name := plan.OpPut
 		if op == "link" {
 			tool, name = "ln", plan.OpLink
@@ -130,8 +131,8 @@ func startStalled(t *testing.T, b backend, op, path, arg string) *stalledWriter 
 		if err != nil {
 			t.Fatal(err)
 		}
-		// The link is made, then held; the content is held before it is
-		// written.
+		// The link is made, then held; the content is written, then held
+		// before its check.
 		run, after := "", "exec "+vocab.Quote(real)+` "$@"`
 		if op == "link" {
 			run, after = vocab.Quote(real)+` "$@" || exit`, "exit 0"
@@ -149,7 +150,7 @@ func startStalled(t *testing.T, b backend, op, path, arg string) *stalledWriter 
 		} else {
 			p := put(path, []byte(arg))
 			shown, hidden := asroot.PutArgs(p, "")
-			argv, stdin = shown, string(ops.PutInput(ops.Input(script.Text, hidden...), p.Content))
+			argv, stdin = shown, string(ops.PutScriptInput(script.Text, p.Content, hidden...))
 		}
 		w.cmd = exec.Command(b.shell[0], append(append(append([]string(nil), b.shell[1:]...), "-s", "--"), argv...)...)
 		w.cmd.Env = []string{"PATH=" + stall + ":" + b.path, "LC_ALL=C"}

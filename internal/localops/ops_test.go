@@ -455,18 +455,23 @@ func TestPutScriptRefusesTruncatedContent(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			root := t.TempDir()
 			path := filepath.Join(root, "f")
-			content := bytes.Repeat([]byte("0123456789"), 100)
 			script, _ := ops.Script(plan.OpPut)
-			in := ops.PutInput(script.Text, content)
 			// Cut the stream inside the content, as a dropped connection
-			// would.
-			in = in[:len(script.Text)+200]
-			err := sh.run(plan.OpPut, in, path, "", "", "", sum(content), fmt.Sprint(len(content)))
-			wantCode(t, err, events.Permanent)
-			if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
-				t.Fatalf("something was installed at %s: %v", path, err)
+			// would: text on the line before the script, and content with
+			// a NUL byte, base64 after it.
+			for _, content := range [][]byte{bytes.Repeat([]byte("0123456789"), 100), bytes.Repeat([]byte("01234\x006789"), 100)} {
+				in := ops.PutScriptInput(script.Text, content)
+				cut := 200
+				if bytes.IndexByte(content, 0) >= 0 {
+					cut = len(in) - len(ops.ContentEnd) - 200
+				}
+				err := sh.run(plan.OpPut, in[:cut], path, "", "", "", sum(content), fmt.Sprint(len(content)))
+				wantCode(t, err, events.Permanent)
+				if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
+					t.Fatalf("something was installed at %s: %v", path, err)
+				}
+				noStaged(t, root)
 			}
-			noStaged(t, root)
 		})
 	}
 }

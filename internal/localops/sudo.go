@@ -28,7 +28,7 @@ const sudoGrace = 5 * time.Second
 // Sudo performs Zap's operations as root with the constant scripts of
 // internal/ops: one `sudo -n sh -s -- PATH [MODE OWNER GROUP]` per
 // operation, the other arguments, the script (ops.Input) and a put's content
-// (ops.PutInput) on stdin; a put of a Body runs the put-stream script as
+// (ops.PutScriptInput) on stdin; a put of a Body runs the put-stream script as
 // `sudo -n sh -c SCRIPT sh PATH MODE OWNER GROUP` instead, its other
 // arguments framed and then its raw bytes on stdin (ops.StreamInput), so
 // no shell holds them, and an archive to extract runs its script the same

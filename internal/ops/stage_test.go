@@ -458,7 +458,7 @@ func putCmd(sh userShell, path, at, content string, as ...string) *exec.Cmd {
 	p := &execute.Put{Path: at, Content: []byte(content), SHA512: hex.EncodeToString(sum[:])}
 	argv, hidden := asroot.PutArgs(p, "")
 	cmd := shellCmd(sh, path, "", "", argv...)
-	cmd.Stdin = bytes.NewReader(ops.PutInput(ops.Input(s.Text, hidden...), p.Content))
+	cmd.Stdin = bytes.NewReader(ops.PutScriptInput(s.Text, p.Content, hidden...))
 	if len(as) > 0 {
 		cmd.Args = append(append(append([]string(nil), as...), "--"), cmd.Args...)
 		cmd.Path = as[0]

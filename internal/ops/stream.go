@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"bytes"
 	"encoding/base64"
 	"io"
 	"strconv"
@@ -58,6 +59,29 @@ func PutInput(script string, content []byte) []byte {
 	}
 	if enc != "" {
 		b.WriteString(enc)
+		b.WriteString("\n")
+	}
+	b.WriteString(ContentEnd + "\n")
+	return []byte(b.String())
+}
+
+// PutScriptInput returns what the shell running put.sh (script) reads on
+// stdin: the arguments no argv shows (Input's line), then the line that
+// says how the content comes, then the script. Content with no NUL byte
+// comes on that line, zap_text set to it quoted, which put.sh writes with
+// printf, the shell's own (no process), and the here-document the script's
+// last line opens is empty; other content comes as PutInput sends it,
+// base64 in the here-document, the line unsetting zap_text, and put.sh
+// decodes it with base64 -d. Both ways the line is there, so put.sh never
+// takes a zap_text from its environment.
+func PutScriptInput(script string, content []byte, args ...string) []byte {
+	if bytes.IndexByte(content, 0) >= 0 {
+		return PutInput(Input("unset zap_text\n"+script, args...), content)
+	}
+	var b strings.Builder
+	b.Grow(len(content) + len(script) + len(ContentEnd) + 64)
+	b.WriteString(Input("zap_text="+vocab.Quote(string(content))+"\n"+script, args...))
+	if !strings.HasSuffix(script, "\n") {
 		b.WriteString("\n")
 	}
 	b.WriteString(ContentEnd + "\n")

@@ -28,7 +28,7 @@ import (
 // under sudo: the session's command is `sudo -n sh -s -- PATH [MODE OWNER
 // GROUP]`, each argument single-quoted, and the script arrives on stdin,
 // after the arguments no argv shows (ops.Input: a put's digest and length,
-// a link's target) and, for a put, before the content (ops.PutInput). A
+// a link's target) and, for a put, with the content (ops.PutScriptInput). A
 // put of a Body (a remote file's cached bytes) runs the put-stream script
 // as `sudo -n sh -c SCRIPT sh PATH MODE OWNER GROUP` instead, with its other
 // arguments framed and then the raw bytes on stdin (ops.StreamInput), so

@@ -137,7 +137,10 @@ func TestOpCommandAndCodes(t *testing.T) {
 	if got := f.commands[1]; got != `sudo -n sh -s -- '/etc/it'\''s' '644' '' ''` {
 		t.Fatalf("command %q", got)
 	}
-	if in := f.stdins[1]; !strings.HasPrefix(in, `set -- "$@" 'abc' '3'`+"\n# zap put") || !strings.HasSuffix(in, "aGkK\n__zap_content_end__\n") {
+	// Text content comes quoted on the line after the arguments, and the
+	// here-document after the script is empty.
+	if in := f.stdins[1]; !strings.HasPrefix(in, `set -- "$@" 'abc' '3'`+"\nzap_text='hi\n'\n# zap put") ||
+		!strings.HasSuffix(in, "<<'__zap_content_end__'\n__zap_content_end__\n") {
 		t.Fatalf("stdin %q", in)
 	}
 	if err := e.Link(ctx, &execute.Link{Path: "/etc/l", Target: "it's"}); err != nil {

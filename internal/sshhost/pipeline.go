@@ -30,7 +30,7 @@ import (
 // the very command and stdin each step's own session would have had:
 //
 //	sudo -n sh -s -- 'PATH' 'MODE' 'OWNER' 'GROUP' <<'ZAP_STEP_<token>_<k>' &
-//	<the step's stdin: ops.Input, ops.PutInput>
+//	<the step's stdin: ops.Input, ops.PutScriptInput>
 //	ZAP_STEP_<token>_<k>
 //	zap_p=$!; wait "$zap_p"; zap_s=$?; zap_p=
 //	printf '\n%s %s\n' ZAP_END_<token> <k> >&2; printf '\n%s %s %s\n' ZAP_END_<token> <k> "$zap_s"
@@ -333,7 +333,7 @@ func stepText(s execute.BatchStep, cleaned string) (cmd, input string, err error
 	case s.Put != nil:
 		argv, in := asroot.PutArgs(s.Put, "")
 		in = append(in, "", cleaned)
-		args, input = argv, string(ops.PutInput(ops.Input(script.Text, in...), s.Put.Content))
+		args, input = argv, string(ops.PutScriptInput(script.Text, s.Put.Content, in...))
 	case s.Link != nil:
 		input = ops.Input(script.Text, s.Link.Target, cleaned)
 	default:

@@ -68,7 +68,7 @@ func PutArgs(p *execute.Put, what string) (argv, stdin []string) {
 func putOnce(ctx context.Context, root Root, script string, p *execute.Put, what string) ([]byte, error) {
 	argv, stdin := PutArgs(p, what)
 	if p.Body == nil {
-		return root.RunOp(ctx, plan.OpPut, ops.PutInput(ops.Input(script, stdin...), p.Content), argv...)
+		return root.RunOp(ctx, plan.OpPut, ops.PutScriptInput(script, p.Content, stdin...), argv...)
 	}
 	cr, ok := root.(CommandRoot)
 	if !ok {

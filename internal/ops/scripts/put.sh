@@ -6,10 +6,14 @@
 # directory is one of them the put doesn't read it again, and a clean that
 # ran prints the line "zap-cleaned DEV:INO" on stdout (lib/stage.sh,
 # zap_cleaned).
-# Installs a file whole. The content follows this script on stdin, as the
-# body of the here-document the last line opens: base64 lines, then the line
-# __zap_content_end__ (ops.PutInput writes the stream). The shell reads that
-# body itself, so no byte is lost to its read-ahead and any byte travels.
+# Installs a file whole. The content comes on stdin with the script
+# (ops.PutScriptInput writes the stream): content with no NUL byte on a
+# line ahead of it, zap_text set to it quoted, which the shell writes with
+# printf, its own (no process), and the here-document the last line opens
+# empty; other content as that here-document's body, base64 lines, then the
+# line __zap_content_end__, with zap_text unset ahead of the script. The
+# shell reads both itself, so no byte is lost to its read-ahead and any
+# byte travels.
 # A put too large for a shell to hold as a here-document (a remote file's)
 # runs put-stream.sh instead: the same functions (lib/put.sh), its content
 # raw on stdin after its framed arguments.
@@ -67,6 +71,13 @@ zap=put
 #@include walk
 #@include stage
 #@include put
-# zap_content: writes the content on stdout, decoded from the here-document.
-zap_content() { base64 -d; }
+# zap_content: writes the content on stdout: the text set ahead, else
+# decoded from the here-document.
+zap_content() {
+	if [ -n "${zap_text+set}" ]; then
+		printf %s "$zap_text"
+	else
+		base64 -d
+	fi
+}
 zap_put "$@" <<'__zap_content_end__'

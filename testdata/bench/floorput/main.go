@@ -3,7 +3,7 @@
 // writes N files with N sudo invocations, each the one a put of zap's runs,
 // `sudo -n sh -s -- PATH MODE OWNER GROUP` reading the constant put script
 // of internal/ops with its stdin inputs and the content (ops.Input,
-// ops.PutInput) as the body of a here-document, exactly the bytes zap sends
+// ops.PutScriptInput: text on a line ahead, or base64 in a here-document), exactly the bytes zap sends
 // for that file. What the floor leaves out is zap's: the plan, the events,
 // and whatever a step costs beyond its sudo.
 //
@@ -73,7 +73,7 @@ func run(args []string) error {
 		sum := sha512.Sum512(content)
 		p := &execute.Put{Path: fmt.Sprintf("%s/f%d.txt", dir, i), Content: content, SHA512: hex.EncodeToString(sum[:]), Mode: "644", Owner: owner}
 		argv, stdin := asroot.PutArgs(p, "")
-		body := ops.PutInput(ops.Input(script.Text, stdin...), p.Content)
+		body := ops.PutScriptInput(script.Text, p.Content, stdin...)
 		if strings.Contains("\n"+string(body), "\n"+end+"\n") {
 			return fmt.Errorf("file %d's input holds the line %s", i, end)
 		}

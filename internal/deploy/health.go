@@ -31,19 +31,28 @@ type Outcome struct {
 	LastErr  error
 }
 
-// Err is nil for a 2xx, else why the check failed.
+// Err is nil for a 2xx, else why the check failed, naming its URL.
 func (o Outcome) Err() error {
+	if why := o.why(); why != "" {
+		return errors.New(o.URL + " " + why)
+	}
+	return nil
+}
+
+// why is "" for a 2xx, else why the check failed, without its URL: what
+// it answered, or why it didn't.
+func (o Outcome) why() string {
 	switch {
 	case o.Status >= 200 && o.Status < 300:
-		return nil
+		return ""
 	case o.Status >= 300 && o.Status < 400:
-		return fmt.Errorf("%s answered %d after %d attempt(s) (a redirect is not followed, so a 3xx is not healthy)", o.URL, o.Status, o.Attempts)
+		return fmt.Sprintf("answered %d after %d attempt(s) (a redirect is not followed, so a 3xx is not healthy)", o.Status, o.Attempts)
 	case o.Status != 0:
-		return fmt.Errorf("%s answered %d after %d attempt(s)", o.URL, o.Status, o.Attempts)
+		return fmt.Sprintf("answered %d after %d attempt(s)", o.Status, o.Attempts)
 	case o.LastErr != nil:
-		return fmt.Errorf("%s didn't answer after %d attempt(s): %v", o.URL, o.Attempts, o.LastErr)
+		return fmt.Sprintf("didn't answer after %d attempt(s): %v", o.Attempts, o.LastErr)
 	}
-	return fmt.Errorf("%s didn't answer", o.URL)
+	return "didn't answer"
 }
 
 // URLs are a plan's health and readiness URLs, resolved ("" for none).

@@ -161,24 +161,10 @@ func (r *Runner) afterSwap(ctx context.Context) error {
 		failed = r.do(ctx, r.there, "restart", r.restartStep())
 	}
 	if failed == nil && p.Steps.Health != nil {
-		failed = r.do(ctx, r.here, "health", &execute.PreparedStep{Summary: "health: " + r.URLs.Health, Local: func(ctx context.Context) error {
-			return r.poll(ctx, r.URLs.Health, p.Steps.Health, false).Err()
-		}})
+		failed = r.check(ctx, "health", r.URLs.Health, p.Steps.Health, false)
 	}
 	if failed == nil && p.Steps.Ready != nil {
-		failed = r.do(ctx, r.here, "ready", &execute.PreparedStep{Summary: "readiness: " + r.URLs.Ready, Local: func(ctx context.Context) error {
-			o := r.poll(ctx, r.URLs.Ready, p.Steps.Ready, true)
-			if o.Status == 404 {
-				reason := "the app doesn't serve /ready (404): the deploy goes on on liveness alone"
-				r.Warn(reason)
-				return &execute.SkipError{Reason: reason}
-			}
-			return o.Err()
-		}})
-		var skip *execute.SkipError
-		if errors.As(failed, &skip) {
-			failed = nil
-		}
+		failed = r.check(ctx, "ready", r.URLs.Ready, p.Steps.Ready, true)
 	}
 	if failed == nil {
 		r.gate(ctx, p.Source.Version, GatePassed)
@@ -186,6 +172,42 @@ func (r *Runner) afterSwap(ctx context.Context) error {
 	}
 	r.rollback(ctx)
 	return failed
+}
+
+// check runs the health check (id health) or the readiness check (ready)
+// at its resolved url as a step whose summary names the url. The step's
+// error says what the url answered without naming it again, as the engine
+// puts the summary ahead of it; the run's failure (health: URL answered
+// ...) names it once too. A readiness check the app doesn't serve (404)
+// is skipped with a warning.
+func (r *Runner) check(ctx context.Context, id, url string, c *deployplan.Check, ready bool) error {
+	label := "health: "
+	if ready {
+		label = "readiness: "
+	}
+	var o Outcome
+	polled := false
+	err := r.do(ctx, r.here, id, &execute.PreparedStep{Summary: label + url, Local: func(ctx context.Context) error {
+		o, polled = r.poll(ctx, url, c, ready), true
+		if ready && o.Status == 404 {
+			reason := "the app doesn't serve /ready (404): the deploy goes on on liveness alone"
+			r.Warn(reason)
+			return &execute.SkipError{Reason: reason}
+		}
+		if why := o.why(); why != "" {
+			return errors.New(why)
+		}
+		return nil
+	}})
+	var skip *execute.SkipError
+	switch {
+	case errors.As(err, &skip):
+		return nil
+	case err != nil && polled && o.Err() != nil:
+		o.URL = url
+		return &Failure{Step: id, Err: o.Err()}
+	}
+	return err
 }
 
 // restartStep is the restart: the plan's restart command, run as root on

@@ -511,11 +511,18 @@ func (d *deployRun) execute(ctx context.Context, p *deployplan.Plan) error {
 	text := &deployText{w: d.a.stdout}
 	args := []string{"run", "--dir", d.dir}
 	var status *deployStatus
-	if tty, width, ok := d.a.statusScreen(); ok && !d.o.json {
+	if !d.o.json {
+		// The deploy under way on stderr, as apply's wetrun shows a
+		// change: drawn live on a terminal, else as plain lines.
 		status = &deployStatus{p: render.NewProgress(io.Discard), id: p.Source.Version}
-		status.p.Live(tty, width, d.a.maskString, d.a.now)
+		if tty, width, ok := d.a.statusScreen(); ok {
+			status.p.Live(tty, width, d.a.maskString, d.a.now)
+			args = append(args, "--progress")
+		} else {
+			status.plain = true
+			status.p.Plain(d.a.stderr, d.a.now)
+		}
 		defer status.p.Close()
-		args = append(args, "--progress")
 	}
 	err = d.s.Stages.Stream(ctx, "zap-deploy", doc, func(line []byte) error {
 		e, err := events.Read(line)
@@ -534,18 +541,23 @@ func (d *deployRun) execute(ctx context.Context, p *deployplan.Plan) error {
 	return err
 }
 
-// deployStatus draws a deploy's step under way on the terminal with zap
-// apply's live line (render.Progress): the deploy is its one change, named
-// by the version, redrawn with the step's elapsed time and its last output
-// line (zap-deploy run --progress), and erased before each line of the
-// text report, then drawn again.
+// deployStatus shows a deploy's step under way as zap apply's wetrun
+// shows a change (render.Progress): the deploy is its one change, named by
+// the version. On a terminal it is drawn on one line, redrawn with the
+// step's elapsed time and its last output line (zap-deploy run
+// --progress), and erased before each line of the text report, then drawn
+// again; elsewhere (plain) it is apply's plain lines: started when the
+// deploy starts, and a step still running after 10 seconds and every 30
+// after.
 type deployStatus struct {
-	p  *render.Progress
-	id string
+	p     *render.Progress
+	id    string
+	plain bool
 }
 
-// around says e on the live line and writes its report lines (write) with
-// the line erased; with no status (nil) it only writes them.
+// around says e on the status and writes its report lines (write), with
+// a line drawn on the terminal erased; with no status (nil) it only writes
+// them.
 func (s *deployStatus) around(e *events.Event, write func()) {
 	if s == nil {
 		write()
@@ -553,6 +565,18 @@ func (s *deployStatus) around(e *events.Event, write func()) {
 	}
 	as := *e
 	as.ID = s.id
+	if s.plain {
+		switch e.Event {
+		case events.RunStarted:
+			s.p.Event(&events.Event{Event: events.ChangeStarted, ID: s.id, Type: "deploy"})
+		case events.StepStarted, events.StepOK, events.StepFailed, events.StepSkipped:
+			s.p.Event(&as)
+		case events.RunOK, events.RunFailed:
+			s.p.Event(&events.Event{Event: events.ChangeOK, ID: s.id, Type: "deploy"})
+		}
+		write()
+		return
+	}
 	if e.Event == events.StepOutput {
 		s.p.Event(&as)
 		return

@@ -1,8 +1,10 @@
 package zapcli
 
 import (
+	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zap-go/zap/internal/render"
 	"github.com/zap-go/zap/pkg/events"
@@ -64,5 +66,40 @@ func TestDeployTextShowsAFailedStepsOutput(t *testing.T) {
 	text.event(&events.Event{Event: events.StepFailed, ID: "health", Step: 5, Error: "https://app.example/health answered 404 after 2 attempt(s)"})
 	if strings.Contains(b.String(), "|") || strings.Contains(b.String(), "output") {
 		t.Errorf("a failure with no output shows some:\n%s", b.String())
+	}
+}
+
+// TestDeployStatusInAPipe: with no terminal, a deploy's status is zap
+// apply's plain lines on stderr: one started line for the deploy, named by
+// its version, and nothing for its steps while none runs past 10 seconds
+// (the clock here stands still); the text report is written as without a
+// status.
+func TestDeployStatusInAPipe(t *testing.T) {
+	var report, stderr, apply strings.Builder
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	now := func() time.Time { return at }
+	text := &deployText{w: &report}
+	s := &deployStatus{p: render.NewProgress(io.Discard), id: "3f2a1c9e0b7d", plain: true}
+	s.p.Plain(&stderr, now)
+	for _, e := range []events.Event{
+		{Event: events.RunStarted, Format: events.Format},
+		{Event: events.StepStarted, ID: "build", Step: 1, Summary: "build: make"},
+		{Event: events.StepOK, ID: "build", Step: 1},
+		{Event: events.StepStarted, ID: "health", Step: 2, Summary: "health: https://app.example/health"},
+		{Event: events.StepOK, ID: "health", Step: 2},
+		{Event: events.RunOK, OK: 1},
+	} {
+		s.around(&e, func() { text.event(&e) })
+	}
+	s.p.Close()
+	a := render.NewProgress(io.Discard)
+	a.Plain(&apply, now)
+	a.Event(&events.Event{Event: events.ChangeStarted, ID: "3f2a1c9e0b7d", Type: "deploy"})
+	a.Close()
+	if want := "  started  3f2a1c9e0b7d  deploy\n"; stderr.String() != want || apply.String() != want {
+		t.Errorf("stderr %q, apply's line %q, want %q", stderr.String(), apply.String(), want)
+	}
+	if want := "1. build: make\n2. health: https://app.example/health\ndeployed\n"; report.String() != want {
+		t.Errorf("the report:\n%s\nwant\n%s", report.String(), want)
 	}
 }

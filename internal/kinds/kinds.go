@@ -24,24 +24,23 @@
 // What the planner or the executor shares with a kind stays where both
 // reach it, below the kinds:
 //
-//   - internal/vocab: the package install batches' operations (the
-//     planner merges every package's into one batch per manager), the
-//     service operations and the pending-trigger ledger's (the trigger
-//     model in the planner orders and marks them for every kind that
-//     triggers a service), build's operation name and arguments (the
-//     executor appends the source archive to them, ops streams the
-//     operation, the lock's pinning bounds the source), and the limits
-//     and quoting every kind uses.
+//   - internal/vocab: the package install batches' operations (the planner
+//     merges every package's into one batch per manager), the pending-trigger
+//     ledger's operations and the service managers' names (the trigger model
+//     in the planner marks what a service is owed, for every kind that
+//     triggers one), build's operation name and arguments (the executor
+//     appends the source archive to them, ops streams the operation, the
+//     lock's pinning bounds the source), and the limits and quoting every kind
+//     uses.
 //   - internal/ops/scripts: the scripts of those shared operations, put and
 //     put-stream (a file's, and build's provenance sidecar's; the executor
 //     picks put-stream for content too large to hold), read, and the
 //     shared parts (scripts/lib) a kind's script includes (as, which the
 //     user kind's detector reads as it starts, before any kind is
 //     registered, among them).
-//   - opcmd: the wording of the package and service operations (Forms),
-//     which a test holds to their scripts, and FileWho, which
-//     words the file operations (put, dir, link, extract) for render and
-//     execute alike.
+//   - opcmd: the wording of the package operations (Forms), which a test holds
+//     to their scripts, and FileWho, which words the file operations (put,
+//     dir, link, extract) for render and execute alike.
 //   - pkg/plan: the file operations' names (OpPut, OpDir, OpLink,
 //     OpExtract), which internal/localops performs natively and
 //     internal/ops/asroot and internal/sshhost run by their scripts.

@@ -13,13 +13,13 @@
 // test holds its whole dependency graph to that (internal/planner,
 // TestNoIO).
 //
-// Every kind is a folder (internal/kinds/<kind>) and keeps its names
-// there; what is here is what the planner or the executor shares with a
-// kind: the package install batches' operations (packages.go; the planner
-// batches every package's), the service operations and the
-// pending-trigger ledger's (service.go; the trigger model orders them for
-// every kind that triggers a service), build's operation and arguments
-// (build.go; the executor appends the source archive), apt_repo's key
-// limit and verify's expect marker (the executor's too), and what every
-// kind uses (shell.go, limits.go).
+// Every kind is a folder (internal/kinds/<kind>) and keeps its names there;
+// what is here is what the planner or the executor shares with a kind: the
+// package install batches' operations (packages.go; the planner batches
+// every package's), the service managers and the pending-trigger ledger's
+// operations (service.go; the trigger model marks what a service is owed,
+// for every kind that triggers one), build's operation and arguments
+// (build.go; the executor appends the source archive), apt_repo's key limit
+// and verify's expect marker (the executor's too), and what every kind uses
+// (shell.go, limits.go).
 package vocab

@@ -11,9 +11,6 @@ const ProbeTimeout = 30
 // verify's command runs under it at detection and again as a step.
 const CheckTimeout = 30
 
-// Timeouts, in seconds, of the service operations (svc-*) and of the
-// pending-trigger ledger's (ledger-mark, ledger-clear).
-const (
-	ServiceOpTimeout = 300
-	LedgerOpTimeout  = 30
-)
+// LedgerOpTimeout is the limit, in seconds, on the pending-trigger
+// ledger's operations (ledger-mark, ledger-clear).
+const LedgerOpTimeout = 30

@@ -145,7 +145,7 @@ func (s *Service) Verdict(a []detect.Answer) detect.Result {
 		return detect.Holding(reason)
 	}
 	if enabled != s.Enabled {
-		drift = append(drift, observation.Difference{Field: vocab.FieldEnabled, Observed: shown, Desired: onOff(s.Enabled, vocab.StateEnabled, vocab.StateDisabled)})
+		drift = append(drift, observation.Difference{Field: FieldEnabled, Observed: shown, Desired: onOff(s.Enabled, StateEnabled, StateDisabled)})
 	}
 	if s.Running != nil {
 		running, shown, reason := s.running(a[1])
@@ -153,7 +153,7 @@ func (s *Service) Verdict(a []detect.Answer) detect.Result {
 			return detect.Holding(reason)
 		}
 		if running != *s.Running {
-			drift = append(drift, observation.Difference{Field: vocab.FieldRunning, Observed: shown, Desired: onOff(*s.Running, vocab.StateRunning, vocab.StateStopped)})
+			drift = append(drift, observation.Difference{Field: FieldRunning, Observed: shown, Desired: onOff(*s.Running, StateRunning, StateStopped)})
 		}
 	}
 	if len(drift) > 0 {
@@ -208,7 +208,7 @@ func (s *Service) enabled(a detect.Answer) (bool, string, string) {
 	if s.Manager == vocab.ManagerSystemd {
 		printed := strings.TrimSpace(a.Output)
 		if code == 0 {
-			return true, vocab.StateEnabled, ""
+			return true, StateEnabled, ""
 		}
 		for _, w := range systemdNotEnabled {
 			if printed == w {
@@ -219,9 +219,9 @@ func (s *Service) enabled(a detect.Answer) (bool, string, string) {
 	}
 	switch code {
 	case 0:
-		return true, vocab.StateEnabled, ""
+		return true, StateEnabled, ""
 	case 1:
-		return false, vocab.StateDisabled, ""
+		return false, StateDisabled, ""
 	case 2:
 		return false, "", "/etc/runlevels is not a directory: Zap can't tell whether " + s.Name + " is enabled (is this an OpenRC host?)"
 	}
@@ -239,7 +239,7 @@ func (s *Service) running(a detect.Answer) (bool, string, string) {
 	if s.Manager == vocab.ManagerSystemd {
 		switch code {
 		case 0:
-			return true, vocab.StateRunning, ""
+			return true, StateRunning, ""
 		case 3:
 			if printed := strings.TrimSpace(a.Output); word.MatchString(printed) {
 				return false, printed, ""
@@ -252,11 +252,11 @@ func (s *Service) running(a detect.Answer) (bool, string, string) {
 	}
 	switch code {
 	case 0:
-		return true, vocab.StateRunning, ""
+		return true, StateRunning, ""
 	case 3:
-		return false, vocab.StateStopped, ""
+		return false, StateStopped, ""
 	case 32:
-		return false, vocab.StateCrashed, ""
+		return false, StateCrashed, ""
 	case 64:
 		return false, "", fmt.Sprintf("%s says the service is unsupervised: its supervise-daemon died, and its daemon may still be running; check for the daemon, and run rc-service %s zap by hand", what, s.Name)
 	}

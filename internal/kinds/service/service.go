@@ -2,18 +2,21 @@
 // running or stopped, restarted or reloaded when what it depends on
 // changes. Its wire form is pkg/declaration/kind_service.go; here are its
 // reads (Service: systemd's or OpenRC's own queries), its steps, its
-// preview lines and their tests. Which changes fire it, and what it owes
+// preview lines, the names its steps and reads share (names.go), its
+// operations' scripts (scripts/svc-*.sh and the part they share,
+// scripts/lib/svc-args.sh, which Kind hands internal/ops), their wording
+// (words.go) and their tests; the scripts' own tests run with
+// internal/ops' (svc_test.go). Which changes fire it, and what it owes
 // from an earlier run, is the planner's trigger model
-// (internal/planner/triggers.go), which hands its steps the trigger; so
-// the names of its operations and drift (vocab.OpSvc*, the pending-trigger
-// ledger's, vocab.FieldEnabled, ...), which that model and the executor
-// share, stay in internal/vocab, its scripts (svc-*.sh) in
-// internal/ops/scripts, and their wording in internal/ops/opcmd's Forms,
-// the one table a package's, a service's and ufw's operations are worded
-// by. internal/kinds lists Kind.
+// (internal/planner/triggers.go), which hands its steps the trigger
+// (kind.Planned's Trigger) and marks what is owed with the pending-trigger
+// ledger; so the ledger's operations and scripts (vocab.OpLedgerMark,
+// ledger-*.sh) and the managers' names, which the planner shares, stay in
+// internal/vocab and internal/ops/scripts. internal/kinds lists Kind.
 package service
 
 import (
+	"embed"
 	"errors"
 	"fmt"
 	"strings"
@@ -26,7 +29,10 @@ import (
 )
 
 // Kind is the service kind, as root.
-var Kind = kind.Def[*declaration.Service]{Name: declaration.KindService, Read: NewService, Plan: steps, Show: preview, As: plan.Root, Doc: doc}
+var Kind = kind.Def[*declaration.Service]{Name: declaration.KindService, Read: NewService, Plan: steps, Show: preview, As: plan.Root, Ops: scripts, Word: words, Doc: doc}
+
+//go:embed scripts/*.sh scripts/lib/*.sh
+var scripts embed.FS
 
 // verb is one thing the change does to the service, and how a note says it
 // where the manager has no backend.
@@ -48,7 +54,7 @@ func steps(s *declaration.Service, at kind.Planned) ([]plan.Step, error) {
 	switch manager {
 	case vocab.ManagerSystemd, vocab.ManagerOpenRC:
 		for _, v := range verbs {
-			steps = append(steps, plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: v.name, Args: []string{manager, s.Service}, Privilege: plan.Root, Timeout: vocab.ServiceOpTimeout}})
+			steps = append(steps, plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: v.name, Args: []string{manager, s.Service}, Privilege: plan.Root, Timeout: OpTimeout}})
 		}
 		if at.Trigger != nil {
 			steps = append(steps, plan.Step{Type: plan.StepOp, Op: &plan.Op{Name: vocab.OpLedgerClear, Args: []string{s.Service}, Privilege: plan.Root, Timeout: vocab.LedgerOpTimeout}})
@@ -69,28 +75,28 @@ func verbsOf(s *declaration.Service, manager string, at kind.Planned) ([]verb, e
 	// A service declared stopped owes nothing (it starts on the new state):
 	// a marker an older config left for it is only cleared.
 	if tr := at.Trigger; tr != nil && (s.Running == nil || *s.Running) {
-		trigger := vocab.OpSvcRestart
+		trigger := OpRestart
 		if tr.Action == observation.Reload {
-			trigger = vocab.OpSvcReload
+			trigger = OpReload
 		}
 		verbs = append(verbs, verb{trigger, string(tr.Action) + " " + s.Service + " if it is running"})
 	}
 	for _, d := range at.Drift {
 		switch d.Field {
-		case vocab.FieldEnabled:
-			if d.Desired == vocab.StateEnabled {
-				verbs = append(verbs, verb{vocab.OpSvcEnable, "enable " + s.Service + " at boot"})
+		case FieldEnabled:
+			if d.Desired == StateEnabled {
+				verbs = append(verbs, verb{OpEnable, "enable " + s.Service + " at boot"})
 			} else {
-				verbs = append(verbs, verb{vocab.OpSvcDisable, "disable " + s.Service + " at boot"})
+				verbs = append(verbs, verb{OpDisable, "disable " + s.Service + " at boot"})
 			}
-		case vocab.FieldRunning:
-			if d.Desired == vocab.StateRunning {
-				if manager == vocab.ManagerOpenRC && d.Observed == vocab.StateCrashed {
-					verbs = append(verbs, verb{vocab.OpSvcZap, "reset " + s.Service + ", which crashed"})
+		case FieldRunning:
+			if d.Desired == StateRunning {
+				if manager == vocab.ManagerOpenRC && d.Observed == StateCrashed {
+					verbs = append(verbs, verb{OpZap, "reset " + s.Service + ", which crashed"})
 				}
-				verbs = append(verbs, verb{vocab.OpSvcStart, "start " + s.Service})
+				verbs = append(verbs, verb{OpStart, "start " + s.Service})
 			} else {
-				verbs = append(verbs, verb{vocab.OpSvcStop, "stop " + s.Service})
+				verbs = append(verbs, verb{OpStop, "stop " + s.Service})
 			}
 		default:
 			return nil, fmt.Errorf("drift: a service has no field %q", d.Field)

@@ -1,80 +1,47 @@
 // Package opcmd words Zap's operations for a plan's = step and a report's
 // step line (internal/render's OpSummary, internal/execute's Summary):
 // Word is the one place an operation is worded by its name, so neither
-// caller names one. A package or service operation reads as the commands
-// it runs, word for word as its script (internal/ops/scripts) runs them,
-// less the script's own checks of its arguments:
+// caller names one. A package operation reads as the commands it runs,
+// word for word as its script (internal/ops/scripts) runs them, less the
+// script's own checks of its arguments:
 //
 //	pkg-update-apt              apt-get update -q -o DPkg::Lock::Timeout=120
-//	svc-enable systemd chrony   systemctl enable -- chrony
-//	svc-reload systemd nginx    systemctl daemon-reload; systemctl try-reload-or-restart -- nginx
-//	svc-reload openrc httpd     rc-service --ifstarted httpd reload
+//	pkg-install-apk curl        apk add -- curl
 //
 // Each runs as root, so a plan shows it under an explicit sudo
-// (DescribeSudo): sudo systemctl enable -- chrony.
+// (DescribeSudo): sudo apk add -- curl.
 //
 // The table below is the one place that wording lives; its test checks
 // that each command, as written here with the script's variables, is in its
-// script's text, so the two can't drift apart. The package and service
-// operations are worded here, not in their kinds' folders, because the
-// planner batches every package's installs and the trigger model orders
-// service operations for every kind that triggers one. The other
-// operations with words of their own (an installer, a user's keys, a
-// database's, a verify's path check, a ufw operation) are worded by their
-// kinds (kind.Def's Word), which internal/kinds registers here (Register,
-// words.go). The package imports only the contracts, so internal/render
-// and internal/execute read the wording without the scripts.
+// script's text, so the two can't drift apart. The package operations are
+// worded here, not in the package kind's folder, because the planner
+// batches every package's installs into them. The other operations with
+// words of their own (a service's, an installer's, a user's keys', a
+// database's, a verify's path check, a ufw operation's) are worded by
+// their kinds (kind.Def's Word), which internal/kinds registers here
+// (Register, words.go). The package imports only the contracts, so
+// internal/render and internal/execute read the wording without the
+// scripts.
 package opcmd
 
 import "strings"
 
-// Forms holds, for each operation, and for a service's operation each
-// manager, the commands its script runs in order, as the script's text
-// writes them: "$@" stands for the operation's arguments (a package
-// batch's names), "$svc" for the service, and "${rl##*/}" for a runlevel.
-// A command's text is found in the script with its line continuations
-// joined (see Normalize).
-var Forms = map[string]map[string][]string{
-	"pkg-update-apt": {"": {`apt-get update -q -o DPkg::Lock::Timeout=120`}},
-	"pkg-install-apt": {"": {`apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=120 ` +
-		`-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold -- "$@"`}},
-	"pkg-update-apk":  {"": {`apk update`}},
-	"pkg-install-apk": {"": {`apk add -- "$@"`}},
-	"svc-enable": {
-		"systemd": {`systemctl enable -- "$svc"`},
-		"openrc":  {`rc-update add "$svc" default`},
-	},
-	"svc-disable": {
-		"systemd": {`systemctl disable -- "$svc"`},
-		"openrc":  {`rc-update del "$svc" "${rl##*/}"`},
-	},
-	"svc-start": {
-		"systemd": {`systemctl start -- "$svc"`},
-		"openrc":  {`rc-service "$svc" start`},
-	},
-	"svc-stop": {
-		"systemd": {`systemctl stop -- "$svc"`},
-		"openrc":  {`rc-service "$svc" stop`},
-	},
-	"svc-restart": {
-		"systemd": {`systemctl daemon-reload`, `systemctl try-restart -- "$svc"`},
-		"openrc":  {`rc-service --ifstarted "$svc" restart`},
-	},
-	"svc-reload": {
-		"systemd": {`systemctl daemon-reload`, `systemctl try-reload-or-restart -- "$svc"`},
-		"openrc":  {`rc-service --ifstarted "$svc" reload`},
-	},
-	"svc-zap": {
-		"openrc": {`rc-service "$svc" zap`},
-	},
+// Forms holds, for each package operation, the commands its script runs
+// in order, as the script's text writes them: "$@" stands for the
+// operation's arguments (a package batch's names). A command's text is
+// found in the script with its line continuations joined (see Normalize).
+var Forms = map[string][]string{
+	"pkg-update-apt": {`apt-get update -q -o DPkg::Lock::Timeout=120`},
+	"pkg-install-apt": {`apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=120 ` +
+		`-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold -- "$@"`},
+	"pkg-update-apk":  {`apk update`},
+	"pkg-install-apk": {`apk add -- "$@"`},
 }
 
-// Describe returns the commands the operation name runs with args, joined
-// by "; ", and whether it knows them: a package operation's with its
-// names, a service operation's (args MANAGER SERVICE) with the manager's
-// commands for the service. An argument that isn't one plain shell word
-// is shown single-quoted. svc-disable on OpenRC runs its rc-update del
-// once for each runlevel that holds the service, which the wording says.
+// Describe returns the commands the package operation name runs with
+// args, its names, joined by "; ", and whether it knows them (an update
+// takes no names, an install one or more). A name that isn't one plain
+// shell word is shown single-quoted.
 func Describe(name string, args []string) (string, bool) {
 	return describe(name, args, "")
 }
@@ -83,47 +50,27 @@ func Describe(name string, args []string) (string, bool) {
 // plan shows the commands of an operation that runs as root: the same for
 // a root login and a sudoer (targets.md).
 //
-//	sudo systemctl daemon-reload; sudo systemctl try-reload-or-restart -- nginx
+//	sudo apt-get update -q -o DPkg::Lock::Timeout=120
 func DescribeSudo(name string, args []string) (string, bool) {
 	return describe(name, args, "sudo ")
 }
 
 // describe is Describe with prefix before each command.
 func describe(name string, args []string, prefix string) (string, bool) {
-	byManager, ok := Forms[name]
-	if !ok {
+	cmds, ok := Forms[name]
+	if !ok || strings.HasPrefix(name, "pkg-install-") != (len(args) > 0) {
 		return "", false
 	}
-	var cmds []string
-	var repl *strings.Replacer
-	suffix := ""
-	if strings.HasPrefix(name, "pkg-") {
-		cmds = byManager[""]
-		if strings.HasPrefix(name, "pkg-install-") != (len(args) > 0) {
-			return "", false
-		}
-		words := make([]string, len(args))
-		for i, a := range args {
-			words[i] = Quote(a)
-		}
-		repl = strings.NewReplacer(`"$@"`, strings.Join(words, " "))
-	} else {
-		if len(args) != 2 {
-			return "", false
-		}
-		if cmds, ok = byManager[args[0]]; !ok {
-			return "", false
-		}
-		repl = strings.NewReplacer(`"$svc"`, Quote(args[1]), `"${rl##*/}"`, "RUNLEVEL")
-		if name == "svc-disable" && args[0] == "openrc" {
-			suffix = ", for each RUNLEVEL that holds it"
-		}
+	words := make([]string, len(args))
+	for i, a := range args {
+		words[i] = Quote(a)
 	}
+	repl := strings.NewReplacer(`"$@"`, strings.Join(words, " "))
 	out := make([]string, len(cmds))
 	for i, c := range cmds {
 		out[i] = prefix + repl.Replace(c)
 	}
-	return strings.Join(out, "; ") + suffix, true
+	return strings.Join(out, "; "), true
 }
 
 // Quote is s as one shell word: as it is when it holds only letters,

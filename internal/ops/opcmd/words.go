@@ -36,11 +36,11 @@ var own = map[plan.OpName]func(op *plan.Op) (Words, bool){}
 //	svc-enable systemd chrony     sudo systemctl enable -- chrony          (as root, no path)
 //	svc-enable systemd chrony     systemctl enable -- chrony               + (as ACCOUNT), not as root
 //
-// The installer's, a user's keys', a verify's and a ufw operation's words
-// are their kinds' (kind.Def's Word, registered here by internal/kinds). A
-// package or service operation (Forms) has its words only without a path;
-// as root each command carries its sudo (DescribeSudo), else the caller
-// names the account (Describe).
+// A service's, the installer's, a user's keys', a verify's and a ufw
+// operation's words are their kinds' (kind.Def's Word, registered here by
+// internal/kinds). A package operation (Forms) has its words only without
+// a path; as root each command carries its sudo (DescribeSudo), else the
+// caller names the account (Describe).
 func Word(op *plan.Op) (Words, bool) {
 	if f, ok := own[op.Name]; ok {
 		return f(op)

@@ -2,6 +2,7 @@ package refdoc
 
 import (
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -67,12 +68,16 @@ func TestEveryPageHasItsParts(t *testing.T) {
 			}
 		}
 		for _, s := range p.Sections {
-			if s.Title == "Example" && !((strings.Contains(s.Text, "```ts\nexport default (zap) => {") || strings.Contains(s.Text, "```ts converge\nexport default (zap) => {")) && strings.Contains(s.Text, p.Call+"(")) {
+			if s.Title == "Example" && !(wholeExample.MatchString(s.Text) && strings.Contains(s.Text, p.Call+"(")) {
 				t.Errorf("%s: the example is not a whole config (a ts block, export default (zap) => {...}) calling %s", p.Name, p.Call)
 			}
 		}
 	}
 }
+
+// wholeExample opens a whole config's ts block, fenced as TestDocExamples
+// (cmd/zap) reads it: evaluated only, converged here, or on a lab host.
+var wholeExample = regexp.MustCompile("```ts(| converge| lab| lab=[a-z]+)\nexport default \\(zap\\) => \\{")
 
 // TestEveryKindIsListed: each kind this zap acts on has a page, and those
 // with a folder have their prose.

@@ -7,7 +7,9 @@
 // names, TypeScript types, whether they are required, and the rule a field's
 // doc comment states) come from the schema (internal/schema and the doc
 // comments of pkg/declaration it keeps in docs.json, the words ts/types.ts
-// carries too). The prose (the one line the kind is listed by, what it is,
+// carries too); a type is spelled out where it names an enumeration or a
+// union types.ts writes by hand (a user's sudo, a firewall's allow rule),
+// read from types.ts itself (unions.go). The prose (the one line the kind is listed by, what it is,
 // a whole example config, what detection reads, and the steps an apply
 // runs) is the kind's doc.md in its folder (kind.Def's Doc), and for the
 // target and the deploy block target.md and deploy.md here.
@@ -195,30 +197,14 @@ func fields(t reflect.Type, prefix string) []Field {
 }
 
 // named are the TypeScript names of enumerations a field's type may be
-// given by, spelled out so a page needs no types.ts beside it.
+// given by, spelled out from the declaration's own lists (spelled) so a
+// page needs no types.ts beside it.
 var named = map[string][]string{
 	"PackageManager": declaration.PackageManagers,
 	"ServiceManager": declaration.ServiceManagers,
 	"Policy":         declaration.Policies,
 	"TemplateKind":   declaration.TemplateKinds,
 	"SudoMode":       declaration.SudoModes,
-}
-
-// spelled is a TypeScript type with each name of named spelled out.
-func spelled(ts string) string {
-	for name, vs := range named {
-		q := make([]string, len(vs))
-		for i, v := range vs {
-			q[i] = "'" + v + "'"
-		}
-		union := strings.Join(q, " | ")
-		if ts == name {
-			return union
-		}
-		ts = strings.ReplaceAll(ts, "<"+name+">", "<"+union+">")
-		ts = strings.ReplaceAll(ts, ", "+name+">", ", "+union+">")
-	}
-	return ts
 }
 
 // oneLine joins a doc's lines.

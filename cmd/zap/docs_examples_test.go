@@ -46,8 +46,9 @@ var labNeeds = map[string]string{
 	"openrc":  "root, debootstrap, apt-cacher-ng, iproute2 and ssh-keygen",
 }
 
-// labTargetRef is how a lab example's target names labTarget.
-var labTargetRef = regexp.MustCompile(`zap\.target\(\{\s*host: '` + regexp.QuoteMeta(labTarget) + `',\s*user: '` + labUser + `'`)
+// labTargetRef is how a lab example's target names labTarget: as written,
+// or by a reference (host: zap.env('NAME')) the test sets to it.
+var labTargetRef = regexp.MustCompile(`zap\.target\(\{\s*host: (?:'` + regexp.QuoteMeta(labTarget) + `'|zap\.env\('([A-Za-z_][A-Za-z0-9_]*)'\)),\s*user: '` + labUser + `'`)
 
 // envRef is a reference a config writes: zap.env('NAME').
 var envRef = regexp.MustCompile(`zap\.env\('([A-Za-z_][A-Za-z0-9_]*)'\)`)
@@ -176,7 +177,7 @@ func TestDocExamples(t *testing.T) {
 					t.Errorf("%s:%d: a ts block is fenced converge (this machine) or lab, not both", ex.file, ex.line)
 				}
 				if !labTargetRef.MatchString(ex.code) {
-					t.Errorf("%s:%d: a lab example's target is zap.target({host: '%s', user: '%s', ...}), the host the test makes of a lab host", ex.file, ex.line, labTarget, labUser)
+					t.Errorf("%s:%d: a lab example's target is zap.target({host: '%s' (or zap.env('NAME')), user: '%s', ...}), the host the test makes of a lab host", ex.file, ex.line, labTarget, labUser)
 				}
 				labs[ex.lab] = append(labs[ex.lab], ex)
 				continue
@@ -231,6 +232,9 @@ func labScript(kind string, exs []example) string {
 	fmt.Fprintf(&b, "[!lab:%s] skip 'needs %s to run %s lab host'\n", kind, labNeeds[kind], map[string]string{"systemd": "a systemd", "openrc": "an OpenRC"}[kind])
 	fmt.Fprintf(&b, "lab start %s:%s\n", kind, labTarget)
 	fmt.Fprintf(&b, "lab exec sh -c 'useradd -m -s /bin/sh -p \"*\" %[1]s && install -d -m 700 -o %[1]s -g %[1]s /home/%[1]s/.ssh && install -m 600 -o %[1]s -g %[1]s /home/zaptest/.ssh/authorized_keys /home/%[1]s/.ssh/ && echo \"%[1]s ALL=(ALL) NOPASSWD: ALL\" > /etc/sudoers.d/%[1]s && chmod 440 /etc/sudoers.d/%[1]s'\n", labUser)
+	// The host is shared, so each example must still have changes to make
+	// after those before it: one that declares what an earlier one did
+	// reads converged at its dry run, and fails there.
 	for i, ex := range exs {
 		fmt.Fprintf(&b, "\n# %s:%d\n", ex.file, ex.line)
 		fmt.Fprintf(&b, "cd $WORK/ex%d\n", i)
@@ -258,11 +262,20 @@ func exampleSteps(b *strings.Builder, ex example) {
 	b.WriteString("! stderr .\n")
 }
 
-// convergeSteps applies ex: each variable it references set, then a
+// convergeSteps applies ex: each variable it references set (a lab
+// target's host to labTarget), then a
 // preview (changes pending, exit 2) and the wetrun, which reads the target
 // again and exits 0 only when all it applied reads converged.
 func convergeSteps(b *strings.Builder, ex example) {
+	host := ""
+	if m := labTargetRef.FindStringSubmatch(ex.code); ex.lab != "" && m != nil {
+		host = m[1]
+	}
 	for _, m := range envRef.FindAllStringSubmatch(ex.code, -1) {
+		if m[1] == host {
+			fmt.Fprintf(b, "env %s=%s\n", m[1], labTarget)
+			continue
+		}
 		fmt.Fprintf(b, "env %s=example-value\n", m[1])
 	}
 	b.WriteString("runas -code 2 zap apply\n")

@@ -46,9 +46,10 @@ var labNeeds = map[string]string{
 	"openrc":  "root, debootstrap, apt-cacher-ng, iproute2 and ssh-keygen",
 }
 
-// labTargetRef is how a lab example's target names labTarget: as written,
-// or by a reference (host: zap.env('NAME')) the test sets to it.
-var labTargetRef = regexp.MustCompile(`zap\.target\(\{\s*host: (?:'` + regexp.QuoteMeta(labTarget) + `'|zap\.env\('([A-Za-z_][A-Za-z0-9_]*)'\)),\s*user: '` + labUser + `'`)
+// labTargetRef is how a lab example's target names labTarget and
+// labUser: as written, or each by a reference (zap.env('NAME')) the test
+// sets to it.
+var labTargetRef = regexp.MustCompile(`zap\.target\(\{\s*host: (?:'` + regexp.QuoteMeta(labTarget) + `'|zap\.env\('([A-Za-z_][A-Za-z0-9_]*)'\)),\s*user: (?:'` + labUser + `'|zap\.env\('([A-Za-z_][A-Za-z0-9_]*)'\))`)
 
 // envRef is a reference a config writes: zap.env('NAME').
 var envRef = regexp.MustCompile(`zap\.env\('([A-Za-z_][A-Za-z0-9_]*)'\)`)
@@ -177,7 +178,7 @@ func TestDocExamples(t *testing.T) {
 					t.Errorf("%s:%d: a ts block is fenced converge (this machine) or lab, not both", ex.file, ex.line)
 				}
 				if !labTargetRef.MatchString(ex.code) {
-					t.Errorf("%s:%d: a lab example's target is zap.target({host: '%s' (or zap.env('NAME')), user: '%s', ...}), the host the test makes of a lab host", ex.file, ex.line, labTarget, labUser)
+					t.Errorf("%s:%d: a lab example's target is zap.target({host: '%s', user: '%s', ...}) (either may be a zap.env reference), the host the test makes of a lab host", ex.file, ex.line, labTarget, labUser)
 				}
 				labs[ex.lab] = append(labs[ex.lab], ex)
 				continue
@@ -263,20 +264,23 @@ func exampleSteps(b *strings.Builder, ex example) {
 }
 
 // convergeSteps applies ex: each variable it references set (a lab
-// target's host to labTarget), then a
+// target's host and user to labTarget and labUser), then a
 // preview (changes pending, exit 2) and the wetrun, which reads the target
 // again and exits 0 only when all it applied reads converged.
 func convergeSteps(b *strings.Builder, ex example) {
-	host := ""
+	host, user := "", ""
 	if m := labTargetRef.FindStringSubmatch(ex.code); ex.lab != "" && m != nil {
-		host = m[1]
+		host, user = m[1], m[2]
 	}
 	for _, m := range envRef.FindAllStringSubmatch(ex.code, -1) {
-		if m[1] == host {
-			fmt.Fprintf(b, "env %s=%s\n", m[1], labTarget)
-			continue
+		switch v := m[1]; {
+		case v == host:
+			fmt.Fprintf(b, "env %s=%s\n", v, labTarget)
+		case v == user:
+			fmt.Fprintf(b, "env %s=%s\n", v, labUser)
+		default:
+			fmt.Fprintf(b, "env %s=example-value\n", v)
 		}
-		fmt.Fprintf(b, "env %s=example-value\n", m[1])
 	}
 	b.WriteString("runas -code 2 zap apply\n")
 	b.WriteString("runas zap apply --wetrun\n")

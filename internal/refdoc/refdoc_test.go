@@ -150,3 +150,23 @@ func TestDefaultOf(t *testing.T) {
 		}
 	}
 }
+
+// TestTextDropsTheFenceWords: zap doc's page shows an example's fence as
+// plain ts, where docs/kinds/ keeps the words the examples test reads.
+func TestTextDropsTheFenceWords(t *testing.T) {
+	for _, name := range []string{"package", "file"} {
+		p, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !regexp.MustCompile("(?m)^```ts (lab|converge)").MatchString(p.Markdown()) {
+			t.Fatalf("%s's page has no example fenced for a test; pick another kind here", name)
+		}
+		if m := regexp.MustCompile("(?m)^```ts .*$").FindString(p.Text()); m != "" {
+			t.Errorf("zap doc %s shows the fence %q", name, m)
+		}
+		if !strings.Contains(p.Text(), "```ts\nexport default") {
+			t.Errorf("zap doc %s lost its example's fence:\n%s", name, p.Text())
+		}
+	}
+}

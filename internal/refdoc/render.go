@@ -6,8 +6,8 @@ import (
 	"text/tabwriter"
 )
 
-// Markdown is the page as zap doc prints it and docs/kinds/ holds it:
-// markdown that reads as plain text on a terminal too.
+// Markdown is the page as docs/kinds/ holds it: markdown that reads as
+// plain text on a terminal too (zap doc prints Text).
 func (p Page) Markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s (%s)\n\n%s\n", p.Name, p.Call, p.Summary)
@@ -25,6 +25,20 @@ func (p Page) Markdown() string {
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n", s.Title, s.Text)
 	}
 	return b.String()
+}
+
+// Text is the page as zap doc prints it: Markdown, with the words after a
+// fence's language (converge, lab), which say how TestDocExamples runs an
+// example in docs/kinds/, left off, since a reader copying the example has
+// no use for them.
+func (p Page) Text() string {
+	lines := strings.Split(p.Markdown(), "\n")
+	for i, l := range lines {
+		if rest, ok := strings.CutPrefix(l, "```ts "); ok && rest != "" {
+			lines[i] = "```ts"
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // terms are a field's type, whether it is required, when it is read, and

@@ -64,7 +64,7 @@ Exit status: 0 printed; 2 no such name (the closest one is named).`,
 			if *asJSON {
 				return a.docJSON(map[string]any{"format": docFormat, "page": p})
 			}
-			return a.page(p.Markdown())
+			return a.page(p.Text())
 		},
 	}
 }

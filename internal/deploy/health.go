@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/zap-go/zap/internal/execute"
@@ -19,8 +21,9 @@ import (
 	"github.com/zap-go/zap/pkg/events"
 )
 
-// attemptLimit bounds one health request.
-const attemptLimit = 10 * time.Second
+// attemptLimit bounds one health request (a variable so a test can
+// shorten it).
+var attemptLimit = 10 * time.Second
 
 // Outcome is how a poll ended: the last HTTP status (0 for no answer), and
 // the last error when there was no answer.
@@ -34,9 +37,73 @@ type Outcome struct {
 // Err is nil for a 2xx, else why the check failed, naming its URL.
 func (o Outcome) Err() error {
 	if why := o.why(); why != "" {
-		return errors.New(o.URL + " " + why)
+		return o.coded(o.URL + " " + why)
 	}
 	return nil
+}
+
+// stepErr is nil for a 2xx, else why the check failed without its URL:
+// the check step's error, whose summary names the URL.
+func (o Outcome) stepErr() error {
+	if why := o.why(); why != "" {
+		return o.coded(why)
+	}
+	return nil
+}
+
+// checkError is a failed check's error: text says what the URL answered
+// or why it didn't, and the last connection error stays beneath it,
+// unwrapped, so what classifies it sees the error and not its text.
+type checkError struct {
+	text string
+	err  error
+}
+
+func (e *checkError) Error() string { return e.text }
+func (e *checkError) Unwrap() error { return e.err }
+
+// coded is text as a failed check's error, with the triage code the
+// outcome has (code) over the last connection error.
+func (o Outcome) coded(text string) error {
+	return &execute.CodedError{Code: o.code(), Err: &checkError{text: text, err: o.LastErr}}
+}
+
+// code is a failed check's triage code (cli.md: retry, or fix first).
+// The last HTTP status decides when there was one (Poll):
+//   - 502, 504 and 429 are transient: a proxy in front that couldn't
+//     reach the app or had no answer from it in time (the refused
+//     connection and the timeout below, one hop further), or the app
+//     asking to be asked later;
+//   - any other status is permanent: the release itself answered, every
+//     attempt, that it isn't healthy, a 503 included (deploy.md: the
+//     convention for a schema that doesn't match the code, or a database
+//     it can't reach), and a 3xx, which is never followed; deploying the
+//     same release again answers the same until something is fixed.
+//
+// With no answer: a timeout (the attempt's bound, attemptLimit, or the
+// run's deadline) and a connection refused or reset (the app not up yet,
+// or restarting) are transient, as cli.md holds a timeout to be; a
+// certificate this machine doesn't trust is permanent (a real
+// certificate, or SSL_CERT_FILE naming its CA, fixes it); anything else
+// is left to execute.Classify, which reads the error beneath.
+func (o Outcome) code() events.Code {
+	var cv *tls.CertificateVerificationError
+	var ne net.Error
+	switch {
+	case o.Status == http.StatusBadGateway, o.Status == http.StatusGatewayTimeout, o.Status == http.StatusTooManyRequests:
+		return events.Transient
+	case o.Status != 0:
+		return events.Permanent
+	case o.LastErr == nil:
+		return events.Permanent
+	case errors.As(o.LastErr, &cv):
+		return events.Permanent
+	case errors.Is(o.LastErr, context.DeadlineExceeded), errors.As(o.LastErr, &ne) && ne.Timeout(),
+		errors.Is(o.LastErr, syscall.ECONNREFUSED), errors.Is(o.LastErr, syscall.ECONNRESET):
+		return events.Transient
+	}
+	code, _, _ := execute.Classify(o.LastErr)
+	return code
 }
 
 // why is "" for a 2xx, else why the check failed, without its URL: what

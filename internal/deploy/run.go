@@ -194,10 +194,7 @@ func (r *Runner) check(ctx context.Context, id, url string, c *deployplan.Check,
 			r.Warn(reason)
 			return &execute.SkipError{Reason: reason}
 		}
-		if why := o.why(); why != "" {
-			return errors.New(why)
-		}
-		return nil
+		return o.stepErr()
 	}})
 	var skip *execute.SkipError
 	switch {

@@ -1,0 +1,164 @@
+package deploy
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/zap-go/zap/internal/execute"
+	"github.com/zap-go/zap/internal/localops"
+	"github.com/zap-go/zap/internal/mask"
+	"github.com/zap-go/zap/pkg/declaration"
+	"github.com/zap-go/zap/pkg/deployplan"
+	"github.com/zap-go/zap/pkg/events"
+)
+
+// TestACheckFailureIsCodedByWhatHappened: a failed health check, polled
+// for real at a listener on 127.0.0.1, is coded by what its URL did, not
+// always permanent: no answer within the attempt's bound, and a refused or
+// reset connection, are transient; a 502 from a proxy is transient; a 500
+// or a 503 from the release is permanent, as is a certificate this machine
+// doesn't trust. The step's error text is what it was (a Go client's
+// error beneath names the URL again, as it did).
+func TestACheckFailureIsCodedByWhatHappened(t *testing.T) {
+	status := func(code int) string {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(code) }))
+		t.Cleanup(srv.Close)
+		return srv.URL + "/health"
+	}
+	for _, c := range []struct {
+		name string
+		url  func(t *testing.T) string
+		code events.Code
+		text string
+	}{
+		{"timeout", silentURL, events.Transient, "didn't answer after 1 attempt(s): "},
+		{"refused", refusedURL, events.Transient, "didn't answer after 1 attempt(s): "},
+		{"reset", resetURL, events.Transient, "didn't answer after 1 attempt(s): "},
+		{"500", func(*testing.T) string { return status(500) }, events.Permanent, "answered 500 after 1 attempt(s)"},
+		{"503", func(*testing.T) string { return status(503) }, events.Permanent, "answered 503 after 1 attempt(s)"},
+		{"502", func(*testing.T) string { return status(502) }, events.Transient, "answered 502 after 1 attempt(s)"},
+		{"untrusted certificate", func(t *testing.T) string {
+			srv := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+			srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the handshake's refusal is the point
+			srv.StartTLS()
+			t.Cleanup(srv.Close)
+			return srv.URL + "/health"
+		}, events.Permanent, "certificate"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			url := c.url(t)
+			failed, err := runCheck(t, url)
+			if failed == nil {
+				t.Fatalf("no step_failed event (the run's error: %v)", err)
+			}
+			if failed.Code != c.code {
+				t.Errorf("code %q, want %q (error %q)", failed.Code, c.code, failed.Error)
+			}
+			if want := "health: " + url + " failed: "; !strings.HasPrefix(failed.Error, want) || !strings.Contains(failed.Error, c.text) {
+				t.Errorf("error %q, want %q and %q", failed.Error, want, c.text)
+			}
+			if code, _, _ := execute.Classify(err); code != c.code {
+				t.Errorf("the run's failure %v is coded %q, want %q", err, code, c.code)
+			}
+		})
+	}
+}
+
+// runCheck runs a plan's health check of url (one attempt, nothing to
+// roll back to) with the real poll, and returns its step_failed event.
+func runCheck(t *testing.T, url string) (*events.Event, error) {
+	t.Helper()
+	p := &deployplan.Plan{Path: t.TempDir(), Source: deployplan.Source{Version: "aaaaaaaaaaaa"},
+		Steps: deployplan.Steps{Health: &deployplan.Check{URL: declaration.Lit(url), Attempts: 1, IntervalMS: 1}}}
+	var evs bytes.Buffer
+	local := localops.New(os.Environ())
+	r := &Runner{Plan: p, Target: local, Local: local, Events: &evs, Mask: &mask.Masker{},
+		URLs: URLs{Health: url}, Warn: func(string) {}}
+	r.here = &execute.Runner{Host: local, Events: &evs, Mask: r.Mask}
+	r.there = &execute.Runner{Host: local, Events: &evs, Mask: r.Mask}
+	err := r.check(context.Background(), "health", url, p.Steps.Health, false)
+	for _, l := range strings.Split(strings.TrimSpace(evs.String()), "\n") {
+		e, rerr := events.Read([]byte(l))
+		if rerr != nil {
+			t.Fatalf("event %q: %v", l, rerr)
+		}
+		if e.Event == events.StepFailed {
+			return e, err
+		}
+	}
+	return nil, err
+}
+
+// silentURL is a URL on a listener that takes the connection and never
+// answers, with the attempt's bound shortened for the test.
+func silentURL(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			t.Cleanup(func() { c.Close() })
+		}
+	}()
+	old := attemptLimit
+	attemptLimit = 200 * time.Millisecond
+	t.Cleanup(func() { attemptLimit = old })
+	return "http://" + l.Addr().String() + "/health"
+}
+
+// refusedURL is a URL on a port of 127.0.0.1 held bound and unlistened to
+// the test's end, so nothing listens there and a connection is refused.
+func refusedURL(t *testing.T) string {
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Close(fd) })
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("http://127.0.0.1:%d/health", sa.(*syscall.SockaddrInet4).Port)
+}
+
+// resetURL is a URL on a listener that reads the request and resets the
+// connection (SO_LINGER 0) instead of answering.
+func resetURL(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Read(make([]byte, 4096))
+			c.(*net.TCPConn).SetLinger(0)
+			c.Close()
+		}
+	}()
+	return "http://" + l.Addr().String() + "/health"
+}

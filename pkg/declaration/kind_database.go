@@ -59,7 +59,7 @@ func (x *Database) CheckForm() *Finding {
 	if why, bad := refusedMethods[a.Method]; bad {
 		return fieldf("auth.method", "%q is refused: %s", a.Method, why)
 	}
-	if a.Method != "" && !slices.Contains([]string{"scram-sha-256", "md5", "password", "gss", "pam", "reject", "ident"}, a.Method) {
+	if a.Method != "" && !slices.Contains(DatabaseAuthMethods, a.Method) {
 		return fieldf("auth.method", "%q is not a pg_hba auth method", a.Method)
 	}
 	return nil

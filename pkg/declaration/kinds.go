@@ -84,7 +84,11 @@ var (
 	Policies         = []string{"allow", "deny", "reject"}
 	Protocols        = []string{"tcp", "udp", "any"}
 	SudoModes        = []string{"nopasswd", "password"}
-	FileTypes        = []string{"file", "directory"}
+	// DatabaseAuthMethods are the pg_hba.conf methods a database's auth may
+	// name: the check refuses any other, and ts/types.ts's
+	// DatabaseAuthMethod is generated from this list.
+	DatabaseAuthMethods = []string{"scram-sha-256", "md5", "password", "gss", "ident", "pam", "reject"}
+	FileTypes           = []string{"file", "directory"}
 	// TemplateKinds are the forms a template variable's rendered value can
 	// be held to (resources.md, template): domain is a DNS name (letters,
 	// digits, . and -), port a number 1 to 65535, word one word of letters,

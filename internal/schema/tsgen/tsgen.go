@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/zap-go/zap/internal/schema"
+	"github.com/zap-go/zap/pkg/declaration"
 )
 
 // names are the TypeScript names of structs not named as in Go. A kind's
@@ -36,6 +37,21 @@ var names = map[string]string{
 // handWritten are the structs whose TypeScript type types.ts writes by hand,
 // a union the schema can't say: a field holding one names it in its ts tag.
 var handWritten = map[string]bool{"Target": true, "Extract": true, "SSHKeys": true}
+
+// enums are the string unions types.ts names, each made from the list the
+// declaration's check refuses a value outside of, so the two can't drift.
+var enums = []struct {
+	name   string
+	doc    []string
+	values []string
+}{
+	{"SudoMode", []string{"A sudo mode: with or without the user's password."}, declaration.SudoModes},
+	{"DatabaseAuthMethod", []string{
+		"A pg_hba.conf authentication method Zap can write on a plain TCP host",
+		"line. trust, peer, cert, ldap, radius, sspi and bsd are refused.",
+	}, declaration.DatabaseAuthMethods},
+	{"Policy", []string{"A default firewall policy."}, declaration.Policies},
+}
 
 // decl is one generated declaration of types.ts.
 type decl struct {
@@ -114,6 +130,12 @@ func Decls() ([]decl, error) {
 			continue
 		}
 		out = append(out, decl{g.name, g.iface(g.name, described(s.Type.Name(), schema.TypeDoc(s.Type)), nil, "")})
+	}
+	for _, e := range enums {
+		var b bytes.Buffer
+		comment(&b, "", e.doc)
+		fmt.Fprintf(&b, "export type %s = %s;\n", e.name, literals(e.values))
+		out = append(out, decl{e.name, b.String()})
 	}
 	return out, nil
 }
@@ -242,11 +264,7 @@ func tsType(f *schema.Field) string {
 		return "Record<string, " + elemType(f.Elem, f.ElemType) + ">"
 	case schema.String:
 		if len(f.Enum) > 0 {
-			q := make([]string, len(f.Enum))
-			for i, e := range f.Enum {
-				q[i] = "'" + e + "'"
-			}
-			return strings.Join(q, " | ")
+			return literals(f.Enum)
 		}
 	}
 	t := f.Type
@@ -254,6 +272,15 @@ func tsType(f *schema.Field) string {
 		t = t.Elem()
 	}
 	return elemType(f.Shape, t)
+}
+
+// literals is a string union of values: 'a' | 'b'.
+func literals(values []string) string {
+	q := make([]string, len(values))
+	for i, v := range values {
+		q[i] = "'" + v + "'"
+	}
+	return strings.Join(q, " | ")
 }
 
 func elemType(sh schema.Shape, t reflect.Type) string {

@@ -75,9 +75,29 @@ func TestACheckFailureIsCodedByWhatHappened(t *testing.T) {
 	}
 }
 
+// TestAReadinessFailureIsCodedToo: the readiness check is coded as the
+// health check is: a refused connection transient, a 503 permanent.
+func TestAReadinessFailureIsCodedToo(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(503) }))
+	defer srv.Close()
+	for url, want := range map[string]events.Code{refusedURL(t): events.Transient, srv.URL + "/ready": events.Permanent} {
+		failed, err := runCheckAs(t, "ready", url)
+		if failed == nil || failed.ID != "ready" || failed.Code != want || !strings.HasPrefix(failed.Error, "readiness: "+url+" failed: ") {
+			t.Errorf("%s: step_failed %+v (the run's error %v), want the ready step's, coded %q", url, failed, err, want)
+		}
+	}
+}
+
 // runCheck runs a plan's health check of url (one attempt, nothing to
 // roll back to) with the real poll, and returns its step_failed event.
 func runCheck(t *testing.T, url string) (*events.Event, error) {
+	t.Helper()
+	return runCheckAs(t, "health", url)
+}
+
+// runCheckAs runs the check id (health, or ready for the readiness check)
+// of url as runCheck does.
+func runCheckAs(t *testing.T, id, url string) (*events.Event, error) {
 	t.Helper()
 	p := &deployplan.Plan{Path: t.TempDir(), Source: deployplan.Source{Version: "aaaaaaaaaaaa"},
 		Steps: deployplan.Steps{Health: &deployplan.Check{URL: declaration.Lit(url), Attempts: 1, IntervalMS: 1}}}
@@ -87,7 +107,7 @@ func runCheck(t *testing.T, url string) (*events.Event, error) {
 		URLs: URLs{Health: url}, Warn: func(string) {}}
 	r.here = &execute.Runner{Host: local, Events: &evs, Mask: r.Mask}
 	r.there = &execute.Runner{Host: local, Events: &evs, Mask: r.Mask}
-	err := r.check(context.Background(), "health", url, p.Steps.Health, false)
+	err := r.check(context.Background(), id, url, p.Steps.Health, id == "ready")
 	for _, l := range strings.Split(strings.TrimSpace(evs.String()), "\n") {
 		e, rerr := events.Read([]byte(l))
 		if rerr != nil {

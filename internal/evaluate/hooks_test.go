@@ -1,0 +1,109 @@
+package evaluate
+
+import (
+	"sort"
+	"testing"
+
+	"github.com/zap-go/zap/pkg/declaration"
+)
+
+// hookForms are, for each hook, a declaration taking the hooked field's
+// value X, each form ts/types.ts's type of the field allows (accepted) and
+// forms it does not (refused). tsgen's TestHookTypes pins those types' text.
+var hookForms = map[string]struct {
+	decl              string
+	accepted, refused []string
+}{
+	// Sudo = SudoMode | { mode: SudoMode; commands: string[] } | false
+	"sudo": {
+		decl:     `zap.user({id: 'u', username: 'u', sudo: X})`,
+		accepted: append(quoted(declaration.SudoModes), `false`, `{mode: 'nopasswd', commands: ['/bin/ls']}`, `{mode: 'password', commands: ['/bin/ls', '/bin/cat']}`),
+		// commands: [] is refused though string[] allows it: the grant of
+		// every command is the mode alone.
+		refused: []string{`true`, `'sometimes'`, `{mode: 'nopasswd'}`, `{commands: ['/bin/ls']}`, `{mode: 'sometimes', commands: []}`, `{mode: 'nopasswd', commands: ['/bin/ls'], x: 1}`, `1`, `['nopasswd']`},
+	},
+	// AllowRule[], AllowRule = string | { port: number; proto?: Protocol }
+	"allow": {
+		decl:     `zap.firewall({id: 'f', backend: 'ufw', allow: [X]})`,
+		accepted: append(protoRules(), `'OpenSSH'`, `{port: 22}`, `{port: 65535}`),
+		refused:  []string{`{proto: 'tcp'}`, `{port: 0}`, `{port: 65536}`, `{port: 22, proto: 'sctp'}`, `{port: '22'}`, `{port: 22, x: 1}`, `1`, `true`},
+	},
+	// check?: string, a path or a command
+	"check": {
+		decl:     `zap.pkg({id: 'p', from: {apt: 'x'}, check: X})`,
+		accepted: []string{`'/usr/bin/x'`, `'~/bin/x'`, `'$HOME/bin/x'`, `'test -x /usr/bin/x'`},
+		refused:  []string{`1`, `true`, `['/usr/bin/x']`, `{path: '/usr/bin/x'}`},
+	},
+	// vars?: Record<string, JsonValue>
+	"vars": {
+		decl:     `zap.file({id: 'f', path: '/f', content: {type: 'template', template: '{{a}}', vars: X}})`,
+		accepted: []string{`{a: 'x'}`, `{a: 1}`, `{a: true}`, `{a: null}`, `{a: [1, 'x']}`, `{a: {b: [null]}}`},
+		refused:  []string{`'x'`, `1`, `['x']`},
+	},
+}
+
+func quoted(values []string) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = "'" + v + "'"
+	}
+	return out
+}
+
+func protoRules() []string {
+	var out []string
+	for _, p := range quoted(declaration.Protocols) {
+		out = append(out, `{port: 53, proto: `+p+`}`)
+	}
+	return out
+}
+
+// TestHookForms decodes each form of each hooked field's TypeScript type
+// and refuses the forms outside it, by the evaluator's hook or the
+// declaration's check (Validate), as a config is read; a hook without its
+// forms here fails.
+func TestHookForms(t *testing.T) {
+	var names []string
+	for name := range hooks {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		c, ok := hookForms[name]
+		if !ok {
+			t.Errorf("hook %q: no forms in hookForms: list what its TypeScript type allows and what it refuses", name)
+			continue
+		}
+		run := func(x string) error {
+			d, err := eval(t, `function (zap) { zap.target({local: true}); `+replaceX(c.decl, x)+`; }`, Options{})
+			if err != nil {
+				return err
+			}
+			return d.Validate()
+		}
+		for _, x := range c.accepted {
+			if err := run(x); err != nil {
+				t.Errorf("%s: %s refused: %v", name, x, err)
+			}
+		}
+		for _, x := range c.refused {
+			if err := run(x); err == nil {
+				t.Errorf("%s: %s accepted", name, x)
+			}
+		}
+	}
+	for name := range hookForms {
+		if hooks[name] == nil {
+			t.Errorf("hookForms lists %q, which is no hook", name)
+		}
+	}
+}
+
+func replaceX(decl, x string) string {
+	for i := 0; i+1 < len(decl); i++ {
+		if decl[i] == 'X' && (decl[i+1] == '}' || decl[i+1] == ']' || decl[i+1] == ')') {
+			return decl[:i] + x + decl[i+1:]
+		}
+	}
+	panic("no X in " + decl)
+}

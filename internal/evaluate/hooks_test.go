@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/zap-go/zap/pkg/declaration"
@@ -74,13 +75,7 @@ func TestHookForms(t *testing.T) {
 			t.Errorf("hook %q: no forms in hookForms: list what its TypeScript type allows and what it refuses", name)
 			continue
 		}
-		run := func(x string) error {
-			d, err := eval(t, `function (zap) { zap.target({local: true}); `+replaceX(c.decl, x)+`; }`, Options{})
-			if err != nil {
-				return err
-			}
-			return d.Validate()
-		}
+		run := func(x string) error { return evalForm(t, c.decl, x) }
 		for _, x := range c.accepted {
 			if err := run(x); err != nil {
 				t.Errorf("%s: %s refused: %v", name, x, err)
@@ -106,4 +101,51 @@ func replaceX(decl, x string) string {
 		}
 	}
 	panic("no X in " + decl)
+}
+
+// unionForms are, for the unions types.ts writes by hand (tsgen's
+// TestHandWrittenUnions holds their members to the structs), a declaration
+// taking the value X, each form the union allows and forms it does not.
+var unionForms = map[string]struct {
+	decl              string
+	accepted, refused []string
+}{
+	// SshKeys = { copy_from: string } | { keys: string[] }
+	"SshKeys": {
+		decl:     `zap.user({id: 'u', username: 'u', ssh_keys: X})`,
+		accepted: []string{`{copy_from: 'root'}`, `{keys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl a@b']}`},
+		refused:  []string{`{}`, `{copy_from: 'root', keys: []}`, `'root'`, `{keys: 'x'}`, `{copy_from: 'root', x: 1}`},
+	},
+	// Extract = { type: 'none' } | { type: 'tar.xz' | 'tar.gz'; strip_components?: number }
+	"Extract": {
+		decl:     `zap.file({id: 'f', path: '/f', content: {type: 'remote', url: 'https://example.com/a', blake3: '` + strings.Repeat("0", 64) + `', extract: X}})`,
+		accepted: []string{`{type: 'none'}`, `{type: 'tar.xz'}`, `{type: 'tar.gz', strip_components: 1}`, `{type: 'tar.xz', strip_components: 0}`},
+		refused:  []string{`{}`, `{type: 'zip'}`, `{type: 'tar.gz', strip_components: -1}`, `{type: 'tar.gz', strip_components: '1'}`, `'none'`},
+	},
+}
+
+// TestHandWrittenUnionForms decodes each form of each hand-written union
+// and refuses the forms outside it.
+func TestHandWrittenUnionForms(t *testing.T) {
+	for name, c := range unionForms {
+		for _, x := range c.accepted {
+			if err := evalForm(t, c.decl, x); err != nil {
+				t.Errorf("%s: %s refused: %v", name, x, err)
+			}
+		}
+		for _, x := range c.refused {
+			if err := evalForm(t, c.decl, x); err == nil {
+				t.Errorf("%s: %s accepted", name, x)
+			}
+		}
+	}
+}
+
+// evalForm evaluates decl with X replaced by x, and validates it.
+func evalForm(t *testing.T, decl, x string) error {
+	d, err := eval(t, `function (zap) { zap.target({local: true}); `+replaceX(decl, x)+`; }`, Options{})
+	if err != nil {
+		return err
+	}
+	return d.Validate()
 }

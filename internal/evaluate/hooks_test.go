@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zap-go/zap/internal/schema/tsgen"
 	"github.com/zap-go/zap/pkg/declaration"
 )
 
@@ -116,6 +117,12 @@ var unionForms = map[string]struct {
 		accepted: []string{`{copy_from: 'root'}`, `{keys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl a@b']}`},
 		refused:  []string{`{}`, `{copy_from: 'root', keys: []}`, `'root'`, `{keys: 'x'}`, `{copy_from: 'root', x: 1}`},
 	},
+	// Target = LocalTarget | RemoteTarget
+	"Target": {
+		decl:     `zap.target(X)`,
+		accepted: []string{`{local: true}`, `{local: true, package_manager: 'apt', service_manager: 'systemd'}`, `{host: 'h'}`, `{local: false, host: 'h', user: 'u', port: 22, identity: '/k', home: '/home/u', bootstrap_user: 'root'}`},
+		refused:  []string{`{}`, `{local: true, host: 'h'}`, `{local: false}`, `{host: 'h', port: 0}`, `{host: 'h', x: 1}`, `'h'`},
+	},
 	// Extract = { type: 'none' } | { type: 'tar.xz' | 'tar.gz'; strip_components?: number }
 	"Extract": {
 		decl:     `zap.file({id: 'f', path: '/f', content: {type: 'remote', url: 'https://example.com/a', blake3: '` + strings.Repeat("0", 64) + `', extract: X}})`,
@@ -125,8 +132,14 @@ var unionForms = map[string]struct {
 }
 
 // TestHandWrittenUnionForms decodes each form of each hand-written union
-// and refuses the forms outside it.
+// and refuses the forms outside it. Each of tsgen.HandWritten must be listed
+// (and tsgen's TestHandWrittenChecked holds its members to its struct).
 func TestHandWrittenUnionForms(t *testing.T) {
+	for _, name := range tsgen.HandWritten() {
+		if _, ok := unionForms[name]; !ok {
+			t.Errorf("%s is written by hand in types.ts: list its forms in unionForms", name)
+		}
+	}
 	for name, c := range unionForms {
 		for _, x := range c.accepted {
 			if err := evalForm(t, c.decl, x); err != nil {
@@ -141,9 +154,14 @@ func TestHandWrittenUnionForms(t *testing.T) {
 	}
 }
 
-// evalForm evaluates decl with X replaced by x, and validates it.
+// evalForm evaluates decl with X replaced by x, after a local target
+// unless decl declares the target, and validates it.
 func evalForm(t *testing.T, decl, x string) error {
-	d, err := eval(t, `function (zap) { zap.target({local: true}); `+replaceX(decl, x)+`; }`, Options{})
+	target := "zap.target({local: true}); "
+	if strings.HasPrefix(decl, "zap.target(") {
+		target = ""
+	}
+	d, err := eval(t, `function (zap) { `+target+replaceX(decl, x)+`; }`, Options{})
 	if err != nil {
 		return err
 	}

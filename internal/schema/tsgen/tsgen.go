@@ -53,6 +53,20 @@ var enums = []struct {
 	{"Policy", []string{"A default firewall policy."}, declaration.Policies},
 }
 
+// HandWritten returns the TypeScript names of the structs types.ts writes
+// by hand, sorted: the evaluator's tests decode each one's forms.
+func HandWritten() []string {
+	var out []string
+	for n := range handWritten {
+		if ts, ok := names[n]; ok {
+			n = ts
+		}
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
 // decl is one generated declaration of types.ts.
 type decl struct {
 	name string

@@ -5,7 +5,8 @@
 // documented by the first paragraph of each Go doc comment, as the schema
 // keeps it (internal/schema/docs.json, generated from the comments). A
 // struct read by its type field (on=) becomes one interface per type and
-// their union.
+// their union. The named string unions (SudoMode, DatabaseAuthMethod, ...)
+// are made from the lists pkg/declaration's checks hold a value to.
 //
 // Generate rewrites those declarations in place in types.ts, leaving every
 // other line as written; ts's test fails when the checked-in file differs
@@ -45,11 +46,23 @@ var enums = []struct {
 	doc    []string
 	values []string
 }{
+	{"PackageManager", []string{
+		"A package manager a target may declare. pacman and brew parse but have",
+		"no backend yet: their packages detect as undetermined.",
+	}, declaration.PackageManagers},
+	{"ServiceManager", []string{
+		"A service manager a target may declare. launchd parses and has no",
+		"backend: its services detect as undetermined.",
+	}, declaration.ServiceManagers},
 	{"SudoMode", []string{"A sudo mode: with or without the user's password."}, declaration.SudoModes},
 	{"DatabaseAuthMethod", []string{
 		"A pg_hba.conf authentication method Zap can write on a plain TCP host",
 		"line. trust, peer, cert, ldap, radius, sspi and bsd are refused.",
 	}, declaration.DatabaseAuthMethods},
+	{"TemplateKind", []string{
+		"The form a template variable's value is held to where it lands: a DNS",
+		"name, a port number, one word, or text safe inside quotes.",
+	}, declaration.TemplateKinds},
 	{"Policy", []string{"A default firewall policy."}, declaration.Policies},
 }
 

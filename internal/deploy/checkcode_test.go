@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"strings"
 	"syscall"
@@ -181,4 +182,21 @@ func resetURL(t *testing.T) string {
 		}
 	}()
 	return "http://" + l.Addr().String() + "/health"
+}
+
+// TestAnUnknownHealthDomainIsNotFound: a health domain the resolver says
+// doesn't exist is not_found, a lookup that timed out transient. The
+// resolver's answers are made here, since a test reaches no DNS server.
+func TestAnUnknownHealthDomainIsNotFound(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want events.Code
+	}{
+		{&url.Error{Op: "Get", URL: "https://app.example.net/health", Err: &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "app.example.net", IsNotFound: true}}}, events.NotFound},
+		{&url.Error{Op: "Get", URL: "https://app.example.net/health", Err: &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "i/o timeout", Name: "app.example.net", IsTimeout: true}}}, events.Transient},
+	} {
+		if got := (Outcome{LastErr: c.err}).code(); got != c.want {
+			t.Errorf("%v: coded %q, want %q", c.err, got, c.want)
+		}
+	}
 }

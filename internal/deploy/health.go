@@ -84,11 +84,15 @@ func (o Outcome) coded(text string) error {
 // run's deadline) and a connection refused or reset (the app not up yet,
 // or restarting) are transient, as cli.md holds a timeout to be; a
 // certificate this machine doesn't trust is permanent (a real
-// certificate, or SSL_CERT_FILE naming its CA, fixes it); anything else
-// is left to execute.Classify, which reads the error beneath.
+// certificate, or SSL_CERT_FILE naming its CA, fixes it); a health
+// domain that doesn't resolve, answered as such by the resolver, is
+// not_found (the name or its record is what to fix; a lookup that timed
+// out is transient above); anything else is left to execute.Classify,
+// which reads the error beneath.
 func (o Outcome) code() events.Code {
 	var cv *tls.CertificateVerificationError
 	var ne net.Error
+	var dns *net.DNSError
 	switch {
 	case o.Status == http.StatusBadGateway, o.Status == http.StatusGatewayTimeout, o.Status == http.StatusTooManyRequests:
 		return events.Transient
@@ -101,6 +105,8 @@ func (o Outcome) code() events.Code {
 	case errors.Is(o.LastErr, context.DeadlineExceeded), errors.As(o.LastErr, &ne) && ne.Timeout(),
 		errors.Is(o.LastErr, syscall.ECONNREFUSED), errors.Is(o.LastErr, syscall.ECONNRESET):
 		return events.Transient
+	case errors.As(o.LastErr, &dns) && dns.IsNotFound:
+		return events.NotFound
 	}
 	code, _, _ := execute.Classify(o.LastErr)
 	return code

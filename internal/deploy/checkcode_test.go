@@ -121,9 +121,19 @@ func runCheckAs(t *testing.T, id, url string) (*events.Event, error) {
 	return nil, err
 }
 
-// silentURL is a URL on a listener that takes the connection and never
+// silentURL is a URL on a listener that reads what it is sent and never
 // answers, with the attempt's bound shortened for the test.
 func silentURL(t *testing.T) string {
+	u := listenURL(t, func(c net.Conn) { io.Copy(io.Discard, c) })
+	old := attemptLimit
+	attemptLimit = 200 * time.Millisecond
+	t.Cleanup(func() { attemptLimit = old })
+	return u
+}
+
+// listenURL is a health URL on a listener of 127.0.0.1 the test holds to
+// its end, each connection handed to serve, which closes it after.
+func listenURL(t *testing.T, serve func(net.Conn)) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -135,12 +145,12 @@ func silentURL(t *testing.T) string {
 			if err != nil {
 				return
 			}
-			t.Cleanup(func() { c.Close() })
+			go func() {
+				defer c.Close()
+				serve(c)
+			}()
 		}
 	}()
-	old := attemptLimit
-	attemptLimit = 200 * time.Millisecond
-	t.Cleanup(func() { attemptLimit = old })
 	return "http://" + l.Addr().String() + "/health"
 }
 
@@ -165,23 +175,10 @@ func refusedURL(t *testing.T) string {
 // resetURL is a URL on a listener that reads the request and resets the
 // connection (SO_LINGER 0) instead of answering.
 func resetURL(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			c.Read(make([]byte, 4096))
-			c.(*net.TCPConn).SetLinger(0)
-			c.Close()
-		}
-	}()
-	return "http://" + l.Addr().String() + "/health"
+	return listenURL(t, func(c net.Conn) {
+		c.Read(make([]byte, 4096))
+		c.(*net.TCPConn).SetLinger(0)
+	})
 }
 
 // TestAnUnknownHealthDomainIsNotFound: a health domain the resolver says
